@@ -1,0 +1,27 @@
+// swift-tools-version: 6.0
+// Partyline: a LAN party-game host. Toolchain only: no package dependencies.
+import PackageDescription
+
+let package = Package(
+    name: "partyline",
+    platforms: [.macOS(.v13)],
+    products: [
+        .executable(name: "partyline-host", targets: ["Host"]),
+        .executable(name: "partyline", targets: ["Client"]),
+        .executable(name: "partyline-bench", targets: ["Bench"]),
+    ],
+    targets: [
+        // Linux-only system headers (epoll, eventfd) behind a local module map; empty on Darwin.
+        .systemLibrary(name: "CSystem", path: "Sources/CSystem"),
+        .target(name: "Protocol"),
+        .target(name: "Rules"),
+        .executableTarget(name: "Host", dependencies: ["Protocol", "Rules", "CSystem"]),
+        .executableTarget(name: "Client", dependencies: ["Protocol", "CSystem"]),
+        .executableTarget(name: "Bench", dependencies: ["Protocol", "CSystem"]),
+        .testTarget(name: "ProtocolTests", dependencies: ["Protocol"]),
+        .testTarget(name: "RulesTests", dependencies: ["Rules"]),
+        .testTarget(name: "HostTests", dependencies: ["Host", "Protocol", "Rules", "Client"]),
+        .testTarget(name: "ClientTests", dependencies: ["Client", "Protocol", "Host"]),
+    ],
+    swiftLanguageModes: [.v6]
+)
