@@ -14,14 +14,16 @@ let package = Package(
         // Linux-only system headers (epoll, eventfd) behind a local module map; empty on Darwin.
         .systemLibrary(name: "CSystem", path: "Sources/CSystem"),
         .target(name: "Protocol"),
+        // Sockets, the readiness poller and the monotonic clock, shared by the host, the client and the bench.
+        .target(name: "Net", dependencies: ["CSystem"]),
         .target(name: "Rules"),
-        .executableTarget(name: "Host", dependencies: ["Protocol", "Rules", "CSystem"]),
-        .executableTarget(name: "Client", dependencies: ["Protocol", "CSystem"]),
-        .executableTarget(name: "Bench", dependencies: ["Protocol", "CSystem"]),
+        .executableTarget(name: "Host", dependencies: ["Protocol", "Rules", "Net"]),
+        .executableTarget(name: "Client", dependencies: ["Protocol", "Net"]),
+        .executableTarget(name: "Bench", dependencies: ["Protocol", "Net"]),
         .testTarget(name: "ProtocolTests", dependencies: ["Protocol"]),
         .testTarget(name: "RulesTests", dependencies: ["Rules"]),
-        .testTarget(name: "HostTests", dependencies: ["Host", "Protocol", "Rules", "Client"]),
-        .testTarget(name: "ClientTests", dependencies: ["Client", "Protocol", "Host"]),
+        .testTarget(name: "HostTests", dependencies: ["Host", "Protocol", "Rules", "Net"]),
+        .testTarget(name: "ClientTests", dependencies: ["Client", "Protocol", "Net", "Host"]),
     ],
     swiftLanguageModes: [.v6]
 )

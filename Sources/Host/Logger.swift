@@ -1,0 +1,54 @@
+import Foundation
+
+/// How much the host says on stderr.
+enum LogLevel: Int, Comparable, CaseIterable {
+    case debug, info, warning, error
+
+    static func < (lhs: LogLevel, rhs: LogLevel) -> Bool { lhs.rawValue < rhs.rawValue }
+
+    /// Parses `debug`, `info`, `warning` (or `warn`), `error`.
+    init?(name: String) {
+        switch name.lowercased() {
+        case "debug": self = .debug
+        case "info": self = .info
+        case "warning", "warn": self = .warning
+        case "error": self = .error
+        default: return nil
+        }
+    }
+}
+
+/// Timestamped log lines to a sink (stderr in the host), filtered by level.
+struct Logger {
+    /// The lowest level written.
+    var level: LogLevel
+    /// Where lines go.
+    var write: (String) -> Void
+
+    /// A logger writing to the process's stderr.
+    static func standardError(level: LogLevel) -> Logger {
+        Logger(level: level) { line in
+            FileHandle.standardError.write(Data((line + "\n").utf8))
+        }
+    }
+
+    private static func timestamp() -> String {
+        var now = timespec()
+        clock_gettime(CLOCK_REALTIME, &now)
+        var seconds = now.tv_sec
+        var parts = tm()
+        gmtime_r(&seconds, &parts)
+        return String(format: "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ", Int(parts.tm_year) + 1900, Int(parts.tm_mon) + 1,
+                      Int(parts.tm_mday), Int(parts.tm_hour), Int(parts.tm_min), Int(parts.tm_sec), Int(now.tv_nsec / 1_000_000))
+    }
+
+    private func log(_ level: LogLevel, _ message: @autoclosure () -> String) {
+        guard level >= self.level else { return }
+        write("\(Logger.timestamp()) \(String(describing: level).uppercased()) \(message())")
+    }
+
+    func debug(_ message: @autoclosure () -> String) { log(.debug, message()) }
+    func info(_ message: @autoclosure () -> String) { log(.info, message()) }
+    func warning(_ message: @autoclosure () -> String) { log(.warning, message()) }
+    func error(_ message: @autoclosure () -> String) { log(.error, message()) }
+}

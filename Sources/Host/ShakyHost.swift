@@ -1,0 +1,273 @@
+import Foundation
+import Protocol
+import Rules
+
+/// Shaky Words on the wire: turns players' actions into `ShakyWords` events and its effects into messages.
+final class ShakyHost: HostedGame {
+    /// Everything that recreates the game with the journaled events.
+    struct StartRecord: Codable {
+        var teams: [String]
+        var questions: [QuizQuestion]
+        var settings: ShakySettings
+        var seed: UInt64
+        var packs: [String]
+        var difficulty: String
+    }
+
+    let name = "shaky"
+    private(set) var game: ShakyWords
+    let record0: StartRecord
+    var record: (JSONValue, Instant) -> Void = { _, _ in }
+    /// Who buzzed in which order and how each question ended, for the game log.
+    private var questionLog: [JSONValue] = []
+    private var currentBuzzOrder: [String] = []
+    private var currentResults: [JSONValue] = []
+
+    init(record: StartRecord) throws(RuleError) {
+        record0 = record
+        game = try ShakyWords(teams: record.teams, questions: record.questions, settings: record.settings, seed: record.seed)
+    }
+
+    static func make(options fields: JSONObject, context: GameContext) throws(RuleError) -> ShakyHost {
+        let options = StartOptions(fields: fields)
+        let teams = context.room.teams
+        guard !teams.isEmpty else {
+            throw RuleError("no_teams", "Shaky Words needs at least one team in the lobby; players join with a team name.")
+        }
+        let count = try options.integer("questions", default: 10, in: 1...500)
+        let difficultyText = try options.string("difficulty") ?? "mixed"
+        guard let difficulty = DifficultyChoice(rawValue: difficultyText.lowercased()) else {
+            throw RuleError("bad_option", "\"difficulty\" must be easy, medium, hard or mixed, not \"\(difficultyText)\".")
+        }
+        let packs = try options.strings("packs") ?? context.packs.listPacks().filter(\.isBuiltin).map(\.id)
+        var rng = SplitMix64(seed: context.seed)
+        let questions = try context.packs.drawQuestions(packIDs: packs, count: count, difficulty: difficulty, using: &rng)
+        let host = context.options
+        let reveal = try options.integer("revealSeconds", default: host.revealSeconds, in: 0...3600)
+        let settings = ShakySettings(
+            questionSeconds: try options.integer("questionSeconds", default: host.questionSeconds, in: 1...3600),
+            afterBuzzSeconds: try options.integer("afterBuzzSeconds", default: host.afterBuzzSeconds, in: 1...3600),
+            answerSeconds: try options.integer("answerSeconds", default: host.answerSeconds, in: 1...3600),
+            revealSeconds: reveal == 0 ? nil : reveal,
+            isForgiving: !(try options.bool("strict", default: host.isStrict)))
+        return try ShakyHost(record: StartRecord(teams: teams, questions: questions, settings: settings, seed: rng.next(),
+                                                 packs: packs, difficulty: difficulty.rawValue))
+    }
+
+    static func restore(record json: JSONValue) throws -> ShakyHost {
+        try ShakyHost(record: CodableBridge.value(StartRecord.self, from: json))
+    }
+
+    var startRecord: JSONValue { CodableBridge.json(record0) }
+    var nextDeadline: Instant? { game.nextDeadline }
+    var isFinished: Bool { game.phase == .finished }
+
+    var statusLine: String {
+        let number = game.questionNumber.map { "question \($0)/\(game.questionCount)" } ?? "starting"
+        var parts = ["Shaky Words", number, game.phase.rawValue]
+        if game.isPaused { parts.append("paused") }
+        if let team = game.teamOnTurn { parts.append("\(team) answering") }
+        return parts.joined(separator: " · ")
+    }
+
+    // MARK: Applying events
+
+    private func apply(_ event: ShakyWords.Event, at now: Instant) throws(RuleError) -> [Outgoing] {
+        var copy = game
+        let effects = try copy.apply(event, at: now)
+        record(CodableBridge.json(event), now)  // only accepted events are journaled
+        game = copy
+        return messages(for: effects, at: now)
+    }
+
+    func start(at now: Instant) -> [Outgoing] {
+        let intro = Outgoing(audience: .everyone, message: .object([
+            "type": "game", "game": "shaky", "teams": .array(game.teams.map { .string($0) }),
+            "questions": .number(game.questionCount)]))
+        return [intro] + ((try? apply(.start, at: now)) ?? [])
+    }
+
+    func perform(_ action: PlayerAction, by player: Player, at now: Instant) throws(RuleError) -> [Outgoing] {
+        let team = player.team
+        switch action {
+        case .buzz(let estimate, let settle):
+            if game.hasBuzzed(team) {
+                throw RuleError("already_buzzed", "Your team already buzzed for this question; your place is kept.")
+            }
+            return try apply(.buzz(team: team, pressedAt: Instant(milliseconds: estimate.pressedAt),
+                                   uncertaintyMs: estimate.uncertainty, settleMs: settle), at: now)
+        case .answer(let text):
+            return try apply(.answer(team: team, text: text), at: now)
+        case .shake:
+            return try apply(.shake(team: team), at: now)
+        case .command:
+            throw RuleError("wrong_game", "Commands belong to the Queen's game; this is Shaky Words (buzz, answer, shake).")
+        }
+    }
+
+    func operate(_ action: OperatorAction, at now: Instant) throws(RuleError) -> [Outgoing] {
+        switch action {
+        case .next: return try apply(.next, at: now)
+        case .pause: return try apply(.pause, at: now)
+        case .resume: return try apply(.resume, at: now)
+        case .end: return try apply(.end, at: now)
+        }
+    }
+
+    func tick(at now: Instant) -> [Outgoing] { (try? apply(.tick, at: now)) ?? [] }
+
+    func playerJoined(_ player: Player, at now: Instant) -> [Outgoing] {
+        guard !game.teams.contains(where: { $0.lowercased() == player.team.lowercased() }) else { return [] }
+        return (try? apply(.addTeam(player.team), at: now)) ?? []
+    }
+
+    func playerRemoved(_ player: Player, at now: Instant) -> [Outgoing] { [] }
+
+    func replay(_ event: JSONValue, at now: Instant) throws {
+        let decoded = try CodableBridge.value(ShakyWords.Event.self, from: event)
+        do {
+            _ = messages(for: try game.apply(decoded, at: now), at: now)  // rebuilds the game log; nothing is sent
+        } catch {
+            throw StorageError("the journal's Shaky Words event \(event) no longer applies: \(error.message)")
+        }
+    }
+
+    func interpretFreeText(_ text: String, from player: Player) -> PlayerAction? {
+        guard let team = game.teamOnTurn, team.lowercased() == player.team.lowercased() else { return nil }
+        return .answer(text)
+    }
+
+    // MARK: Messages
+
+    static func remaining(_ deadline: Instant?, _ now: Instant) -> JSONValue {
+        deadline.map { .int(max(0, now.milliseconds(until: $0))) } ?? .null
+    }
+
+    static func standingsJSON(_ standings: [ShakyWords.Standing]) -> JSONValue {
+        .array(standings.map { .object(["team": .string($0.team), "score": .number($0.score), "rank": .number($0.rank),
+                                        "correct": .number($0.correctCount)]) })
+    }
+
+    private func questionMessage(number: Int, total: Int, text: String, difficulty: Difficulty, points: Int,
+                                 letters: ShakyLetters?, deadline: Instant?, at now: Instant) -> JSONValue {
+        .object(["type": "question", "number": .number(number), "of": .number(total), "text": .string(text),
+                 "letters": .string(letters?.text ?? ""), "difficulty": .string(difficulty.rawValue), "points": .number(points),
+                 "remainingMs": ShakyHost.remaining(deadline, now), "deadline": deadline.map { .int($0.milliseconds) } ?? .null])
+    }
+
+    private func buzzedMessage(entries: [BuzzQueue.Entry], deadline: Instant?, at now: Instant) -> JSONValue {
+        .object(["type": "buzzed", "order": .array(entries.map { .string($0.team) }),
+                 "entries": .array(entries.map { .object(["team": .string($0.team), "offsetMs": .int($0.offsetMs),
+                                                          "uncertaintyMs": .int($0.uncertaintyMs), "tie": .bool($0.isTied)]) }),
+                 "remainingMs": ShakyHost.remaining(deadline, now), "deadline": deadline.map { .int($0.milliseconds) } ?? .null])
+    }
+
+    private func messages(for effects: [ShakyWords.Effect], at now: Instant) -> [Outgoing] {
+        var outgoing: [Outgoing] = []
+        let revealedAnswer: String? = effects.lazy.compactMap { effect -> String? in
+            if case .reveal(let reveal) = effect { return reveal.answer }
+            return nil
+        }.first
+        for effect in effects {
+            switch effect {
+            case .question(let opened):
+                currentBuzzOrder = []
+                currentResults = []
+                // Each team sees its own arrangement; boards and operators see the first team's (never the answer).
+                for team in game.teams {
+                    outgoing.append(Outgoing(audience: .team(team), message: questionMessage(
+                        number: opened.number, total: opened.total, text: opened.text, difficulty: opened.difficulty,
+                        points: opened.pointsOnOffer, letters: opened.letters[team], deadline: opened.buzzDeadline, at: now)))
+                }
+                outgoing.append(Outgoing(audience: .spectators, message: questionMessage(
+                    number: opened.number, total: opened.total, text: opened.text, difficulty: opened.difficulty,
+                    points: opened.pointsOnOffer, letters: opened.letters.values.first, deadline: opened.buzzDeadline, at: now)))
+            case .teamJoined(let team, let letters):
+                if let letters, let number = game.questionNumber, let text = game.questionText, let difficulty = game.questionDifficulty {
+                    outgoing.append(Outgoing(audience: .team(team), message: questionMessage(
+                        number: number, total: game.questionCount, text: text, difficulty: difficulty,
+                        points: game.pointsOnOffer(for: team) ?? 0, letters: letters, deadline: game.buzzDeadline, at: now)))
+                }
+            case .buzzed(let update):
+                currentBuzzOrder = update.entries.map(\.team)
+                outgoing.append(Outgoing(audience: .everyone, message: buzzedMessage(entries: update.entries, deadline: update.buzzDeadline, at: now)))
+            case .turn(let team, let deadline):
+                outgoing.append(Outgoing(audience: .everyone, message: .object([
+                    "type": "turn", "team": .string(team), "remainingMs": ShakyHost.remaining(deadline, now), "deadline": .int(deadline.milliseconds)])))
+            case .hint(let team, let letters, let points):
+                outgoing.append(Outgoing(audience: .team(team), message: .object([
+                    "type": "hint", "letters": .string(letters.text), "fixed": .number(letters.fixedCount), "points": .number(points)])))
+            case .result(let team, let correct, let points, let isMisspelling, let isTimedOut):
+                var message: JSONObject = ["type": "result", "team": .string(team), "correct": .bool(correct), "points": .number(points),
+                                           "timedOut": .bool(isTimedOut)]
+                if isMisspelling, let revealedAnswer { message["spelling"] = .string(revealedAnswer) }
+                currentResults.append(.object(message))
+                outgoing.append(Outgoing(audience: .everyone, message: .object(message)))
+            case .reveal(let reveal):
+                outgoing.append(Outgoing(audience: .everyone, message: .object([
+                    "type": "reveal", "number": .number(reveal.number), "answer": .string(reveal.answer), "scorer": .optional(reveal.scorer),
+                    "points": .number(reveal.pointsAwarded), "scores": ShakyHost.standingsJSON(reveal.standings),
+                    "nextInMs": ShakyHost.remaining(reveal.nextQuestionAt, now), "last": .bool(reveal.isLastQuestion)])))
+                questionLog.append(.object(["number": .number(reveal.number), "question": .string(game.questionText ?? ""),
+                                            "answer": .string(reveal.answer), "buzzOrder": .array(currentBuzzOrder.map { .string($0) }),
+                                            "results": .array(currentResults), "scorer": .optional(reveal.scorer)]))
+            case .scoreboard(let ranking):
+                outgoing.append(Outgoing(audience: .everyone, message: .object([
+                    "type": "scoreboard", "final": true, "ranking": ShakyHost.standingsJSON(ranking)])))
+            case .paused:
+                outgoing.append(Outgoing(audience: .everyone, message: .object(["type": "paused"])))
+            case .resumed(let clocks):
+                outgoing.append(Outgoing(audience: .everyone, message: .object([
+                    "type": "resumed", "buzzRemainingMs": ShakyHost.remaining(clocks.buzzDeadline, now),
+                    "answerRemainingMs": ShakyHost.remaining(clocks.answerDeadline, now),
+                    "nextInMs": ShakyHost.remaining(clocks.nextQuestionAt, now)])))
+            }
+        }
+        return outgoing
+    }
+
+    func snapshot(for viewer: Viewer, at now: Instant) -> [JSONValue] {
+        var messages: [JSONValue] = [.object(["type": "game", "game": "shaky", "teams": .array(game.teams.map { .string($0) }),
+                                              "questions": .number(game.questionCount)])]
+        switch game.phase {
+        case .question:
+            guard let number = game.questionNumber, let text = game.questionText, let difficulty = game.questionDifficulty else { break }
+            let team = viewer.team.flatMap { name in game.teams.first { $0.lowercased() == name.lowercased() } }
+            let letters = team.flatMap { game.letters(for: $0) } ?? game.teams.first.flatMap { game.letters(for: $0) }
+            let points = team.flatMap { game.pointsOnOffer(for: $0) } ?? 0
+            messages.append(questionMessage(number: number, total: game.questionCount, text: text, difficulty: difficulty,
+                                            points: points, letters: letters, deadline: game.buzzDeadline, at: now))
+            if !game.queueEntries.isEmpty {
+                messages.append(buzzedMessage(entries: game.queueEntries, deadline: game.buzzDeadline, at: now))
+            }
+            if let onTurn = game.teamOnTurn, let deadline = game.answerDeadline {
+                messages.append(.object(["type": "turn", "team": .string(onTurn), "remainingMs": ShakyHost.remaining(deadline, now),
+                                         "deadline": .int(deadline.milliseconds)]))
+            }
+        case .reveal:
+            if let answer = game.revealedAnswer {
+                messages.append(.object(["type": "reveal", "number": .number(game.questionNumber ?? 0), "answer": .string(answer),
+                                         "scores": ShakyHost.standingsJSON(game.standings),
+                                         "nextInMs": ShakyHost.remaining(game.nextQuestionAt, now)]))
+            }
+        case .finished:
+            if let ranking = game.finalRanking {
+                messages.append(.object(["type": "scoreboard", "final": true, "ranking": ShakyHost.standingsJSON(ranking)]))
+            }
+        case .notStarted:
+            break
+        }
+        if game.isPaused { messages.append(.object(["type": "paused"])) }
+        return messages
+    }
+
+    var scores: JSONValue? {
+        .object(["type": "scores", "final": .bool(game.phase == .finished), "ranking": ShakyHost.standingsJSON(game.standings)])
+    }
+
+    var gameLog: JSONValue {
+        .object(["teams": .array(game.teams.map { .string($0) }), "packs": .array(record0.packs.map { .string($0) }),
+                 "difficulty": .string(record0.difficulty), "questions": .array(questionLog),
+                 "ranking": ShakyHost.standingsJSON(game.finalRanking ?? game.standings)])
+    }
+}

@@ -1,0 +1,256 @@
+import Foundation
+import Protocol
+import Rules
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Files in the data folder: atomic writes, the journal and the game log.
+///
+/// A final class so the games' journal hooks and the server share one journal buffer; it lives on the loop's thread.
+final class Storage {
+    /// The data folder.
+    let directory: String
+    var packs: PackLibrary
+    var commands: CommandLibrary
+    let log: Logger
+    private var journalHandle: Int32 = -1
+    private var journalBuffer: [UInt8] = []
+    var isJournalSyncEnabled = true
+    /// Problems found while loading, to show the operator.
+    var loadProblems: [String] = []
+
+    var journalPath: String { directory + "/journal.jsonl" }
+    var packsDirectory: String { directory + "/packs" }
+    var commandsPath: String { directory + "/commands.json" }
+    var gamesDirectory: String { directory + "/games" }
+
+    init(directory: String, log: Logger) throws {
+        self.directory = directory
+        self.log = log
+        packs = PackLibrary()
+        commands = CommandLibrary()
+        for folder in [directory, packsDirectory, gamesDirectory] {
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        }
+        loadPacks()
+        loadCommands()
+    }
+
+    // MARK: Atomic files
+
+    /// Writes `data` to `path` so that a crash leaves either the old file or the new one, never a mix:
+    /// a temporary file in the same folder, fsync, rename over the target, fsync the folder.
+    static func writeAtomically(_ data: [UInt8], to path: String) throws {
+        let folder = (path as NSString).deletingLastPathComponent
+        let temporary = folder + "/." + (path as NSString).lastPathComponent + ".tmp-\(getpid())"
+        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        guard fd >= 0 else { throw StorageError("cannot create \(temporary): \(String(cString: strerror(errno)))") }
+        var offset = 0
+        while offset < data.count {
+            let written = data[offset...].withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+            if written < 0 {
+                if errno == EINTR { continue }
+                let message = String(cString: strerror(errno))
+                close(fd)
+                unlink(temporary)
+                throw StorageError("cannot write \(temporary): \(message)")
+            }
+            offset += written
+        }
+        guard fsync(fd) == 0 else {
+            let message = String(cString: strerror(errno))
+            close(fd)
+            unlink(temporary)
+            throw StorageError("cannot fsync \(temporary): \(message)")
+        }
+        close(fd)
+        guard rename(temporary, path) == 0 else {
+            let message = String(cString: strerror(errno))
+            unlink(temporary)
+            throw StorageError("cannot rename \(temporary) to \(path): \(message)")
+        }
+        let folderFD = open(folder, O_RDONLY)
+        if folderFD >= 0 {
+            _ = fsync(folderFD)
+            close(folderFD)
+        }
+    }
+
+    // MARK: Journal
+
+    /// Starts a new journal (a fresh room), replacing any old one.
+    func startJournal(room: String, adminKey: String, at clock: Int64) throws {
+        if journalHandle >= 0 { close(journalHandle) }
+        if FileManager.default.fileExists(atPath: journalPath) {
+            let stamp = Int(Date().timeIntervalSince1970)
+            try? FileManager.default.moveItem(atPath: journalPath, toPath: directory + "/journal-\(stamp).jsonl.old")
+        }
+        try openJournal()
+        journal(["k": "room", "room": .string(room), "adminKey": .string(adminKey), "at": .int(clock)])
+        syncJournal()
+    }
+
+    /// Opens the existing journal for appending after a resume.
+    func openJournal() throws {
+        journalHandle = open(journalPath, O_WRONLY | O_CREAT | O_APPEND, 0o600)
+        guard journalHandle >= 0 else { throw StorageError("cannot open \(journalPath): \(String(cString: strerror(errno)))") }
+    }
+
+    /// Queues a record; `syncJournal` writes and fsyncs everything queued before replies go out.
+    func journal(_ record: JSONObject) {
+        guard journalHandle >= 0 else { return }
+        let body = JSONEncoding.encode(.object(record))
+        journalBuffer.append(contentsOf: JournalFormat.checksumHex(body).utf8)
+        journalBuffer.append(0x20)
+        journalBuffer.append(contentsOf: body)
+        journalBuffer.append(0x0A)
+    }
+
+    /// Writes queued journal records with one write and one fsync (group commit).
+    func syncJournal() {
+        guard journalHandle >= 0, !journalBuffer.isEmpty else { return }
+        var offset = 0
+        while offset < journalBuffer.count {
+            let written = journalBuffer[offset...].withUnsafeBytes { write(journalHandle, $0.baseAddress, $0.count) }
+            if written < 0 {
+                if errno == EINTR { continue }
+                log.error("Could not write the journal: \(String(cString: strerror(errno))). Play goes on, but a crash now would lose recent events.")
+                break
+            }
+            offset += written
+        }
+        journalBuffer.removeAll(keepingCapacity: true)
+        if isJournalSyncEnabled {
+            #if canImport(Darwin)
+            _ = fsync(journalHandle)
+            #else
+            _ = fdatasync(journalHandle)
+            #endif
+        }
+    }
+
+    // MARK: Game log
+
+    /// Saves a finished game's readable record under `games/`.
+    func saveGameLog(_ record: JSONValue, name: String, log: Logger) {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        formatter.dateFormat = "yyyyMMdd-HHmmss"
+        let path = gamesDirectory + "/\(formatter.string(from: Date()))-\(name).json"
+        var object = record.objectValue ?? JSONObject()
+        object["game"] = .string(name)
+        object["finishedAt"] = .string(ISO8601DateFormatter().string(from: Date()))
+        do {
+            try Storage.writeAtomically(PrettyJSON.encode(.object(object)), to: path)
+            log.info("Game log saved: \(path)")
+        } catch {
+            log.error("Could not save the game log: \(error)")
+        }
+    }
+
+    /// One line per finished game, newest last.
+    func history() -> [String] {
+        let files = ((try? FileManager.default.contentsOfDirectory(atPath: gamesDirectory)) ?? []).filter { $0.hasSuffix(".json") }.sorted()
+        return files.map { file in
+            guard let data = FileManager.default.contents(atPath: gamesDirectory + "/" + file),
+                  let record = try? JSONParsing.parse(Array(data)) else { return "\(file): unreadable" }
+            let game = record["game"]?.stringValue ?? "?"
+            let when = record["finishedAt"]?.stringValue ?? "?"
+            let ranking = (record["ranking"]?.arrayValue ?? []).prefix(5).compactMap { entry -> String? in
+                guard let name = entry["team"]?.stringValue ?? entry["player"]?.stringValue else { return nil }
+                return "\(entry["rank"]?.intValue.map { "#\($0) " } ?? "")\(name) \(entry["score"]?.intValue.map(String.init) ?? "")"
+            }
+            let rounds = record["rounds"]?.arrayValue?.count
+            return "\(when)  \(game)  " + (ranking.isEmpty ? (rounds.map { "\($0) rounds" } ?? "") : ranking.joined(separator: ", ")) + "  [\(file)]"
+        }
+    }
+}
+
+/// A storage failure, said plainly.
+struct StorageError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
+
+/// The journal's line format: `<crc32 hex> <json>\n`, so damage anywhere is detected, not guessed.
+enum JournalFormat {
+    private static let table: [UInt32] = (0..<256).map { index in
+        var value = UInt32(index)
+        for _ in 0..<8 { value = value & 1 != 0 ? 0xEDB8_8320 ^ (value >> 1) : value >> 1 }
+        return value
+    }
+
+    /// CRC-32 (IEEE) of `bytes`.
+    static func checksum(_ bytes: some Sequence<UInt8>) -> UInt32 {
+        var crc: UInt32 = 0xFFFF_FFFF
+        for byte in bytes { crc = table[Int((crc ^ UInt32(byte)) & 0xFF)] ^ (crc >> 8) }
+        return crc ^ 0xFFFF_FFFF
+    }
+
+    static func checksumHex(_ bytes: some Sequence<UInt8>) -> String {
+        let hex = String(checksum(bytes), radix: 16)
+        return String(repeating: "0", count: 8 - hex.count) + hex
+    }
+
+    /// What reading a journal found.
+    struct Reading {
+        var records: [JSONObject] = []
+        /// The last record was cut short (a crash mid-write); everything before it loaded.
+        var isTornAtEnd = false
+        /// Damaged lines that are not the last one (1-based line numbers).
+        var damagedLines: [Int] = []
+    }
+
+    /// Reads every record; a torn last line is reported separately from damage elsewhere.
+    static func read(_ data: [UInt8]) -> Reading {
+        var reading = Reading()
+        var lines = data.split(separator: 0x0A, omittingEmptySubsequences: false)
+        let endsWithNewline = data.last == 0x0A
+        if endsWithNewline { lines.removeLast() }
+        for (index, line) in lines.enumerated() {
+            let isLast = index == lines.count - 1
+            guard let record = decode(Array(line)) else {
+                if isLast { reading.isTornAtEnd = true } else { reading.damagedLines.append(index + 1) }
+                continue
+            }
+            if isLast && !endsWithNewline { reading.isTornAtEnd = true; continue }
+            reading.records.append(record)
+        }
+        return reading
+    }
+
+    static func decode(_ line: [UInt8]) -> JSONObject? {
+        guard line.count > 9, line[8] == 0x20 else { return nil }
+        let body = Array(line[9...])
+        guard let expected = UInt32(String(decoding: line[0..<8], as: UTF8.self), radix: 16), checksum(body) == expected,
+              let value = try? JSONParsing.parse(body), let object = value.objectValue else { return nil }
+        return object
+    }
+}
+
+/// Indented JSON for files people read (game logs, exported packs).
+enum PrettyJSON {
+    static func encode(_ value: JSONValue) -> [UInt8] {
+        guard let data = try? JSONSerialization.data(withJSONObject: foundation(value), options: [.prettyPrinted, .sortedKeys]) else {
+            return JSONEncoding.encode(value)
+        }
+        return Array(data) + [0x0A]
+    }
+
+    private static func foundation(_ value: JSONValue) -> Any {
+        switch value {
+        case .null: return NSNull()
+        case .bool(let b): return b
+        case .int(let i): return i
+        case .double(let d): return d
+        case .string(let s): return s
+        case .array(let a): return a.map(foundation)
+        case .object(let o): return Dictionary(o.members.map { ($0.key, foundation($0.value)) }, uniquingKeysWith: { $1 })
+        }
+    }
+}

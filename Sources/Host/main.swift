@@ -1,0 +1,182 @@
+import Foundation
+import Net
+import Protocol
+import Rules
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+// The one place where the host meets the outside world: options, clock, randomness, files, signals.
+
+signal(SIGPIPE, SIG_IGN)
+
+func fail(_ message: String) -> Never {
+    FileHandle.standardError.write(Data(("partyline-host: " + message + "\n").utf8))
+    exit(2)
+}
+
+let parsed: (HostOptions, HostOptions.Command)
+do {
+    parsed = try HostOptions.parse(Array(CommandLine.arguments.dropFirst()))
+} catch {
+    fail(error.message)
+}
+let (options, command) = parsed
+
+switch command {
+case .help:
+    print(HostOptions.helpText)
+    exit(0)
+case .version:
+    print("partyline-host 0.1.0 (protocol \(wireProtocolVersion))")
+    exit(0)
+default:
+    break
+}
+
+let log = Logger.standardError(level: options.logLevel)
+let storage: Storage
+do {
+    storage = try Storage(directory: options.resolvedDataDirectory(), log: log)
+} catch {
+    fail("cannot use the data folder \(options.resolvedDataDirectory()): \(error)")
+}
+storage.isJournalSyncEnabled = options.isJournalSyncEnabled
+for problem in storage.loadProblems { log.warning(problem) }
+
+switch command {
+case .history:
+    let lines = storage.history()
+    print(lines.isEmpty ? "No finished games yet in \(storage.gamesDirectory)." : lines.joined(separator: "\n"))
+    exit(0)
+case .packImport(let file):
+    do {
+        let pack = try storage.importPack(file: file)
+        print("Imported pack \(pack.id) (\(pack.name)) with \(pack.questions.count) questions.")
+        exit(0)
+    } catch {
+        fail("\(error)")
+    }
+case .packExport(let pack, let file):
+    do {
+        try storage.exportPack(id: pack, file: file)
+        print("Wrote \(file).")
+        exit(0)
+    } catch {
+        fail("\(error)")
+    }
+default:
+    break
+}
+
+ResourceLimits.raiseOpenFiles(toFit: options.maxClients, log: log)
+
+var systemRandom = SystemRandomNumberGenerator()
+let environment = HostEnvironment(
+    monotonicMilliseconds: MonotonicClock.milliseconds,
+    random: { var generator = SystemRandomNumberGenerator(); return generator.next() },
+    log: log,
+    standardOutput: { FileHandle.standardOutput.write(Data(($0 + "\n").utf8)) },
+    consoleOutput: { FileHandle.standardError.write(Data(($0 + "\n").utf8)) })
+
+// Resume from the journal, or start a new room.
+let isInteractive = isatty(STDIN_FILENO) == 1 && options.isConsoleEnabled
+var resumed: ResumedState?
+if FileManager.default.fileExists(atPath: storage.journalPath), options.resume != false {
+    var shouldResume = options.resume ?? true
+    if options.resume == nil && isInteractive {
+        FileHandle.standardError.write(Data("A journal from an earlier host is in \(storage.directory). Resume that room? [Y/n] ".utf8))
+        let answer = readLine()?.trimmingCharacters(in: .whitespaces).lowercased() ?? "y"
+        shouldResume = answer.isEmpty || answer.hasPrefix("y")
+    } else if options.resume == nil {
+        shouldResume = false
+        log.info("A journal exists but --resume was not given; starting a fresh room (the old journal is kept as journal-*.jsonl.old).")
+    }
+    if shouldResume {
+        do {
+            resumed = try JournalReplay.load(path: storage.journalPath)
+        } catch {
+            fail("cannot resume: \(error)")
+        }
+    }
+} else if options.resume == true {
+    log.warning("--resume was given but there is no journal in \(storage.directory); starting a fresh room.")
+}
+
+let roomCode = resumed?.room ?? options.room ?? Secrets.roomCode(using: &systemRandom)
+let adminKey = resumed?.adminKey ?? options.adminKey ?? Secrets.hex(byteCount: 8, using: &systemRandom)
+let inbox = Inbox()
+let server: Server
+do {
+    server = try Server(options: options, environment: environment, storage: storage, inbox: inbox, room: roomCode, adminKey: adminKey)
+} catch {
+    fail("cannot listen on \(options.bindAddress):\(options.port): \(error)")
+}
+do {
+    if let resumed {
+        try storage.openJournal()
+        server.adopt(resumed)
+    } else {
+        try storage.startJournal(room: roomCode, adminKey: adminKey, at: server.now)
+    }
+} catch {
+    fail("cannot write the journal: \(error)")
+}
+if options.isDiscoveryEnabled {
+    do {
+        server.discovery = try Discovery(bindAddress: options.bindAddress, port: server.port, log: log)
+        try server.poller.add(server.discovery!.socket.fd, interest: .read)
+    } catch {
+        log.warning("LAN discovery is off (\(error)); players can still join by typing the address.")
+        server.discovery = nil
+    }
+}
+
+FileHandle.standardOutput.write(Data("ready port=\(server.port) room=\(roomCode) admin-key=\(adminKey)\n".utf8))
+let addresses = HostInfo.addresses()
+let lanAddress = addresses.first ?? "127.0.0.1"
+environment.consoleOutput("""
+
+    Partyline is running. Room code: \(roomCode)   Admin key: \(adminKey)
+    Players join from their laptops on this network with:
+      partyline \(lanAddress)\(server.port == 4747 ? "" : ":\(server.port)")      (the terminal client)
+      nc \(lanAddress) \(server.port)            (plain text: then type  join \(roomCode) NAME TEAM)
+    This computer's addresses: \(addresses.joined(separator: ", "))
+    Data folder: \(storage.directory)
+    Type `help` here for the operator's commands.
+
+    """)
+
+// Signals: a dispatch source per signal posts a stop request and wakes the loop.
+let signalQueue = DispatchQueue(label: "partyline.signals")
+let waker = server.poller.waker
+var signalSources: [DispatchSourceSignal] = []
+for signalNumber in [SIGINT, SIGTERM] {
+    signal(signalNumber, SIG_IGN)
+    let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: signalQueue)
+    let name = signalNumber == SIGINT ? "SIGINT" : "SIGTERM"
+    source.setEventHandler { [inbox] in
+        inbox.postStop("received \(name)")
+        waker.wake()
+    }
+    source.resume()
+    signalSources.append(source)
+}
+
+// The console: a thread that reads stdin lines and hands them to the loop.
+if options.isConsoleEnabled {
+    let consoleThread = Thread { [inbox] in
+        while let line = readLine() {
+            inbox.post(line: line)
+            waker.wake()
+        }
+        inbox.postConsoleClosed()
+        waker.wake()
+    }
+    consoleThread.start()
+}
+
+server.run()
+exit(0)

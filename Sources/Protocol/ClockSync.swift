@@ -1,0 +1,126 @@
+/// One NTP-style exchange: the host's send and receive times and the client's receive and send times.
+public struct ClockSample: Equatable, Sendable {
+    /// Round-trip time less the client's own processing time, in ms.
+    public var roundTrip: Int64
+    /// Client clock minus host clock, estimated from this exchange, in ms.
+    public var offset: Int64
+    /// Host time of the exchange.
+    public var at: Int64
+
+    /// Computes a sample from the four timestamps (host sent, client received, client sent, host received).
+    public init(hostSent: Int64, clientReceived: Int64, clientSent: Int64, hostReceived: Int64) {
+        roundTrip = max(0, (hostReceived - hostSent) - max(0, clientSent - clientReceived))
+        offset = ((clientReceived - hostSent) + (clientSent - hostReceived)) / 2
+        at = hostReceived
+    }
+}
+
+/// Estimates one connection's clock offset and latency from its recent sync exchanges.
+///
+/// The offset comes from the lowest-RTT samples of a recent window (queueing delay only ever
+/// adds, so the fastest exchanges are the least skewed); the uncertainty is the spread of
+/// those best offsets plus half the jitter, never below 1 ms.
+public struct ClockEstimator: Equatable, Sendable {
+    /// How many recent samples are kept.
+    public static let window = 16
+    /// The recent samples, oldest first.
+    public private(set) var samples: [ClockSample] = []
+
+    /// Creates an estimator with no samples.
+    public init() {}
+
+    /// Records one exchange.
+    public mutating func add(_ sample: ClockSample) {
+        samples.append(sample)
+        if samples.count > ClockEstimator.window { samples.removeFirst(samples.count - ClockEstimator.window) }
+    }
+
+    /// Whether any exchange has been recorded.
+    public var isMeasured: Bool { !samples.isEmpty }
+
+    private var sortedRoundTrips: [Int64] { samples.map(\.roundTrip).sorted() }
+
+    /// The lowest recent round trip, in ms.
+    public var minimumRoundTrip: Int64 { sortedRoundTrips.first ?? 0 }
+    /// The median recent round trip, in ms.
+    public var medianRoundTrip: Int64 { percentile(0.5) }
+    /// The 95th-percentile recent round trip, in ms.
+    public var p95RoundTrip: Int64 { percentile(0.95) }
+    /// The highest recent round trip, in ms.
+    public var maximumRoundTrip: Int64 { sortedRoundTrips.last ?? 0 }
+
+    private func percentile(_ fraction: Double) -> Int64 {
+        let sorted = sortedRoundTrips
+        guard !sorted.isEmpty else { return 0 }
+        let index = min(sorted.count - 1, Int((Double(sorted.count - 1) * fraction).rounded(.up)))
+        return sorted[index]
+    }
+
+    /// Mean absolute difference between consecutive round trips, in ms.
+    public var jitter: Int64 {
+        guard samples.count > 1 else { return 0 }
+        var total: Int64 = 0
+        for index in 1..<samples.count { total += abs(samples[index].roundTrip - samples[index - 1].roundTrip) }
+        return total / Int64(samples.count - 1)
+    }
+
+    private var bestSamples: [ClockSample] {
+        let sorted = samples.sorted { $0.roundTrip < $1.roundTrip }
+        return Array(sorted.prefix(max(1, min(4, sorted.count / 3))))
+    }
+
+    /// Client clock minus host clock, in ms (0 when unmeasured).
+    public var offset: Int64 {
+        let best = bestSamples
+        guard !best.isEmpty else { return 0 }
+        let offsets = best.map(\.offset).sorted()
+        return offsets[offsets.count / 2]
+    }
+
+    /// How far the offset estimate may be off, in ms (at least 1).
+    public var uncertainty: Int64 {
+        let offsets = bestSamples.map(\.offset)
+        guard let low = offsets.min(), let high = offsets.max() else { return 1 }
+        return max(1, (high - low) / 2 + jitter / 2)
+    }
+
+    /// Maps a client clock reading to host time.
+    public func hostTime(fromClient clientTime: Int64) -> Int64 { clientTime - offset }
+
+    /// Maps a host clock reading to the client's clock.
+    public func clientTime(fromHost hostTime: Int64) -> Int64 { hostTime + offset }
+}
+
+/// The host's estimate of when a buzz was pressed, within bounds it can prove.
+public struct PressEstimate: Equatable, Sendable {
+    /// Estimated press time, host clock ms.
+    public var pressedAt: Int64
+    /// ± ms.
+    public var uncertainty: Int64
+    /// Whether the client's stamp lay outside the provable bounds and was clamped.
+    public var wasClamped: Bool
+
+    /// Creates an estimate.
+    public init(pressedAt: Int64, uncertainty: Int64, wasClamped: Bool) {
+        self.pressedAt = pressedAt
+        self.uncertainty = uncertainty
+        self.wasClamped = wasClamped
+    }
+
+    /// Estimates a press from a buzz that arrived at host time `arrival`, with the client's stamp if it sent one.
+    ///
+    /// A stamp maps to host time through the connection's offset and is accepted only within
+    /// [arrival − highest recent RTT, arrival]: a client lying about time gains at most its own
+    /// measured latency. Without a stamp (text mode), the press is arrival minus half the lowest RTT.
+    public static func estimate(arrival: Int64, stamp: Int64?, clock: ClockEstimator) -> PressEstimate {
+        guard clock.isMeasured else { return PressEstimate(pressedAt: arrival, uncertainty: 1, wasClamped: false) }
+        guard let stamp else {
+            return PressEstimate(pressedAt: arrival - clock.minimumRoundTrip / 2,
+                                 uncertainty: max(1, clock.minimumRoundTrip / 2), wasClamped: false)
+        }
+        let mapped = clock.hostTime(fromClient: stamp)
+        let earliest = arrival - clock.maximumRoundTrip
+        let clamped = min(max(mapped, earliest), arrival)
+        return PressEstimate(pressedAt: clamped, uncertainty: clock.uncertainty, wasClamped: clamped != mapped)
+    }
+}

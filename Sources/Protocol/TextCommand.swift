@@ -1,0 +1,227 @@
+import Foundation
+
+/// One line typed by a person (a `nc`/`telnet` player, or the operator at the host's console), parsed.
+///
+/// Text mode and the console share this vocabulary; the host decides who may do what.
+public enum TextCommand: Equatable, Sendable {
+    /// `join ROOM NAME [TEAM]`: join as a player.
+    case join(room: String, name: String, team: String)
+    /// `watch ROOM`: join as a read-only board.
+    case watch(room: String)
+    /// `admin ROOM KEY`: join as the operator.
+    case admin(room: String, key: String)
+    /// `help [TOPIC]`.
+    case help(topic: String?)
+    /// Anything that maps to a protocol message (`buzz`, `answer …`, `start …`, `kick …`, …).
+    case message(ClientMessage)
+    /// A line that is no command: taken as an answer when the sender's team is on turn.
+    case freeText(String)
+    /// A known command used wrongly, with the usage to show.
+    case usage(String)
+}
+
+/// Parses typed lines into `TextCommand`s.
+public enum TextCommandParsing {
+    /// Parses `line` (already framed, without terminator).
+    public static func parse(_ line: String) -> TextCommand {
+        let trimmed = line.trimmingCharacters(in: .whitespacesAndControls)
+        guard !trimmed.isEmpty else { return .freeText("") }
+        let (word, rest) = splitFirstWord(trimmed)
+        let verb = word.lowercased()
+        switch verb {
+        case "join", "j":
+            let parts = words(rest)
+            guard parts.count >= 2 else { return .usage("join ROOM NAME [TEAM]   e.g. join ABCD Ann Red") }
+            return .join(room: parts[0].uppercased(), name: parts[1], team: parts.count > 2 ? parts[2...].joined(separator: " ") : "")
+        case "watch":
+            let parts = words(rest)
+            guard parts.count == 1 else { return .usage("watch ROOM") }
+            return .watch(room: parts[0].uppercased())
+        case "admin":
+            let parts = words(rest)
+            guard parts.count == 2 else { return .usage("admin ROOM KEY") }
+            return .admin(room: parts[0].uppercased(), key: parts[1])
+        case "help", "?", "h": return .help(topic: rest.isEmpty ? nil : rest.lowercased())
+        case "b", "buzz", "!": return rest.isEmpty ? .message(.buzz(pressedAt: nil)) : .freeText(trimmed)
+        case "a", "answer":
+            guard !rest.isEmpty else { return .usage("answer YOUR ANSWER   (or just type it when it is your turn)") }
+            return .message(.answer(rest))
+        case "s", "shake": return rest.isEmpty ? .message(.shake) : .freeText(trimmed)
+        case "scores", "score": return .message(.scores)
+        case "status": return .message(.status)
+        case "quit", "exit", "bye": return .message(.bye)
+        case "next", "n": return .message(.next)
+        case "pause": return .message(.pause)
+        case "continue", "resume": return .message(.resume)
+        case "end": return .message(.end)
+        case "kick":
+            guard !rest.isEmpty else { return .usage("kick NAME") }
+            return .message(.kick(name: rest))
+        case "ping": return .message(.ping(clientTime: nil))
+        case "start": return parseStart(rest)
+        case "pick", "c":
+            let parts = words(rest)
+            guard parts.count == 1 else { return .usage("pick COMMAND-ID   (see: commands)") }
+            return .message(.command(.template(parts[0]), save: false))
+        case "order", "say":
+            guard !rest.isEmpty else { return .usage("order TEXT   e.g. order No. {1} must sing to No. {2}") }
+            return .message(.command(.text(rest), save: false))
+        case "commands":
+            return rest.isEmpty ? .message(.library(action: "list", fields: [:]))
+                : .message(.library(action: "search", fields: ["text": .string(rest)]))
+        case "library", "lib": return parseLibrary(rest)
+        case "packs": return .message(.packs(action: "list", fields: [:]))
+        case "pack": return parsePack(rest)
+        default: return .freeText(trimmed)
+        }
+    }
+
+    /// Splits off the first space-separated word.
+    static func splitFirstWord(_ text: String) -> (String, String) {
+        guard let space = text.firstIndex(where: { $0 == " " || $0 == "\t" }) else { return (text, "") }
+        return (String(text[..<space]), String(text[space...]).trimmingCharacters(in: .whitespacesAndControls))
+    }
+
+    static func words(_ text: String) -> [String] {
+        text.split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init)
+    }
+
+    /// Turns `question-seconds` into `questionSeconds`.
+    static func camelCase(_ key: String) -> String {
+        let parts = key.split(separator: "-")
+        guard let first = parts.first else { return key }
+        return String(first) + parts.dropFirst().map { $0.prefix(1).uppercased() + $0.dropFirst() }.joined()
+    }
+
+    static func optionValue(_ text: String, key: String) -> JSONValue {
+        if let integer = Int64(text) { return .int(integer) }
+        switch text.lowercased() {
+        case "true", "on", "yes": return .bool(true)
+        case "false", "off", "no": return .bool(false)
+        default: break
+        }
+        if key == "packs" || key == "kinds" || key == "difficulties" {
+            return .array(text.split(separator: ",").map { .string(String($0)) })
+        }
+        return .string(text)
+    }
+
+    static let startUsage = """
+        start shaky [QUESTIONS] [easy|medium|hard|mixed] [PACK,PACK…] [key=value …]
+          e.g. start shaky 10 mixed science,animals answer-seconds=30
+        start queen [key=value …]   e.g. start queen countdown-seconds=5
+        """
+
+    static func parseStart(_ rest: String) -> TextCommand {
+        let parts = words(rest)
+        guard let game = parts.first?.lowercased() else { return .usage(startUsage) }
+        var options = JSONObject()
+        for part in parts.dropFirst() {
+            if let equals = part.firstIndex(of: "=") {
+                let key = camelCase(String(part[..<equals]))
+                options[key] = optionValue(String(part[part.index(after: equals)...]), key: key)
+            } else if let count = Int64(part) {
+                options["questions"] = .int(count)
+            } else if ["easy", "medium", "hard", "mixed"].contains(part.lowercased()) {
+                options["difficulty"] = .string(part.lowercased())
+            } else if part == "--strict" || part == "strict" {
+                options["strict"] = .bool(true)
+            } else {
+                options["packs"] = optionValue(part, key: "packs")
+            }
+        }
+        return .message(.start(game: game, options: options))
+    }
+
+    static let libraryUsage = """
+        library list | library search TEXT | library add [kind=K] [difficulty=D] TEXT
+        library edit ID TEXT | library delete ID | library hide ID | library unhide ID
+        """
+
+    static func parseLibrary(_ rest: String) -> TextCommand {
+        let (action, argument) = splitFirstWord(rest)
+        switch action.lowercased() {
+        case "list", "": return .message(.library(action: "list", fields: [:]))
+        case "search":
+            return .message(.library(action: "search", fields: ["text": .string(argument)]))
+        case "add":
+            var fields = JSONObject()
+            var text = argument
+            while true {
+                let (word, remainder) = splitFirstWord(text)
+                guard let equals = word.firstIndex(of: "="), ["kind", "difficulty"].contains(String(word[..<equals])) else { break }
+                fields[String(word[..<equals])] = .string(String(word[word.index(after: equals)...]))
+                text = remainder
+            }
+            guard !text.isEmpty else { return .usage(libraryUsage) }
+            fields["text"] = .string(text)
+            return .message(.library(action: "add", fields: fields))
+        case "edit":
+            let (id, text) = splitFirstWord(argument)
+            guard !id.isEmpty, !text.isEmpty else { return .usage(libraryUsage) }
+            return .message(.library(action: "edit", fields: ["commandId": .string(id), "text": .string(text)]))
+        case "delete", "hide", "unhide":
+            guard !argument.isEmpty else { return .usage(libraryUsage) }
+            return .message(.library(action: action.lowercased(), fields: ["commandId": .string(argument)]))
+        default: return .usage(libraryUsage)
+        }
+    }
+
+    static let packUsage = """
+        packs | pack show ID | pack create NAME | pack rename ID NAME | pack delete ID | pack copy ID [NAME]
+        pack add ID DIFFICULTY | QUESTION | ANSWER
+        pack edit ID N DIFFICULTY | QUESTION | ANSWER      pack remove ID N
+        pack import FILE | pack export ID FILE   (files on the host; .json or .csv)
+        """
+
+    static func question(_ text: String) -> JSONValue? {
+        let parts = text.split(separator: "|", omittingEmptySubsequences: false)
+            .map { $0.trimmingCharacters(in: .whitespacesAndControls) }
+        guard parts.count == 3 else { return nil }
+        return .object(["difficulty": .string(parts[0].lowercased()), "text": .string(parts[1]), "answer": .string(parts[2])])
+    }
+
+    static func parsePack(_ rest: String) -> TextCommand {
+        let (action, argument) = splitFirstWord(rest)
+        let (first, remainder) = splitFirstWord(argument)
+        switch action.lowercased() {
+        case "list", "": return .message(.packs(action: "list", fields: [:]))
+        case "show", "delete":
+            guard !first.isEmpty else { return .usage(packUsage) }
+            return .message(.packs(action: action.lowercased(), fields: ["pack": .string(first)]))
+        case "create":
+            guard !argument.isEmpty else { return .usage(packUsage) }
+            return .message(.packs(action: "create", fields: ["name": .string(argument)]))
+        case "rename":
+            guard !first.isEmpty, !remainder.isEmpty else { return .usage(packUsage) }
+            return .message(.packs(action: "rename", fields: ["pack": .string(first), "name": .string(remainder)]))
+        case "copy":
+            guard !first.isEmpty else { return .usage(packUsage) }
+            var fields: JSONObject = ["pack": .string(first)]
+            if !remainder.isEmpty { fields["name"] = .string(remainder) }
+            return .message(.packs(action: "copy", fields: fields))
+        case "add":
+            guard !first.isEmpty, let question = question(remainder) else { return .usage(packUsage) }
+            return .message(.packs(action: "add", fields: ["pack": .string(first), "question": question]))
+        case "edit":
+            let (number, text) = splitFirstWord(remainder)
+            guard !first.isEmpty, let index = Int64(number), let question = question(text) else { return .usage(packUsage) }
+            return .message(.packs(action: "edit", fields: ["pack": .string(first), "number": .int(index), "question": question]))
+        case "remove":
+            guard !first.isEmpty, let index = Int64(remainder) else { return .usage(packUsage) }
+            return .message(.packs(action: "remove", fields: ["pack": .string(first), "number": .int(index)]))
+        case "import":
+            guard !argument.isEmpty else { return .usage(packUsage) }
+            return .message(.packs(action: "import", fields: ["file": .string(argument)]))
+        case "export":
+            guard !first.isEmpty, !remainder.isEmpty else { return .usage(packUsage) }
+            return .message(.packs(action: "export", fields: ["pack": .string(first), "file": .string(remainder)]))
+        default: return .usage(packUsage)
+        }
+    }
+}
+
+extension CharacterSet {
+    /// Whitespace, newlines and control characters.
+    static let whitespacesAndControls = CharacterSet.whitespacesAndNewlines.union(.controlCharacters)
+}

@@ -1,0 +1,379 @@
+/// The command the Queen gave in a round, with the numbers it named.
+public struct QueenOrder: Codable, Sendable, Equatable {
+    /// The command with its placeholders filled in.
+    public var text: String
+    /// The numbers the command names, in placeholder order (`{1}` first).
+    public var targets: [Int]
+    /// When the numbers are revealed (moves on when the game is paused and resumed).
+    public var revealAt: Instant
+
+    /// Creates an order.
+    public init(text: String, targets: [Int], revealAt: Instant) {
+        self.text = text
+        self.targets = targets
+        self.revealAt = revealAt
+    }
+}
+
+/// One dealt round: who is Queen and the secret number every other player holds.
+public struct QueenRound: Codable, Sendable, Equatable {
+    /// The round number, counted from 1.
+    public var number: Int
+    /// The Queen of this round.
+    public var queen: String
+    /// Everyone dealt into the round, Queen included, in roster order.
+    public var players: [String]
+    /// Each numbered player's secret number; together they are 1…`players.count - 1`.
+    public var numbers: [String: Int]
+    /// The 16 random bytes salting this deal's commitment.
+    public var salt: [UInt8]
+    /// The Queen's command, once given.
+    public var order: QueenOrder?
+}
+
+/// A finished round as it goes into the game's history.
+public struct QueenRoundRecord: Codable, Sendable, Equatable {
+    /// The round number.
+    public var round: Int
+    /// Who was Queen.
+    public var queen: String
+    /// Each numbered player's number.
+    public var numbers: [String: Int]
+    /// The command as given, placeholders filled.
+    public var command: String
+    /// The players the command named, in placeholder order.
+    public var targets: [String]
+    /// The deal's commitment salt, so the round can still be verified later.
+    public var salt: [UInt8]
+}
+
+/// The Queen's game (the King's game with a Queen): each round one player is Queen, everyone else holds a
+/// secret number, and the Queen commands numbers without knowing who holds them until the reveal.
+///
+/// A round runs `choosing` → `countdown` → `revealed`; the next deal starts the next round. Players may join
+/// or leave at any time, but the roster only matters at the next deal: a running round keeps the numbers it dealt.
+public struct QueenGame: GameMode, Sendable, Equatable, Codable {
+    /// What the Queen commands: a command of this game's list, or her own words.
+    public enum CommandChoice: Codable, Sendable, Equatable {
+        /// The game's library command with this id.
+        case template(id: String)
+        /// Her own text with `{1}`, `{2}`, … and `{queen}` placeholders.
+        case text(String)
+    }
+
+    /// Everything that can happen to a Queen's game; journaled, so Codable.
+    public enum Event: Codable, Sendable, Equatable {
+        /// Deals the first or the next round (operator).
+        case deal
+        /// Same as `deal` (operator's "next round").
+        case next
+        /// The Queen gives her command.
+        case command(player: String, choice: CommandChoice)
+        /// A player joins; they are dealt in from the next deal.
+        case addPlayer(String)
+        /// A player leaves; they are left out from the next deal.
+        case removePlayer(String)
+        /// Freezes the clocks (operator).
+        case pause
+        /// Restarts the clocks where they stopped (operator).
+        case resume
+        /// Ends the game (operator).
+        case end
+        /// The host's clock reached `nextDeadline`.
+        case tick
+    }
+
+    /// What the host must announce.
+    public enum Effect: Sendable, Equatable {
+        /// A round was dealt: tell everyone its number, Queen, players and commitment salt.
+        case round(number: Int, queen: String, players: [String], salt: [UInt8])
+        /// Tell `player`, and only them, their secret number.
+        case secret(player: String, number: Int)
+        /// The Queen's command (given or picked at her timeout), revealed at `revealAt`.
+        case order(text: String, targets: [Int], revealAt: Instant)
+        /// The reveal: every number, who the command named, and the salt that opens the commitment.
+        case revealed(numbers: [String: Int], targets: [String], salt: [UInt8], round: Int)
+        /// The automatic next deal could not happen (e.g. too few players); the game waits for `next`.
+        case dealDeferred(RuleError)
+        /// The clocks are frozen.
+        case paused
+        /// The clocks run again; `nextDeadline` is the moved deadline, if any.
+        case resumed(nextDeadline: Instant?)
+        /// The game is over; the summary of every revealed round.
+        case ended(history: [QueenRoundRecord])
+    }
+
+    /// Where the game stands.
+    public enum Phase: String, Codable, Sendable, CaseIterable {
+        /// No round dealt yet.
+        case waitingForDeal
+        /// The Queen is choosing her command.
+        case choosing
+        /// The command is out; the numbers are revealed when the countdown ends.
+        case countdown
+        /// The numbers are revealed; the next deal may start.
+        case revealed
+        /// The game has ended.
+        case finished
+    }
+
+    /// The options the game was started with.
+    public let settings: QueenSettings
+    /// The library commands this game may use (after the settings' kind and difficulty filters).
+    public let commands: [QueenCommand]
+    /// Who will be dealt in at the next deal, in the order they joined.
+    public private(set) var players: [String]
+    /// Where the game stands.
+    public private(set) var phase: Phase = .waitingForDeal
+    /// Whether the clocks are frozen.
+    public private(set) var isPaused = false
+    /// The round being played, or the last one revealed.
+    public private(set) var currentRound: QueenRound?
+    /// Every revealed round, oldest first.
+    public private(set) var history: [QueenRoundRecord] = []
+    /// When the current phase times out, unless paused.
+    private var deadline: Instant?
+    /// Milliseconds that were left before `deadline` when the game was paused.
+    private var remainingWhenPaused: Int64?
+    /// The game's only source of randomness.
+    private var rng: SplitMix64
+
+    /// Starts a game with `players` (who will be dealt at the first `deal`), the operator's `settings`, the
+    /// library `commands` to use when the Queen runs out of time, and the `seed` fixing every random choice.
+    ///
+    /// Throws `bad_settings`, `duplicate_player`, `too_few_players` or `too_many_players`.
+    public init(players: [String], settings: QueenSettings = QueenSettings(), commands: [QueenCommand],
+                seed: UInt64) throws(RuleError) {
+        try settings.validate()
+        if let duplicate = players.enumerated().first(where: { players[..<$0.offset].contains($0.element) }) {
+            throw RuleError("duplicate_player", "\(duplicate.element) is in the player list twice.")
+        }
+        try Self.checkPlayerCount(players.count, settings)
+        self.settings = settings
+        self.commands = commands.filter { settings.allows($0) && (try? CommandTemplate($0.text)) != nil }
+        self.players = players
+        self.rng = SplitMix64(seed: seed)
+    }
+
+    /// The number of the current (or last) round; 0 before the first deal.
+    public var roundNumber: Int { currentRound?.number ?? 0 }
+
+    /// The Queen of the current (or last) round.
+    public var queen: String? { currentRound?.queen }
+
+    /// The command of the current round, once given.
+    public var currentOrder: QueenOrder? { currentRound?.order }
+
+    /// The secret number `player` holds this round (the host re-sends it when they resume), nil for the Queen.
+    public func number(of player: String) -> Int? { currentRound?.numbers[player] }
+
+    /// When the host must send `.tick`: the Queen's timeout, the reveal, or the automatic next deal.
+    public var nextDeadline: Instant? { deadline }
+
+    /// Applies `event` as seen at `now`, returning what to announce, or throws why it is refused.
+    public mutating func apply(_ event: Event, at now: Instant) throws(RuleError) -> [Effect] {
+        if event == .tick { return tick(at: now) }
+        guard phase != .finished else { throw RuleError("game_over", "The Queen's game has ended.") }
+        switch event {
+        case .deal, .next:
+            try requireRunningClock()
+            if phase == .choosing || phase == .countdown {
+                throw RuleError("round_running", "Round \(roundNumber) is still being played; deal after the reveal.")
+            }
+            return try deal(at: now)
+        case .command(let player, let choice):
+            try requireRunningClock()
+            return try command(by: player, choice, at: now)
+        case .addPlayer(let name):
+            try addPlayer(name)
+            return []
+        case .removePlayer(let name):
+            guard let index = players.firstIndex(of: name) else {
+                throw RuleError("unknown_player", "\(name) is not in the Queen's game.")
+            }
+            players.remove(at: index)
+            return []
+        case .pause:
+            guard !isPaused else { throw RuleError("already_paused", "The game is already paused.") }
+            isPaused = true
+            remainingWhenPaused = deadline.map { max(0, now.milliseconds(until: $0)) }
+            deadline = nil
+            return [.paused]
+        case .resume:
+            guard isPaused else { throw RuleError("not_paused", "The game is not paused.") }
+            isPaused = false
+            deadline = remainingWhenPaused.map { now.advanced(byMilliseconds: $0) }
+            remainingWhenPaused = nil
+            if phase == .countdown, let deadline { currentRound?.order?.revealAt = deadline }
+            return [.resumed(nextDeadline: deadline)]
+        case .end:
+            phase = .finished
+            isPaused = false
+            deadline = nil
+            remainingWhenPaused = nil
+            return [.ended(history: history)]
+        case .tick:
+            return []
+        }
+    }
+
+    /// Handles every deadline that has passed by `now` (several when the host ticks late).
+    private mutating func tick(at now: Instant) -> [Effect] {
+        var effects: [Effect] = []
+        while !isPaused, let due = deadline, due <= now {
+            switch phase {
+            case .choosing:
+                effects += give(automaticTemplate(), at: now)
+            case .countdown:
+                effects += reveal(at: now)
+            case .revealed:
+                do {
+                    effects += try deal(at: now)
+                } catch {
+                    deadline = nil
+                    effects.append(.dealDeferred(error))
+                }
+            case .waitingForDeal, .finished:
+                deadline = nil
+            }
+        }
+        return effects
+    }
+
+    /// Deals a round to the current roster: a new Queen, shuffled numbers for everyone else, a fresh salt.
+    private mutating func deal(at now: Instant) throws(RuleError) -> [Effect] {
+        try Self.checkPlayerCount(players.count, settings)
+        // With 4 or more players the Queen never rules twice in a row; with 3 that would leave too little choice.
+        var candidates = players
+        if players.count >= 4, let previous = currentRound?.queen {
+            candidates.removeAll { $0 == previous }
+        }
+        let queen = candidates[Int.random(in: 0..<candidates.count, using: &rng)]
+        let citizens = players.filter { $0 != queen }
+        var numbers = Array(1...citizens.count)
+        numbers.shufflePrefix(numbers.count, using: &rng)
+        var salt: [UInt8] = []
+        for _ in 0..<2 {
+            let word = rng.next()
+            for shift in stride(from: 0, to: 64, by: 8) { salt.append(UInt8(truncatingIfNeeded: word >> shift)) }
+        }
+        let round = QueenRound(number: roundNumber + 1, queen: queen, players: players,
+                               numbers: Dictionary(uniqueKeysWithValues: zip(citizens, numbers)), salt: salt)
+        currentRound = round
+        phase = .choosing
+        deadline = now.advanced(bySeconds: settings.chooseSeconds)
+        return [.round(number: round.number, queen: queen, players: players, salt: salt)]
+            + zip(citizens, numbers).map { Effect.secret(player: $0, number: $1) }
+    }
+
+    /// Checks and gives the Queen's own command.
+    private mutating func command(by player: String, _ choice: CommandChoice, at now: Instant) throws(RuleError)
+        -> [Effect] {
+        guard phase == .choosing, let round = currentRound else {
+            throw phase == .countdown
+                ? RuleError("wrong_phase", "The Queen has already given this round's command.")
+                : RuleError("wrong_phase", "No round is waiting for a command; the next deal comes first.")
+        }
+        guard player == round.queen else {
+            throw RuleError("not_queen", "Only the Queen, \(round.queen), can give the command.")
+        }
+        let template: CommandTemplate
+        switch choice {
+        case .template(let id):
+            guard let command = commands.first(where: { $0.id == id }) else {
+                throw RuleError("unknown_command", "There is no command with id \(id) in this game's list.")
+            }
+            template = try CommandTemplate(command.text)
+        case .text(let text):
+            template = try CommandTemplate(text)
+        }
+        guard template.targetCount <= round.numbers.count else {
+            throw RuleError("too_many_targets",
+                            "That command names \(template.targetCount) numbers but only \(round.numbers.count) "
+                                + "players hold numbers.")
+        }
+        return give(template, at: now)
+    }
+
+    /// Fills `template` with distinct random numbers of this round and starts the countdown.
+    private mutating func give(_ template: CommandTemplate, at now: Instant) -> [Effect] {
+        guard let round = currentRound else { return [] }
+        var pool = Array(1...round.numbers.count)
+        pool.shufflePrefix(template.targetCount, using: &rng)
+        let targets = Array(pool.prefix(template.targetCount))
+        let text = template.filled(numbers: targets, queen: round.queen)
+        let revealAt = now.advanced(bySeconds: settings.countdownSeconds)
+        currentRound?.order = QueenOrder(text: text, targets: targets, revealAt: revealAt)
+        phase = .countdown
+        deadline = revealAt
+        return [.order(text: text, targets: targets, revealAt: revealAt)]
+    }
+
+    /// The command used when the Queen runs out of time: a random one of this game's list that fits the number
+    /// of numbered players, or a built-in fallback when none does.
+    private mutating func automaticTemplate() -> CommandTemplate {
+        let citizens = currentRound?.numbers.count ?? 0
+        let fitting = commands.compactMap { try? CommandTemplate($0.text) }.filter { $0.targetCount <= citizens }
+        if !fitting.isEmpty {
+            return fitting[Int.random(in: 0..<fitting.count, using: &rng)]
+        }
+        let fallback = citizens >= 2 ? "No. {1} tells a joke to No. {2}." : "No. {1} tells Queen {queen} a joke."
+        // Both fallbacks are fixed, valid templates (the tests play them), so this cannot throw.
+        return try! CommandTemplate(fallback)
+    }
+
+    /// Reveals the numbers, records the round and schedules the automatic next deal if set.
+    private mutating func reveal(at now: Instant) -> [Effect] {
+        guard let round = currentRound, let order = round.order else {
+            deadline = nil
+            return []
+        }
+        let holders = Dictionary(uniqueKeysWithValues: round.numbers.map { ($0.value, $0.key) })
+        let targets = order.targets.compactMap { holders[$0] }
+        history.append(QueenRoundRecord(round: round.number, queen: round.queen, numbers: round.numbers,
+                                        command: order.text, targets: targets, salt: round.salt))
+        phase = .revealed
+        deadline = settings.autoNextSeconds.map { now.advanced(bySeconds: $0) }
+        return [.revealed(numbers: round.numbers, targets: targets, salt: round.salt, round: round.number)]
+    }
+
+    /// Adds `name` to the roster for the next deal.
+    private mutating func addPlayer(_ name: String) throws(RuleError) {
+        guard !players.contains(name) else {
+            throw RuleError("already_playing", "\(name) is already in the Queen's game.")
+        }
+        guard players.count < settings.maxPlayers else {
+            throw RuleError("too_many_players",
+                            "The Queen's game takes at most \(settings.maxPlayers) players; \(name) can't join.")
+        }
+        players.append(name)
+    }
+
+    /// Throws while the game is paused.
+    private func requireRunningClock() throws(RuleError) {
+        if isPaused { throw RuleError("paused", "The game is paused; resume it first.") }
+    }
+
+    /// Throws unless `count` players may play under `settings`.
+    private static func checkPlayerCount(_ count: Int, _ settings: QueenSettings) throws(RuleError) {
+        if count < settings.minPlayers {
+            let connected = count == 1 ? "1 is connected" : "\(count) are connected"
+            throw RuleError("too_few_players",
+                            "The Queen's game needs at least \(settings.minPlayers) players; \(connected).")
+        }
+        if count > settings.maxPlayers {
+            throw RuleError("too_many_players",
+                            "The Queen's game takes at most \(settings.maxPlayers) players; \(count) are connected.")
+        }
+    }
+}
+
+extension Array {
+    /// Puts a uniformly random choice of `count` distinct elements, in random order, at the front (the first
+    /// `count` steps of a Fisher–Yates shuffle; `count == self.count` shuffles the whole array).
+    mutating func shufflePrefix(_ count: Int, using rng: inout some RandomNumberGenerator) {
+        for index in 0..<Swift.min(count, self.count) {
+            swapAt(index, Int.random(in: index..<self.count, using: &rng))
+        }
+    }
+}

@@ -1,0 +1,409 @@
+import Foundation
+
+/// One row of the pack list an operator sees: which pack, whether it is built in, and its questions per difficulty.
+public struct PackSummary: Codable, Sendable, Hashable, Identifiable {
+    /// The pack's stable identifier.
+    public var id: String
+    /// The pack's display name.
+    public var name: String
+    /// Whether the pack ships with the host (read-only).
+    public var isBuiltin: Bool
+    /// How many easy questions the pack holds.
+    public var easyCount: Int
+    /// How many medium questions the pack holds.
+    public var mediumCount: Int
+    /// How many hard questions the pack holds.
+    public var hardCount: Int
+
+    /// How many questions the pack holds in all.
+    public var questionCount: Int { easyCount + mediumCount + hardCount }
+
+    /// Summarises `pack`.
+    public init(pack: QuizPack) {
+        id = pack.id
+        name = pack.name
+        isBuiltin = pack.isBuiltin
+        easyCount = pack.questions.count { $0.difficulty == .easy }
+        mediumCount = pack.questions.count { $0.difficulty == .medium }
+        hardCount = pack.questions.count { $0.difficulty == .hard }
+    }
+
+    /// How many questions of `difficulty` the pack holds.
+    public func count(of difficulty: Difficulty) -> Int {
+        switch difficulty {
+        case .easy: easyCount
+        case .medium: mediumCount
+        case .hard: hardCount
+        }
+    }
+}
+
+/// Every quiz pack the host knows: the read-only built-in packs plus the operator's own custom packs.
+///
+/// Invariants: pack ids are unique across built-in and custom packs and are slugs (`a-z`, `0-9`, `-`);
+/// pack names are unique (folded); custom packs never have `isBuiltin` set; every question added through
+/// the library passed `checkQuestion` and is not a folded duplicate of another question in its pack.
+/// Only the custom packs are persisted (`Codable`); built-in packs always come from `BuiltinPacks.all`.
+public struct PackLibrary: Sendable, Hashable, Codable {
+    /// The longest pack name accepted, in characters.
+    public static let maximumNameLength = 60
+    /// The longest question text accepted, in characters.
+    public static let maximumQuestionLength = 400
+    /// The longest answer accepted, in characters.
+    public static let maximumAnswerLength = 40
+    /// The fewest letters an answer may have (counted after `TextFolding.compact`).
+    public static let minimumAnswerLetters = 3
+    /// The most questions one custom pack may hold.
+    public static let maximumQuestionsPerPack = 2000
+    /// The longest pack id generated from a name, in characters.
+    public static let maximumIDLength = 40
+
+    /// The read-only packs that ship with the host.
+    public let builtinPacks: [QuizPack]
+    /// The operator's packs, in the order they were created.
+    public private(set) var customPacks: [QuizPack]
+
+    /// Creates a library of `builtinPacks` plus `customPacks`.
+    ///
+    /// Custom packs are repaired rather than refused, so a saved library always loads: they are marked
+    /// not built in, and an id that is not a slug or clashes with an earlier pack is replaced by a fresh one.
+    public init(customPacks: [QuizPack] = [], builtinPacks: [QuizPack] = BuiltinPacks.all) {
+        self.builtinPacks = builtinPacks
+        self.customPacks = []
+        for var pack in customPacks {
+            pack.isBuiltin = false
+            let wanted = Self.makeSlug(pack.id)
+            if wanted != pack.id || self.pack(id: wanted) != nil {
+                pack.id = makeUniqueID(for: pack.id.isEmpty ? pack.name : pack.id)
+            }
+            self.customPacks.append(pack)
+        }
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case customPacks
+    }
+
+    /// Decodes a saved library: its custom packs, joined to the current built-in packs.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(customPacks: try container.decode([QuizPack].self, forKey: .customPacks))
+    }
+
+    /// Encodes the custom packs only; built-in packs ship with the host.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(customPacks, forKey: .customPacks)
+    }
+
+    // MARK: Looking up
+
+    /// Every pack, built-in packs first, then custom packs in creation order.
+    public var packs: [QuizPack] { builtinPacks + customPacks }
+
+    /// The pack whose id is `id`, or nil when there is none.
+    public func pack(id: String) -> QuizPack? {
+        builtinPacks.first { $0.id == id } ?? customPacks.first { $0.id == id }
+    }
+
+    /// A summary of every pack, in the order of `packs`.
+    public func listPacks() -> [PackSummary] {
+        packs.map(PackSummary.init(pack:))
+    }
+
+    // MARK: Editing packs
+
+    /// Creates an empty custom pack called `name` and returns its new id (a slug of the name, made unique).
+    @discardableResult
+    public mutating func createPack(named name: String) throws(RuleError) -> String {
+        let name = try checkedNewName(name)
+        let id = makeUniqueID(for: name)
+        customPacks.append(QuizPack(id: id, name: name, isBuiltin: false, questions: []))
+        return id
+    }
+
+    /// Renames the custom pack `id` to `name`; its id stays the same so saved games keep working.
+    public mutating func renamePack(_ id: String, to name: String) throws(RuleError) {
+        let index = try customIndex(of: id, action: "renamed")
+        let name = try checkedNewName(name, ignoring: id)
+        customPacks[index].name = name
+    }
+
+    /// Deletes the custom pack `id`.
+    public mutating func deletePack(_ id: String) throws(RuleError) {
+        let index = try customIndex(of: id, action: "deleted")
+        customPacks.remove(at: index)
+    }
+
+    /// Copies pack `id` (built-in or custom) into a new custom pack and returns the new pack's id.
+    ///
+    /// Without `name` the copy is called "<name> (copy)", or "<name> (copy 2)" and so on when that is taken.
+    /// Copying is the only way to change a built-in pack.
+    @discardableResult
+    public mutating func copyPack(_ id: String, named name: String? = nil) throws(RuleError) -> String {
+        guard let source = pack(id: id) else { throw Self.unknownPack(id) }
+        let newName: String
+        if let name {
+            newName = try checkedNewName(name)
+        } else {
+            var attempt = 1
+            var candidate = "\(source.name) (copy)"
+            while isNameTaken(candidate) {
+                attempt += 1
+                candidate = "\(source.name) (copy \(attempt))"
+            }
+            newName = candidate
+        }
+        let newID = makeUniqueID(for: newName)
+        customPacks.append(QuizPack(id: newID, name: newName, isBuiltin: false, questions: source.questions))
+        return newID
+    }
+
+    /// Adds `pack` (for example one read by `PackFile`) as a new custom pack and returns its id.
+    ///
+    /// The pack's own id is kept when it is a free slug, otherwise a fresh one is made; its name must be free
+    /// and every question must pass the same checks as `addQuestion` (errors name the question's number).
+    @discardableResult
+    public mutating func importPack(_ pack: QuizPack) throws(RuleError) -> String {
+        let name = try checkedNewName(pack.name)
+        guard pack.questions.count <= Self.maximumQuestionsPerPack else {
+            throw RuleError("pack_full", "A pack can hold at most \(Self.maximumQuestionsPerPack) questions; this one has \(pack.questions.count).")
+        }
+        var questions: [QuizQuestion] = []
+        var seen: [String: Int] = [:]
+        for (offset, question) in pack.questions.enumerated() {
+            let number = offset + 1
+            let question = Self.normalized(question)
+            do {
+                try Self.checkQuestion(question)
+            } catch {
+                throw RuleError(error.code, "Question \(number): \(Self.lowercasingFirst(error.message))")
+            }
+            let key = TextFolding.fold(question.text)
+            if let first = seen[key] {
+                throw RuleError("duplicate_question", "Question \(number) repeats question \(first).")
+            }
+            seen[key] = number
+            questions.append(question)
+        }
+        let slug = Self.makeSlug(pack.id)
+        let id = (slug == pack.id && self.pack(id: slug) == nil) ? slug : makeUniqueID(for: pack.id.isEmpty ? name : pack.id)
+        customPacks.append(QuizPack(id: id, name: name, isBuiltin: false, questions: questions))
+        return id
+    }
+
+    // MARK: Editing questions
+
+    /// Appends `question` (trimmed) to the custom pack `packID` after checking it.
+    public mutating func addQuestion(_ question: QuizQuestion, toPack packID: String) throws(RuleError) {
+        let index = try customIndex(of: packID, action: "changed")
+        let question = Self.normalized(question)
+        try Self.checkQuestion(question)
+        guard customPacks[index].questions.count < Self.maximumQuestionsPerPack else {
+            throw RuleError("pack_full", "The pack \"\(customPacks[index].name)\" already holds the most questions allowed, \(Self.maximumQuestionsPerPack).")
+        }
+        try checkNotDuplicate(question, in: customPacks[index], ignoring: nil)
+        customPacks[index].questions.append(question)
+    }
+
+    /// Replaces the question at `questionIndex` (0-based) in the custom pack `packID` with `question` (trimmed).
+    public mutating func editQuestion(at questionIndex: Int, inPack packID: String, to question: QuizQuestion) throws(RuleError) {
+        let index = try customIndex(of: packID, action: "changed")
+        try checkQuestionIndex(questionIndex, in: customPacks[index])
+        let question = Self.normalized(question)
+        try Self.checkQuestion(question)
+        try checkNotDuplicate(question, in: customPacks[index], ignoring: questionIndex)
+        customPacks[index].questions[questionIndex] = question
+    }
+
+    /// Removes and returns the question at `questionIndex` (0-based) in the custom pack `packID`.
+    @discardableResult
+    public mutating func removeQuestion(at questionIndex: Int, fromPack packID: String) throws(RuleError) -> QuizQuestion {
+        let index = try customIndex(of: packID, action: "changed")
+        try checkQuestionIndex(questionIndex, in: customPacks[index])
+        return customPacks[index].questions.remove(at: questionIndex)
+    }
+
+    // MARK: Drawing questions
+
+    /// Draws `count` different questions at random from the packs `packIDs` that `difficulty` admits.
+    ///
+    /// Questions whose folded text repeats an earlier one (in pack order) are dropped first. With `mixed`
+    /// the draw is spread as evenly as the packs allow over easy, medium and hard, and the result is shuffled.
+    /// Refuses unknown packs, an empty pack list, a count below one, and more questions than the packs hold.
+    public func drawQuestions(packIDs: [String], count: Int, difficulty: DifficultyChoice,
+                              using rng: inout some RandomNumberGenerator) throws(RuleError) -> [QuizQuestion] {
+        guard !packIDs.isEmpty else { throw RuleError("no_packs", "Choose at least one question pack.") }
+        guard count >= 1 else { throw RuleError("bad_question_count", "Ask for at least one question.") }
+        var chosenIDs: [String] = []
+        var pool: [QuizQuestion] = []
+        var seen = Set<String>()
+        for id in packIDs {
+            guard let pack = pack(id: id) else { throw Self.unknownPack(id) }
+            if chosenIDs.contains(id) { continue }
+            chosenIDs.append(id)
+            for question in pack.questions where difficulty.admits(question.difficulty) {
+                if seen.insert(TextFolding.fold(question.text)).inserted { pool.append(question) }
+            }
+        }
+        guard pool.count >= count else {
+            throw Self.notEnoughQuestions(packIDs: chosenIDs, available: pool.count, difficulty: difficulty)
+        }
+        guard difficulty == .mixed else {
+            return Self.pick(count, from: pool, using: &rng)
+        }
+        let buckets: [[QuizQuestion]] = Difficulty.allCases.map { level in pool.filter { $0.difficulty == level } }
+        var quotas = [Int](repeating: 0, count: buckets.count)
+        var next = Int(rng.next(upperBound: UInt64(buckets.count)))
+        var remaining = count
+        while remaining > 0 {
+            if quotas[next] < buckets[next].count {
+                quotas[next] += 1
+                remaining -= 1
+            }
+            next = (next + 1) % buckets.count
+        }
+        var drawn: [QuizQuestion] = []
+        for bucket in buckets.indices {
+            drawn += Self.pick(quotas[bucket], from: buckets[bucket], using: &rng)
+        }
+        return Self.pick(drawn.count, from: drawn, using: &rng)
+    }
+
+    // MARK: Question rules
+
+    /// Checks one question's content on its own (not duplicates): text, answer length and letters, answer not in text.
+    public static func checkQuestion(_ question: QuizQuestion) throws(RuleError) {
+        let text = question.text.trimmingCharacters(in: .whitespacesAndNewlines)
+        let answer = question.answer.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !TextFolding.fold(text).isEmpty else {
+            throw RuleError("empty_question", "The question text is empty; write the question teams will see.")
+        }
+        guard text.count <= maximumQuestionLength else {
+            throw RuleError("question_too_long", "The question is \(text.count) characters long; keep it to \(maximumQuestionLength) or fewer.")
+        }
+        guard answer.count <= maximumAnswerLength else {
+            throw RuleError("answer_too_long", "The answer is \(answer.count) characters long; keep it to \(maximumAnswerLength) or fewer.")
+        }
+        let letters = TextFolding.compact(answer).count { $0.isLetter }
+        guard letters >= minimumAnswerLetters else {
+            throw RuleError("answer_too_short", "The answer \"\(answer)\" has \(letters) \(letters == 1 ? "letter" : "letters"); answers need at least \(minimumAnswerLetters).")
+        }
+        guard !TextFolding.contains(text, answer) else {
+            throw RuleError("answer_in_question", "The answer \"\(answer)\" appears in the question itself; reword the question.")
+        }
+    }
+
+    /// Makes a pack id from `text`: folded, only `a-z`, `0-9` and single dashes, at most `maximumIDLength` long, never empty.
+    public static func makeSlug(_ text: String) -> String {
+        var slug = ""
+        var pendingDash = false
+        for scalar in TextFolding.fold(text).unicodeScalars {
+            if ("a"..."z").contains(scalar) || ("0"..."9").contains(scalar) {
+                if pendingDash && !slug.isEmpty { slug.append("-") }
+                pendingDash = false
+                slug.unicodeScalars.append(scalar)
+            } else {
+                pendingDash = true
+            }
+            if slug.count >= maximumIDLength { break }
+        }
+        while slug.hasSuffix("-") { slug.removeLast() }
+        return slug.isEmpty ? "pack" : slug
+    }
+
+    // MARK: Private helpers
+
+    static func normalized(_ question: QuizQuestion) -> QuizQuestion {
+        QuizQuestion(difficulty: question.difficulty,
+                     text: question.text.trimmingCharacters(in: .whitespacesAndNewlines),
+                     answer: question.answer.trimmingCharacters(in: .whitespacesAndNewlines))
+    }
+
+    static func lowercasingFirst(_ message: String) -> String {
+        guard let first = message.first else { return message }
+        return first.lowercased() + message.dropFirst()
+    }
+
+    static func unknownPack(_ id: String) -> RuleError {
+        RuleError("unknown_pack", "There is no question pack with the id \"\(id)\".")
+    }
+
+    static func notEnoughQuestions(packIDs: [String], available: Int, difficulty: DifficultyChoice) -> RuleError {
+        let packs = packIDs.count == 1 ? "The pack \(packIDs[0]) holds" : "The packs \(packIDs.joined(separator: ", ")) hold"
+        let kind = difficulty == .mixed ? "" : "\(difficulty.rawValue) "
+        if available == 0 {
+            return RuleError("not_enough_questions", "\(packs) no \(kind)questions; choose more packs or another difficulty.")
+        }
+        let noun = available == 1 ? "question" : "questions"
+        return RuleError("not_enough_questions", "\(packs) only \(available) \(kind)\(noun); ask for \(available) or fewer, or choose more packs.")
+    }
+
+    /// Picks `count` distinct elements of `items` in random order (a partial Fisher–Yates shuffle).
+    static func pick<Element>(_ count: Int, from items: [Element], using rng: inout some RandomNumberGenerator) -> [Element] {
+        var items = items
+        let count = min(count, items.count)
+        for position in 0..<count {
+            let other = position + Int(rng.next(upperBound: UInt64(items.count - position)))
+            items.swapAt(position, other)
+        }
+        return Array(items.prefix(count))
+    }
+
+    private func customIndex(of id: String, action: String) throws(RuleError) -> Int {
+        if let builtin = builtinPacks.first(where: { $0.id == id }) {
+            throw RuleError("read_only", "The built-in pack \"\(builtin.name)\" cannot be \(action); copy it to make your own version.")
+        }
+        guard let index = customPacks.firstIndex(where: { $0.id == id }) else { throw Self.unknownPack(id) }
+        return index
+    }
+
+    private func checkQuestionIndex(_ questionIndex: Int, in pack: QuizPack) throws(RuleError) {
+        guard pack.questions.indices.contains(questionIndex) else {
+            if pack.questions.isEmpty {
+                throw RuleError("bad_question_index", "The pack \"\(pack.name)\" has no questions yet.")
+            }
+            throw RuleError("bad_question_index", "The pack \"\(pack.name)\" has no question at index \(questionIndex); valid indexes are 0 to \(pack.questions.count - 1).")
+        }
+    }
+
+    private func checkNotDuplicate(_ question: QuizQuestion, in pack: QuizPack, ignoring ignored: Int?) throws(RuleError) {
+        let key = TextFolding.fold(question.text)
+        for (index, other) in pack.questions.enumerated() where index != ignored && TextFolding.fold(other.text) == key {
+            throw RuleError("duplicate_question", "The pack \"\(pack.name)\" already has that question, at index \(index).")
+        }
+    }
+
+    private func isNameTaken(_ name: String, ignoring ignoredID: String? = nil) -> Bool {
+        let key = TextFolding.fold(name)
+        return packs.contains { $0.id != ignoredID && TextFolding.fold($0.name) == key }
+    }
+
+    private func checkedNewName(_ name: String, ignoring ignoredID: String? = nil) throws(RuleError) -> String {
+        let name = name.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !TextFolding.fold(name).isEmpty else {
+            throw RuleError("bad_pack_name", "A pack needs a name with at least one letter or digit.")
+        }
+        guard name.count <= Self.maximumNameLength else {
+            throw RuleError("bad_pack_name", "Pack names can be at most \(Self.maximumNameLength) characters long.")
+        }
+        guard !name.contains(where: { $0.isNewline }) else {
+            throw RuleError("bad_pack_name", "A pack name must fit on one line.")
+        }
+        guard !isNameTaken(name, ignoring: ignoredID) else {
+            throw RuleError("pack_name_taken", "There is already a pack called \"\(name)\"; choose another name.")
+        }
+        return name
+    }
+
+    private func makeUniqueID(for text: String) -> String {
+        let base = Self.makeSlug(text)
+        var candidate = base
+        var suffix = 1
+        while pack(id: candidate) != nil {
+            suffix += 1
+            candidate = "\(base)-\(suffix)"
+        }
+        return candidate
+    }
+}

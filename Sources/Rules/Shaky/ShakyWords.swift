@@ -1,0 +1,422 @@
+/// The rules of Shaky Words: teams see the answer's letters scrambled, buzz, and answer in fair order.
+///
+/// A game is a value fixed by its teams, questions, settings, seed and the ordered events applied to it.
+/// Every event first lets any overdue clock run out (as a tick would), then applies itself, then lets
+/// zero-length clocks run out; a refused event changes nothing. Clocks that start a new period (a
+/// question, a turn, a reveal pause) start at the event's `now`, so a late tick catches up on every
+/// deadline that passed without chaining through periods nobody saw.
+///
+/// Teams added with `addTeam` while a question is open get their letters and may play that question.
+public struct ShakyWords: GameMode, Codable, Sendable, Equatable {
+    /// The settings the game was created with.
+    public let settings: ShakySettings
+    private let questions: [QuizQuestion]
+    /// The teams, in the order they joined.
+    public private(set) var teams: [String]
+    private var scoreByTeam: [String: Int]
+    private var correctByTeam: [String: Int]
+    private var rng: SplitMix64
+    /// Where the game is.
+    public private(set) var phase: Phase = .notStarted
+    /// When the operator paused, or nil while the clocks run.
+    public private(set) var pausedAt: Instant?
+    /// During a reveal, when the next question opens by itself (nil when waiting for the operator).
+    public private(set) var nextQuestionAt: Instant?
+    private var round = Round(index: -1, openedAt: Instant(milliseconds: 0), buzzDeadline: Instant(milliseconds: 0),
+                              isBuzzOpen: false)
+    private var finalStandings: [Standing]?
+
+    /// The state of the current (or last) question.
+    private struct Round: Codable, Sendable, Equatable {
+        var index: Int
+        var openedAt: Instant
+        var buzzDeadline: Instant
+        var isBuzzOpen: Bool
+        var queue = BuzzQueue()
+        var answerDeadline: Instant?
+        var letters: [String: ShakyLetters] = [:]
+        var shakes: [String: Int] = [:]
+    }
+
+    /// Creates a game; refuses no teams, duplicate or blank team names, no questions and nonsensical settings.
+    public init(teams: [String], questions: [QuizQuestion], settings: ShakySettings = ShakySettings(),
+                seed: UInt64) throws(RuleError) {
+        try settings.validate()
+        guard !teams.isEmpty else { throw RuleError("no_teams", "Add at least one team before starting.") }
+        guard !questions.isEmpty else {
+            throw RuleError("no_questions", "Choose at least one question before starting.")
+        }
+        self.settings = settings
+        self.questions = questions
+        self.teams = []
+        self.scoreByTeam = [:]
+        self.correctByTeam = [:]
+        self.rng = SplitMix64(seed: seed)
+        for team in teams {
+            try checkNewTeamName(team)
+            register(team)
+        }
+    }
+
+    // MARK: - Views for the host
+
+    /// The earliest instant at which the game wants a tick; nil while paused or when nothing is pending.
+    public var nextDeadline: Instant? { dueClock()?.instant }
+
+    /// Whether the operator has paused the clocks.
+    public var isPaused: Bool { pausedAt != nil }
+
+    /// How many questions the game has.
+    public var questionCount: Int { questions.count }
+
+    /// The 1-based number of the open (or just revealed) question; nil before the start.
+    public var questionNumber: Int? { round.index >= 0 ? round.index + 1 : nil }
+
+    /// The text of the open (or just revealed) question.
+    public var questionText: String? { currentQuestion?.text }
+
+    /// The difficulty of the open (or just revealed) question.
+    public var questionDifficulty: Difficulty? { currentQuestion?.difficulty }
+
+    /// The answer, only once revealed (during a reveal); nil otherwise.
+    public var revealedAnswer: String? { phase == .reveal ? currentQuestion?.answer : nil }
+
+    /// `team`'s letters for the open (or just revealed) question.
+    public func letters(for team: String) -> ShakyLetters? { round.letters[team] }
+
+    /// How many times `team` shook on the open (or just revealed) question.
+    public func shakeCount(for team: String) -> Int { round.shakes[team, default: 0] }
+
+    /// The points `team` would win with a correct answer now (base minus its shakes, never below 0).
+    public func pointsOnOffer(for team: String) -> Int? {
+        guard let question = currentQuestion, scoreByTeam[team] != nil else { return nil }
+        let base = settings.basePoints.points(for: question.difficulty)
+        let costPerShake = base * settings.shakeCostPercent / 100
+        return max(0, base - shakeCount(for: team) * costPerShake)
+    }
+
+    /// The buzz queue of the open (or just revealed) question, in fair order.
+    public var queueEntries: [BuzzQueue.Entry] { round.queue.entries }
+
+    /// The team on turn to answer, if any.
+    public var teamOnTurn: String? { phase == .question ? round.queue.teamOnTurn : nil }
+
+    /// Whether `team` has buzzed on the open question.
+    public func hasBuzzed(_ team: String) -> Bool { phase == .question && round.queue.contains(team) }
+
+    /// Whether `team` is out for the open question (answered wrong or ran out of time).
+    public func isOut(_ team: String) -> Bool { phase == .question && round.queue.isDone(team) }
+
+    /// Whether teams may still buzz on the open question.
+    public var isBuzzOpen: Bool { phase == .question && round.isBuzzOpen }
+
+    /// When buzzing closes, while the buzz clock runs (a frozen value while paused).
+    public var buzzDeadline: Instant? { isBuzzOpen ? round.buzzDeadline : nil }
+
+    /// When the team on turn runs out of time (a frozen value while paused).
+    public var answerDeadline: Instant? { phase == .question ? round.answerDeadline : nil }
+
+    /// Every team's score.
+    public var scores: [String: Int] { scoreByTeam }
+
+    /// How many questions each team answered correctly.
+    public var correctCounts: [String: Int] { correctByTeam }
+
+    /// The current standings, best first; equal scores share a rank (1, 1, 3), then join order.
+    public var standings: [Standing] {
+        let ordered = teams.enumerated().sorted { lhs, rhs in
+            let (left, right) = (scoreByTeam[lhs.element]!, scoreByTeam[rhs.element]!)
+            return left != right ? left > right : lhs.offset < rhs.offset
+        }.map(\.element)
+        return ordered.map { team in
+            let score = scoreByTeam[team]!
+            return Standing(rank: 1 + teams.filter { scoreByTeam[$0]! > score }.count, team: team,
+                            score: score, correctCount: correctByTeam[team]!)
+        }
+    }
+
+    /// The final ranking once the game is finished; nil before.
+    public var finalRanking: [Standing]? { finalStandings }
+
+    private var currentQuestion: QuizQuestion? { round.index >= 0 ? questions[round.index] : nil }
+
+    // MARK: - Applying events
+
+    /// Applies `event` as seen at `now`; a refused event leaves the game unchanged.
+    public mutating func apply(_ event: Event, at now: Instant) throws(RuleError) -> [Effect] {
+        var game = self
+        var effects = game.runClocks(until: now)
+        try game.handle(event, at: now, into: &effects)
+        effects += game.runClocks(until: now)
+        self = game
+        return effects
+    }
+
+    private mutating func handle(_ event: Event, at now: Instant, into effects: inout [Effect]) throws(RuleError) {
+        switch event {
+        case .start:
+            guard phase == .notStarted else {
+                throw phase == .finished ? Self.gameOver : RuleError("already_started", "The game has already started.")
+            }
+            effects.append(openQuestion(0, at: now))
+        case .addTeam(let team):
+            guard phase != .finished else { throw Self.gameOver }
+            try checkNewTeamName(team)
+            register(team)
+            var letters: ShakyLetters?
+            if phase == .question, let question = currentQuestion {
+                letters = LetterScrambler.scramble(question.answer, fixing: 0, using: &rng)
+                round.letters[team] = letters
+            }
+            effects.append(.teamJoined(team: team, letters: letters))
+        case let .buzz(team, pressedAt, uncertaintyMs, settleMs):
+            effects += try buzz(team: team, pressedAt: pressedAt, uncertaintyMs: uncertaintyMs,
+                                settleMs: settleMs, at: now)
+        case let .answer(team, text):
+            effects += try answer(team: team, text: text, at: now)
+        case .shake(let team):
+            effects.append(try shake(team: team))
+        case .tick:
+            break
+        case .next:
+            try checkStarted()
+            try checkNotPaused()
+            if phase == .question {
+                effects.append(endQuestion(scorer: nil, points: 0, at: now))
+            } else {
+                effects.append(openNextOrFinish(at: now))
+            }
+        case .pause:
+            try checkStarted()
+            guard pausedAt == nil else { throw RuleError("already_paused", "The game is already paused.") }
+            pausedAt = now
+            effects.append(.paused)
+        case .resume:
+            try checkStarted()
+            guard let pausedAt else { throw RuleError("not_paused", "The game is not paused.") }
+            let frozen = pausedAt.milliseconds(until: now)
+            round.buzzDeadline = round.buzzDeadline.advanced(byMilliseconds: frozen)
+            round.answerDeadline = round.answerDeadline?.advanced(byMilliseconds: frozen)
+            round.queue.shiftDeadlines(byMilliseconds: frozen)
+            nextQuestionAt = nextQuestionAt?.advanced(byMilliseconds: frozen)
+            self.pausedAt = nil
+            effects.append(.resumed(Clocks(buzzDeadline: buzzDeadline, answerDeadline: answerDeadline,
+                                           nextQuestionAt: nextQuestionAt)))
+        case .end:
+            guard phase != .finished else { throw Self.gameOver }
+            effects.append(finish())
+        }
+    }
+
+    private mutating func buzz(team: String, pressedAt: Instant, uncertaintyMs: Int64, settleMs: Int64,
+                               at now: Instant) throws(RuleError) -> [Effect] {
+        try checkPlayable(by: team, whenClosed: RuleError("buzz_closed", "This question is over; wait for the next one to buzz."))
+        // A repeated buzz gets the queue's own `already_buzzed`, even once the clock has run out.
+        guard round.isBuzzOpen || round.queue.contains(team) else {
+            throw RuleError("buzz_closed", "Time is up for buzzing on this question.")
+        }
+        if round.queue.isEmpty {
+            round.buzzDeadline = min(round.buzzDeadline, now.advanced(bySeconds: settings.afterBuzzSeconds))
+        }
+        // A press cannot be later than its arrival nor earlier than the question.
+        let press = min(max(pressedAt, round.openedAt), now)
+        try round.queue.add(team: team, pressedAt: press, uncertaintyMs: uncertaintyMs,
+                            settleMs: settleMs, arrivedAt: now, tieKey: rng.next())
+        var effects: [Effect] = [.buzzed(BuzzUpdate(team: team, entries: round.queue.entries,
+                                                    buzzDeadline: round.buzzDeadline))]
+        effects += advanceTurns(at: now)
+        return effects
+    }
+
+    private mutating func answer(team: String, text: String, at now: Instant) throws(RuleError) -> [Effect] {
+        try checkPlayable(by: team)
+        guard round.queue.teamOnTurn == team else {
+            let onTurn = round.queue.teamOnTurn.map { "It is \($0)'s turn to answer." } ?? "Nobody is on turn to answer."
+            let why = round.queue.isDone(team) ? "\(team) is out for this question. " : ""
+            throw RuleError("not_your_turn", why + onTurn)
+        }
+        guard !TextFolding.compact(text).isEmpty else {
+            throw RuleError("empty_answer", "Type an answer before sending it.")
+        }
+        let answer = currentQuestion!.answer
+        let verdict = AnswerJudge(isForgiving: settings.isForgiving).judge(text, against: answer)
+        if verdict.isCorrect {
+            let points = pointsOnOffer(for: team)!
+            scoreByTeam[team]! += points
+            correctByTeam[team]! += 1
+            round.queue.endTurn(at: now)
+            return [.result(team: team, correct: true, pointsAwarded: points, isMisspelling: verdict.isMisspelling,
+                            isTimedOut: false),
+                    endQuestion(scorer: team, points: points, at: now)]
+        }
+        return endTurnWithoutScore(isTimedOut: false, at: now)
+    }
+
+    private mutating func shake(team: String) throws(RuleError) -> Effect {
+        try checkPlayable(by: team)
+        guard !round.queue.isDone(team) else {
+            throw RuleError("team_out", "\(team) is out for this question.")
+        }
+        guard round.isBuzzOpen || round.queue.contains(team) else {
+            throw RuleError("buzz_closed", "Buzzing is closed, so \(team) can no longer answer this question.")
+        }
+        let current = round.letters[team]!
+        guard current.letterCount - current.fixedCount - 1 >= 2 else {
+            throw RuleError("no_more_hints", "No more shakes: that would give the whole answer away.")
+        }
+        round.shakes[team, default: 0] += 1
+        let letters = LetterScrambler.scramble(currentQuestion!.answer, fixing: current.fixedCount + 1, using: &rng)
+        round.letters[team] = letters
+        return .hint(team: team, letters: letters, pointsOnOffer: pointsOnOffer(for: team)!)
+    }
+
+    // MARK: - Clocks
+
+    private enum Clock: Int, Comparable {
+        // Raw values order clocks that fall due at the same instant.
+        case settle, answer, buzz, reveal
+
+        static func < (lhs: Clock, rhs: Clock) -> Bool { lhs.rawValue < rhs.rawValue }
+    }
+
+    /// The earliest running clock, or nil while paused or when none runs.
+    private func dueClock() -> (instant: Instant, clock: Clock)? {
+        guard pausedAt == nil else { return nil }
+        var clocks: [(instant: Instant, clock: Clock)] = []
+        switch phase {
+        case .question:
+            if let deadline = round.queue.commitDeadline { clocks.append((deadline, .settle)) }
+            if let deadline = round.answerDeadline { clocks.append((deadline, .answer)) }
+            if round.isBuzzOpen { clocks.append((round.buzzDeadline, .buzz)) }
+        case .reveal:
+            if let deadline = nextQuestionAt { clocks.append((deadline, .reveal)) }
+        case .notStarted, .finished:
+            break
+        }
+        return clocks.min { ($0.instant, $0.clock) < ($1.instant, $1.clock) }
+    }
+
+    /// Lets every clock due by `now` run out, earliest first; each step removes the clock it handles.
+    private mutating func runClocks(until now: Instant) -> [Effect] {
+        var effects: [Effect] = []
+        while let due = dueClock(), due.instant <= now {
+            switch due.clock {
+            case .settle:
+                effects += advanceTurns(at: now)
+            case .answer:
+                effects += endTurnWithoutScore(isTimedOut: true, at: now)
+            case .buzz:
+                round.isBuzzOpen = false
+                effects += advanceTurns(at: now)
+            case .reveal:
+                effects.append(openNextOrFinish(at: now))
+            }
+        }
+        return effects
+    }
+
+    // MARK: - Transitions
+
+    private mutating func openQuestion(_ index: Int, at now: Instant) -> Effect {
+        let question = questions[index]
+        round = Round(index: index, openedAt: now, buzzDeadline: now.advanced(bySeconds: settings.questionSeconds),
+                      isBuzzOpen: true)
+        for team in teams {
+            round.letters[team] = LetterScrambler.scramble(question.answer, fixing: 0, using: &rng)
+        }
+        phase = .question
+        nextQuestionAt = nil
+        return .question(QuestionOpened(number: index + 1, total: questions.count, text: question.text,
+                                        difficulty: question.difficulty,
+                                        pointsOnOffer: settings.basePoints.points(for: question.difficulty),
+                                        buzzDeadline: round.buzzDeadline, letters: round.letters))
+    }
+
+    /// Ends the turn of the team on turn after a wrong answer or a timeout, and moves on.
+    private mutating func endTurnWithoutScore(isTimedOut: Bool, at now: Instant) -> [Effect] {
+        guard let team = round.queue.teamOnTurn else { return [] }
+        round.queue.endTurn(at: now)
+        round.answerDeadline = nil
+        return [.result(team: team, correct: false, pointsAwarded: 0, isMisspelling: false, isTimedOut: isTimedOut)]
+            + advanceTurns(at: now)
+    }
+
+    /// Puts the next settled team on turn, or ends the question when nobody can answer any more.
+    private mutating func advanceTurns(at now: Instant) -> [Effect] {
+        if let entry = round.queue.commitHead(at: now) {
+            round.answerDeadline = now.advanced(bySeconds: settings.answerSeconds)
+            return [.turn(team: entry.team, deadline: round.answerDeadline!)]
+        }
+        let isQueueIdle = round.queue.teamOnTurn == nil && round.queue.waitingTeams.isEmpty
+        let isEveryTeamOut = teams.allSatisfy(round.queue.isDone)
+        if isQueueIdle && (!round.isBuzzOpen || isEveryTeamOut) {
+            return [endQuestion(scorer: nil, points: 0, at: now)]
+        }
+        return []
+    }
+
+    private mutating func endQuestion(scorer: String?, points: Int, at now: Instant) -> Effect {
+        phase = .reveal
+        round.answerDeadline = nil
+        nextQuestionAt = settings.automaticRevealSeconds.map { now.advanced(bySeconds: $0) }
+        return .reveal(Reveal(number: round.index + 1, answer: currentQuestion!.answer, scorer: scorer,
+                              pointsAwarded: points, standings: standings, nextQuestionAt: nextQuestionAt,
+                              isLastQuestion: round.index + 1 == questions.count))
+    }
+
+    private mutating func openNextOrFinish(at now: Instant) -> Effect {
+        round.index + 1 < questions.count ? openQuestion(round.index + 1, at: now) : finish()
+    }
+
+    private mutating func finish() -> Effect {
+        phase = .finished
+        pausedAt = nil
+        nextQuestionAt = nil
+        round.answerDeadline = nil
+        finalStandings = standings
+        return .scoreboard(standings)
+    }
+
+    // MARK: - Teams and checks
+
+    private static let gameOver = RuleError("game_over", "The game is over.")
+    private static let questionClosed = RuleError("question_closed", "This question is over; wait for the next one.")
+
+    private func checkNewTeamName(_ team: String) throws(RuleError) {
+        guard !TextFolding.fold(team).isEmpty else {
+            throw RuleError("invalid_team_name", "A team name needs at least one letter or digit.")
+        }
+        let folded = TextFolding.fold(team)
+        guard !teams.contains(where: { TextFolding.fold($0) == folded }) else {
+            throw RuleError("duplicate_team", "There is already a team called \(team).")
+        }
+    }
+
+    private mutating func register(_ team: String) {
+        teams.append(team)
+        scoreByTeam[team] = 0
+        correctByTeam[team] = 0
+    }
+
+    private func checkStarted() throws(RuleError) {
+        switch phase {
+        case .notStarted: throw RuleError("not_started", "The game has not started yet.")
+        case .finished: throw Self.gameOver
+        case .question, .reveal: break
+        }
+    }
+
+    private func checkNotPaused() throws(RuleError) {
+        guard pausedAt == nil else { throw RuleError("paused", "The game is paused; wait for the operator to resume.") }
+    }
+
+    /// Checks that `team` may act on the open question: game running, team known, question open, not paused.
+    private func checkPlayable(by team: String, whenClosed closed: RuleError = Self.questionClosed) throws(RuleError) {
+        try checkStarted()
+        guard scoreByTeam[team] != nil else {
+            throw RuleError("unknown_team", "There is no team called \(team) in this game.")
+        }
+        guard phase == .question else { throw closed }
+        try checkNotPaused()
+    }
+}

@@ -1,0 +1,384 @@
+import Foundation
+import Testing
+@testable import Rules
+
+/// Runs `body` and returns the error it refused with, or nil when it succeeded.
+private func refusal(_ body: () throws(RuleError) -> Void) -> RuleError? {
+    do {
+        try body()
+        return nil
+    } catch {
+        return error
+    }
+}
+
+private func question(_ difficulty: Difficulty, _ text: String, _ answer: String) -> QuizQuestion {
+    QuizQuestion(difficulty: difficulty, text: text, answer: answer)
+}
+
+/// A small built-in set so library tests do not depend on the real content.
+private let testBuiltins = [
+    QuizPack(id: "science", name: "Science", isBuiltin: true, questions: [
+        question(.easy, "Which organ pumps blood?", "Heart"),
+        question(.medium, "Which metal has the symbol Fe?", "Iron"),
+        question(.hard, "Which element has the symbol K?", "Potassium"),
+    ]),
+]
+
+// MARK: - Library editing
+
+@Suite struct PackLibraryEditingTests {
+    @Test func createPackDerivesUniqueSlugIDs() throws {
+        var library = PackLibrary(builtinPacks: testBuiltins)
+        #expect(try library.createPack(named: "  My Pub Quiz! ") == "my-pub-quiz")
+        #expect(library.pack(id: "my-pub-quiz")?.name == "My Pub Quiz!")
+        #expect(library.pack(id: "my-pub-quiz")?.isBuiltin == false)
+        #expect(try library.createPack(named: "Café Crème") == "cafe-creme")
+        // Names whose slugs collide but whose folded names differ get numbered ids.
+        #expect(try library.createPack(named: "日本") == "pack")
+        #expect(try library.createPack(named: "中国") == "pack-2")
+        #expect(try library.createPack(named: "Ωmega") == "mega")
+        #expect(try library.createPack(named: "Mega") == "mega-2")
+        #expect(library.customPacks.map(\.id) == ["my-pub-quiz", "cafe-creme", "pack", "pack-2", "mega", "mega-2"])
+        let long = try library.createPack(named: String(repeating: "abc ", count: 15))
+        #expect(long.count <= PackLibrary.maximumIDLength && !long.hasSuffix("-"))
+    }
+
+    @Test func createPackRefusesBadAndTakenNames() {
+        var library = PackLibrary(builtinPacks: testBuiltins)
+        #expect(refusal { _ = try library.createPack(named: "   ") }?.code == "bad_pack_name")
+        #expect(refusal { _ = try library.createPack(named: "?!") }?.code == "bad_pack_name")
+        #expect(refusal { _ = try library.createPack(named: "two\nlines") }?.code == "bad_pack_name")
+        #expect(refusal { _ = try library.createPack(named: String(repeating: "x", count: 61)) }?.code == "bad_pack_name")
+        #expect(refusal { _ = try library.createPack(named: "SCIENCE") }
+                == RuleError("pack_name_taken", "There is already a pack called \"SCIENCE\"; choose another name."))
+        #expect(refusal { _ = try library.createPack(named: "Quiz Night") } == nil)
+        #expect(refusal { _ = try library.createPack(named: "quiz-night") }?.code == "pack_name_taken")
+        #expect(library.customPacks.count == 1)
+    }
+
+    @Test func renameAndDeleteOnlyTouchCustomPacks() throws {
+        var library = PackLibrary(builtinPacks: testBuiltins)
+        let id = try library.createPack(named: "Quiz Night")
+        _ = try library.createPack(named: "Other")
+        try library.renamePack(id, to: "Quiz Night")  // its own name is not "taken"
+        try library.renamePack(id, to: "Friday Quiz")
+        #expect(library.pack(id: id)?.name == "Friday Quiz")  // id stays stable
+        #expect(refusal { try library.renamePack(id, to: "other") }?.code == "pack_name_taken")
+        #expect(refusal { try library.renamePack(id, to: "") }?.code == "bad_pack_name")
+        #expect(refusal { try library.renamePack("science", to: "Mine") }
+                == RuleError("read_only", "The built-in pack \"Science\" cannot be renamed; copy it to make your own version."))
+        #expect(refusal { try library.renamePack("nope", to: "Mine") }
+                == RuleError("unknown_pack", "There is no question pack with the id \"nope\"."))
+        #expect(refusal { try library.deletePack("science") }?.code == "read_only")
+        #expect(refusal { try library.deletePack("nope") }?.code == "unknown_pack")
+        try library.deletePack(id)
+        #expect(library.pack(id: id) == nil)
+        #expect(library.customPacks.map(\.name) == ["Other"])
+        #expect(library.pack(id: "science") != nil)
+    }
+
+    @Test func copyPackIsTheWayToEditABuiltin() throws {
+        var library = PackLibrary(builtinPacks: testBuiltins)
+        let copy = try library.copyPack("science")
+        #expect(copy == "science-copy")
+        #expect(library.pack(id: copy)?.name == "Science (copy)")
+        #expect(library.pack(id: copy)?.isBuiltin == false)
+        #expect(library.pack(id: copy)?.questions == testBuiltins[0].questions)
+        #expect(try library.copyPack("science") == "science-copy-2")
+        #expect(library.pack(id: "science-copy-2")?.name == "Science (copy 2)")
+        #expect(try library.copyPack(copy, named: "Lab Night") == "lab-night")
+        #expect(refusal { _ = try library.copyPack("science", named: "Lab Night") }?.code == "pack_name_taken")
+        #expect(refusal { _ = try library.copyPack("nope") }?.code == "unknown_pack")
+
+        try library.addQuestion(question(.easy, "Which gas do we breathe in?", "Oxygen"), toPack: copy)
+        try library.removeQuestion(at: 0, fromPack: copy)
+        #expect(library.pack(id: copy)?.questions.count == 3)
+        #expect(library.pack(id: "science") == testBuiltins[0])
+        #expect(refusal { try library.addQuestion(question(.easy, "Which gas do we breathe in?", "Oxygen"), toPack: "science") }
+                == RuleError("read_only", "The built-in pack \"Science\" cannot be changed; copy it to make your own version."))
+        #expect(refusal { try library.editQuestion(at: 0, inPack: "science", to: question(.easy, "New?", "Text")) }?.code == "read_only")
+        #expect(refusal { _ = try library.removeQuestion(at: 0, fromPack: "science") }?.code == "read_only")
+    }
+
+    @Test func listPacksCountsQuestionsPerDifficulty() throws {
+        var library = PackLibrary(builtinPacks: testBuiltins)
+        let id = try library.createPack(named: "Mine")
+        try library.addQuestion(question(.hard, "Which river flows through Paris?", "Seine"), toPack: id)
+        try library.addQuestion(question(.hard, "Which river flows through London?", "Thames"), toPack: id)
+        try library.addQuestion(question(.easy, "What is the capital of Japan?", "Tokyo"), toPack: id)
+        let list = library.listPacks()
+        #expect(list.map(\.id) == ["science", "mine"])
+        #expect(list[0] == PackSummary(pack: testBuiltins[0]))
+        #expect(list[0].isBuiltin && !list[1].isBuiltin)
+        #expect(list[1].name == "Mine")
+        #expect([list[1].easyCount, list[1].mediumCount, list[1].hardCount] == [1, 0, 2])
+        #expect(list[1].questionCount == 3)
+        #expect(PackLibrary().listPacks().count == BuiltinPacks.all.count)
+    }
+
+    @Test func questionsAreCheckedAndTrimmed() throws {
+        var library = PackLibrary(builtinPacks: testBuiltins)
+        let id = try library.createPack(named: "Mine")
+        try library.addQuestion(question(.easy, "  What is the capital of France?\n", " Paris "), toPack: id)
+        #expect(library.pack(id: id)?.questions == [question(.easy, "What is the capital of France?", "Paris")])
+
+        #expect(refusal { try library.addQuestion(question(.easy, "  ?! ", "Paris"), toPack: id) }?.code == "empty_question")
+        #expect(refusal { try library.addQuestion(question(.easy, "What is the plural of ox?", "ox!"), toPack: id) }
+                == RuleError("answer_too_short", "The answer \"ox!\" has 2 letters; answers need at least 3."))
+        #expect(refusal { try library.addQuestion(question(.easy, "What year did it end?", "1945"), toPack: id) }?.code
+                == "answer_too_short")
+        #expect(refusal { try library.addQuestion(question(.easy, "Where is the Eiffel Tower, in PARIS?", "paris"), toPack: id) }
+                == RuleError("answer_in_question", "The answer \"paris\" appears in the question itself; reword the question."))
+        #expect(refusal { try library.addQuestion(question(.easy, "Which café sells crème?", "Creme"), toPack: id) }?.code
+                == "answer_in_question")
+        #expect(refusal { try library.addQuestion(question(.easy, String(repeating: "a", count: 401) + "?", "Bee"), toPack: id) }?.code
+                == "question_too_long")
+        #expect(refusal { try library.addQuestion(question(.easy, "Long?", String(repeating: "b", count: 41)), toPack: id) }?.code
+                == "answer_too_long")
+        #expect(refusal { try library.addQuestion(question(.hard, "what is the CAPITAL of france", "Lyon"), toPack: id) }
+                == RuleError("duplicate_question", "The pack \"Mine\" already has that question, at index 0."))
+        #expect(refusal { try library.addQuestion(question(.easy, "Who?", "Abc"), toPack: "nope") }?.code == "unknown_pack")
+        #expect(library.pack(id: id)?.questions.count == 1)
+    }
+
+    @Test func editAndRemoveQuestionsByIndex() throws {
+        var library = PackLibrary(builtinPacks: testBuiltins)
+        let id = try library.createPack(named: "Mine")
+        #expect(refusal { _ = try library.removeQuestion(at: 0, fromPack: id) }
+                == RuleError("bad_question_index", "The pack \"Mine\" has no questions yet."))
+        try library.addQuestion(question(.easy, "What is the capital of France?", "Paris"), toPack: id)
+        try library.addQuestion(question(.easy, "What is the capital of Spain?", "Madrid"), toPack: id)
+        // Editing a question may keep its own text.
+        try library.editQuestion(at: 0, inPack: id, to: question(.medium, "What is the capital of France?", "PARIS"))
+        #expect(library.pack(id: id)?.questions[0] == question(.medium, "What is the capital of France?", "PARIS"))
+        #expect(refusal { try library.editQuestion(at: 1, inPack: id, to: question(.easy, "What is the capital of FRANCE?", "Nice")) }?.code
+                == "duplicate_question")
+        #expect(refusal { try library.editQuestion(at: 1, inPack: id, to: question(.easy, "Capital of Spain?", "Spain")) }?.code
+                == "answer_in_question")
+        #expect(refusal { try library.editQuestion(at: 2, inPack: id, to: question(.easy, "Who?", "Abc")) }
+                == RuleError("bad_question_index", "The pack \"Mine\" has no question at index 2; valid indexes are 0 to 1."))
+        #expect(refusal { try library.editQuestion(at: -1, inPack: id, to: question(.easy, "Who?", "Abc")) }?.code == "bad_question_index")
+        let removed = try library.removeQuestion(at: 0, fromPack: id)
+        #expect(removed.answer == "PARIS")
+        #expect(library.pack(id: id)?.questions.map(\.answer) == ["Madrid"])
+    }
+
+    @Test func importPackValidatesAndKeepsAFreeID() throws {
+        var library = PackLibrary(builtinPacks: testBuiltins)
+        let good = QuizPack(id: "pub-quiz", name: "Pub Quiz", isBuiltin: true,
+                            questions: [question(.easy, " What is the capital of Italy? ", "Rome")])
+        #expect(try library.importPack(good) == "pub-quiz")
+        #expect(library.pack(id: "pub-quiz")?.isBuiltin == false)
+        #expect(library.pack(id: "pub-quiz")?.questions[0].text == "What is the capital of Italy?")
+        #expect(refusal { _ = try library.importPack(good) }?.code == "pack_name_taken")
+
+        var clash = good
+        clash.name = "Science Two"
+        clash.id = "science"
+        #expect(try library.importPack(clash) == "science-2")
+        clash.name = "Weird Id"
+        clash.id = "Not A Slug!"
+        #expect(try library.importPack(clash) == "not-a-slug")
+
+        let bad = QuizPack(id: "bad", name: "Bad", questions: [
+            question(.easy, "What is the capital of Italy?", "Rome"),
+            question(.easy, "What is the capital of Italy?", "Roma"),
+        ])
+        #expect(refusal { _ = try library.importPack(bad) } == RuleError("duplicate_question", "Question 2 repeats question 1."))
+        let short = QuizPack(id: "short", name: "Short", questions: [question(.easy, "Plural of ox?", "Ox")])
+        #expect(refusal { _ = try library.importPack(short) }
+                == RuleError("answer_too_short", "Question 1: the answer \"Ox\" has 2 letters; answers need at least 3."))
+        #expect(library.pack(id: "bad") == nil && library.pack(id: "short") == nil)
+    }
+
+    @Test func savedLibrariesHoldOnlyCustomPacksAndRepairIDs() throws {
+        var library = PackLibrary(builtinPacks: testBuiltins)
+        let id = try library.createPack(named: "Mine")
+        try library.addQuestion(question(.easy, "What is the capital of France?", "Paris"), toPack: id)
+        let data = try JSONEncoder().encode(library)
+        let text = String(decoding: data, as: UTF8.self)
+        #expect(text.contains("Paris") && !text.contains("Potassium"))
+        let decoded = try JSONDecoder().decode(PackLibrary.self, from: data)
+        #expect(decoded.customPacks == library.customPacks)
+        #expect(decoded.builtinPacks == BuiltinPacks.all)
+
+        // A saved pack whose id clashes (for example with a newer built-in) or is not a slug gets a fresh id.
+        let repaired = PackLibrary(customPacks: [
+            QuizPack(id: "science", name: "My Science", isBuiltin: true),
+            QuizPack(id: "Odd Id", name: "Odd"),
+            QuizPack(id: "odd-id", name: "Odd Two"),
+        ], builtinPacks: testBuiltins)
+        #expect(repaired.customPacks.map(\.id) == ["science-2", "odd-id", "odd-id-2"])
+        #expect(repaired.customPacks.allSatisfy { !$0.isBuiltin })
+    }
+}
+
+// MARK: - Drawing questions
+
+@Suite struct DrawQuestionsTests {
+    let library = PackLibrary()
+
+    func count(_ difficulty: Difficulty, in ids: [String]) -> Int {
+        ids.reduce(0) { $0 + (BuiltinPacks.pack(id: $1)?.questions.count { $0.difficulty == difficulty } ?? 0) }
+    }
+
+    @Test func drawsTheRequestedNumberOfDistinctQuestionsOfTheChosenDifficulty() throws {
+        var rng = SplitMix64(seed: 42)
+        for choice in [DifficultyChoice.easy, .medium, .hard] {
+            let drawn = try library.drawQuestions(packIDs: ["science", "animals"], count: 15, difficulty: choice, using: &rng)
+            #expect(drawn.count == 15)
+            #expect(drawn.allSatisfy { $0.difficulty.rawValue == choice.rawValue })
+            #expect(Set(drawn).count == 15)
+            let pool = (BuiltinPacks.pack(id: "science")!.questions + BuiltinPacks.pack(id: "animals")!.questions)
+            #expect(drawn.allSatisfy(pool.contains))
+        }
+    }
+
+    @Test func drawingEverythingIsAPermutation() throws {
+        var rng = SplitMix64(seed: 7)
+        let hard = BuiltinPacks.pack(id: "space")!.questions.filter { $0.difficulty == .hard }
+        let drawn = try library.drawQuestions(packIDs: ["space"], count: hard.count, difficulty: .hard, using: &rng)
+        #expect(Set(drawn) == Set(hard))
+        #expect(drawn.count == hard.count)
+        #expect(drawn != hard)  // shuffled (true for this seed; a fixed seed keeps it deterministic)
+    }
+
+    @Test func drawIsDeterministicForASeed() throws {
+        var first = SplitMix64(seed: 2024)
+        var second = SplitMix64(seed: 2024)
+        var other = SplitMix64(seed: 2025)
+        let a = try library.drawQuestions(packIDs: ["history", "music"], count: 12, difficulty: .mixed, using: &first)
+        let b = try library.drawQuestions(packIDs: ["history", "music"], count: 12, difficulty: .mixed, using: &second)
+        let c = try library.drawQuestions(packIDs: ["history", "music"], count: 12, difficulty: .mixed, using: &other)
+        #expect(a == b)
+        #expect(a != c)
+        #expect(first == second)
+    }
+
+    @Test func mixedDrawsBalanceDifficulties() throws {
+        var rng = SplitMix64(seed: 1)
+        let drawn = try library.drawQuestions(packIDs: ["science"], count: 30, difficulty: .mixed, using: &rng)
+        #expect(Difficulty.allCases.map { level in drawn.count { $0.difficulty == level } } == [10, 10, 10])
+        for seed in UInt64(0)..<20 {
+            var rng = SplitMix64(seed: seed)
+            let ten = try library.drawQuestions(packIDs: ["words"], count: 10, difficulty: .mixed, using: &rng)
+            let counts = Difficulty.allCases.map { level in ten.count { $0.difficulty == level } }
+            #expect(counts.sorted() == [3, 3, 4])
+            #expect(Set(ten).count == 10)
+        }
+    }
+
+    @Test func mixedDrawsFillFromOtherDifficultiesWhenOneRunsShort() throws {
+        var library = PackLibrary(builtinPacks: [])
+        let id = try library.createPack(named: "Lopsided")
+        try library.addQuestion(question(.easy, "What is the capital of France?", "Paris"), toPack: id)
+        try library.addQuestion(question(.easy, "What is the capital of Spain?", "Madrid"), toPack: id)
+        let capitals = ["Italy": "Rome", "Japan": "Tokyo", "Peru": "Lima", "Egypt": "Cairo", "Kenya": "Nairobi",
+                        "Norway": "Oslo", "Russia": "Moscow", "Canada": "Ottawa", "Chile": "Santiago", "Cuba": "Havana"]
+        for (country, city) in capitals.sorted(by: { $0.key < $1.key }) {
+            try library.addQuestion(question(.medium, "What is the capital of \(country)?", city), toPack: id)
+            try library.addQuestion(question(.hard, "Which country has the capital \(city)?", country), toPack: id)
+        }
+        var rng = SplitMix64(seed: 9)
+        let drawn = try library.drawQuestions(packIDs: [id], count: 12, difficulty: .mixed, using: &rng)
+        #expect(Difficulty.allCases.map { level in drawn.count { $0.difficulty == level } } == [2, 5, 5])
+        let all = try library.drawQuestions(packIDs: [id], count: 22, difficulty: .mixed, using: &rng)
+        #expect(Set(all).count == 22)
+    }
+
+    @Test func notEnoughQuestionsSaysHowManyThereAre() {
+        var rng = SplitMix64(seed: 3)
+        let available = count(.hard, in: ["science", "animals"])
+        #expect(refusal { _ = try library.drawQuestions(packIDs: ["science", "animals"], count: available + 1, difficulty: .hard, using: &rng) }
+                == RuleError("not_enough_questions",
+                             "The packs science, animals hold only \(available) hard questions; ask for \(available) or fewer, or choose more packs."))
+        #expect(refusal { _ = try library.drawQuestions(packIDs: ["science", "animals"], count: available, difficulty: .hard, using: &rng) } == nil)
+
+        let total = BuiltinPacks.pack(id: "myths")!.questions.count
+        #expect(refusal { _ = try library.drawQuestions(packIDs: ["myths"], count: 1000, difficulty: .mixed, using: &rng) }
+                == RuleError("not_enough_questions", "The pack myths holds only \(total) questions; ask for \(total) or fewer, or choose more packs."))
+
+        var custom = PackLibrary(builtinPacks: [])
+        let id = try? custom.createPack(named: "Tiny")
+        _ = refusal { try custom.addQuestion(question(.easy, "What is the capital of France?", "Paris"), toPack: id ?? "") }
+        #expect(refusal { _ = try custom.drawQuestions(packIDs: ["tiny"], count: 2, difficulty: .easy, using: &rng) }
+                == RuleError("not_enough_questions", "The pack tiny holds only 1 easy question; ask for 1 or fewer, or choose more packs."))
+        #expect(refusal { _ = try custom.drawQuestions(packIDs: ["tiny"], count: 1, difficulty: .hard, using: &rng) }
+                == RuleError("not_enough_questions", "The pack tiny holds no hard questions; choose more packs or another difficulty."))
+    }
+
+    @Test func identicalQuestionsInSeveralPacksCountOnce() throws {
+        var library = PackLibrary()
+        let copy = try library.copyPack("science")
+        let hard = count(.hard, in: ["science"])
+        var rng = SplitMix64(seed: 5)
+        let drawn = try library.drawQuestions(packIDs: ["science", copy, "science"], count: hard, difficulty: .hard, using: &rng)
+        #expect(Set(drawn.map { TextFolding.fold($0.text) }).count == hard)
+        #expect(refusal { _ = try library.drawQuestions(packIDs: ["science", copy], count: hard + 1, difficulty: .hard, using: &rng) }
+                == RuleError("not_enough_questions",
+                             "The packs science, \(copy) hold only \(hard) hard questions; ask for \(hard) or fewer, or choose more packs."))
+    }
+
+    @Test func drawRefusesBadRequests() {
+        var rng = SplitMix64(seed: 3)
+        #expect(refusal { _ = try library.drawQuestions(packIDs: ["science", "nope"], count: 5, difficulty: .easy, using: &rng) }
+                == RuleError("unknown_pack", "There is no question pack with the id \"nope\"."))
+        #expect(refusal { _ = try library.drawQuestions(packIDs: [], count: 5, difficulty: .easy, using: &rng) }?.code == "no_packs")
+        #expect(refusal { _ = try library.drawQuestions(packIDs: ["science"], count: 0, difficulty: .easy, using: &rng) }?.code
+                == "bad_question_count")
+        #expect(refusal { _ = try library.drawQuestions(packIDs: ["science"], count: -3, difficulty: .mixed, using: &rng) }?.code
+                == "bad_question_count")
+    }
+}
+
+// MARK: - Files
+
+@Suite struct PackFileTests {
+    let tricky = QuizPack(id: "tricky", name: "Tricky, \"Quoted\" Pack", questions: [
+        question(.easy, "Which city, famous for \"cafés\", is on the Seine?", "Paris"),
+        question(.medium, "Line one\nline two, with a comma?", "Crème brûlée"),
+        question(.hard, "A back\\slash and a tab\there?", "Naïve \"quote\""),
+        question(.easy, "Windows line\r\nending and emoji 🎉?", "Zoë"),
+        question(.medium, "Ελληνικά: which letter comes after alpha?", "Beta"),
+    ])
+
+    @Test func jsonRoundTripKeepsEveryCharacter() throws {
+        let json = PackFile.encodeJSON(tricky)
+        let back = try PackFile.decodeJSON(json)
+        #expect(back == tricky)
+        #expect(try PackFile.decodeJSON(Data(json.utf8)) == tricky)
+        #expect(try PackFile.decodeJSON(Data([0xEF, 0xBB, 0xBF]) + Data(json.utf8)) == tricky)
+    }
+
+    @Test func jsonExportIsPrettyWithSortedKeys() throws {
+        let pack = QuizPack(id: "geo", name: "Geo", isBuiltin: true,
+                            questions: [question(.easy, "What is the capital of France?", "Paris")])
+        let json = PackFile.encodeJSON(pack)
+        #expect(json == """
+            {
+              "id" : "geo",
+              "name" : "Geo",
+              "questions" : [
+                {
+                  "answer" : "Paris",
+                  "difficulty" : "easy",
+                  "text" : "What is the capital of France?"
+                }
+              ]
+            }
+
+            """)
+        #expect(try PackFile.decodeJSON(json).isBuiltin == false)
+    }
+
+    @Test func jsonImportFillsInTheIDAndIgnoresExtras() throws {
+        let pack = try PackFile.decodeJSON("""
+            {"name": "Pub Quiz Night", "extra": [1, 2.5e3, true, null, {"x": -0.5}],
+             "questions": [{"difficulty": " Hard ", "text": "Caf\\u00e9 or tea: which is \\"coffee\\"? \\ud83d\\ude00", "answer": "Cafe"}]}
+            """)
+        // The answer "Cafe" folds into the text, so that pack is refused instead; check the error path separately.
+        _ = pack
+        Issue.record("expected a refusal")
+    }
+}
