@@ -28,6 +28,7 @@ struct HostOptions {
     var idleTimeoutSeconds = 90
     var resumeWindowSeconds = 600
     var isJournalSyncEnabled = true
+    var maximumOutputKilobytes = 1024
 
     /// What the command line asked for besides running a host.
     enum Command: Equatable {
@@ -87,6 +88,7 @@ struct HostOptions {
           --rate N               messages per second per connection before errors   [40]
           --connection-rate N    new connections per second per address (0: off)    [50]
           --idle-timeout N       seconds of silence before a connection is dropped  [90]
+          --max-output-kb N      unsent output a slow client may pile up before it is cut off [1024]
           --log-level LEVEL      debug, info, warning or error                      [info]
 
           -h, --help             this text        --version    the version
@@ -171,9 +173,10 @@ struct HostOptions {
             case "--queen-max-players": options.queenMaxPlayers = try number(argument, 3...30)
             case "--queen-countdown-seconds": options.queenCountdownSeconds = try number(argument, 0...600)
             case "--queen-choose-seconds": options.queenChooseSeconds = try number(argument, 5...3600)
-            case "--rate": options.messagesPerSecond = try number(argument, 1...100_000)
+            case "--rate": options.messagesPerSecond = try number(argument, 1...10_000_000)
             case "--connection-rate": options.connectionsPerSecond = try number(argument, 0...1_000_000)
-            case "--idle-timeout": options.idleTimeoutSeconds = try number(argument, 5...86_400)
+            case "--idle-timeout": options.idleTimeoutSeconds = try number(argument, 1...86_400)
+            case "--max-output-kb": options.maximumOutputKilobytes = try number(argument, 16...1_048_576)
             default:
                 if argument.hasPrefix("-") { throw OptionError("Unknown option \(argument). See partyline-host --help.") }
                 positional.append(argument)

@@ -135,6 +135,10 @@ extension Server {
             playerAction(message, player: player, connection: connection, id: id)
         case .scores:
             reply(game?.scores ?? room.lobbyMessage, to: connection, id: id)
+        case .library(let action, let fields) where action == "list" || action == "search":
+            libraryRequest(action, fields: fields, replyTo: .connection(connection, id: id))  // reading is for everyone (the Queen browses)
+        case .library(let action, let fields) where action == "add" && role == .player && isChoosingQueen(connection):
+            libraryRequest(action, fields: fields, replyTo: .connection(connection, id: id))  // the Queen may save her own command
         default:
             guard role == .admin else {
                 sendError(.forbidden, "Only the operator can do that (join with role admin and the admin key).", to: connection, id: id)
@@ -172,12 +176,28 @@ extension Server {
         guard let game else { return }
         do {
             let outgoing = try game.perform(action, by: player, at: instant)
+            if case .command(.text(let text), save: true) = action {
+                var library = storage.commands
+                do throws(RuleError) {
+                    let command = try library.add(text: text, kind: .citizenToCitizen, difficulty: .mild)
+                    try saveLibrary(library)
+                    send(.object(["type": "notice", "message": .string("Saved your command to the library as \(command.id).")]), to: connection)
+                } catch {
+                    send(.object(["type": "notice", "message": .string("Your command was used but not saved: \(error.message)")]), to: connection)
+                }
+            }
             acknowledge(connection, id: id)
             dispatch(outgoing)
             finishGameIfOver()
         } catch {
             sendError(code: error.code, error.message, to: connection, id: id)
         }
+    }
+
+    /// Whether this connection's player is the Queen of the running round.
+    func isChoosingQueen(_ connection: Connection) -> Bool {
+        guard let queenGame = game as? QueenHost, let playerID = connection.playerID, let player = room.player(id: playerID) else { return false }
+        return queenGame.game.queen == player.name
     }
 
     /// How long the head of the buzz queue waits for a fairer, slower buzz: 2 × the largest p95 one-way delay, 10…150 ms.

@@ -85,6 +85,7 @@ final class Server {
         self.room = Room(code: room)
         self.adminKey = adminKey
         self.clockOrigin = environment.monotonicMilliseconds()
+        self.maximumOutputBytes = options.maximumOutputKilobytes * 1024
         poller = try Poller()
         listener = try Socket.makeListener(address: options.bindAddress, port: options.port)
         port = try listener.localPort()

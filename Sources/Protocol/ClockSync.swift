@@ -9,8 +9,13 @@ public struct ClockSample: Equatable, Sendable {
 
     /// Computes a sample from the four timestamps (host sent, client received, client sent, host received).
     public init(hostSent: Int64, clientReceived: Int64, clientSent: Int64, hostReceived: Int64) {
-        roundTrip = max(0, (hostReceived - hostSent) - max(0, clientSent - clientReceived))
-        offset = ((clientReceived - hostSent) + (clientSent - hostReceived)) / 2
+        // The client echoes `hostSent` and supplies its own stamps, so any of them may be absurd:
+        // saturating arithmetic keeps a forged reply from trapping the host.
+        let processing = max(0, clientSent.saturatingSubtract(clientReceived))
+        roundTrip = max(0, hostReceived.saturatingSubtract(hostSent).saturatingSubtract(processing))
+        let outbound = clientReceived.saturatingSubtract(hostSent), inbound = clientSent.saturatingSubtract(hostReceived)
+        let (sum, overflow) = outbound.addingReportingOverflow(inbound)
+        offset = overflow ? outbound / 2 + inbound / 2 : sum / 2
         at = hostReceived
     }
 }
@@ -60,7 +65,9 @@ public struct ClockEstimator: Equatable, Sendable {
     public var jitter: Int64 {
         guard samples.count > 1 else { return 0 }
         var total: Int64 = 0
-        for index in 1..<samples.count { total += abs(samples[index].roundTrip - samples[index - 1].roundTrip) }
+        for index in 1..<samples.count {
+            total = total.saturatingAdd(abs(samples[index].roundTrip.saturatingSubtract(samples[index - 1].roundTrip)))
+        }
         return total / Int64(samples.count - 1)
     }
 
@@ -81,14 +88,14 @@ public struct ClockEstimator: Equatable, Sendable {
     public var uncertainty: Int64 {
         let offsets = bestSamples.map(\.offset)
         guard let low = offsets.min(), let high = offsets.max() else { return 1 }
-        return max(1, (high - low) / 2 + jitter / 2)
+        return max(1, (high.saturatingSubtract(low) / 2).saturatingAdd(jitter / 2))
     }
 
     /// Maps a client clock reading to host time.
-    public func hostTime(fromClient clientTime: Int64) -> Int64 { clientTime - offset }
+    public func hostTime(fromClient clientTime: Int64) -> Int64 { clientTime.saturatingSubtract(offset) }
 
     /// Maps a host clock reading to the client's clock.
-    public func clientTime(fromHost hostTime: Int64) -> Int64 { hostTime + offset }
+    public func clientTime(fromHost hostTime: Int64) -> Int64 { hostTime.saturatingAdd(offset) }
 }
 
 /// The host's estimate of when a buzz was pressed, within bounds it can prove.
@@ -115,12 +122,26 @@ public struct PressEstimate: Equatable, Sendable {
     public static func estimate(arrival: Int64, stamp: Int64?, clock: ClockEstimator) -> PressEstimate {
         guard clock.isMeasured else { return PressEstimate(pressedAt: arrival, uncertainty: 1, wasClamped: false) }
         guard let stamp else {
-            return PressEstimate(pressedAt: arrival - clock.minimumRoundTrip / 2,
+            return PressEstimate(pressedAt: arrival.saturatingSubtract(clock.minimumRoundTrip / 2),
                                  uncertainty: max(1, clock.minimumRoundTrip / 2), wasClamped: false)
         }
         let mapped = clock.hostTime(fromClient: stamp)
-        let earliest = arrival - clock.maximumRoundTrip
+        let earliest = arrival.saturatingSubtract(clock.maximumRoundTrip)
         let clamped = min(max(mapped, earliest), arrival)
         return PressEstimate(pressedAt: clamped, uncertainty: clock.uncertainty, wasClamped: clamped != mapped)
+    }
+}
+
+extension Int64 {
+    /// `self + other`, pinned to the representable range instead of trapping.
+    fileprivate func saturatingAdd(_ other: Int64) -> Int64 {
+        let (sum, overflow) = addingReportingOverflow(other)
+        return overflow ? (other > 0 ? .max : .min) : sum
+    }
+
+    /// `self - other`, pinned to the representable range instead of trapping.
+    fileprivate func saturatingSubtract(_ other: Int64) -> Int64 {
+        let (difference, overflow) = subtractingReportingOverflow(other)
+        return overflow ? (other < 0 ? .max : .min) : difference
     }
 }

@@ -3,12 +3,15 @@ import Testing
 @testable import Rules
 
 /// Runs `body` and returns the error it refused with, or nil when it succeeded.
-private func refusal(_ body: () throws(RuleError) -> Void) -> RuleError? {
+/// (Untyped so closures inside `#expect` infer; anything but a RuleError becomes a `not_a_rule_error` marker.)
+private func refusal(_ body: () throws -> Void) -> RuleError? {
     do {
         try body()
         return nil
-    } catch {
+    } catch let error as RuleError {
         return error
+    } catch {
+        return RuleError("not_a_rule_error", "\(error)")
     }
 }
 
@@ -112,7 +115,7 @@ private let testBuiltins = [
         #expect(list[0] == PackSummary(pack: testBuiltins[0]))
         #expect(list[0].isBuiltin && !list[1].isBuiltin)
         #expect(list[1].name == "Mine")
-        #expect([list[1].easyCount, list[1].mediumCount, list[1].hardCount] == [1, 0, 2])
+        #expect([list[1].easyCount, list[1].mediumCount, list[1].hardCount] == [Int]([1, 0, 2]))
         #expect(list[1].questionCount == 3)
         #expect(PackLibrary().listPacks().count == BuiltinPacks.all.count)
     }
@@ -137,7 +140,7 @@ private let testBuiltins = [
         #expect(refusal { try library.addQuestion(question(.easy, "Long?", String(repeating: "b", count: 41)), toPack: id) }?.code
                 == "answer_too_long")
         #expect(refusal { try library.addQuestion(question(.hard, "what is the CAPITAL of france", "Lyon"), toPack: id) }
-                == RuleError("duplicate_question", "The pack \"Mine\" already has that question, at index 0."))
+                == RuleError("duplicate_question", "The pack \"Mine\" already has that question (question 1)."))
         #expect(refusal { try library.addQuestion(question(.easy, "Who?", "Abc"), toPack: "nope") }?.code == "unknown_pack")
         #expect(library.pack(id: id)?.questions.count == 1)
     }
@@ -157,7 +160,7 @@ private let testBuiltins = [
         #expect(refusal { try library.editQuestion(at: 1, inPack: id, to: question(.easy, "Capital of Spain?", "Spain")) }?.code
                 == "answer_in_question")
         #expect(refusal { try library.editQuestion(at: 2, inPack: id, to: question(.easy, "Who?", "Abc")) }
-                == RuleError("bad_question_index", "The pack \"Mine\" has no question at index 2; valid indexes are 0 to 1."))
+                == RuleError("bad_question_index", "The pack \"Mine\" has no question 3; its questions are numbered 1 to 2."))
         #expect(refusal { try library.editQuestion(at: -1, inPack: id, to: question(.easy, "Who?", "Abc")) }?.code == "bad_question_index")
         let removed = try library.removeQuestion(at: 0, fromPack: id)
         #expect(removed.answer == "PARIS")
@@ -374,11 +377,156 @@ private let testBuiltins = [
 
     @Test func jsonImportFillsInTheIDAndIgnoresExtras() throws {
         let pack = try PackFile.decodeJSON("""
-            {"name": "Pub Quiz Night", "extra": [1, 2.5e3, true, null, {"x": -0.5}],
-             "questions": [{"difficulty": " Hard ", "text": "Caf\\u00e9 or tea: which is \\"coffee\\"? \\ud83d\\ude00", "answer": "Cafe"}]}
+            {"name": " Pub Quiz Night ", "extra": [1, 2.5e3, true, false, null, {"x": -0.5}], "id": null,
+             "questions": [{"difficulty": " Hard ", "text": "Caf\\u00e9 or tea: which is \\"java\\"? \\ud83d\\ude00\\/", "answer": "Coffee", "note": 0}]}
             """)
-        // The answer "Cafe" folds into the text, so that pack is refused instead; check the error path separately.
-        _ = pack
-        Issue.record("expected a refusal")
+        #expect(pack == QuizPack(id: "pub-quiz-night", name: "Pub Quiz Night", isBuiltin: false,
+                                 questions: [question(.hard, "Café or tea: which is \"java\"? 😀/", "Coffee")]))
+        #expect(try PackFile.decodeJSON(#"{"id": "My Id!", "name": "N", "questions": []}"#).id == "my-id")
+    }
+
+    @Test func jsonErrorsNameTheLine() {
+        func error(_ text: String) -> RuleError? { refusal { _ = try PackFile.decodeJSON(text) } }
+        #expect(error("""
+            {
+              "name": "Quiz",
+              "questions": [
+                {"difficulty": "easy", "text": "Which planet is red?", "answer": "Mars"},
+                {"difficulty": "hardest", "text": "Which planet is biggest?", "answer": "Jupiter"}
+              ]
+            }
+            """) == RuleError("bad_json", "line 5: question 2: difficulty must be easy, medium or hard, not \"hardest\""))
+        #expect(error("{\n\"name\": \"Quiz\",\n\"questions\": [\n{\"difficulty\": \"easy\" \"text\": \"x\"}]}")
+                == RuleError("bad_json", "line 4: expected ',' or '}' in an object but found character '\"'."))
+        #expect(error("{\r\n\"name\": \"Quiz\",\r\n\"questions\": [{\"difficulty\": \"easy\", \"text\": \"Which planet is red?\"}]}")
+                == RuleError("bad_json", "line 3: question 1 has no \"answer\"."))
+        #expect(error("{\"name\": \"Q\", \"questions\": [{\"difficulty\": \"easy\", \"text\": \"Plural of ox?\", \"answer\": \"ox\"}]}")
+                == RuleError("bad_json", "line 1: question 1: the answer \"ox\" has 2 letters; answers need at least 3."))
+        #expect(error("{\"name\": \"Q\", \"questions\": [{\"difficulty\": \"easy\", \"text\": 5, \"answer\": \"Mars\"}]}")
+                == RuleError("bad_json", "line 1: question 1: \"text\" must be text."))
+        #expect(error("{\"questions\": []}") == RuleError("bad_json", "line 1: the pack has no \"name\"."))
+        #expect(error("{\"name\": \"Q\"}") == RuleError("bad_json", "line 1: the pack has no \"questions\" list."))
+        #expect(error("\n\n[1, 2]") == RuleError("bad_json", "line 3: the file must hold one JSON object with \"name\" and \"questions\"."))
+        #expect(error("") == RuleError("bad_json", "The file is empty; it must hold one JSON object with \"name\" and \"questions\"."))
+        #expect(error("  \n ")?.code == "bad_json")
+        #expect(error("{\"name\": \"Q\", \"questions\": []} x") == RuleError("bad_json", "line 1: unexpected character 'x' after the end of the JSON object."))
+        #expect(error("{\"name\": \"a\nb\", \"questions\": []}")?.message.hasPrefix("line 1: a text value contains a line break") == true)
+        #expect(error("{\"name\": \"\\ud800\", \"questions\": []}")?.message == "line 1: a \\u escape holds half of a surrogate pair.")
+        #expect(error("{\"name\": \"Q\", \"questions\": [01]}")?.code == "bad_json")
+        #expect(error(String(repeating: "[", count: 10_000))?.message == "line 1: the JSON is nested too deeply.")
+        #expect(error("{\"name\": \"Q\", \"questions\": [{\"difficulty\": \"easy\", \"text\": \"A?\", \"answer\": \"Bee\"}, "
+                      + "{\"difficulty\": \"hard\", \"text\": \" a \", \"answer\": \"Wasp\"}]}")
+                == RuleError("bad_json", "line 1: question 2 repeats question 1."))
+    }
+
+    @Test func csvRoundTripKeepsCommasQuotesNewlinesAndAccents() throws {
+        let csv = PackFile.encodeCSV(tricky)
+        #expect(csv.hasPrefix("difficulty,question,answer\r\n"))
+        #expect(csv.contains("easy,\"Which city, famous for \"\"cafés\"\", is on the Seine?\",Paris\r\n"))
+        let back = try PackFile.decodeCSV(csv, name: tricky.name)
+        #expect(back.questions == tricky.questions)
+        #expect(back.name == tricky.name)
+        #expect(back.id == "tricky-quoted-pack")
+        #expect(!back.isBuiltin)
+        #expect(try PackFile.decodeCSV(Data([0xEF, 0xBB, 0xBF]) + Data(csv.utf8), name: "x").questions == tricky.questions)
+        // The same file with LF and with CR line endings reads the same (line breaks inside quotes are kept as written).
+        let lf = csv.replacingOccurrences(of: "\r\n", with: "\n")
+        #expect(try PackFile.decodeCSV(lf, name: "x").questions.map(\.answer) == tricky.questions.map(\.answer))
+    }
+
+    @Test func csvImportIsForgivingAboutLayout() throws {
+        let text = "\u{FEFF}Answer, Difficulty ,QUESTION\r\n\r\nParis,easy,What is the capital of France?\r\n"
+            + "  \"Rome\" , Medium ,\"What is the capital of Italy?\"\r"
+            + "Lima,HARD,What is the capital of Peru? (5\" tall)\n\n"
+        let pack = try PackFile.decodeCSV(text, name: "  ")
+        #expect(pack.name == "Imported pack" && pack.id == "imported-pack")
+        #expect(pack.questions == [
+            question(.easy, "What is the capital of France?", "Paris"),
+            question(.medium, "What is the capital of Italy?", "Rome"),
+            question(.hard, "What is the capital of Peru? (5\" tall)", "Lima"),
+        ])
+        #expect(try PackFile.decodeCSV("difficulty,question,answer", name: "Empty").questions.isEmpty)
+    }
+
+    @Test func csvErrorsNameTheLine() {
+        func error(_ text: String) -> RuleError? { refusal { _ = try PackFile.decodeCSV(text, name: "Pack") } }
+        let rows = [
+            "difficulty,question,answer",
+            "easy,What is the capital of France?,Paris",
+            "easy,\"What is the capital of Spain,",
+            "the country?\",Madrid",
+            "",
+            "medium,What is the capital of Peru?,Lima",
+            "hardest,What is the capital of Chile?,Santiago",
+        ]
+        #expect(error(rows.joined(separator: "\r\n"))
+                == RuleError("bad_csv", "line 7: difficulty must be easy, medium or hard, not \"hardest\""))
+        #expect(error(rows.joined(separator: "\n"))?.message.hasPrefix("line 7: ") == true)
+        #expect(error("") == RuleError("bad_csv", "The file is empty; its first line must be the header difficulty,question,answer."))
+        #expect(error("\u{FEFF}\r\n\r\n")?.message.hasPrefix("The file is empty") == true)
+        #expect(error("easy,What is the capital of France?,Paris\n")
+                == RuleError("bad_csv", "line 1: the first line must be the header difficulty,question,answer, not \"easy,What is the capital of France?,Paris\"."))
+        #expect(error(String(repeating: "x", count: 70))?.message.hasSuffix(String(repeating: "x", count: 60) + "…\".") == true)
+        #expect(error("\ndifficulty,question\neasy,What?\n")?.message.hasPrefix("line 2: the first line must be the header") == true)
+        #expect(error("difficulty,question,answer\neasy,Which is biggest: Spain, France?,France\n")
+                == RuleError("bad_csv", "line 2: expected 3 fields (difficulty, question, answer) but found 4; put quote marks around any field that contains a comma."))
+        #expect(error("difficulty,question,answer\neasy,Capital of France?\n")?.message.hasPrefix("line 2: expected 3 fields") == true)
+        #expect(error("difficulty,question,answer\neasy,Capital?,Paris\nhard,\"Capital of\nItaly?,Rome\n")
+                == RuleError("bad_csv", "line 3: a quoted field is never closed; add the missing closing quote mark."))
+        #expect(error("difficulty,question,answer\neasy,\"Capital\"x,Paris\n")?.message.hasPrefix("line 2: text follows the closing quote") == true)
+        #expect(error("difficulty,question,answer\neasy,\"Capital\" \",Paris\n")?.message.hasPrefix("line 2: a quote mark follows") == true)
+        #expect(error("difficulty,question,answer\n,Capital of France?,Paris\n")
+                == RuleError("bad_csv", "line 2: the difficulty is missing; use easy, medium or hard."))
+        #expect(error("difficulty,question,answer\neasy,Plural of ox?,Ox\n")
+                == RuleError("bad_csv", "line 2: the answer \"Ox\" has 2 letters; answers need at least 3."))
+        #expect(error("difficulty,question,answer\neasy,,Paris\n")?.message.hasPrefix("line 2: the question text is empty") == true)
+        #expect(error("difficulty,question,answer\neasy,Capital of France?,Paris\n\n\nhard, capital of FRANCE ,Lyon\n")
+                == RuleError("bad_csv", "line 5: this question already appears on line 2."))
+        #expect(refusal { _ = try PackFile.decodeCSV(Data("difficulty,question,answer\neasy,Caf".utf8) + Data([0xC3, 0x28]), name: "x") }
+                == RuleError("bad_csv", "line 2: the file is not UTF-8 text; save it as UTF-8 and try again."))
+    }
+
+    @Test func importersNeverCrashOnGarbage() {
+        var rng = SplitMix64(seed: 0xBAD_C0DE)
+        let alphabet = Array("\",\r\n{}[]:\\ abcdefghijklmnopqrstuvwxyz0123456789éü🎉\u{FEFF}".utf8)
+        let seeds = [PackFile.encodeCSV(tricky), PackFile.encodeJSON(tricky)].map { Array($0.utf8) }
+        var packs = 0
+        for round in 0..<2000 {
+            var bytes: [UInt8]
+            switch round % 3 {
+            case 0:  // any bytes at all
+                bytes = (0..<Int(rng.next(upperBound: UInt64(120)))).map { _ in UInt8(truncatingIfNeeded: rng.next()) }
+            case 1:  // bytes that look like CSV or JSON
+                bytes = (0..<Int(rng.next(upperBound: UInt64(120)))).map { _ in alphabet[Int(rng.next(upperBound: UInt64(alphabet.count)))] }
+            default:  // a valid file with a few random edits
+                bytes = seeds[Int(rng.next(upperBound: UInt64(2)))]
+                for _ in 0..<(1 + Int(rng.next(upperBound: UInt64(4)))) where !bytes.isEmpty {
+                    let at = Int(rng.next(upperBound: UInt64(bytes.count)))
+                    switch rng.next(upperBound: UInt64(3)) {
+                    case 0: bytes.remove(at: at)
+                    case 1: bytes.insert(alphabet[Int(rng.next(upperBound: UInt64(alphabet.count)))], at: at)
+                    default: bytes[at] = UInt8(truncatingIfNeeded: rng.next())
+                    }
+                }
+            }
+            let data = Data(bytes)
+            do {
+                let pack = try PackFile.decodeCSV(data, name: "Fuzz")
+                packs += 1
+                #expect(pack.questions.allSatisfy { (try? PackLibrary.checkQuestion($0)) != nil })
+            } catch {
+                #expect(error.code == "bad_csv")
+                #expect(error.message.hasPrefix("line ") || error.message.hasPrefix("The file"), "\(error.message)")
+            }
+            do {
+                let pack = try PackFile.decodeJSON(data)
+                packs += 1
+                #expect(pack.questions.allSatisfy { (try? PackLibrary.checkQuestion($0)) != nil })
+            } catch {
+                #expect(error.code == "bad_json")
+                #expect(error.message.hasPrefix("line ") || error.message.hasPrefix("The file"), "\(error.message)")
+            }
+        }
+        #expect(packs > 0)  // some edits leave a valid file
     }
 }

@@ -518,7 +518,7 @@ public enum BuiltinPacks {
         medium|What is the boundary around a black hole beyond which nothing can escape?|Event horizon
         medium|What is the name of the giant storm on Jupiter?|Great Red Spot
         medium|What was the name of the Apollo 11 lunar module?|Eagle
-        medium|Which planet has a day that is longer than its year?|Venus
+        medium|Which planet takes longer to spin once on its axis than to travel once around the Sun?|Venus
         medium|Which space telescope was launched in 1990?|Hubble
         medium|What is the point in the sky directly above an observer called?|Zenith
         medium|Which gas makes up most of the Sun?|Hydrogen
@@ -528,7 +528,7 @@ public enum BuiltinPacks {
         hard|What is the nearest large spiral galaxy to the Milky Way?|Andromeda
         hard|Which astronomer published the idea that the Earth orbits the Sun in 1543?|Copernicus
         hard|What is the larger of the two moons of Mars?|Phobos
-        hard|What is the name of the giant volcano on Mars, the largest in the solar system?|Olympus Mons
+        hard|What is the name of the giant volcano on Mars, the tallest known in the solar system?|Olympus Mons
         hard|What is the name of the star system nearest to the Sun?|Alpha Centauri
         hard|What is a rapidly spinning neutron star that sends out beams like a lighthouse called?|Pulsar
         hard|What name is given to the average distance between the Earth and the Sun, used as a unit?|Astronomical unit
@@ -538,7 +538,7 @@ public enum BuiltinPacks {
         hard|Whose comet returns to the inner solar system about every 76 years?|Halley
         hard|Which astronomer discovered the four largest moons of Jupiter in 1610?|Galileo
         hard|What is the belt of icy bodies beyond Neptune called?|Kuiper belt
-        hard|Which twin NASA probes, launched in 1977, flew past the giant planets and on out of the solar system?|Voyager
+        hard|Which twin NASA probes, launched in 1977, flew past the giant planets and later reached interstellar space?|Voyager
         hard|What is the theory that the universe began in a hot, dense state and has been expanding ever since?|Big Bang
         hard|What is the Moon's shape called when less than half of it is lit?|Crescent
         hard|Which moon of Saturn shoots geysers of water ice into space?|Enceladus

@@ -193,10 +193,10 @@ public enum PackFile {
         RuleError("bad_csv", "line \(line): \(message)")
     }
 
-    /// At most 40 characters of `text`, for quoting in an error message.
+    /// At most 60 characters of `text` on one line, for quoting in an error message.
     private static func excerpt(_ text: String) -> String {
         let oneLine = String(text.map { $0.isNewline ? " " : $0 })
-        return oneLine.count <= 40 ? oneLine : String(oneLine.prefix(40)) + "…"
+        return oneLine.count <= 60 ? oneLine : String(oneLine.prefix(60)) + "…"
     }
 
     private static func parseDifficulty(_ raw: String, error: (String) -> RuleError) throws(RuleError) -> Difficulty {

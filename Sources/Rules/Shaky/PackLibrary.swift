@@ -193,6 +193,8 @@ public struct PackLibrary: Sendable, Hashable, Codable {
     }
 
     // MARK: Editing questions
+    //
+    // Question indexes are 0-based in this API; refusal messages count questions from 1, as operators do.
 
     /// Appends `question` (trimmed) to the custom pack `packID` after checking it.
     public mutating func addQuestion(_ question: QuizQuestion, toPack packID: String) throws(RuleError) {
@@ -300,15 +302,15 @@ public struct PackLibrary: Sendable, Hashable, Codable {
         var pendingDash = false
         for scalar in TextFolding.fold(text).unicodeScalars {
             if ("a"..."z").contains(scalar) || ("0"..."9").contains(scalar) {
-                if pendingDash && !slug.isEmpty { slug.append("-") }
+                let dash = pendingDash && !slug.isEmpty
+                if slug.unicodeScalars.count + (dash ? 2 : 1) > maximumIDLength { break }
+                if dash { slug.append("-") }
                 pendingDash = false
                 slug.unicodeScalars.append(scalar)
             } else {
                 pendingDash = true
             }
-            if slug.count >= maximumIDLength { break }
         }
-        while slug.hasSuffix("-") { slug.removeLast() }
         return slug.isEmpty ? "pack" : slug
     }
 
@@ -363,14 +365,14 @@ public struct PackLibrary: Sendable, Hashable, Codable {
             if pack.questions.isEmpty {
                 throw RuleError("bad_question_index", "The pack \"\(pack.name)\" has no questions yet.")
             }
-            throw RuleError("bad_question_index", "The pack \"\(pack.name)\" has no question at index \(questionIndex); valid indexes are 0 to \(pack.questions.count - 1).")
+            throw RuleError("bad_question_index", "The pack \"\(pack.name)\" has no question \(questionIndex + 1); its questions are numbered 1 to \(pack.questions.count).")
         }
     }
 
     private func checkNotDuplicate(_ question: QuizQuestion, in pack: QuizPack, ignoring ignored: Int?) throws(RuleError) {
         let key = TextFolding.fold(question.text)
         for (index, other) in pack.questions.enumerated() where index != ignored && TextFolding.fold(other.text) == key {
-            throw RuleError("duplicate_question", "The pack \"\(pack.name)\" already has that question, at index \(index).")
+            throw RuleError("duplicate_question", "The pack \"\(pack.name)\" already has that question (question \(index + 1)).")
         }
     }
 
