@@ -164,10 +164,6 @@ final class ShakyHost: HostedGame {
 
     private func messages(for effects: [ShakyWords.Effect], at now: Instant) -> [Outgoing] {
         var outgoing: [Outgoing] = []
-        let revealedAnswer: String? = effects.lazy.compactMap { effect -> String? in
-            if case .reveal(let reveal) = effect { return reveal.answer }
-            return nil
-        }.first
         for effect in effects {
             switch effect {
             case .question(let opened):
@@ -200,7 +196,7 @@ final class ShakyHost: HostedGame {
             case .result(let team, let correct, let points, let isMisspelling, let isTimedOut):
                 var message: JSONObject = ["type": "result", "team": .string(team), "correct": .bool(correct), "points": .number(points),
                                            "timedOut": .bool(isTimedOut)]
-                if isMisspelling, let revealedAnswer { message["spelling"] = .string(revealedAnswer) }
+                if isMisspelling { message["misspelled"] = true }  // the correct spelling follows in `reveal`
                 currentResults.append(.object(message))
                 outgoing.append(Outgoing(audience: .everyone, message: .object(message)))
             case .reveal(let reveal):

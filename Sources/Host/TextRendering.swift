@@ -134,7 +134,7 @@ enum TextRendering {
         case "result":
             let team = message["team"]?.stringValue ?? ""
             if message["correct"]?.boolValue == true {
-                let spelling = message["spelling"]?.stringValue.map { " (spelled: \($0))" } ?? ""
+                let spelling = message["misspelled"]?.boolValue == true ? " (small misspelling forgiven; the spelling follows)" : ""
                 return "✔ \(team) is right\(spelling)! +\(message["points"]?.intValue ?? 0)"
             }
             return "✘ \(team): " + (message["timedOut"]?.boolValue == true ? "time is up." : "wrong.")

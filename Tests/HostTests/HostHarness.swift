@@ -216,7 +216,9 @@ final class TestClient {
                 }
                 scanned += 1
             }
-            guard Date() < deadline else { throw HarnessError("no \(type) message within \(timeout) s") }
+            guard Date() < deadline else {
+                throw HarnessError("no \(type) message within \(timeout) s; pending: \(pending.suffix(6).joined(separator: " | "))")
+            }
             if !pump(timeout: deadline.timeIntervalSinceNow) && pending.isEmpty { throw HarnessError("connection closed while waiting for \(type)") }
         }
     }
