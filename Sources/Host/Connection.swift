@@ -49,6 +49,8 @@ final class Connection {
     var nextSyncAt: Int64 = 0
     var syncSequence: Int64 = 0
     var pendingSyncBurst = 0
+    /// Host send times of the sync probes not yet answered, by sequence number (a reply must echo one).
+    var outstandingSyncs: [Int64: Int64] = [:]
 
     init(id: Int, socket: Socket, peer: String, now: Int64) {
         self.id = id

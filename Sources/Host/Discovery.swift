@@ -12,7 +12,7 @@ final class Discovery {
     /// Where beacons go: the well-known port clients listen on.
     static let beaconPort: UInt16 = 4748
     let socket: Socket
-    private var nextBeaconAt: Int64 = 0
+    private(set) var nextBeaconAt: Int64 = 0
     private let log: Logger
     private var lastSummary: JSONValue = .null
     private let targets: [sockaddr_in]

@@ -8,8 +8,10 @@ enum Audience: Equatable {
     case everyone
     /// Every terminal of one team.
     case team(String)
-    /// One player's terminals.
+    /// One player's terminals, by player id.
     case player(String)
+    /// One player's terminals, by name (names are unique in a room).
+    case playerNamed(String)
     /// Boards and operators: everyone who is not playing.
     case spectators
     /// Everyone except one player (used when that player gets a private variant).
@@ -38,6 +40,7 @@ enum OperatorAction: String, Codable {
 /// Who is looking, for catch-up views (a player rejoining mid-question sees their own team's letters).
 struct Viewer {
     var playerID: String?
+    var name: String?
     var team: String?
     var role: Role
 }

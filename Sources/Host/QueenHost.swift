@@ -17,13 +17,9 @@ final class QueenHost: HostedGame {
     private(set) var game: QueenGame
     let record0: StartRecord
     var record: (JSONValue, Instant) -> Void = { _, _ in }
-    /// Player ids by name, for routing secrets (names are unique in a room).
-    private var playerIDs: [String: String] = [:]
-
-    init(record: StartRecord, playerIDs: [String: String] = [:]) throws(RuleError) {
+    init(record: StartRecord) throws(RuleError) {
         record0 = record
         game = try QueenGame(players: record.players, settings: record.settings, commands: record.commands, seed: record.seed)
-        self.playerIDs = playerIDs
     }
 
     static func make(options fields: JSONObject, context: GameContext) throws(RuleError) -> QueenHost {
@@ -56,7 +52,7 @@ final class QueenHost: HostedGame {
         }
         let record = StartRecord(room: context.room.code, players: present.map(\.name), settings: settings,
                                  commands: context.commands.visibleCommands, seed: context.seed)
-        return try QueenHost(record: record, playerIDs: Dictionary(uniqueKeysWithValues: context.room.players.map { ($0.name, $0.id) }))
+        return try QueenHost(record: record)
     }
 
     static func restore(record json: JSONValue) throws -> QueenHost {
@@ -73,9 +69,6 @@ final class QueenHost: HostedGame {
         if game.isPaused { parts.append("paused") }
         return parts.joined(separator: " · ")
     }
-
-    /// Learns a player's id (players who joined after the start, or after a resume).
-    func know(_ player: Player) { playerIDs[player.name] = player.id }
 
     private func apply(_ event: QueenGame.Event, at now: Instant) throws(RuleError) -> [Outgoing] {
         var copy = game
@@ -96,7 +89,6 @@ final class QueenHost: HostedGame {
     }
 
     func perform(_ action: PlayerAction, by player: Player, at now: Instant) throws(RuleError) -> [Outgoing] {
-        know(player)
         switch action {
         case .command(let choice, _):
             let mapped: QueenGame.CommandChoice
@@ -122,8 +114,7 @@ final class QueenHost: HostedGame {
     func tick(at now: Instant) -> [Outgoing] { (try? apply(.tick, at: now)) ?? [] }
 
     func playerJoined(_ player: Player, at now: Instant) -> [Outgoing] {
-        know(player)
-        return (try? apply(.addPlayer(player.name), at: now)) ?? []
+        (try? apply(.addPlayer(player.name), at: now)) ?? []
     }
 
     func playerRemoved(_ player: Player, at now: Instant) -> [Outgoing] {
@@ -173,9 +164,7 @@ final class QueenHost: HostedGame {
             case .round:
                 if let round = game.currentRound { outgoing.append(Outgoing(audience: .everyone, message: roundMessage(round, at: now))) }
             case .secret(let player, let number):
-                if let id = playerIDs[player] {
-                    outgoing.append(Outgoing(audience: .player(id), message: secretMessage(number: number, round: game.roundNumber)))
-                }
+                outgoing.append(Outgoing(audience: .playerNamed(player), message: secretMessage(number: number, round: game.roundNumber)))
             case .order(let text, let targets, let revealAt):
                 outgoing.append(Outgoing(audience: .everyone, message: orderMessage(QueenOrder(text: text, targets: targets, revealAt: revealAt), at: now)))
             case .revealed(let numbers, let targets, let salt, let round):
@@ -205,7 +194,7 @@ final class QueenHost: HostedGame {
         var messages: [JSONValue] = [.object(["type": "game", "game": "queen", "players": .array(game.players.map { .string($0) })])]
         guard let round = game.currentRound else { return messages }
         messages.append(roundMessage(round, at: now))
-        if let id = viewer.playerID, let name = playerIDs.first(where: { $0.value == id })?.key, let number = round.numbers[name],
+        if let name = viewer.name, let number = round.numbers[name],
            game.phase == .choosing || game.phase == .countdown {
             messages.append(secretMessage(number: number, round: round.number))
         }

@@ -111,6 +111,12 @@ extension Server {
         case .pong:
             return
         case .sync(let sync):
+            // Only answers to probes this host sent count, each once: a client cannot invent exchanges.
+            guard let sent = connection.outstandingSyncs.removeValue(forKey: sync.sequence), sent == sync.hostSent,
+                  sync.clientSent >= sync.clientReceived else {
+                log.debug("Connection #\(connection.id) sent a sync reply that matches no probe; ignored.")
+                return
+            }
             connection.clock.add(ClockSample(hostSent: sync.hostSent, clientReceived: sync.clientReceived,
                                              clientSent: sync.clientSent, hostReceived: now))
             return

@@ -75,6 +75,8 @@ final class Server {
     var lastStatusLine = ""
     var maximumOutputBytes = 1024 * 1024
     var keepaliveSequence = 0
+    /// When the next clock-sync probe or discovery beacon is due (finer than housekeeping).
+    var nextSyncSweepAt: Int64 = .max
 
     init(options: HostOptions, environment: HostEnvironment, storage: Storage, inbox: Inbox,
          room: String, adminKey: String) throws(SocketError) {
@@ -123,6 +125,8 @@ final class Server {
         var due = nextHousekeepingAt
         if let deadline = game?.nextDeadline?.milliseconds { due = min(due, deadline) }
         if let banner = pendingBanners.first?.due { due = min(due, banner) }
+        due = min(due, nextSyncSweepAt)
+        if let beacon = discovery?.nextBeaconAt { due = min(due, beacon) }
         return Int32(clamping: max(0, due - current))
     }
 
@@ -158,6 +162,14 @@ final class Server {
             dispatch(game.tick(at: instant))
             finishGameIfOver()
         }
+        if current >= nextSyncSweepAt {
+            nextSyncSweepAt = .max
+            for connection in connections.values where connection.isSyncing && !connection.isClosed {
+                if current >= connection.nextSyncAt { sendSyncProbe(to: connection, at: current) }
+                else { nextSyncSweepAt = min(nextSyncSweepAt, connection.nextSyncAt) }
+            }
+        }
+        if let discovery, current >= discovery.nextBeaconAt { discovery.beaconIfDue(now: current, summary: discoverySummary) }
         if current >= nextHousekeepingAt {
             housekeeping(at: current)
             nextHousekeepingAt = current + 1000
@@ -348,7 +360,7 @@ final class Server {
 
     func viewer(of connection: Connection) -> Viewer {
         let player = connection.playerID.flatMap(room.player(id:))
-        return Viewer(playerID: player?.id, team: player?.team, role: connection.role ?? .board)
+        return Viewer(playerID: player?.id, name: player?.name, team: player?.team, role: connection.role ?? .board)
     }
 
     var joinedConnections: [Connection] { connections.values.filter { $0.role != nil && !$0.isClosed } }
@@ -366,6 +378,8 @@ final class Server {
         case .spectators: recipients = joinedConnections.filter { $0.role != .player }
         case .everyoneExcept(let playerID): recipients = joinedConnections.filter { $0.playerID != playerID }
         case .player(let playerID): recipients = playerConnections[playerID].flatMap { connections[$0] }.map { [$0] } ?? []
+        case .playerNamed(let name):
+            recipients = room.player(named: name).flatMap { playerConnections[$0.id] }.flatMap { connections[$0] }.map { [$0] } ?? []
         case .team(let team):
             let key = team.lowercased()
             recipients = joinedConnections.filter { connection in
@@ -411,6 +425,8 @@ final class Server {
             let silence = current - connection.lastHeardAt
             if connection.mode == .json || (connection.mode == .undecided && silence > idleLimit) {
                 if silence > idleLimit {
+                    send(.object(["type": "closing", "reason": .string("Nothing heard from you for \(silence / 1000) s; closing. Reconnect to resume.")]), to: connection)
+                    _ = try? connection.flush()
                     close(connection, reason: "silent for \(silence / 1000) s (idle timeout)")
                     continue
                 }
@@ -420,12 +436,10 @@ final class Server {
                     send(.object(["type": "ping", "id": .string("k\(keepaliveSequence)"), "hostTime": .int(current)]), to: connection)
                 }
             }
-            if connection.isSyncing, current >= connection.nextSyncAt { sendSyncProbe(to: connection, at: current) }
         }
         let expired = room.expired(now: current, windowMilliseconds: Int64(options.resumeWindowSeconds) * 1000)
         for player in expired { removePlayer(player, reason: "did not come back within \(options.resumeWindowSeconds / 60) minutes") }
         if connectionRates.count > 1000 { connectionRates = connectionRates.filter { current - $0.value.windowStart < 1000 } }
-        discovery?.beaconIfDue(now: current, summary: discoverySummary)
         refreshStatus()
     }
 
@@ -437,6 +451,9 @@ final class Server {
         } else {
             connection.nextSyncAt = current + 2000
         }
+        connection.outstandingSyncs[connection.syncSequence] = current
+        if connection.outstandingSyncs.count > 8, let oldest = connection.outstandingSyncs.keys.min() { connection.outstandingSyncs[oldest] = nil }
+        nextSyncSweepAt = min(nextSyncSweepAt, connection.nextSyncAt)
         var probe: JSONObject = ["type": "sync", "n": .int(connection.syncSequence), "h": .int(current)]
         if connection.clock.isMeasured {
             probe["offset"] = .int(connection.clock.offset)
