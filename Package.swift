@@ -22,7 +22,7 @@ let package = Package(
         .executableTarget(name: "Bench", dependencies: ["Protocol", "Net"]),
         .testTarget(name: "ProtocolTests", dependencies: ["Protocol"]),
         .testTarget(name: "RulesTests", dependencies: ["Rules"]),
-        .testTarget(name: "HostTests", dependencies: ["Host", "Protocol", "Rules", "Net"]),
+        .testTarget(name: "HostTests", dependencies: ["Host", "Bench", "Protocol", "Rules", "Net"]),
         .testTarget(name: "ClientTests", dependencies: ["Client", "Protocol", "Net", "Host"]),
     ],
     swiftLanguageModes: [.v6]

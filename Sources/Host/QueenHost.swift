@@ -10,7 +10,9 @@ final class QueenHost: HostedGame {
         var players: [String]
         var settings: QueenSettings
         var commands: [QueenCommand]
-        var seed: UInt64
+        /// The game's seed, as decimal text: JSON numbers cannot carry every UInt64 exactly.
+        var seedText: String
+        var seed: UInt64 { UInt64(seedText) ?? 0 }
     }
 
     let name = "queen"
@@ -51,7 +53,7 @@ final class QueenHost: HostedGame {
             })
         }
         let record = StartRecord(room: context.room.code, players: present.map(\.name), settings: settings,
-                                 commands: context.commands.visibleCommands, seed: context.seed)
+                                 commands: context.commands.visibleCommands, seedText: String(context.seed))
         return try QueenHost(record: record)
     }
 

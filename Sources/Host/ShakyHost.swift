@@ -9,7 +9,9 @@ final class ShakyHost: HostedGame {
         var teams: [String]
         var questions: [QuizQuestion]
         var settings: ShakySettings
-        var seed: UInt64
+        /// The game's seed, as decimal text: JSON numbers cannot carry every UInt64 exactly.
+        var seedText: String
+        var seed: UInt64 { UInt64(seedText) ?? 0 }
         var packs: [String]
         var difficulty: String
     }
@@ -50,7 +52,7 @@ final class ShakyHost: HostedGame {
             answerSeconds: try options.integer("answerSeconds", default: host.answerSeconds, in: 1...3600),
             revealSeconds: reveal == 0 ? nil : reveal,
             isForgiving: !(try options.bool("strict", default: host.isStrict)))
-        return try ShakyHost(record: StartRecord(teams: teams, questions: questions, settings: settings, seed: rng.next(),
+        return try ShakyHost(record: StartRecord(teams: teams, questions: questions, settings: settings, seedText: String(rng.next()),
                                                  packs: packs, difficulty: difficulty.rawValue))
     }
 
