@@ -305,6 +305,11 @@ extension Server {
     // MARK: Text mode
 
     func handleText(_ line: String, from connection: Connection) {
+        let words = line.split(separator: " ", omittingEmptySubsequences: true)
+        if words.first?.lowercased() == "resume" {
+            guard words.count == 3 else { return send(text: "Usage: resume ROOM TOKEN   (the token was shown when you joined)", to: connection) }
+            return join(Hello(room: String(words[1]).uppercased(), name: "", resume: String(words[2])), from: connection, id: nil)
+        }
         let command = TextCommandParsing.parse(line)
         switch command {
         case .join(let code, let name, let team):

@@ -15,6 +15,7 @@ enum TextRendering {
             return """
                 Commands before joining:
                   join ROOM NAME [TEAM]   play (your team defaults to your name)
+                  resume ROOM TOKEN       come back as the same player after a drop
                   watch ROOM              watch only
                   admin ROOM KEY          run the show (the key is on the host's screen)
                   quit                    leave
@@ -78,7 +79,7 @@ enum TextRendering {
         case "welcome":
             switch message["role"]?.stringValue {
             case "player"?: return "Welcome, \(message["name"]?.stringValue ?? "")! You play for team \(message["team"]?.stringValue ?? "")."
-                + " (Resume token: \(message["token"]?.stringValue ?? ""))"
+                + " (If you drop, type: resume \(room.code) \(message["token"]?.stringValue ?? ""))"
             case "admin"?: return "You are the operator of room \(room.code)."
             default: return "You are watching room \(room.code)."
             }

@@ -142,6 +142,12 @@ struct HostCoreTests {
         _ = try person.waitForText("Ann")
         try person.send(line: "quit")
         #expect(person.waitForClose())
+        // The person comes back with the token the welcome showed.
+        let words = person.transcriptText.split { !$0.isHexDigit }
+        let token = try #require(words.first { $0.count == 32 }.map(String.init))
+        let back = try host.connect()
+        try back.send(line: "resume \(host.room) \(token)")
+        _ = try back.waitForText("Welcome, Tex")
         let text = person.transcriptText
         #expect(!text.split(whereSeparator: \.isNewline).contains { $0.hasPrefix("{") }, "text mode got JSON: \(text)")
         host.stop()
