@@ -201,11 +201,24 @@ final class QueenHost: HostedGame {
             messages.append(secretMessage(number: number, round: round.number))
         }
         if let order = round.order, game.phase == .countdown { messages.append(orderMessage(order, at: now)) }
+        if game.phase == .revealed, let last = game.history.last {
+            let saltHex = DealCommitment.saltHex(last.salt)
+            messages.append(.object(["type": "revealed", "round": .number(last.round),
+                                     "numbers": .object(JSONObject(last.numbers.sorted { $0.value < $1.value }.map { ($0.key, JSONValue.number($0.value)) })),
+                                     "targets": .array(last.targets.map { .string($0) }), "salt": .string(saltHex),
+                                     "commitment": .string(DealCommitment.commitment(room: record0.room, round: last.round, saltHex: saltHex, numbers: last.numbers))]))
+        }
         if game.isPaused { messages.append(.object(["type": "paused"])) }
         return messages
     }
 
-    var scores: JSONValue? { nil }
+    /// The Queen's game keeps no points; the standings are the rounds each player has been Queen.
+    var scores: JSONValue? {
+        var reigns: [String: Int] = [:]
+        for record in game.history { reigns[record.queen, default: 0] += 1 }
+        return .object(["type": "scores", "final": .bool(game.phase == .finished), "game": "queen", "rounds": .number(game.history.count),
+                        "ranking": .array(game.players.map { .object(["player": .string($0), "score": .number(reigns[$0] ?? 0)]) })])
+    }
 
     var gameLog: JSONValue {
         .object(["players": .array(record0.players.map { .string($0) }),

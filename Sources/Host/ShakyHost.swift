@@ -244,9 +244,11 @@ final class ShakyHost: HostedGame {
             }
         case .reveal:
             if let answer = game.revealedAnswer {
+                let last = questionLog.last
                 messages.append(.object(["type": "reveal", "number": .number(game.questionNumber ?? 0), "answer": .string(answer),
-                                         "scores": ShakyHost.standingsJSON(game.standings),
-                                         "nextInMs": ShakyHost.remaining(game.nextQuestionAt, now)]))
+                                         "scorer": last?["scorer"] ?? .null, "scores": ShakyHost.standingsJSON(game.standings),
+                                         "nextInMs": ShakyHost.remaining(game.nextQuestionAt, now),
+                                         "last": .bool(game.questionNumber == game.questionCount)]))
             }
         case .finished:
             if let ranking = game.finalRanking {

@@ -23,7 +23,7 @@ do {
 } catch {
     fail(error.message)
 }
-let (options, command) = parsed
+var (options, command) = parsed
 
 switch command {
 case .help:
@@ -71,7 +71,7 @@ default:
     break
 }
 
-ResourceLimits.raiseOpenFiles(toFit: options.maxClients, log: log)
+options.maxClients = ResourceLimits.raiseOpenFiles(toFit: options.maxClients, log: log)
 
 var systemRandom = SystemRandomNumberGenerator()
 let environment = HostEnvironment(
