@@ -17,7 +17,7 @@ let package = Package(
         // Sockets, the readiness poller and the monotonic clock, shared by the host, the client and the bench.
         .target(name: "Net", dependencies: ["CSystem"]),
         .target(name: "Rules"),
-        .executableTarget(name: "Host", dependencies: ["Protocol", "Rules", "Net"]),
+        .executableTarget(name: "Host", dependencies: ["Protocol", "Rules", "Net", "CSystem"]),
         .executableTarget(name: "Client", dependencies: ["Protocol", "Net"]),
         .executableTarget(name: "Bench", dependencies: ["Protocol", "Net"]),
         .testTarget(name: "ProtocolTests", dependencies: ["Protocol"]),

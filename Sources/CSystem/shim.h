@@ -6,5 +6,6 @@
 #include <sys/eventfd.h>
 #include <sys/resource.h>
 #include <netinet/tcp.h>
+#include <malloc.h>
 #endif
 #endif

@@ -81,7 +81,7 @@ final class Connection {
             }
             outputOffset += try result.get()
         }
-        output.removeAll(keepingCapacity: output.capacity <= 64 * 1024)
+        output.removeAll(keepingCapacity: output.capacity <= 4096)  // idle connections hold little memory
         outputOffset = 0
         return true
     }

@@ -81,10 +81,14 @@ struct Room {
     }
 
     /// The `lobby` message.
-    var lobbyMessage: JSONValue {
+    var lobbyMessage: JSONValue { lobbyMessage(only: players) }
+
+    /// A `lobby` message listing `shown` (all players, or a subset in a very large room) with the true head count.
+    func lobbyMessage(only shown: [Player]) -> JSONValue {
         .object(["type": "lobby",
                  "room": .string(code),
-                 "players": .array(players.map { .object(["name": .string($0.name), "team": .string($0.team), "connected": .bool($0.isConnected)]) }),
+                 "count": .number(players.count),
+                 "players": .array(shown.map { .object(["name": .string($0.name), "team": .string($0.team), "connected": .bool($0.isConnected)]) }),
                  "teams": .array(teams.map { .string($0) })])
     }
 }

@@ -297,6 +297,14 @@ extension Server {
             sendSyncProbe(to: connection, at: now)
         }
         broadcastLobby()
+        if hello.role != .player {
+            send(room.lobbyMessage, to: connection)  // boards and operators get the whole list once
+        } else if room.players.count > Server.fullLobbyLimit, let team = viewer(of: connection).team {
+            // In a hall-sized room a player gets its own team and the head count, not every name.
+            var lobby = room.lobbyMessage(only: room.members(of: team))
+            lobby = lobby.objectValue.map { object in var copy = object; copy["truncated"] = true; return .object(copy) } ?? lobby
+            send(lobby, to: connection)
+        }
         if let game {
             for message in game.snapshot(for: viewer(of: connection), at: instant) { send(message, to: connection) }
         }

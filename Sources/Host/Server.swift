@@ -77,6 +77,11 @@ final class Server {
     var keepaliveSequence = 0
     /// When the next clock-sync probe or discovery beacon is due (finer than housekeeping).
     var nextSyncSweepAt: Int64 = .max
+    var nextTrimAt: Int64 = 0
+    var isLobbyDirty = false
+    var nextLobbyAt: Int64 = 0
+    /// The players as the last lobby broadcast showed them, for `lobbyUpdate` deltas.
+    var lobbySnapshot: [String: Player] = [:]
 
     init(options: HostOptions, environment: HostEnvironment, storage: Storage, inbox: Inbox,
          room: String, adminKey: String) throws(SocketError) {
@@ -115,6 +120,7 @@ final class Server {
             }
             for readiness in ready { handle(readiness) }
             runDueWork()
+            sendLobbyIfDue(at: now)
             flushDirty()
         }
         shutDown()
@@ -126,6 +132,7 @@ final class Server {
         if let deadline = game?.nextDeadline?.milliseconds { due = min(due, deadline) }
         if let banner = pendingBanners.first?.due { due = min(due, banner) }
         due = min(due, nextSyncSweepAt)
+        if isLobbyDirty { due = min(due, nextLobbyAt) }
         if let beacon = discovery?.nextBeaconAt { due = min(due, beacon) }
         return Int32(clamping: max(0, due - current))
     }
@@ -393,8 +400,39 @@ final class Server {
         }
     }
 
+    /// Notes that the lobby changed; the broadcast goes out once per turn of the loop (see `sendLobbyIfDue`).
     func broadcastLobby() {
-        deliver(room.lobbyMessage, to: .everyone)
+        isLobbyDirty = true
+    }
+
+    /// Rooms up to this size get the full `lobby` on every change; larger ones get `lobbyUpdate` deltas.
+    static let fullLobbyLimit = 200
+
+    /// Sends the coalesced lobby change: the whole list for party-sized rooms, only what changed for large ones.
+    ///
+    /// A join storm thus costs one broadcast per turn of the loop instead of one per join, and a
+    /// 10,000-player hall never re-sends 10,000 names to 10,000 screens.
+    func sendLobbyIfDue(at current: Int64) {
+        guard isLobbyDirty, current >= nextLobbyAt else { return }
+        isLobbyDirty = false
+        nextLobbyAt = room.players.count > 64 ? current + 100 : current
+        var snapshot: [String: Player] = [:]
+        for player in room.players { snapshot[player.id] = player }
+        if room.players.count <= Server.fullLobbyLimit {
+            deliver(room.lobbyMessage, to: .everyone)
+        } else {
+            let changed = room.players.filter { player in
+                guard let old = lobbySnapshot[player.id] else { return true }
+                return old.isConnected != player.isConnected || old.team != player.team
+            }
+            let removed = lobbySnapshot.values.filter { snapshot[$0.id] == nil }.map(\.name)
+            if !changed.isEmpty || !removed.isEmpty {
+                deliver(.object(["type": "lobbyUpdate", "room": .string(room.code), "count": .number(room.players.count),
+                                 "players": .array(changed.map { .object(["name": .string($0.name), "team": .string($0.team), "connected": .bool($0.isConnected)]) }),
+                                 "removed": .array(removed.map { .string($0) })]), to: .everyone)
+            }
+        }
+        lobbySnapshot = snapshot
         refreshStatus()
     }
 
@@ -420,6 +458,10 @@ final class Server {
     // MARK: Housekeeping
 
     func housekeeping(at current: Int64) {
+        if current >= nextTrimAt {
+            nextTrimAt = current + 5000
+            MemoryTrim.releaseFreePages()
+        }
         let idleLimit = Int64(options.idleTimeoutSeconds) * 1000
         for connection in Array(connections.values) where !connection.isClosed {
             let silence = current - connection.lastHeardAt
