@@ -3,7 +3,7 @@ import Protocol
 import Rules
 
 /// The Queen's game on the wire: secret numbers go to their owners alone, everything else to everyone.
-final class QueenHost: HostedGame {
+final class QueenHost: JournaledHosting {
     /// Everything that recreates the game with the journaled events.
     struct StartRecord: Codable {
         var room: String
@@ -16,7 +16,8 @@ final class QueenHost: HostedGame {
     }
 
     let name = "queen"
-    private(set) var game: QueenGame
+    var game: QueenGame
+    let displayName = "Queen's game"
     let record0: StartRecord
     var record: (JSONValue, Instant) -> Void = { _, _ in }
     init(record: StartRecord) throws(RuleError) {
@@ -62,7 +63,6 @@ final class QueenHost: HostedGame {
     }
 
     var startRecord: JSONValue { CodableBridge.json(record0) }
-    var nextDeadline: Instant? { game.nextDeadline }
     var isFinished: Bool { game.phase == .finished }
 
     var statusLine: String {
@@ -72,13 +72,6 @@ final class QueenHost: HostedGame {
         return parts.joined(separator: " · ")
     }
 
-    private func apply(_ event: QueenGame.Event, at now: Instant) throws(RuleError) -> [Outgoing] {
-        var copy = game
-        let effects = try copy.apply(event, at: now)
-        record(CodableBridge.json(event), now)
-        game = copy
-        return messages(for: effects, at: now)
-    }
 
     func start(at now: Instant) -> [Outgoing] {
         let intro = Outgoing(audience: .everyone, message: .object([
@@ -104,16 +97,6 @@ final class QueenHost: HostedGame {
         }
     }
 
-    func operate(_ action: OperatorAction, at now: Instant) throws(RuleError) -> [Outgoing] {
-        switch action {
-        case .next: return try apply(.next, at: now)
-        case .pause: return try apply(.pause, at: now)
-        case .resume: return try apply(.resume, at: now)
-        case .end: return try apply(.end, at: now)
-        }
-    }
-
-    func tick(at now: Instant) -> [Outgoing] { (try? apply(.tick, at: now)) ?? [] }
 
     func playerJoined(_ player: Player, at now: Instant) -> [Outgoing] {
         (try? apply(.addPlayer(player.name), at: now)) ?? []
@@ -123,14 +106,6 @@ final class QueenHost: HostedGame {
         (try? apply(.removePlayer(player.name), at: now)) ?? []
     }
 
-    func replay(_ event: JSONValue, at now: Instant) throws {
-        let decoded = try CodableBridge.value(QueenGame.Event.self, from: event)
-        do {
-            _ = try game.apply(decoded, at: now)
-        } catch {
-            throw StorageError("the journal's Queen's game event \(event) no longer applies: \(error.message)")
-        }
-    }
 
     func interpretFreeText(_ text: String, from player: Player) -> PlayerAction? {
         guard game.phase == .choosing, game.queen == player.name else { return nil }
@@ -159,7 +134,7 @@ final class QueenHost: HostedGame {
         .object(["type": "secret", "number": .number(number), "round": .number(round)])
     }
 
-    private func messages(for effects: [QueenGame.Effect], at now: Instant) -> [Outgoing] {
+    func messages(for effects: [QueenGame.Effect], at now: Instant) -> [Outgoing] {
         var outgoing: [Outgoing] = []
         for effect in effects {
             switch effect {

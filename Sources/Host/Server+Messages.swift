@@ -155,7 +155,7 @@ extension Server {
     }
 
     func playerAction(_ message: ClientMessage, player: Player, connection: Connection, id: JSONValue?) {
-        guard let game else {
+        guard game != nil else {
             sendError(.noGame, "No game is running yet; wait for the operator to start one.", to: connection, id: id)
             return
         }

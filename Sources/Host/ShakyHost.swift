@@ -3,7 +3,7 @@ import Protocol
 import Rules
 
 /// Shaky Words on the wire: turns players' actions into `ShakyWords` events and its effects into messages.
-final class ShakyHost: HostedGame {
+final class ShakyHost: JournaledHosting {
     /// Everything that recreates the game with the journaled events.
     struct StartRecord: Codable {
         var teams: [String]
@@ -17,7 +17,8 @@ final class ShakyHost: HostedGame {
     }
 
     let name = "shaky"
-    private(set) var game: ShakyWords
+    var game: ShakyWords
+    let displayName = "Shaky Words"
     let record0: StartRecord
     var record: (JSONValue, Instant) -> Void = { _, _ in }
     /// Who buzzed in which order and how each question ended, for the game log.
@@ -61,7 +62,6 @@ final class ShakyHost: HostedGame {
     }
 
     var startRecord: JSONValue { CodableBridge.json(record0) }
-    var nextDeadline: Instant? { game.nextDeadline }
     var isFinished: Bool { game.phase == .finished }
 
     var statusLine: String {
@@ -74,13 +74,6 @@ final class ShakyHost: HostedGame {
 
     // MARK: Applying events
 
-    private func apply(_ event: ShakyWords.Event, at now: Instant) throws(RuleError) -> [Outgoing] {
-        var copy = game
-        let effects = try copy.apply(event, at: now)
-        record(CodableBridge.json(event), now)  // only accepted events are journaled
-        game = copy
-        return messages(for: effects, at: now)
-    }
 
     func start(at now: Instant) -> [Outgoing] {
         let intro = Outgoing(audience: .everyone, message: .object([
@@ -107,16 +100,6 @@ final class ShakyHost: HostedGame {
         }
     }
 
-    func operate(_ action: OperatorAction, at now: Instant) throws(RuleError) -> [Outgoing] {
-        switch action {
-        case .next: return try apply(.next, at: now)
-        case .pause: return try apply(.pause, at: now)
-        case .resume: return try apply(.resume, at: now)
-        case .end: return try apply(.end, at: now)
-        }
-    }
-
-    func tick(at now: Instant) -> [Outgoing] { (try? apply(.tick, at: now)) ?? [] }
 
     func playerJoined(_ player: Player, at now: Instant) -> [Outgoing] {
         guard !game.teams.contains(where: { $0.lowercased() == player.team.lowercased() }) else { return [] }
@@ -125,14 +108,6 @@ final class ShakyHost: HostedGame {
 
     func playerRemoved(_ player: Player, at now: Instant) -> [Outgoing] { [] }
 
-    func replay(_ event: JSONValue, at now: Instant) throws {
-        let decoded = try CodableBridge.value(ShakyWords.Event.self, from: event)
-        do {
-            _ = messages(for: try game.apply(decoded, at: now), at: now)  // rebuilds the game log; nothing is sent
-        } catch {
-            throw StorageError("the journal's Shaky Words event \(event) no longer applies: \(error.message)")
-        }
-    }
 
     func interpretFreeText(_ text: String, from player: Player) -> PlayerAction? {
         guard let team = game.teamOnTurn, team.lowercased() == player.team.lowercased() else { return nil }
@@ -164,7 +139,7 @@ final class ShakyHost: HostedGame {
                  "remainingMs": ShakyHost.remaining(deadline, now), "deadline": deadline.map { .int($0.milliseconds) } ?? .null])
     }
 
-    private func messages(for effects: [ShakyWords.Effect], at now: Instant) -> [Outgoing] {
+    func messages(for effects: [ShakyWords.Effect], at now: Instant) -> [Outgoing] {
         var outgoing: [Outgoing] = []
         for effect in effects {
             switch effect {
