@@ -1,4 +1,5 @@
 import Protocol
+import Rules
 
 /// A person in the room: a player with a name, a team and a resume token.
 struct Player: Codable, Equatable {
@@ -24,7 +25,7 @@ struct Room {
     /// The teams in order of first appearance.
     var teams: [String] {
         var seen: Set<String> = []
-        return players.compactMap { seen.insert($0.team.lowercased()).inserted ? $0.team : nil }
+        return players.compactMap { seen.insert(Room.key($0.team)).inserted ? $0.team : nil }
     }
 
     /// The player with `id`.
@@ -32,8 +33,8 @@ struct Room {
 
     /// The player named `name`, ignoring case.
     func player(named name: String) -> Player? {
-        let folded = name.lowercased()
-        return players.first { $0.name.lowercased() == folded }
+        let folded = Room.key(name)
+        return players.first { Room.key($0.name) == folded }
     }
 
     /// The player whose token equals `token`, compared in constant time against every player.
@@ -44,11 +45,20 @@ struct Room {
     }
 
     /// The names of a team's players.
-    func members(of team: String) -> [Player] { players.filter { $0.team.lowercased() == team.lowercased() } }
+    func members(of team: String) -> [Player] {
+        let folded = Room.key(team)
+        return players.filter { Room.key($0.team) == folded }
+    }
+
+    /// What makes two names the same name: case, accents, spaces and punctuation don't count ("Équipe" is "equipe").
+    static func key(_ name: String) -> String {
+        let compact = TextFolding.compact(name)
+        return compact.isEmpty ? name.lowercased() : compact
+    }
 
     /// The team's name as first written, for a name in any case.
     func canonicalTeam(_ team: String) -> String {
-        players.first { $0.team.lowercased() == team.lowercased() }?.team ?? team
+        players.first { Room.key($0.team) == Room.key(team) }?.team ?? team
     }
 
     /// Adds a new player; the caller checked the name.
@@ -103,6 +113,7 @@ enum NameRules {
             return "A \(what) name cannot contain control characters."
         }
         if name.first == " " || name.last == " " { return "A \(what) name cannot start or end with a space." }
+        if TextFolding.compact(name).isEmpty { return "A \(what) name needs at least one letter or digit." }
         return nil
     }
 }

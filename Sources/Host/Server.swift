@@ -388,9 +388,9 @@ final class Server {
         case .playerNamed(let name):
             recipients = room.player(named: name).flatMap { playerConnections[$0.id] }.flatMap { connections[$0] }.map { [$0] } ?? []
         case .team(let team):
-            let key = team.lowercased()
+            let key = Room.key(team)
             recipients = joinedConnections.filter { connection in
-                connection.playerID.flatMap(room.player(id:)).map { $0.team.lowercased() == key } ?? false
+                connection.playerID.flatMap(room.player(id:)).map { Room.key($0.team) == key } ?? false
             }
         }
         guard !recipients.isEmpty else { return }

@@ -102,7 +102,7 @@ final class ShakyHost: JournaledHosting {
 
 
     func playerJoined(_ player: Player, at now: Instant) -> [Outgoing] {
-        guard !game.teams.contains(where: { $0.lowercased() == player.team.lowercased() }) else { return [] }
+        guard !game.teams.contains(where: { Room.key($0) == Room.key(player.team) }) else { return [] }
         return (try? apply(.addTeam(player.team), at: now)) ?? []
     }
 
@@ -110,7 +110,7 @@ final class ShakyHost: JournaledHosting {
 
 
     func interpretFreeText(_ text: String, from player: Player) -> PlayerAction? {
-        guard let team = game.teamOnTurn, team.lowercased() == player.team.lowercased() else { return nil }
+        guard let team = game.teamOnTurn, Room.key(team) == Room.key(player.team) else { return nil }
         return .answer(text)
     }
 
@@ -205,7 +205,7 @@ final class ShakyHost: JournaledHosting {
         switch game.phase {
         case .question:
             guard let number = game.questionNumber, let text = game.questionText, let difficulty = game.questionDifficulty else { break }
-            let team = viewer.team.flatMap { name in game.teams.first { $0.lowercased() == name.lowercased() } }
+            let team = viewer.team.flatMap { name in game.teams.first { Room.key($0) == Room.key(name) } }
             let letters = team.flatMap { game.letters(for: $0) } ?? game.teams.first.flatMap { game.letters(for: $0) }
             let points = team.flatMap { game.pointsOnOffer(for: $0) } ?? 0
             messages.append(questionMessage(number: number, total: game.questionCount, text: text, difficulty: difficulty,

@@ -126,7 +126,7 @@ enum TextRendering {
                 + " — buzz clock \(seconds(message["remainingMs"]?.intValue))"
         case "turn":
             let team = message["team"]?.stringValue ?? ""
-            if let mine = viewer.team, mine.lowercased() == team.lowercased() {
+            if let mine = viewer.team, Room.key(mine) == Room.key(team) {
                 return ">>> Your turn, team \(team)! Type your answer (\(seconds(message["remainingMs"]?.intValue)))."
             }
             return "Team \(team) is answering (\(seconds(message["remainingMs"]?.intValue)))."

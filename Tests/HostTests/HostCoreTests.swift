@@ -15,13 +15,24 @@ struct HostCoreTests {
         let host = try HostProcess()
         let ann = try host.join("Ann", team: "Red")
         let bob = try host.join("Bob", team: "Blue")
-        let cy = try host.join("Cy", team: "red")  // same team, any case
+        let cy = try host.join("Cy", team: "réd")  // the same team, whatever the case and accents
         let lobby = try ann.waitFor("lobby") { ($0["players"]?.arrayValue?.count ?? 0) == 3 }
         #expect(lobby["teams"] == ["Red", "Blue"])
         let players = lobby["players"]?.arrayValue ?? []
         #expect(players.contains { $0["name"] == "Cy" && $0["team"] == "Red" && $0["connected"] == true })
         _ = try bob.waitFor("lobby") { ($0["players"]?.arrayValue?.count ?? 0) == 3 }
         _ = try cy.waitFor("lobby") { ($0["players"]?.arrayValue?.count ?? 0) == 3 }
+        host.stop()
+    }
+
+    @Test func namesThatDifferOnlyInCaseOrAccentsAreTaken() throws {
+        let host = try HostProcess()
+        _ = try host.join("Zoë", team: "Red")
+        let client = try host.connect()
+        try client.send(["type": "hello", "room": .string(host.room), "name": "ZOE", "team": "Blue", "id": 1])
+        #expect(try client.waitFor("error") { $0["re"] == 1 }["code"] == "name_taken")
+        try client.send(["type": "hello", "room": .string(host.room), "name": "Zed", "team": "!!!", "id": 2])
+        #expect(try client.waitFor("error") { $0["re"] == 2 }["code"] == "bad_name")
         host.stop()
     }
 
