@@ -121,7 +121,7 @@ extension Server {
                                              clientSent: sync.clientSent, hostReceived: now))
             return
         case .bye:
-            send(.object(["type": "closing", "reason": "Bye!"]), to: connection)
+            send(.object(["type": "closing", "code": "bye", "reason": "Bye!"]), to: connection)
             closeAfterFlush(connection)
             return
         default:
@@ -250,7 +250,7 @@ extension Server {
                 }
                 player = existing
                 if let oldFD = playerConnections[player.id], let old = connections[oldFD], old !== connection {
-                    send(.object(["type": "closing", "reason": "You joined again from another connection."]), to: old)
+                    send(.object(["type": "closing", "code": "replaced", "reason": "You joined again from another connection."]), to: old)
                     old.playerID = nil
                     closeAfterFlush(old)
                 }

@@ -467,7 +467,7 @@ final class Server {
             let silence = current - connection.lastHeardAt
             if connection.mode == .json || (connection.mode == .undecided && silence > idleLimit) {
                 if silence > idleLimit {
-                    send(.object(["type": "closing", "reason": .string("Nothing heard from you for \(silence / 1000) s; closing. Reconnect to resume.")]), to: connection)
+                    send(.object(["type": "closing", "code": "idle", "reason": .string("Nothing heard from you for \(silence / 1000) s; closing. Reconnect to resume.")]), to: connection)
                     _ = try? connection.flush()
                     close(connection, reason: "silent for \(silence / 1000) s (idle timeout)")
                     continue
@@ -530,7 +530,7 @@ final class Server {
     }
 
     func shutDown() {
-        let closing = JSONValue.object(["type": "closing", "reason": "The host is shutting down. Thanks for playing!"])
+        let closing = JSONValue.object(["type": "closing", "code": "shutdown", "reason": "The host is shutting down. Thanks for playing!"])
         for connection in Array(connections.values) where !connection.isClosed {
             send(closing, to: connection)
             _ = try? connection.flush()

@@ -128,7 +128,7 @@ final class ShakyHost: JournaledHosting {
     private func questionMessage(number: Int, total: Int, text: String, difficulty: Difficulty, points: Int,
                                  letters: ShakyLetters?, deadline: Instant?, at now: Instant) -> JSONValue {
         .object(["type": "question", "number": .number(number), "of": .number(total), "text": .string(text),
-                 "letters": .string(letters?.text ?? ""), "difficulty": .string(difficulty.rawValue), "points": .number(points),
+                 "letters": .string(letters?.text ?? ""), "fixed": .number(letters?.fixedCount ?? 0), "difficulty": .string(difficulty.rawValue), "points": .number(points),
                  "remainingMs": ShakyHost.remaining(deadline, now), "deadline": deadline.map { .int($0.milliseconds) } ?? .null])
     }
 
@@ -154,7 +154,7 @@ final class ShakyHost: JournaledHosting {
                 }
                 outgoing.append(Outgoing(audience: .spectators, message: questionMessage(
                     number: opened.number, total: opened.total, text: opened.text, difficulty: opened.difficulty,
-                    points: opened.pointsOnOffer, letters: opened.letters.values.first, deadline: opened.buzzDeadline, at: now)))
+                    points: opened.pointsOnOffer, letters: game.teams.first.flatMap { opened.letters[$0] }, deadline: opened.buzzDeadline, at: now)))
             case .teamJoined(let team, let letters):
                 if let letters, let number = game.questionNumber, let text = game.questionText, let difficulty = game.questionDifficulty {
                     outgoing.append(Outgoing(audience: .team(team), message: questionMessage(

@@ -1,0 +1,241 @@
+/// How a run of text looks on the screen.
+struct Style: Equatable, Sendable {
+    /// A terminal colour (the 8 standard ones).
+    enum Color: UInt8, Sendable {
+        case black = 0, red, green, yellow, blue, magenta, cyan, white
+    }
+
+    var isBold = false
+    var isDim = false
+    var isInverse = false
+    var color: Color?
+
+    static let plain = Style()
+    static let bold = Style(isBold: true)
+    static let dim = Style(isDim: true)
+    static func colored(_ color: Color, bold: Bool = false) -> Style { Style(isBold: bold, color: color) }
+
+    /// The SGR escape that switches to this style from the default (empty for plain).
+    func escape(isColorEnabled: Bool) -> String {
+        var codes: [String] = []
+        if isBold { codes.append("1") }
+        if isDim { codes.append("2") }
+        if isInverse { codes.append("7") }
+        if isColorEnabled, let color { codes.append("3\(color.rawValue)") }
+        return codes.isEmpty ? "" : "\u{1B}[" + codes.joined(separator: ";") + "m"
+    }
+}
+
+/// One styled run of text.
+struct Span: Equatable, Sendable {
+    var text: String
+    var style: Style
+
+    init(_ text: String, _ style: Style = .plain) {
+        self.text = text
+        self.style = style
+    }
+}
+
+/// One screen row: styled runs, left to right.
+typealias Row = [Span]
+
+/// Terminal column widths and the small text helpers the renderer needs.
+enum ScreenText {
+    /// Columns `character` takes in a terminal: 0 for combining marks, 2 for wide East Asian and emoji, else 1.
+    static func width(of character: Character) -> Int {
+        guard let scalar = character.unicodeScalars.first else { return 0 }
+        let value = scalar.value
+        if value < 0x20 || (0x7F..<0xA0).contains(value) { return 0 }
+        switch scalar.properties.generalCategory {
+        case .nonspacingMark, .enclosingMark, .format: return 0
+        default: break
+        }
+        if character.unicodeScalars.contains(where: { $0.value == 0xFE0F }) { return 2 }  // emoji presentation
+        let wideRanges: [ClosedRange<UInt32>] = [
+            0x1100...0x115F, 0x2E80...0x303E, 0x3041...0x33FF, 0x3400...0x4DBF, 0x4E00...0x9FFF, 0xA000...0xA4CF,
+            0xAC00...0xD7A3, 0xF900...0xFAFF, 0xFE30...0xFE4F, 0xFF00...0xFF60, 0xFFE0...0xFFE6,
+            0x1F300...0x1F64F, 0x1F900...0x1F9FF, 0x1FA70...0x1FAFF, 0x20000...0x3FFFD,
+        ]
+        return wideRanges.contains { $0.contains(value) } ? 2 : 1
+    }
+
+    /// Columns `text` takes.
+    static func width(of text: String) -> Int { text.reduce(0) { $0 + width(of: $1) } }
+
+    /// Columns a row takes.
+    static func width(of row: Row) -> Int { row.reduce(0) { $0 + width(of: $1.text) } }
+
+    /// `text` cut to at most `columns` columns, ending in `…` when cut.
+    static func truncate(_ text: String, to columns: Int) -> String {
+        guard columns > 0 else { return "" }
+        guard width(of: text) > columns else { return text }
+        var result = ""
+        var used = 0
+        for character in text {
+            let w = width(of: character)
+            if used + w > columns - 1 { break }
+            result.append(character)
+            used += w
+        }
+        return result + "…"
+    }
+
+    /// A row cut to at most `columns` columns.
+    static func truncate(_ row: Row, to columns: Int) -> Row {
+        guard width(of: row) > columns else { return row }
+        var result: Row = []
+        var left = columns
+        for span in row {
+            let w = width(of: span.text)
+            if w <= left {
+                result.append(span)
+                left -= w
+            } else {
+                if left > 0 { result.append(Span(truncate(span.text, to: left), span.style)) }
+                break
+            }
+        }
+        return result
+    }
+
+    /// Words of `text` wrapped into lines of at most `columns` columns (long words are cut).
+    static func wrap(_ text: String, to columns: Int) -> [String] {
+        guard columns > 0 else { return [] }
+        var lines: [String] = []
+        for paragraph in text.split(separator: "\n", omittingEmptySubsequences: false) {
+            var line = ""
+            for word in paragraph.split(separator: " ") {
+                let word = String(word)
+                if line.isEmpty {
+                    line = truncate(word, to: columns)
+                } else if width(of: line) + 1 + width(of: word) <= columns {
+                    line += " " + word
+                } else {
+                    lines.append(line)
+                    line = truncate(word, to: columns)
+                }
+            }
+            lines.append(line)
+        }
+        return lines
+    }
+
+    /// `text` with every ANSI escape sequence (CSI and OSC) removed: what a person reads.
+    static func stripEscapes(_ text: String) -> String {
+        var result = String.UnicodeScalarView()
+        var iterator = text.unicodeScalars.makeIterator()
+        while let scalar = iterator.next() {
+            guard scalar == "\u{1B}" else {
+                result.append(scalar)
+                continue
+            }
+            switch iterator.next() {
+            case "["?: while let next = iterator.next(), !(0x40...0x7E).contains(next.value) {}
+            case "]"?: while let next = iterator.next(), next != "\u{07}" {}
+            default: break
+            }
+        }
+        return String(result)
+    }
+
+    /// The row as terminal text, with SGR escapes when `isColorEnabled` or a style needs them.
+    static func encode(_ row: Row, isStyled: Bool, isColorEnabled: Bool) -> String {
+        var output = ""
+        for span in row {
+            let escape = isStyled ? span.style.escape(isColorEnabled: isColorEnabled) : ""
+            if escape.isEmpty {
+                output += span.text
+            } else {
+                output += escape + span.text + "\u{1B}[0m"
+            }
+        }
+        return output
+    }
+
+    /// `27.3 s` (tenths below a minute), `1:05` above.
+    static func clock(_ milliseconds: Int64) -> String {
+        let value = max(0, milliseconds)
+        if value >= 60_000 {
+            let seconds = (value + 999) / 1000
+            let rest = seconds % 60
+            return "\(seconds / 60):\(rest < 10 ? "0" : "")\(rest)"
+        }
+        let tenths = (value + 99) / 100
+        return "\(tenths / 10).\(tenths % 10) s"
+    }
+
+    /// A bar `width` columns wide filled to `fraction`.
+    static func bar(_ fraction: Double, width: Int) -> String {
+        guard width > 0 else { return "" }
+        let filled = Int((min(1, max(0, fraction)) * Double(width)).rounded())
+        return String(repeating: "█", count: filled) + String(repeating: "░", count: width - filled)
+    }
+}
+
+/// A 5-row block font for A–Z and 0–9, so letters read from across the room.
+enum BigFont {
+    /// Rows of a glyph.
+    static let height = 5
+    /// Columns of a glyph (a gap of one column goes between glyphs).
+    static let glyphWidth = 5
+
+    private static let glyphs: [Character: [String]] = [
+        "A": [" ### ", "#   #", "#####", "#   #", "#   #"],
+        "B": ["#### ", "#   #", "#### ", "#   #", "#### "],
+        "C": [" ####", "#    ", "#    ", "#    ", " ####"],
+        "D": ["#### ", "#   #", "#   #", "#   #", "#### "],
+        "E": ["#####", "#    ", "#### ", "#    ", "#####"],
+        "F": ["#####", "#    ", "#### ", "#    ", "#    "],
+        "G": [" ####", "#    ", "#  ##", "#   #", " ####"],
+        "H": ["#   #", "#   #", "#####", "#   #", "#   #"],
+        "I": ["#####", "  #  ", "  #  ", "  #  ", "#####"],
+        "J": ["#####", "   # ", "   # ", "#  # ", " ##  "],
+        "K": ["#   #", "#  # ", "###  ", "#  # ", "#   #"],
+        "L": ["#    ", "#    ", "#    ", "#    ", "#####"],
+        "M": ["#   #", "## ##", "# # #", "#   #", "#   #"],
+        "N": ["#   #", "##  #", "# # #", "#  ##", "#   #"],
+        "O": [" ### ", "#   #", "#   #", "#   #", " ### "],
+        "P": ["#### ", "#   #", "#### ", "#    ", "#    "],
+        "Q": [" ### ", "#   #", "# # #", "#  # ", " ## #"],
+        "R": ["#### ", "#   #", "#### ", "#  # ", "#   #"],
+        "S": [" ####", "#    ", " ### ", "    #", "#### "],
+        "T": ["#####", "  #  ", "  #  ", "  #  ", "  #  "],
+        "U": ["#   #", "#   #", "#   #", "#   #", " ### "],
+        "V": ["#   #", "#   #", "#   #", " # # ", "  #  "],
+        "W": ["#   #", "#   #", "# # #", "## ##", "#   #"],
+        "X": ["#   #", " # # ", "  #  ", " # # ", "#   #"],
+        "Y": ["#   #", " # # ", "  #  ", "  #  ", "  #  "],
+        "Z": ["#####", "   # ", "  #  ", " #   ", "#####"],
+        "0": [" ### ", "#  ##", "# # #", "##  #", " ### "],
+        "1": ["  #  ", " ##  ", "  #  ", "  #  ", " ### "],
+        "2": [" ### ", "#   #", "  ## ", " #   ", "#####"],
+        "3": ["#### ", "    #", " ### ", "    #", "#### "],
+        "4": ["#   #", "#   #", "#####", "    #", "    #"],
+        "5": ["#####", "#    ", "#### ", "    #", "#### "],
+        "6": [" ### ", "#    ", "#### ", "#   #", " ### "],
+        "7": ["#####", "    #", "   # ", "  #  ", "  #  "],
+        "8": [" ### ", "#   #", " ### ", "#   #", " ### "],
+        "9": [" ### ", "#   #", " ####", "    #", " ### "],
+        "-": ["     ", "     ", " ### ", "     ", "     "],
+        "'": ["  #  ", "  #  ", "     ", "     ", "     "],
+        ".": ["     ", "     ", "     ", "     ", "  #  "],
+        "&": [" ##  ", "#  # ", " ##  ", "#  # ", " ## #"],
+    ]
+
+    /// Whether every character of `text` has a glyph (spaces always do).
+    static func canRender(_ text: String) -> Bool {
+        text.allSatisfy { $0 == " " || glyphs[Character($0.uppercased())] != nil }
+    }
+
+    /// Columns `text` takes in the big font.
+    static func width(of text: String) -> Int {
+        text.isEmpty ? 0 : text.count * (glyphWidth + 1) - 1
+    }
+
+    /// The glyph rows of `character` (blank for a space).
+    static func glyph(_ character: Character) -> [String] {
+        glyphs[Character(character.uppercased())]?.map { String($0.map { $0 == "#" ? "█" : " " }) }
+            ?? Array(repeating: String(repeating: " ", count: glyphWidth), count: height)
+    }
+}
