@@ -16,7 +16,7 @@ extension Server {
 
     func question(from value: JSONValue?) throws(RuleError) -> QuizQuestion {
         guard let value, let text = value["text"]?.stringValue, let answer = value["answer"]?.stringValue else {
-            throw RuleError("bad_field", "A question needs \"difficulty\", \"text\" and \"answer\".")
+            throw RuleError("bad_field", "A question needs \"text\" and \"answer\" (and may give \"difficulty\": easy, medium or hard; medium if left out).")
         }
         let difficultyText = value["difficulty"]?.stringValue ?? "medium"
         guard let difficulty = Difficulty(rawValue: difficultyText.lowercased()) else {
@@ -34,6 +34,7 @@ extension Server {
         }
         do throws(RuleError) {
             var changed: String?
+            var created: String?
             var message = ""
             switch action {
             case "list":
@@ -45,7 +46,7 @@ extension Server {
                 return answer(target, json: json, text: TextRendering.render(json, for: Viewer(role: .admin), room: room) ?? "")
             case "create":
                 let id = try library.createPack(named: fields["name"]?.stringValue ?? "")
-                changed = id; message = "Created pack \(id)."
+                changed = id; created = id; message = "Created pack \(id)."
             case "rename":
                 try library.renamePack(packID, to: fields["name"]?.stringValue ?? "")
                 changed = packID; message = "Renamed pack \(packID)."
@@ -54,7 +55,7 @@ extension Server {
                 changed = packID; message = "Deleted pack \(packID)."
             case "copy":
                 let id = try library.copyPack(packID, named: fields["name"]?.stringValue)
-                changed = id; message = "Copied \(packID) to the custom pack \(id); edit it freely."
+                changed = id; created = id; message = "Copied \(packID) to the custom pack \(id); edit it freely."
             case "add":
                 try library.addQuestion(try question(from: fields["question"]), toPack: packID)
                 changed = packID; message = "Added a question to \(packID)."
@@ -93,7 +94,7 @@ extension Server {
                     storage.packs = previous
                     throw RuleError("storage", "Could not save the pack: \(error). Nothing was changed.")
                 }
-                okay(target, message)
+                okay(target, message, created: created)
             }
         } catch {
             refuse(target, code: error.code, message: error.message)
@@ -121,12 +122,14 @@ extension Server {
             }
             let id = fields["commandId"]?.stringValue ?? fields["command"]?.stringValue ?? ""
             var message = ""
+            var created: String?
             switch action {
             case "list": return listReply(library.commands(includingHidden: fields["hidden"]?.boolValue ?? false))
             case "search": return listReply(library.commands(matching: fields["text"]?.stringValue ?? ""))
             case "add":
                 let command = try library.add(text: fields["text"]?.stringValue ?? "", kind: kind ?? .citizenToCitizen, difficulty: difficulty ?? .mild)
                 message = "Added command \(command.id)."
+                created = command.id
             case "edit":
                 guard let existing = library.command(id: id) else { throw RuleError("unknown_command", "There is no command \"\(id)\".") }
                 try library.edit(id: id, text: fields["text"]?.stringValue ?? existing.text, kind: kind ?? existing.kind,
@@ -139,7 +142,7 @@ extension Server {
                 throw RuleError("unknown_command", "Unknown library action \"\(action)\". Actions: list, search, add, edit, delete, hide, unhide.")
             }
             try saveLibrary(library)
-            okay(target, message)
+            okay(target, message, created: created)
         } catch {
             refuse(target, code: error.code, message: error.message)
         }

@@ -35,7 +35,8 @@ extension Server {
         }
         switch connection.mode {
         case .json:
-            switch ClientMessageDecoding.decode(line: bytes) {
+            let line = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? Array(bytes.dropFirst(3)) : bytes  // a byte-order mark is not content
+            switch ClientMessageDecoding.decode(line: line) {
             case .success(let envelope): handle(envelope.message, id: envelope.id, from: connection)
             case .failure(let error): sendError(error.code, error.message, to: connection, id: error.id)
             }
@@ -381,8 +382,11 @@ extension Server {
         }
     }
 
-    func okay(_ target: ReplyTarget, _ text: String) {
-        answer(target, json: .object(["type": "ok", "message": .string(text)]), text: text)
+    /// Reports success; `created` names a new pack or command id in a field of its own.
+    func okay(_ target: ReplyTarget, _ text: String, created: String? = nil) {
+        var object: JSONObject = ["type": "ok", "message": .string(text)]
+        if let created { object["created"] = .string(created) }
+        answer(target, json: .object(object), text: text)
     }
 
     /// Runs an operator command from the console or an admin connection.

@@ -227,13 +227,20 @@ private struct FieldReader {
             return nil
         }
         guard case .string(let text) = value else { throw error(.badField, "\"\(key)\" must be a string, not \(value.kindName).") }
-        guard text.count <= limit else { throw error(.badField, "\"\(key)\" is longer than \(limit) characters.") }
+        // Characters are counted as people see them; the byte cap stops a "character" built of thousands of marks.
+        guard text.count <= limit, text.utf8.count <= limit * 4 else {
+            throw error(.badField, "\"\(key)\" is longer than \(limit) characters.")
+        }
         return text
     }
 
     func integer(_ key: String) throws(ProtocolError) -> Int64? {
         guard let value = object[key], value != .null else { return nil }
-        guard let number = value.intValue else { throw error(.badField, "\"\(key)\" must be a whole number, not \(value.kindName).") }
+        guard let number = value.intValue else {
+            // A fraction or an out-of-range number is shown as sent: "not a number" would confuse.
+            let shown = value.doubleValue != nil ? String(describing: value) : value.kindName
+            throw error(.badField, "\"\(key)\" must be a whole number, not \(shown).")
+        }
         return number
     }
 

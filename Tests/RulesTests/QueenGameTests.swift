@@ -464,9 +464,12 @@ import Testing
             _ = try game.apply(.tick, at: at(round * 100 + 6))
         }
         _ = try game.apply(.next, at: at(300))
+        let cutShort = try #require(game.currentRound)
         let effects = try game.apply(.end, at: at(301))
         #expect(game.history.count == 2, "the round cut short is not recorded")
-        #expect(effects == [.ended(history: game.history)])
+        // The round cut short still opens its commitment (no targets: no order was carried out).
+        #expect(effects == [.revealed(numbers: cutShort.numbers, targets: [], salt: cutShort.salt, round: cutShort.number),
+                            .ended(history: game.history)])
         #expect(game.phase == .finished && game.nextDeadline == nil)
         expectRefusal("game_over", &game, .next, at: at(302))
         expectRefusal("game_over", &game, .end, at: at(302))

@@ -207,11 +207,16 @@ public struct QueenGame: GameMode, Sendable, Equatable, Codable {
             if phase == .countdown, let deadline { currentRound?.order?.revealAt = deadline }
             return [.resumed(nextDeadline: deadline)]
         case .end:
+            // A round cut short still opens its commitment, so every deal can be checked.
+            var effects: [Effect] = []
+            if let round = currentRound, phase == .choosing || phase == .countdown {
+                effects.append(.revealed(numbers: round.numbers, targets: [], salt: round.salt, round: round.number))
+            }
             phase = .finished
             isPaused = false
             deadline = nil
             remainingWhenPaused = nil
-            return [.ended(history: history)]
+            return effects + [.ended(history: history)]
         case .tick:
             return []
         }

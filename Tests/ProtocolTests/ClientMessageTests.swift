@@ -1,0 +1,260 @@
+import Testing
+@testable import Protocol
+
+private func decode(_ text: String) -> Result<ClientEnvelope, ProtocolError> {
+    ClientMessageDecoding.decode(line: Array(text.utf8))
+}
+
+private func message(_ text: String, sourceLocation: SourceLocation = #_sourceLocation) -> ClientMessage? {
+    switch decode(text) {
+    case .success(let envelope): return envelope.message
+    case .failure(let error):
+        Issue.record("\(text) was refused: \(error)", sourceLocation: sourceLocation)
+        return nil
+    }
+}
+
+private func failure(_ text: String, sourceLocation: SourceLocation = #_sourceLocation) -> ProtocolError? {
+    switch decode(text) {
+    case .success(let envelope):
+        Issue.record("\(text) was accepted as \(envelope.message)", sourceLocation: sourceLocation)
+        return nil
+    case .failure(let error): return error
+    }
+}
+
+@Suite struct ClientMessageTests {
+    // MARK: hello
+
+    @Test func helloWithEveryField() {
+        let decoded = message(#"{"type":"hello","protocol":1,"room":"ABCD","name":"Ann","team":"Red","role":"player","resume":"tok-123","clock":true}"#)
+        #expect(decoded == .hello(Hello(protocolVersion: 1, room: "ABCD", name: "Ann", team: "Red", role: .player,
+                                        key: nil, resume: "tok-123", isSyncing: true)))
+    }
+
+    @Test func helloDefaults() {
+        #expect(message(#"{"type":"hello"}"#) == .hello(Hello(room: "", name: "")))
+        #expect(message(#"{"type":"hello","room":"R","name":"Bo","team":null,"key":null,"clock":null}"#)
+            == .hello(Hello(room: "R", name: "Bo")))
+        #expect(message(#"{"type":"hello","protocol":1.0,"room":"R","name":"Bo"}"#) == .hello(Hello(room: "R", name: "Bo")))
+    }
+
+    @Test func helloForBoardAndAdmin() {
+        #expect(message(#"{"type":"hello","room":"ABCD","role":"board"}"#) == .hello(Hello(room: "ABCD", name: "", role: .board)))
+        #expect(message(#"{"type":"hello","room":"ABCD","role":"admin","key":"s3cret"}"#)
+            == .hello(Hello(room: "ABCD", name: "", role: .admin, key: "s3cret")))
+    }
+
+    @Test func helloWithAnotherProtocolVersionIsBadVersion() {
+        for version in ["2", "0", "-1", "9223372036854775807"] {
+            let error = failure(#"{"type":"hello","protocol":\#(version),"room":"R","name":"A","id":5}"#)
+            #expect(error?.code == .badVersion)
+            #expect(error?.message.contains("protocol \(wireProtocolVersion)") == true)
+            #expect(error?.message.contains(version) == true)
+            #expect(error?.id == 5)
+        }
+    }
+
+    @Test func helloFieldTypesAreChecked() {
+        let cases: [(String, String)] = [
+            (#"{"type":"hello","protocol":"1"}"#, #""protocol" must be a whole number, not a string."#),
+            (#"{"type":"hello","protocol":1.5}"#, #""protocol" must be a whole number, not 1.5."#),
+            (#"{"type":"hello","room":5}"#, #""room" must be a string, not a number."#),
+            (#"{"type":"hello","name":["Ann"]}"#, #""name" must be a string, not an array."#),
+            (#"{"type":"hello","team":{}}"#, #""team" must be a string, not an object."#),
+            (#"{"type":"hello","role":true}"#, #""role" must be a string, not a boolean."#),
+            (#"{"type":"hello","role":"king"}"#, #""role" must be player, board or admin, not "king"."#),
+            (#"{"type":"hello","clock":"yes"}"#, #""clock" must be true or false, not a string."#),
+            (#"{"type":"hello","clock":1}"#, #""clock" must be true or false, not a number."#),
+            (#"{"type":"hello","key":7}"#, #""key" must be a string, not a number."#),
+            (#"{"type":"hello","resume":false}"#, #""resume" must be a string, not a boolean."#),
+        ]
+        for (line, expected) in cases {
+            let error = failure(line)
+            #expect(error?.code == .badField, "\(line)")
+            #expect(error?.message == expected, "\(line)")
+        }
+    }
+
+    @Test func helloFieldLengthsAreLimited() {
+        let name24 = String(repeating: "é", count: 24)  // characters, not bytes
+        #expect(message(#"{"type":"hello","room":"ABCDEFGHIJKL","name":"\#(name24)","team":"\#(name24)"}"#)
+            == .hello(Hello(room: "ABCDEFGHIJKL", name: name24, team: name24)))
+        #expect(failure(#"{"type":"hello","name":"\#(name24)x"}"#)?.message == #""name" is longer than 24 characters."#)
+        #expect(failure(#"{"type":"hello","team":"\#(name24)x"}"#)?.code == .badField)
+        #expect(failure(#"{"type":"hello","room":"ABCDEFGHIJKLM"}"#)?.message == #""room" is longer than 12 characters."#)
+        #expect(failure(#"{"type":"hello","role":"administratorxyz"}"#)?.code == .badField)
+    }
+
+    // MARK: the other types
+
+    @Test func pingAndBuzzStamps() {
+        #expect(message(#"{"type":"ping"}"#) == .ping(clientTime: nil))
+        #expect(message(#"{"type":"ping","t":123456}"#) == .ping(clientTime: 123_456))
+        #expect(message(#"{"type":"buzz"}"#) == .buzz(pressedAt: nil))
+        #expect(message(#"{"type":"buzz","t":null}"#) == .buzz(pressedAt: nil))
+        #expect(message(#"{"type":"buzz","t":98765}"#) == .buzz(pressedAt: 98_765))
+        #expect(message(#"{"type":"buzz","t":98765.0}"#) == .buzz(pressedAt: 98_765))
+        #expect(message(#"{"type":"buzz","t":-9223372036854775808}"#) == .buzz(pressedAt: Int64.min))
+        #expect(failure(#"{"type":"buzz","t":"soon"}"#)?.message == #""t" must be a whole number, not a string."#)
+        #expect(failure(#"{"type":"buzz","t":12.5}"#)?.message == #""t" must be a whole number, not 12.5."#)
+        #expect(failure(#"{"type":"buzz","t":1e20}"#)?.code == .badField)
+        #expect(failure(#"{"type":"ping","t":true}"#)?.message == #""t" must be a whole number, not a boolean."#)
+    }
+
+    @Test func syncNeedsAllFourStamps() {
+        #expect(message(#"{"type":"sync","n":3,"h":1000,"c1":5010,"c2":5012}"#)
+            == .sync(SyncReply(sequence: 3, hostSent: 1000, clientReceived: 5010, clientSent: 5012)))
+        for missing in ["n", "h", "c1", "c2"] {
+            var fields = ["\"n\":3", "\"h\":1000", "\"c1\":5010", "\"c2\":5012"]
+            fields.removeAll { $0.hasPrefix("\"\(missing)\"") }
+            let error = failure(#"{"type":"sync",\#(fields.joined(separator: ","))}"#)
+            #expect(error?.code == .badField)
+            #expect(error?.message == "\"\(missing)\" is missing.")
+        }
+        #expect(failure(#"{"type":"sync","n":3,"h":"1000","c1":5010,"c2":5012}"#)?.message
+            == #""h" must be a whole number, not a string."#)
+    }
+
+    @Test func answerNeedsText() {
+        #expect(message(#"{"type":"answer","text":"Paris"}"#) == .answer("Paris"))
+        #expect(message(#"{"type":"answer","text":""}"#) == .answer(""))
+        #expect(failure(#"{"type":"answer"}"#)?.message == #""text" is missing."#)
+        #expect(failure(#"{"type":"answer","text":null}"#)?.message == #""text" is missing."#)
+        #expect(failure(#"{"type":"answer","text":42}"#)?.message == #""text" must be a string, not a number."#)
+        let long = String(repeating: "a", count: FieldLimits.text + 1)
+        #expect(failure(#"{"type":"answer","text":"\#(long)"}"#)?.message == #""text" is longer than 200 characters."#)
+        #expect(message(#"{"type":"answer","text":"\#(long.dropLast())"}"#) == .answer(String(long.dropLast())))
+    }
+
+    @Test func fieldlessMessages() {
+        let expected: [(String, ClientMessage)] = [
+            ("shake", .shake), ("next", .next), ("pause", .pause), ("continue", .resume), ("resume", .resume),
+            ("end", .end), ("status", .status), ("scores", .scores), ("bye", .bye), ("quit", .bye), ("pong", .pong),
+        ]
+        for (type, value) in expected {
+            #expect(message(#"{"type":"\#(type)"}"#) == value, "\(type)")
+            #expect(message(#"{"id":1,"type":"\#(type)","extra":[1,{"x":null}]}"#) == value, "\(type) with extra fields")
+        }
+    }
+
+    @Test func startKeepsItsOptionsInOrder() {
+        let decoded = message(#"{"type":"start","id":9,"game":"shaky","questions":10,"difficulty":"mixed","packs":["science","animals"],"answerSeconds":30}"#)
+        guard case .start(let game, let options) = decoded else { Issue.record("not a start: \(String(describing: decoded))"); return }
+        #expect(game == "shaky")
+        #expect(options.members.map(\.key) == ["questions", "difficulty", "packs", "answerSeconds"])
+        #expect(options["packs"] == ["science", "animals"])
+        #expect(message(#"{"type":"start","game":"queen"}"#) == .start(game: "queen", options: [:]))
+        #expect(failure(#"{"type":"start"}"#)?.message == #""game" is missing."#)
+        #expect(failure(#"{"type":"start","game":["shaky"]}"#)?.message == #""game" must be a string, not an array."#)
+        #expect(failure(#"{"type":"start","game":"\#(String(repeating: "g", count: 33))"}"#)?.code == .badField)
+    }
+
+    @Test func kickNeedsAName() {
+        #expect(message(#"{"type":"kick","name":"Ann"}"#) == .kick(name: "Ann"))
+        #expect(failure(#"{"type":"kick"}"#)?.message == #""name" is missing."#)
+        #expect(failure(#"{"type":"kick","name":{}}"#)?.message == #""name" must be a string, not an object."#)
+    }
+
+    @Test func commandTakesATemplateOrText() {
+        #expect(message(#"{"type":"command","template":"sing-duet"}"#) == .command(.template("sing-duet"), save: false))
+        #expect(message(#"{"type":"command","text":"No. {1} sings to No. {2}","save":true}"#)
+            == .command(.text("No. {1} sings to No. {2}"), save: true))
+        #expect(message(#"{"type":"command","template":"a","text":"b"}"#) == .command(.template("a"), save: false))
+        #expect(message(#"{"type":"command","template":null,"text":"b"}"#) == .command(.text("b"), save: false))
+        let neither = failure(#"{"type":"command","save":true}"#)
+        #expect(neither?.code == .badField)
+        #expect(neither?.message.contains("\"template\"") == true && neither?.message.contains("\"text\"") == true)
+        #expect(failure(#"{"type":"command","text":"x","save":"yes"}"#)?.message == #""save" must be true or false, not a string."#)
+        #expect(failure(#"{"type":"command","template":5}"#)?.message == #""template" must be a string, not a number."#)
+    }
+
+    @Test func libraryAndPacksCarryTheirFields() {
+        #expect(message(#"{"type":"library","action":"list"}"#) == .library(action: "list", fields: [:]))
+        #expect(message(#"{"type":"library","id":"r1","action":"add","text":"Dance","kind":"dare"}"#)
+            == .library(action: "add", fields: ["text": "Dance", "kind": "dare"]))
+        #expect(message(#"{"type":"packs","action":"add","pack":"science","question":{"difficulty":"easy","text":"2+2?","answer":"4"}}"#)
+            == .packs(action: "add", fields: ["pack": "science", "question": .object(["difficulty": "easy", "text": "2+2?", "answer": "4"])]))
+        #expect(failure(#"{"type":"library"}"#)?.message == #""action" is missing."#)
+        #expect(failure(#"{"type":"packs","action":1}"#)?.message == #""action" must be a string, not a number."#)
+    }
+
+    @Test func everyAdvertisedTypeDecodes() {
+        let minimal: [String: String] = [
+            "sync": #","n":1,"h":2,"c1":3,"c2":4"#, "answer": #","text":"x""#, "start": #","game":"shaky""#,
+            "kick": #","name":"Ann""#, "command": #","text":"x""#, "library": #","action":"list""#, "packs": #","action":"list""#,
+        ]
+        for type in ClientMessage.typeNames {
+            #expect(message(#"{"type":"\#(type)"\#(minimal[type] ?? "")}"#) != nil, "\(type)")
+        }
+        #expect(ClientMessage.typeNames.count == Set(ClientMessage.typeNames).count)
+    }
+
+    // MARK: type and envelope rules
+
+    @Test func missingOrNonStringTypeIsBadField() {
+        let missing = failure(#"{"id":3,"text":"hi"}"#)
+        #expect(missing?.code == .badField)
+        #expect(missing?.message == #"The message has no "type" field."#)
+        #expect(missing?.id == 3)
+        #expect(failure(#"{"type":null}"#)?.message == #""type" must be a string, not null."#)
+        #expect(failure(#"{"type":7}"#)?.message == #""type" must be a string, not a number."#)
+        #expect(failure(#"{"type":["buzz"]}"#)?.code == .badField)
+    }
+
+    @Test func unknownTypeListsTheKnownOnes() {
+        let error = failure(#"{"type":"fly","id":"q"}"#)
+        #expect(error?.code == .unknownType)
+        #expect(error?.id == "q")
+        #expect(error?.message.hasPrefix(#"Unknown message type "fly"."#) == true)
+        for name in ClientMessage.typeNames { #expect(error?.message.contains(name) == true, "\(name)") }
+        // Type names are case-sensitive on the wire.
+        #expect(failure(#"{"type":"BUZZ"}"#)?.code == .unknownType)
+        let long = failure(#"{"type":"\#(String(repeating: "x", count: 500))"}"#)
+        #expect(long?.message.contains(String(repeating: "x", count: 32) + "…\"") == true)
+        #expect(long?.message.contains(String(repeating: "x", count: 33)) == false)
+    }
+
+    @Test func idIsEchoedWhenItIsANumberOrString() throws {
+        let accepted: [(String, JSONValue)] = [("7", 7), (#""abc""#, "abc"), ("1.5", 1.5), ("-3", -3), (#""""#, "")]
+        for (text, id) in accepted {
+            #expect(try decode(#"{"type":"status","id":\#(text)}"#).get().id == id, "\(text)")
+            #expect(failure(#"{"type":"nope","id":\#(text)}"#)?.id == id, "\(text)")
+            #expect(failure(#"{"type":"answer","id":\#(text)}"#)?.id == id, "\(text)")
+        }
+        for text in ["null", "true", "[1]", #"{"a":1}"#] {
+            #expect(try decode(#"{"type":"status","id":\#(text)}"#).get().id == nil, "\(text)")
+            #expect(failure(#"{"type":"answer","id":\#(text)}"#)?.id == nil, "\(text)")
+        }
+        #expect(try decode(#"{"type":"status"}"#).get().id == nil)
+    }
+
+    @Test func nonObjectsAndBadJSONAreBadJSON() {
+        for (text, kind) in [("[1]", "an array"), (#""buzz""#, "a string"), ("1", "a number"), ("null", "null"), ("true", "a boolean")] {
+            let error = failure(text)
+            #expect(error?.code == .badJSON)
+            #expect(error?.message == "Each line must be one JSON object, not \(kind).")
+            #expect(error?.id == nil)
+        }
+        let broken = failure(#"{"type":"buzz","id":4"#)
+        #expect(broken?.code == .badJSON)
+        #expect(broken?.message.hasPrefix("That line is not valid JSON (") == true)
+        #expect(broken?.id == nil)
+        #expect(failure("buzz")?.code == .badJSON)
+        #expect(ClientMessageDecoding.decode(line: [0xFF, 0x7B, 0x7D]) == .failure(ProtocolError(.badJSON,
+            "That line is not valid JSON (unexpected character at byte 0).")))
+    }
+
+    @Test func decodingAParsedValueMatchesDecodingTheLine() throws {
+        let line = #"{"type":"kick","id":2,"name":"Bo"}"#
+        let value = try JSONParsing.parse(line)
+        #expect(ClientMessageDecoding.decode(value) == decode(line))
+    }
+
+    @Test func errorDescriptionShowsTheWireCode() {
+        #expect(ProtocolError(.badField, "\"t\" is missing.").description == "bad_field: \"t\" is missing.")
+        #expect(ErrorCode.unknownType.rawValue == "unknown_type")
+        #expect(ErrorCode.badJSON.rawValue == "bad_json")
+        #expect(ErrorCode.badVersion.rawValue == "bad_version")
+    }
+}
