@@ -99,7 +99,13 @@ final class QueenHost: JournaledHosting {
 
 
     func playerJoined(_ player: Player, at now: Instant) -> [Outgoing] {
-        (try? apply(.addPlayer(player.name), at: now)) ?? []
+        do {
+            return try apply(.addPlayer(player.name), at: now)
+        } catch {
+            // Say why rather than leave the player waiting for a deal that will never include them.
+            return [Outgoing(audience: .playerNamed(player.name), message: .object([
+                "type": "notice", "message": .string("You are in the room but not in this Queen's game: \(error.message)")]))]
+        }
     }
 
     func playerRemoved(_ player: Player, at now: Instant) -> [Outgoing] {

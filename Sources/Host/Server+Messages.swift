@@ -417,7 +417,7 @@ extension Server {
             }
         case .kick(let name):
             guard let player = room.player(named: name) else {
-                return refuse(target, code: "unknown_player", message: "Nobody called \"\(name)\" is in the room.")
+                return refuse(target, code: ErrorCode.unknownPlayer.rawValue, message: "Nobody called \"\(name)\" is in the room.")
             }
             if let fd = playerConnections[player.id], let connection = connections[fd] {
                 sendError(.kicked, "The operator removed you from the room.", to: connection, id: nil)

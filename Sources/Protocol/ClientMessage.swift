@@ -160,7 +160,7 @@ public enum ErrorCode: String, Sendable, CaseIterable {
     case kicked = "kicked"
     case unknownCommand = "unknown_command"
     case storage = "storage"
-    case refused = "refused"
+    case unknownPlayer = "unknown_player"
 }
 
 /// Limits on field sizes, shared by host checks and documentation.
