@@ -144,20 +144,12 @@ final class SignalPipe {
 
 /// Addresses and connections the client makes (TCP to the host, UDP for discovery).
 enum Network {
-    #if canImport(Glibc)
-    static let streamType = Int32(SOCK_STREAM.rawValue)
-    static let datagramType = Int32(SOCK_DGRAM.rawValue)
-    #else
-    static let streamType = SOCK_STREAM
-    static let datagramType = SOCK_DGRAM
-    #endif
-
     /// The IPv4 address of `host` (a dotted address, `localhost` or a name looked up with getaddrinfo).
     static func resolve(_ host: String, port: UInt16) -> sockaddr_in? {
         if let address = try? Socket.makeAddress(host, port) { return address }
         var hints = addrinfo()
         hints.ai_family = AF_INET
-        hints.ai_socktype = streamType
+        hints.ai_socktype = Socket.streamType
         var result: UnsafeMutablePointer<addrinfo>?
         guard getaddrinfo(host, nil, &hints, &result) == 0, let first = result else { return nil }
         defer { freeaddrinfo(result) }
@@ -175,61 +167,15 @@ enum Network {
 
     /// Starts a non-blocking TCP connect; `isConnected` is true when it finished at once.
     static func startConnect(to address: sockaddr_in) throws(SocketError) -> (socket: Socket, isConnected: Bool) {
-        let fd = Glue.socket(AF_INET, streamType, 0)
-        guard fd >= 0 else { throw SocketError.current("socket") }
-        let socket = Socket(fd: fd)
-        do throws(SocketError) {
-            try socket.setNonBlocking()
-        } catch {
-            socket.close()
-            throw error
-        }
-        #if canImport(Darwin)
-        var one: Int32 = 1
-        setsockopt(fd, SOL_SOCKET, SO_NOSIGPIPE, &one, socklen_t(MemoryLayout<Int32>.size))
-        #endif
-        var target = address
-        let result = withUnsafePointer(to: &target) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glue.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        if result == 0 { return (socket, true) }
-        if errno == EINPROGRESS || errno == EINTR { return (socket, false) }
-        let error = SocketError.failed(call: "connect", errno: errno)
-        socket.close()
-        throw error
+        try Socket.connectNonBlocking(to: address)
     }
 
     /// The outcome of a non-blocking connect once the socket is writable: 0 or the errno.
-    static func connectError(of socket: Socket) -> Int32 {
-        var value: Int32 = 0
-        var length = socklen_t(MemoryLayout<Int32>.size)
-        guard getsockopt(socket.fd, SOL_SOCKET, SO_ERROR, &value, &length) == 0 else { return errno }
-        return value
-    }
+    static func connectError(of socket: Socket) -> Int32 { socket.pendingError() }
 
     /// A non-blocking UDP socket for discovery; `port` 0 picks one. `isShared` lets several clients bind the beacon port.
     static func datagramSocket(port: UInt16, isShared: Bool) throws(SocketError) -> Socket {
-        let fd = Glue.socket(AF_INET, datagramType, 0)
-        guard fd >= 0 else { throw SocketError.current("socket") }
-        let socket = Socket(fd: fd)
-        var one: Int32 = 1
-        setsockopt(fd, SOL_SOCKET, SO_BROADCAST, &one, socklen_t(MemoryLayout<Int32>.size))
-        if isShared {
-            setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, socklen_t(MemoryLayout<Int32>.size))
-            setsockopt(fd, SOL_SOCKET, SO_REUSEPORT, &one, socklen_t(MemoryLayout<Int32>.size))
-        }
-        do throws(SocketError) {
-            try socket.setNonBlocking()
-            var address = try Socket.makeAddress("0.0.0.0", port)
-            let result = withUnsafePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glue.bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-            }
-            guard result == 0 else { throw SocketError.current("bind") }
-        } catch {
-            socket.close()
-            throw error
-        }
-        return socket
+        try Socket.makeDatagram(address: "0.0.0.0", port: port, isShared: isShared)
     }
 
     /// The text of an errno.

@@ -41,12 +41,13 @@ public struct Socket: Hashable, Sendable {
     /// Wraps an existing descriptor.
     public init(fd: Int32) { self.fd = fd }
 
+    /// The socket type constants, spelled the same on Linux and Darwin.
     #if canImport(Glibc)
-    static let streamType = Int32(SOCK_STREAM.rawValue)
-    static let datagramType = Int32(SOCK_DGRAM.rawValue)
+    public static let streamType = Int32(SOCK_STREAM.rawValue)
+    public static let datagramType = Int32(SOCK_DGRAM.rawValue)
     #else
-    static let streamType = SOCK_STREAM
-    static let datagramType = SOCK_DGRAM
+    public static let streamType = SOCK_STREAM
+    public static let datagramType = SOCK_DGRAM
     #endif
 
     /// Creates a non-blocking TCP listener bound to `address:port` (port 0 picks a free one).
@@ -65,11 +66,15 @@ public struct Socket: Hashable, Sendable {
     }
 
     /// Creates a non-blocking UDP socket bound to `address:port`, able to broadcast.
-    public static func makeDatagram(address: String, port: UInt16) throws(SocketError) -> Socket {
+    ///
+    /// With `isShared`, several processes on one machine may bind the same port (SO_REUSEPORT), as
+    /// clients listening for discovery beacons do; every one of them receives the broadcasts.
+    public static func makeDatagram(address: String, port: UInt16, isShared: Bool = false) throws(SocketError) -> Socket {
         let socket = try makeSocket(type: datagramType)
         var one: Int32 = 1
         setsockopt(socket.fd, SOL_SOCKET, SO_REUSEADDR, &one, socklen_t(MemoryLayout<Int32>.size))
         setsockopt(socket.fd, SOL_SOCKET, SO_BROADCAST, &one, socklen_t(MemoryLayout<Int32>.size))
+        if isShared { setsockopt(socket.fd, SOL_SOCKET, SO_REUSEPORT, &one, socklen_t(MemoryLayout<Int32>.size)) }
         do throws(SocketError) {
             try socket.bind(address: address, port: port)
         } catch {
@@ -77,6 +82,33 @@ public struct Socket: Hashable, Sendable {
             throw error
         }
         return socket
+    }
+
+    /// Starts a non-blocking TCP connect to `address`; `isConnected` is true when it finished at once,
+    /// otherwise wait for writability and read `pendingError()`.
+    public static func connectNonBlocking(to address: sockaddr_in) throws(SocketError) -> (socket: Socket, isConnected: Bool) {
+        let socket = try makeSocket(type: streamType)
+        #if canImport(Darwin)
+        var one: Int32 = 1
+        setsockopt(socket.fd, SOL_SOCKET, SO_NOSIGPIPE, &one, socklen_t(MemoryLayout<Int32>.size))
+        #endif
+        var target = address
+        let result = withUnsafePointer(to: &target) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glue.connect(socket.fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        if result == 0 { return (socket, true) }
+        if errno == EINPROGRESS || errno == EINTR { return (socket, false) }
+        let error = SocketError.failed(call: "connect", errno: errno)
+        socket.close()
+        throw error
+    }
+
+    /// The outcome of a non-blocking connect once the socket is writable: 0, or the errno it failed with.
+    public func pendingError() -> Int32 {
+        var value: Int32 = 0
+        var length = socklen_t(MemoryLayout<Int32>.size)
+        guard getsockopt(fd, SOL_SOCKET, SO_ERROR, &value, &length) == 0 else { return errno }
+        return value
     }
 
     private static func makeSocket(type: Int32) throws(SocketError) -> Socket {
