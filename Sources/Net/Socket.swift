@@ -41,12 +41,15 @@ public struct Socket: Hashable, Sendable {
     /// Wraps an existing descriptor.
     public init(fd: Int32) { self.fd = fd }
 
-    /// The socket type constants, spelled the same on Linux and Darwin.
     #if canImport(Glibc)
+    /// SOCK_STREAM, spelled the same on Linux and Darwin.
     public static let streamType = Int32(SOCK_STREAM.rawValue)
+    /// SOCK_DGRAM, spelled the same on Linux and Darwin.
     public static let datagramType = Int32(SOCK_DGRAM.rawValue)
     #else
+    /// SOCK_STREAM, spelled the same on Linux and Darwin.
     public static let streamType = SOCK_STREAM
+    /// SOCK_DGRAM, spelled the same on Linux and Darwin.
     public static let datagramType = SOCK_DGRAM
     #endif
 
