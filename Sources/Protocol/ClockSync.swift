@@ -119,6 +119,10 @@ public struct PressEstimate: Equatable, Sendable {
     /// A stamp maps to host time through the connection's offset and is accepted only within
     /// [arrival − highest recent RTT, arrival]: a client lying about time gains at most its own
     /// measured latency. Without a stamp (text mode), the press is arrival minus half the lowest RTT.
+    /// The most a stamp may reach back before its arrival, whatever latency a client shows: Wi-Fi adds up to
+    /// about 100 ms, so a larger "latency" is a slow link or a client holding its sync replies to look slow.
+    public static let maximumBackdate: Int64 = 150
+
     public static func estimate(arrival: Int64, stamp: Int64?, clock: ClockEstimator) -> PressEstimate {
         guard clock.isMeasured else { return PressEstimate(pressedAt: arrival, uncertainty: 1, wasClamped: false) }
         guard let stamp else {
@@ -126,7 +130,7 @@ public struct PressEstimate: Equatable, Sendable {
                                  uncertainty: max(1, clock.minimumRoundTrip / 2), wasClamped: false)
         }
         let mapped = clock.hostTime(fromClient: stamp)
-        let earliest = arrival.saturatingSubtract(clock.maximumRoundTrip)
+        let earliest = arrival.saturatingSubtract(min(clock.maximumRoundTrip, maximumBackdate))
         let clamped = min(max(mapped, earliest), arrival)
         return PressEstimate(pressedAt: clamped, uncertainty: clock.uncertainty, wasClamped: clamped != mapped)
     }

@@ -222,8 +222,13 @@ public struct ShakyWords: GameMode, Codable, Sendable, Equatable {
         let press = min(max(pressedAt, round.openedAt), now)
         try round.queue.add(team: team, pressedAt: press, uncertaintyMs: uncertaintyMs,
                             settleMs: settleMs, arrivedAt: now, tieKey: rng.next())
-        var effects: [Effect] = [.buzzed(BuzzUpdate(team: team, entries: round.queue.entries,
-                                                    buzzDeadline: round.buzzDeadline))]
+        // While the head of the queue is still settling, the order stays private: announcing a rival's
+        // buzz before it is committed would let a client that lies about its latency react and overtake.
+        var effects: [Effect] = []
+        let isSettling = round.queue.commitDeadline.map { $0 > now } ?? false
+        if !isSettling {
+            effects.append(.buzzed(BuzzUpdate(team: team, entries: round.queue.entries, buzzDeadline: round.buzzDeadline)))
+        }
         effects += advanceTurns(at: now)
         return effects
     }
@@ -302,6 +307,9 @@ public struct ShakyWords: GameMode, Codable, Sendable, Equatable {
         while let due = dueClock(), due.instant <= now {
             switch due.clock {
             case .settle:
+                if let head = round.queue.waitingTeams.first {
+                    effects.append(.buzzed(BuzzUpdate(team: head, entries: round.queue.entries, buzzDeadline: round.buzzDeadline)))
+                }
                 effects += advanceTurns(at: now)
             case .answer:
                 effects += endTurnWithoutScore(isTimedOut: true, at: now)
