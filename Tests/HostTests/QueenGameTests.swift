@@ -163,3 +163,37 @@ struct QueenGameTests {
         host.stop()
     }
 }
+
+/// Secrets across reconnects: a player who drops and comes back sees its own number again, and nobody else's.
+@Suite("Queen's secrets across reconnects", .timeLimit(.minutes(1)))
+struct QueenReconnectSecrecyTests {
+    @Test func aResumedPlayerAndALateBoardSeeOnlyWhatTheyMay() throws {
+        let host = try HostProcess()
+        let admin = try host.admin()
+        var clients: [String: TestClient] = [:]
+        for name in ["Ann", "Bob", "Cy", "Dee"] { clients[name] = try host.join(name, team: name) }
+        try admin.send(["type": "start", "game": "queen", "countdownSeconds": 1, "chooseSeconds": 60, "id": 1])
+        let round = try admin.waitFor("round")
+        let queen = try #require(round["queen"]?.stringValue)
+        let citizen = try #require(clients.keys.sorted().first { $0 != queen })
+        let number = try #require(clients[citizen]?.waitFor("secret")["number"])
+        let token = try #require(clients[citizen]?.token)
+        clients[citizen] = nil  // the citizen drops mid-round
+        let back = try host.connect()
+        try back.send(["type": "hello", "room": .string(host.room), "resume": .string(token)])
+        _ = try back.waitFor("welcome")
+        #expect(try back.waitFor("secret")["number"] == number)
+        let lateBoard = try host.board()
+        _ = try lateBoard.waitFor("round")
+        try clients[queen]!.send(["type": "command", "text": "No. {1} bows to No. {2}"])
+        _ = try back.waitFor("revealed")
+        _ = try lateBoard.waitFor("revealed")
+        for client in [back, lateBoard] {
+            let beforeReveal = client.transcriptText.components(separatedBy: "\"type\":\"revealed\"")[0]
+            let secrets = beforeReveal.components(separatedBy: "\"type\":\"secret\"").count - 1
+            #expect(secrets == (client === back ? 1 : 0))
+            #expect(!beforeReveal.contains("\"numbers\""))
+        }
+        host.stop()
+    }
+}
