@@ -15,27 +15,34 @@ struct Player: Codable, Equatable {
 }
 
 /// The lobby: who is in the room and in which team. Teams exist while they have players.
+///
+/// Lookups by id, name and team are dictionary lookups: a hall of thousands of players must not cost
+/// a scan of the room for every message routed to a team.
 struct Room {
     let code: String
     private(set) var players: [Player] = []
     private var nextNumber = 1
+    /// Index of each player in `players`, by id.
+    private var positions: [String: Int] = [:]
+    /// Player id by name key (see `key`).
+    private var idsByName: [String: String] = [:]
+    /// Player ids by team key, in join order.
+    private var idsByTeam: [String: [String]] = [:]
+    /// Team keys in order of first appearance (teams whose last player left are dropped).
+    private var teamOrder: [String] = []
 
     init(code: String) { self.code = code }
 
-    /// The teams in order of first appearance.
+    /// The teams in order of first appearance, as first written.
     var teams: [String] {
-        var seen: Set<String> = []
-        return players.compactMap { seen.insert(Room.key($0.team)).inserted ? $0.team : nil }
+        teamOrder.compactMap { idsByTeam[$0]?.first.flatMap(player(id:))?.team }
     }
 
     /// The player with `id`.
-    func player(id: String) -> Player? { players.first { $0.id == id } }
+    func player(id: String) -> Player? { positions[id].map { players[$0] } }
 
-    /// The player named `name`, ignoring case.
-    func player(named name: String) -> Player? {
-        let folded = Room.key(name)
-        return players.first { Room.key($0.name) == folded }
-    }
+    /// The player named `name`, ignoring case and accents.
+    func player(named name: String) -> Player? { idsByName[Room.key(name)].flatMap(player(id:)) }
 
     /// The player whose token equals `token`, compared in constant time against every player.
     func player(token: String) -> Player? {
@@ -44,46 +51,71 @@ struct Room {
         return found
     }
 
-    /// The names of a team's players.
-    func members(of team: String) -> [Player] {
-        let folded = Room.key(team)
-        return players.filter { Room.key($0.team) == folded }
-    }
+    /// A team's players, in join order.
+    func members(of team: String) -> [Player] { (idsByTeam[Room.key(team)] ?? []).compactMap(player(id:)) }
 
     /// What makes two names the same name: case, accents, spaces and punctuation don't count ("Équipe" is "equipe").
     static func key(_ name: String) -> String {
+        if name.utf8.allSatisfy({ $0 < 0x80 }) {  // the common case, without Foundation's folding
+            let compact = String(decoding: name.utf8.compactMap { byte -> UInt8? in
+                switch byte {
+                case UInt8(ascii: "A")...UInt8(ascii: "Z"): return byte + 32
+                case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"): return byte
+                default: return nil
+                }
+            }, as: UTF8.self)
+            return compact.isEmpty ? name.lowercased() : compact
+        }
         let compact = TextFolding.compact(name)
         return compact.isEmpty ? name.lowercased() : compact
     }
 
     /// The team's name as first written, for a name in any case.
-    func canonicalTeam(_ team: String) -> String {
-        players.first { Room.key($0.team) == Room.key(team) }?.team ?? team
-    }
+    func canonicalTeam(_ team: String) -> String { members(of: team).first?.team ?? team }
 
     /// Adds a new player; the caller checked the name.
     mutating func add(name: String, team: String, token: String) -> Player {
         let player = Player(id: "p\(nextNumber)", name: name, team: canonicalTeam(team), token: token, isConnected: true, disconnectedAt: nil)
         nextNumber += 1
-        players.append(player)
+        insert(player)
         return player
     }
 
     /// Restores a player from the journal.
     mutating func restore(_ player: Player) {
-        players.removeAll { $0.id == player.id }
-        players.append(player)
+        remove(player.id)
+        insert(player)
         if let number = Int(player.id.dropFirst()), number >= nextNumber { nextNumber = number + 1 }
     }
 
+    private mutating func insert(_ player: Player) {
+        positions[player.id] = players.count
+        players.append(player)
+        idsByName[Room.key(player.name)] = player.id
+        let teamKey = Room.key(player.team)
+        if idsByTeam[teamKey] == nil { teamOrder.append(teamKey) }
+        idsByTeam[teamKey, default: []].append(player.id)
+    }
+
     mutating func setConnected(_ id: String, _ isConnected: Bool, at now: Int64) {
-        guard let index = players.firstIndex(where: { $0.id == id }) else { return }
+        guard let index = positions[id] else { return }
         players[index].isConnected = isConnected
         players[index].disconnectedAt = isConnected ? nil : now
     }
 
     /// Removes a player (kicked or expired); their token stops working.
-    mutating func remove(_ id: String) { players.removeAll { $0.id == id } }
+    mutating func remove(_ id: String) {
+        guard let index = positions.removeValue(forKey: id) else { return }
+        let player = players.remove(at: index)
+        for later in index..<players.count { positions[players[later].id] = later }
+        idsByName[Room.key(player.name)] = nil
+        let teamKey = Room.key(player.team)
+        idsByTeam[teamKey]?.removeAll { $0 == id }
+        if idsByTeam[teamKey]?.isEmpty == true {
+            idsByTeam[teamKey] = nil
+            teamOrder.removeAll { $0 == teamKey }
+        }
+    }
 
     /// Players whose resume window ended.
     func expired(now: Int64, windowMilliseconds: Int64) -> [Player] {

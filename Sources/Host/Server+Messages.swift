@@ -473,7 +473,7 @@ extension Server {
         storage.journal(["k": "gameEnd"])
         log.info("Game over: \(game.name).")
         self.game = nil
-        refreshStatus()
+        isStatusDirty = true
     }
 }
 

@@ -78,6 +78,8 @@ final class Server {
     /// When the next clock-sync probe or discovery beacon is due (finer than housekeeping).
     var nextSyncSweepAt: Int64 = .max
     var nextTrimAt: Int64 = 0
+    /// Something the operator's status line shows may have changed.
+    var isStatusDirty = true
     var isLobbyDirty = false
     var nextLobbyAt: Int64 = 0
     /// The players as the last lobby broadcast showed them, for `lobbyUpdate` deltas.
@@ -375,7 +377,7 @@ final class Server {
     /// Sends each message to its audience, encoding it once for all JSON recipients.
     func dispatch(_ outgoing: [Outgoing]) {
         for item in outgoing { deliver(item.message, to: item.audience) }
-        refreshStatus()
+        isStatusDirty = true
     }
 
     func deliver(_ message: JSONValue, to audience: Audience) {
@@ -388,10 +390,7 @@ final class Server {
         case .playerNamed(let name):
             recipients = room.player(named: name).flatMap { playerConnections[$0.id] }.flatMap { connections[$0] }.map { [$0] } ?? []
         case .team(let team):
-            let key = Room.key(team)
-            recipients = joinedConnections.filter { connection in
-                connection.playerID.flatMap(room.player(id:)).map { Room.key($0.team) == key } ?? false
-            }
+            recipients = room.members(of: team).compactMap { playerConnections[$0.id].flatMap { connections[$0] } }
         }
         guard !recipients.isEmpty else { return }
         let encoded = JSONEncoding.encodeLine(message)
@@ -433,11 +432,13 @@ final class Server {
             }
         }
         lobbySnapshot = snapshot
-        refreshStatus()
+        isStatusDirty = true
     }
 
-    /// Prints the operator's one-line status when it changed.
+    /// Prints the operator's one-line status when it changed (checked at most once a second, off the hot path).
     func refreshStatus() {
+        guard isStatusDirty else { return }
+        isStatusDirty = false
         let line = statusSummary
         guard line != lastStatusLine else { return }
         lastStatusLine = line
