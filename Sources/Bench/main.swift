@@ -1,1 +1,133 @@
-print("not yet")
+import Foundation
+import Net
+import Protocol
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+// partyline-bench: launches the real host and the bench's own relay (the floor), drives both with the
+// same client threads, prints a table and writes a JSON file. See BENCHMARKS.md.
+
+signal(SIGPIPE, SIG_IGN)
+
+let parsedOptions: BenchOptions
+do {
+    guard let options = try BenchOptions.parse(Array(CommandLine.arguments.dropFirst())) else {
+        print(BenchOptions.helpText)
+        exit(0)
+    }
+    parsedOptions = options
+} catch {
+    FileHandle.standardError.write(Data("partyline-bench: \(error)\n".utf8))
+    exit(2)
+}
+
+if parsedOptions.isFloorRelay { FloorRelay.run() }
+
+let openFiles = raiseOpenFileLimit()
+let ownDirectory = URL(fileURLWithPath: ownExecutablePath()).deletingLastPathComponent()
+let hostBinary = parsedOptions.hostBinary ?? ownDirectory.appendingPathComponent("partyline-host").path
+guard FileManager.default.isExecutableFile(atPath: hostBinary) else {
+    FileHandle.standardError.write(Data("partyline-bench: no partyline-host at \(hostBinary); build it (swift build -c release) or pass --host-binary PATH.\n".utf8))
+    exit(2)
+}
+let needed = max(parsedOptions.idleClients, parsedOptions.stormClients, parsedOptions.sizes.max() ?? 0) + 200
+if openFiles < needed {
+    FileHandle.standardError.write(Data("partyline-bench: only \(openFiles) open files allowed, \(needed) needed; raise `ulimit -n`.\n".utf8))
+    exit(2)
+}
+
+// Interrupted: take the children down too.
+let signalQueue = DispatchQueue(label: "partyline-bench.signals")
+var signalSources: [DispatchSourceSignal] = []
+for signalNumber in [SIGINT, SIGTERM] {
+    signal(signalNumber, SIG_IGN)
+    let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: signalQueue)
+    source.setEventHandler {
+        ChildRegistry.shared.killAll()
+        FileHandle.standardError.write(Data("partyline-bench: interrupted.\n".utf8))
+        exit(130)
+    }
+    source.resume()
+    signalSources.append(source)
+}
+
+let context = BenchContext(options: parsedOptions, hostBinary: hostBinary)
+let report = Report()
+let started = Date()
+let startedMonotonic = MonotonicClock.nanoseconds()
+context.say("host \(hostBinary); temporary folder \(context.folder)")
+
+var kept: HostSession?
+if parsedOptions.sections.contains(.fanout) {
+    let keepClients = parsedOptions.sections.contains(.clock) ? parsedOptions.clockClients : nil
+    kept = FanoutRun(context: context).run(report: report, keepSessionWithClients: keepClients)
+}
+if parsedOptions.sections.contains(.clock) {
+    ScaleRuns(context: context).clockAccuracy(report: report, session: kept)
+    kept = nil
+}
+if parsedOptions.sections.contains(.storm) { ScaleRuns(context: context).joinStorm(report: report) }
+if parsedOptions.sections.contains(.idle) { ScaleRuns(context: context).idleScale(report: report) }
+
+report.sections["fairness"] = .object(["status": "not measured yet", "note": "The fair-buzz test is built separately; this section is a placeholder."])
+report.add(TableRow(measure: "Fairness error", value: "not measured yet"))
+
+// MARK: Output
+
+func run(_ executable: String, _ arguments: [String]) -> String? {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: executable)
+    process.arguments = arguments
+    let pipe = Pipe()
+    process.standardOutput = pipe
+    process.standardError = pipe
+    do { try process.run() } catch { return nil }
+    let data = pipe.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+}
+
+let formatter = ISO8601DateFormatter()
+var uname = utsname()
+_ = Glibc.uname(&uname)
+func text<T>(_ field: T) -> String {
+    withUnsafeBytes(of: field) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+}
+let machine: JSONObject = [
+    "nproc": .number(ProcessInfo.processInfo.activeProcessorCount),
+    "uname": .string([text(uname.sysname), text(uname.nodename), text(uname.release), text(uname.version), text(uname.machine)].joined(separator: " ")),
+    "memoryBytes": .number(Int(ProcessInfo.processInfo.physicalMemory)),
+    "swift": run("/usr/bin/env", ["swift", "--version"]).map { .string($0.split(separator: "\n").first.map(String.init) ?? $0) } ?? .null,
+]
+var results: JSONObject = [
+    "schema": 1,
+    "tool": "partyline-bench",
+    "date": .string(formatter.string(from: started)),
+    "durationSeconds": .double(rounded(Double(MonotonicClock.nanoseconds() - startedMonotonic) / 1e9)),
+    "command": .string((["partyline-bench"] + CommandLine.arguments.dropFirst()).joined(separator: " ")),
+    "quick": .bool(parsedOptions.isQuick),
+    "hostBinary": .string(hostBinary),
+    "readers": .number(parsedOptions.readers),
+    "machine": .object(machine),
+]
+for member in report.sections { results[member.key] = member.value }
+results["targets"] = .array(report.targets.map(\.json))
+results["problems"] = .array(report.problems.map { .string($0) })
+
+print(report.table())
+if !report.problems.isEmpty {
+    print("\nProblems:")
+    for problem in report.problems { print("  - " + problem) }
+}
+do {
+    try (PrettyJSON.text(.object(results)) + "\n").write(toFile: parsedOptions.jsonPath, atomically: true, encoding: .utf8)
+    print("\nWrote \(parsedOptions.jsonPath).")
+} catch {
+    FileHandle.standardError.write(Data("partyline-bench: cannot write \(parsedOptions.jsonPath): \(error)\n".utf8))
+    exit(1)
+}
+context.removeFolder()
+exit(0)

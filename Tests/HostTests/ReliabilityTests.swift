@@ -103,7 +103,7 @@ struct ReliabilityTests {
         let whole = try #require(FileManager.default.contents(atPath: journal))
         var torn = whole
         torn.append(Data("0badf00d {\"k\":\"join\",\"pla".utf8))
-        FileManager.default.createFile(atPath: journal, contents: torn)
+        #expect(FileManager.default.createFile(atPath: journal, contents: torn))
         let second = try HostProcess(["--resume"], data: data.path)
         #expect(second.room == first.room)
         let admin = try second.admin()
@@ -115,7 +115,7 @@ struct ReliabilityTests {
 
         var lines = String(decoding: whole, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         lines[1] = "12345678 {\"k\":\"join\"}"  // a checksum that does not match
-        FileManager.default.createFile(atPath: journal, contents: Data(lines.joined(separator: "\n").utf8))
+        #expect(FileManager.default.createFile(atPath: journal, contents: Data(lines.joined(separator: "\n").utf8)))
         let refused = Process()
         refused.executableURL = BuiltProducts.executable("partyline-host")
         refused.arguments = ["--port", "0", "--data", data.path, "--resume", "--no-discovery", "--no-console"]

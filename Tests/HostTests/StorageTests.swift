@@ -9,7 +9,7 @@ struct StorageTests {
         let data = TemporaryDirectory()
         try FileManager.default.createDirectory(atPath: data.path + "/packs", withIntermediateDirectories: true)
         let broken = "{\n  \"id\": \"oops\",\n  \"name\": \"Oops\",\n  \"questions\": [ { \"difficulty\": \"easy\", \n  ]\n}\n"
-        FileManager.default.createFile(atPath: data.path + "/packs/oops.json", contents: Data(broken.utf8))
+        #expect(FileManager.default.createFile(atPath: data.path + "/packs/oops.json", contents: Data(broken.utf8)))
         let host = try HostProcess([], data: data.path)
         let admin = try host.admin()
         try admin.send(["type": "packs", "action": "list", "id": 1])
@@ -26,7 +26,7 @@ struct StorageTests {
         let data = TemporaryDirectory()
         let csv = data.path + "/pub.csv"
         let text = "difficulty,question,answer\r\neasy,\"Which fruit, yellow and curved, do monkeys love?\",Banana\r\nhard,Which metal is liquid at room temperature?,Mercury\r\n"
-        FileManager.default.createFile(atPath: csv, contents: Data(text.utf8))
+        #expect(FileManager.default.createFile(atPath: csv, contents: Data(text.utf8)))
         let imported = try StorageTests.run(["pack", "import", csv, "--data", data.path])
         #expect(imported.status == 0)
         #expect(imported.output.contains("2 questions"))
@@ -37,7 +37,7 @@ struct StorageTests {
         #expect(json["questions"]?.arrayValue?.count == 2)
         #expect(json["questions"]?.arrayValue?.first?["text"] == "Which fruit, yellow and curved, do monkeys love?")
         let bad = data.path + "/bad.csv"
-        FileManager.default.createFile(atPath: bad, contents: Data("difficulty,question,answer\nhardest,Q?,Answer\n".utf8))
+        #expect(FileManager.default.createFile(atPath: bad, contents: Data("difficulty,question,answer\nhardest,Q?,Answer\n".utf8)))
         let refused = try StorageTests.run(["pack", "import", bad, "--data", data.path])
         #expect(refused.status != 0)
         #expect(refused.output.contains("line 2"))

@@ -1,0 +1,500 @@
+import Foundation
+import Net
+import Protocol
+#if canImport(Glibc)
+import Glibc
+import CSystem
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// What a received line is, judged from its first bytes (`{"type":"…"`): the host writes `type` first.
+enum LineKind: UInt8 {
+    case welcome, lobby, buzzed, question, reveal, ping, pong, ok, error, other
+
+    /// The kind named by the start of a line.
+    static func classify(_ head: [UInt8]) -> LineKind {
+        let prefix: [UInt8] = Array("{\"type\":\"".utf8)
+        guard head.count > prefix.count, head.starts(with: prefix) else { return .other }
+        let name = head[prefix.count...].prefix { $0 != UInt8(ascii: "\"") }
+        switch String(decoding: name, as: UTF8.self) {
+        case "welcome": return .welcome
+        case "lobby", "lobbyUpdate": return .lobby
+        case "buzzed": return .buzzed
+        case "question": return .question
+        case "reveal": return .reveal
+        case "ping": return .ping
+        case "pong": return .pong
+        case "ok": return .ok
+        case "error": return .error
+        default: return .other
+        }
+    }
+}
+
+/// A line a reader thread finished, with the monotonic time its last bytes were read.
+struct ReceivedLine {
+    var slot: Int
+    var kind: LineKind
+    /// Monotonic nanoseconds right after the `recv` that completed the line.
+    var at: Int64
+    /// The whole line (without the newline), only where the pool keeps bodies.
+    var body: [UInt8]?
+    /// Number of `{` in the line: for a `lobby`, one more than the players it lists.
+    var braces: Int
+    /// A `lobby`/`lobbyUpdate`'s `count` (players in the room), when the line's start carries it.
+    var count: Int?
+}
+
+/// What the client driver has seen so far, shared by the reader threads (writers) and the driver (reader).
+///
+/// Readers record a batch of lines under the lock once per wake-up; the driver waits on the condition.
+/// Times are taken by the readers before any locking, so the lock does not shift measurements.
+final class Tally: @unchecked Sendable {
+    let condition = NSCondition()
+    let capacity: Int
+    /// Slots whose arrivals count towards the driver's goals (players; not the operator).
+    var isTarget: [Bool]
+    /// Slots whose lines are kept whole in `inbox` (the operator, observers).
+    var isKeeping: [Bool]
+    var welcomeAt: [Int64]
+    var welcomeBody: [[UInt8]?]
+    var lobbyCount: [Int]
+    var fullLobbyAt: [Int64]
+    var questionCount: [Int]
+    var lastQuestionAt: [Int64]
+    var revealCount: [Int]
+    var lastRevealAt: [Int64]
+    var closedAt: [Int64]
+    /// Arrival of the armed kind since `arm`, per slot (0: not yet).
+    var arrivals: [Int64]
+    var inbox: [[(at: Int64, kind: LineKind, body: [UInt8])]]
+
+    var armedKind: LineKind?
+    var arrivedTargets = 0
+    var targetCount = 0
+    var welcomeCount = 0
+    var fullLobbyCount = 0
+    /// A lobby listing at least this many players counts as "full" (join storm).
+    var fullLobbyPlayers = Int.max
+    var closedCount = 0
+    var errorCount = 0
+    var lastError = ""
+    var pingCount = 0
+    var questionGoal = Int.max
+    var questionReached = 0
+    var revealGoal = Int.max
+    var revealReached = 0
+    var bytesReceived = 0
+    /// When the readers last got something other than keepalive pings (monotonic ns).
+    var lastReceiveAt: Int64 = 0
+
+    init(capacity: Int) {
+        self.capacity = capacity
+        isTarget = Array(repeating: false, count: capacity)
+        isKeeping = Array(repeating: false, count: capacity)
+        welcomeAt = Array(repeating: 0, count: capacity)
+        welcomeBody = Array(repeating: nil, count: capacity)
+        lobbyCount = Array(repeating: 0, count: capacity)
+        fullLobbyAt = Array(repeating: 0, count: capacity)
+        questionCount = Array(repeating: 0, count: capacity)
+        lastQuestionAt = Array(repeating: 0, count: capacity)
+        revealCount = Array(repeating: 0, count: capacity)
+        lastRevealAt = Array(repeating: 0, count: capacity)
+        closedAt = Array(repeating: 0, count: capacity)
+        arrivals = Array(repeating: 0, count: capacity)
+        inbox = Array(repeating: [], count: capacity)
+    }
+
+    /// Runs `body` under the lock.
+    func locked<T>(_ body: (Tally) throws -> T) rethrows -> T {
+        condition.lock()
+        defer { condition.unlock() }
+        return try body(self)
+    }
+
+    /// Waits until `predicate` holds (checked under the lock) or `timeout` seconds pass; returns whether it held.
+    func wait(timeout: Double, until predicate: (Tally) -> Bool) -> Bool {
+        let deadline = Date().addingTimeInterval(timeout)
+        condition.lock()
+        defer { condition.unlock() }
+        while !predicate(self) {
+            if !condition.wait(until: deadline) { return predicate(self) }
+        }
+        return true
+    }
+
+    /// Records what one reader saw in one wake-up.
+    func record(_ lines: [ReceivedLine], closed: [(slot: Int, at: Int64)], bytes: Int, at now: Int64) {
+        condition.lock()
+        bytesReceived += bytes
+        // Keepalive pings (and our pongs) don't count as traffic: "quiet" means nothing but keepalives.
+        if bytes > 0 && (lines.isEmpty || lines.contains { $0.kind != .ping }) { lastReceiveAt = now }
+        for line in lines {
+            let slot = line.slot
+            switch line.kind {
+            case .buzzed:
+                if armedKind == .buzzed && arrivals[slot] == 0 {
+                    arrivals[slot] = line.at
+                    if isTarget[slot] { arrivedTargets += 1 }
+                }
+            case .question:
+                questionCount[slot] += 1
+                lastQuestionAt[slot] = line.at
+                if isTarget[slot] && questionCount[slot] == questionGoal { questionReached += 1 }
+            case .reveal:
+                revealCount[slot] += 1
+                lastRevealAt[slot] = line.at
+                if isTarget[slot] && revealCount[slot] == revealGoal { revealReached += 1 }
+            case .welcome:
+                if welcomeAt[slot] == 0 {
+                    welcomeAt[slot] = line.at
+                    welcomeBody[slot] = line.body
+                    welcomeCount += 1
+                }
+            case .lobby:
+                lobbyCount[slot] += 1
+                // `count` is the room's head count (large rooms send deltas); older hosts list everyone.
+                if (line.count ?? (line.braces - 1)) >= fullLobbyPlayers && fullLobbyAt[slot] == 0 {
+                    fullLobbyAt[slot] = line.at
+                    fullLobbyCount += 1
+                }
+            case .ping:
+                pingCount += 1
+            case .error:
+                errorCount += 1
+                if let body = line.body { lastError = String(decoding: body.prefix(300), as: UTF8.self) }
+            case .pong, .ok, .other:
+                break
+            }
+            if isKeeping[slot], line.kind != .lobby, let body = line.body {
+                inbox[slot].append((line.at, line.kind, body))
+            }
+        }
+        for (slot, at) in closed where closedAt[slot] == 0 {
+            closedAt[slot] = at
+            closedCount += 1
+        }
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    /// Starts timing arrivals of `kind` afresh (caller holds no lock).
+    func arm(_ kind: LineKind) {
+        locked { tally in
+            tally.armedKind = kind
+            tally.arrivedTargets = 0
+            for index in tally.arrivals.indices { tally.arrivals[index] = 0 }
+        }
+    }
+
+    /// Counts targets that have seen at least `goal` questions from now on.
+    func setQuestionGoal(_ goal: Int) {
+        locked { tally in
+            tally.questionGoal = goal
+            tally.questionReached = (0..<tally.capacity).filter { tally.isTarget[$0] && tally.questionCount[$0] >= goal }.count
+        }
+    }
+
+    /// Counts targets that have seen at least `goal` reveals from now on.
+    func setRevealGoal(_ goal: Int) {
+        locked { tally in
+            tally.revealGoal = goal
+            tally.revealReached = (0..<tally.capacity).filter { tally.isTarget[$0] && tally.revealCount[$0] >= goal }.count
+        }
+    }
+}
+
+/// Per-connection line assembly, touched only by the reader thread that owns the connection.
+final class LineAssembly {
+    static let headLength = 72
+    var head: [UInt8] = []
+    var kind: LineKind?
+    var braces = 0
+    var body: [UInt8]?
+    let isKeeping: Bool
+
+    init(isKeeping: Bool) { self.isKeeping = isKeeping }
+
+    func wantsBody(_ kind: LineKind) -> Bool {
+        switch kind {
+        case .welcome, .error: return true
+        case .lobby, .buzzed: return false
+        default: return isKeeping
+        }
+    }
+
+    /// Adds bytes of the current line.
+    func consume(_ bytes: UnsafeRawBufferPointer) {
+        var rest = bytes
+        if kind == nil {
+            let take = min(rest.count, LineAssembly.headLength - head.count)
+            head.append(contentsOf: rest.prefix(take))
+            rest = UnsafeRawBufferPointer(rebasing: rest.dropFirst(take))
+            guard head.count >= LineAssembly.headLength else { return }
+            classify()
+        }
+        guard !rest.isEmpty, let kind else { return }
+        if kind == .lobby { braces += LineAssembly.countBraces(rest) }
+        if body != nil && body!.count < 4 << 20 { body!.append(contentsOf: rest) }
+    }
+
+    private func classify() {
+        let kind = LineKind.classify(head)
+        self.kind = kind
+        if kind == .lobby { braces = head.reduce(0) { $0 + ($1 == UInt8(ascii: "{") ? 1 : 0) } }
+        if wantsBody(kind) { body = head }
+    }
+
+    /// Ends the line; returns it.
+    func finish(slot: Int, at time: Int64) -> ReceivedLine {
+        if kind == nil { classify() }
+        let line = ReceivedLine(slot: slot, kind: kind ?? .other, at: time, body: body, braces: braces,
+                                count: kind == .lobby ? LineAssembly.countField(head) : nil)
+        head.removeAll(keepingCapacity: true)
+        kind = nil
+        braces = 0
+        body = nil
+        return line
+    }
+
+    /// The number after `"count":` in `head`, if it is there.
+    static func countField(_ head: [UInt8]) -> Int? {
+        let key: [UInt8] = Array("\"count\":".utf8)
+        guard let range = head.firstRange(of: key) else { return nil }
+        let digits = head[range.upperBound...].prefix { $0 >= 0x30 && $0 <= 0x39 }
+        return digits.isEmpty || range.upperBound + digits.count >= head.count ? nil : Int(String(decoding: digits, as: UTF8.self))
+    }
+
+    static func countBraces(_ bytes: UnsafeRawBufferPointer) -> Int {
+        var count = 0
+        for byte in bytes where byte == UInt8(ascii: "{") { count += 1 }
+        return count
+    }
+}
+
+/// A reader thread: epolls its share of the client sockets, assembles lines, timestamps them.
+final class ReaderThread: @unchecked Sendable {
+    let poller: Poller
+    unowned let pool: ClientPool
+    private var isStopping = false
+    private let stopLock = NSLock()
+    private let finished = DispatchSemaphore(value: 0)
+
+    init(pool: ClientPool) throws {
+        self.pool = pool
+        poller = try Poller(capacity: 1024)
+    }
+
+    func start() {
+        let thread = Thread { [self] in
+            self.run()
+            self.finished.signal()
+        }
+        thread.stackSize = 1 << 20
+        thread.start()
+    }
+
+    func stop() {
+        stopLock.withLock { isStopping = true }
+        poller.waker.wake()
+        finished.wait()
+    }
+
+    private var shouldStop: Bool { stopLock.withLock { isStopping } }
+
+    private func run() {
+        let bufferSize = 256 * 1024
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: bufferSize, alignment: 16)
+        defer { buffer.deallocate() }
+        let pong: [UInt8] = Array("{\"type\":\"pong\"}\n".utf8)
+        var lines: [ReceivedLine] = []
+        var closed: [(slot: Int, at: Int64)] = []
+        while !shouldStop {
+            let ready: ArraySlice<Readiness>
+            do {
+                ready = try poller.wait(timeoutMilliseconds: 100)
+            } catch {
+                continue
+            }
+            var bytes = 0
+            for readiness in ready {
+                if poller.isWakeUp(readiness.fd) {
+                    poller.drainWakeUps()
+                    continue
+                }
+                let fd = readiness.fd
+                let slot = pool.slot(ofDescriptor: fd)
+                guard slot >= 0, let assembly = pool.assembly(slot) else { continue }
+                var reads = 0
+                reading: while reads < 16 {
+                    reads += 1
+                    let count = Glue.recv(fd, buffer.baseAddress, bufferSize, 0)
+                    let now = MonotonicClock.nanoseconds()
+                    if count <= 0 {
+                        if count < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR) { break reading }
+                        poller.remove(fd)
+                        closed.append((slot, now))
+                        break reading
+                    }
+                    bytes += count
+                    let base = buffer.baseAddress!
+                    var offset = 0
+                    while offset < count {
+                        let newline = memchr(base + offset, 0x0A, count - offset)
+                        let end = newline.map { base.distance(to: $0) } ?? count
+                        if end > offset { assembly.consume(UnsafeRawBufferPointer(start: base + offset, count: end - offset)) }
+                        guard newline != nil else { break }
+                        let line = assembly.finish(slot: slot, at: now)
+                        if line.kind == .ping { pool.sendBestEffort(fd: fd, pong) }
+                        switch line.kind {
+                        case .welcome, .lobby, .buzzed, .question, .reveal, .ping, .error: lines.append(line)
+                        default: if assembly.isKeeping { lines.append(line) }
+                        }
+                        offset = end + 1
+                    }
+                    if count < bufferSize { break reading }
+                }
+            }
+            if !lines.isEmpty || !closed.isEmpty || bytes > 0 {
+                pool.tally.record(lines, closed: closed, bytes: bytes, at: MonotonicClock.nanoseconds())
+                lines.removeAll(keepingCapacity: true)
+                closed.removeAll(keepingCapacity: true)
+            }
+        }
+    }
+}
+
+/// Many client connections to one server, read by a few reader threads, written by the driver.
+final class ClientPool: @unchecked Sendable {
+    let port: UInt16
+    let capacity: Int
+    let tally: Tally
+    private(set) var readers: [ReaderThread] = []
+    /// Slot of each descriptor (-1: none); written by the driver before the descriptor is watched.
+    private let slotOfDescriptor: UnsafeMutablePointer<Int32>
+    private let descriptorLimit = 1 << 17
+    private let assemblies: UnsafeMutablePointer<LineAssembly?>
+    private(set) var descriptors: [Int32] = []
+
+    init(port: UInt16, capacity: Int, readerCount: Int) throws {
+        self.port = port
+        self.capacity = capacity
+        tally = Tally(capacity: capacity)
+        slotOfDescriptor = .allocate(capacity: descriptorLimit)
+        slotOfDescriptor.initialize(repeating: -1, count: descriptorLimit)
+        assemblies = .allocate(capacity: capacity)
+        assemblies.initialize(repeating: nil, count: capacity)
+        for _ in 0..<readerCount { readers.append(try ReaderThread(pool: self)) }
+        for reader in readers { reader.start() }
+    }
+
+    deinit {
+        slotOfDescriptor.deallocate()
+        assemblies.deinitialize(count: capacity)
+        assemblies.deallocate()
+    }
+
+    var count: Int { descriptors.count }
+
+    func slot(ofDescriptor fd: Int32) -> Int {
+        fd >= 0 && Int(fd) < descriptorLimit ? Int(slotOfDescriptor[Int(fd)]) : -1
+    }
+
+    func assembly(_ slot: Int) -> LineAssembly? { assemblies[slot] }
+
+    /// Opens one more connection; returns its slot.
+    @discardableResult
+    func open(isTarget: Bool, isKeeping: Bool = false) throws -> Int {
+        guard descriptors.count < capacity else { throw BenchError("the client pool is full (\(capacity))") }
+        let socket: Socket
+        do {
+            socket = try Socket.connectBlocking(host: "127.0.0.1", port: port)
+        } catch {
+            throw BenchError("connecting client \(descriptors.count + 1) failed: \(error)")
+        }
+        var one: Int32 = 1
+        setsockopt(socket.fd, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
+        do {
+            try socket.setNonBlocking()
+        } catch {
+            socket.close()
+            throw BenchError("fcntl failed: \(error)")
+        }
+        guard Int(socket.fd) < descriptorLimit else {
+            socket.close()
+            throw BenchError("descriptor \(socket.fd) is beyond the bench's table")
+        }
+        let slot = descriptors.count
+        descriptors.append(socket.fd)
+        assemblies[slot] = LineAssembly(isKeeping: isKeeping)
+        slotOfDescriptor[Int(socket.fd)] = Int32(slot)
+        tally.locked { tally in
+            tally.isTarget[slot] = isTarget
+            tally.isKeeping[slot] = isKeeping
+            if isTarget { tally.targetCount += 1 }
+        }
+        do {
+            try readers[slot % readers.count].poller.add(socket.fd, interest: .read)
+        } catch {
+            throw BenchError("epoll_ctl failed: \(error)")
+        }
+        return slot
+    }
+
+    /// Writes all of `bytes` to `slot`, waiting for room when the socket is full.
+    func send(_ slot: Int, _ bytes: [UInt8]) throws {
+        let fd = descriptors[slot]
+        var offset = 0
+        let deadline = MonotonicClock.milliseconds() + 10_000
+        while offset < bytes.count {
+            let written = bytes[offset...].withUnsafeBytes { Glue.send(fd, $0.baseAddress, $0.count, sendFlags) }
+            if written > 0 {
+                offset += written
+                continue
+            }
+            if written < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR) {
+                guard MonotonicClock.milliseconds() < deadline else { throw BenchError("client \(slot) could not write for 10 s") }
+                var descriptor = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
+                _ = poll(&descriptor, 1, 100)
+                continue
+            }
+            throw BenchError("client \(slot) write failed: errno \(errno)")
+        }
+    }
+
+    /// Sends a JSON message on `slot`.
+    func send(_ slot: Int, _ message: JSONObject) throws {
+        try send(slot, JSONEncoding.encodeLine(.object(message)))
+    }
+
+    /// One write attempt from a reader thread (a pong); a full socket just drops it.
+    func sendBestEffort(fd: Int32, _ bytes: [UInt8]) {
+        _ = bytes.withUnsafeBytes { Glue.send(fd, $0.baseAddress, $0.count, sendFlags) }
+    }
+
+    /// Takes the kept lines of `slot`.
+    func takeInbox(_ slot: Int) -> [(at: Int64, kind: LineKind, body: [UInt8])] {
+        tally.locked { tally in
+            defer { tally.inbox[slot].removeAll() }
+            return tally.inbox[slot]
+        }
+    }
+
+    /// Stops the readers and closes every connection.
+    func close() {
+        for reader in readers { reader.stop() }
+        readers.removeAll()
+        for fd in descriptors {
+            slotOfDescriptor[Int(fd)] = -1
+            _ = Glue.close(fd)
+        }
+        descriptors.removeAll()
+    }
+}
+
+#if canImport(Glibc)
+let sendFlags = Int32(MSG_NOSIGNAL)
+#else
+let sendFlags: Int32 = 0
+#endif

@@ -1,0 +1,240 @@
+import Foundation
+import Net
+import Protocol
+
+/// Buzz fan-out: one client buzzes (or, on the floor, writes a line); the time until every client has read the `buzzed` line.
+struct FanoutRun {
+    let context: BenchContext
+    var options: BenchOptions { context.options }
+    var rounds: Int { options.warmupBuzzes + options.buzzes }
+
+    /// The per-buzz figures of one series: time from the write to the last client's read, and to the median client's.
+    struct Series {
+        var last: [Double] = []
+        var median: [Double] = []
+        var cycle: [Double] = []
+        var setupSeconds = 0.0
+        var hostCPUSeconds: Double?
+        var failure: String?
+
+        var json: JSONValue {
+            var object: JSONObject = ["allClientsMs": Summary(last).json, "medianClientMs": Summary(median).json,
+                                      "setupSeconds": .double(rounded(setupSeconds))]
+            if !cycle.isEmpty { object["cycleMs"] = Summary(cycle).json }
+            if let hostCPUSeconds { object["hostCPUSecondsPerRound"] = .double(rounded(hostCPUSeconds)) }
+            if let failure { object["failure"] = .string(failure) }
+            return .object(object)
+        }
+    }
+
+    /// The line the floor relays: shaped like the host's `buzzed` for one team, so both paths carry the same bytes.
+    static func floorLine(team: String) -> [UInt8] {
+        JSONEncoding.encodeLine(.object([
+            "type": "buzzed", "order": [.string(team)],
+            "entries": [.object(["team": .string(team), "offsetMs": 0, "uncertaintyMs": 0, "tie": false])],
+            "remainingMs": 3_600_000, "deadline": 3_601_234]))
+    }
+
+    /// Times one write on `writer` until all `clients` targets have a `buzzed` line; appends to `series`.
+    private func timeOneBuzz(pool: ClientPool, writer: Int, bytes: [UInt8], clients: Int, isMeasured: Bool,
+                             into series: inout Series) throws {
+        usleep(2000)  // let the previous round's acknowledgements settle, the same for host and floor
+        pool.tally.arm(.buzzed)
+        let start = MonotonicClock.nanoseconds()
+        try pool.send(writer, bytes)
+        guard pool.tally.wait(timeout: 30, until: { $0.arrivedTargets >= clients }) else {
+            let (arrived, closed) = pool.tally.locked { ($0.arrivedTargets, $0.closedCount) }
+            throw BenchError("only \(arrived) of \(clients) clients saw the buzz within 30 s (\(closed) connections closed)")
+        }
+        let arrivals: [Int64] = pool.tally.locked { tally in
+            (0..<pool.count).filter { tally.isTarget[$0] }.map { tally.arrivals[$0] }.sorted()
+        }
+        guard isMeasured, let last = arrivals.last else { return }
+        series.last.append(Double(last - start) / 1e6)
+        series.median.append(Double(arrivals[arrivals.count / 2] - start) / 1e6)
+    }
+
+    /// One server under test for one size: the floor relay or a host (fsync on or off), with its own clients.
+    final class Contender {
+        enum Kind {
+            case floor(ChildProcess)
+            case host(HostSession, fsync: Bool)
+        }
+        let kind: Kind
+        let pool: ClientPool
+        var series = Series()
+        var cpuBefore: Double?
+        init(kind: Kind, pool: ClientPool) {
+            self.kind = kind
+            self.pool = pool
+        }
+
+        var session: HostSession? { if case .host(let session, _) = kind { return session } else { return nil } }
+
+        func close() {
+            switch kind {
+            case .floor(let relay):
+                pool.close()
+                relay.stop()
+            case .host(let session, _):
+                session.close()
+            }
+        }
+    }
+
+    /// The floor: the bench's own relay with `clients` connections.
+    func makeFloor(clients: Int) throws -> Contender {
+        let started = MonotonicClock.nanoseconds()
+        let relay = try context.startFloor()
+        let pool: ClientPool
+        do {
+            pool = try ClientPool(port: relay.port, capacity: clients, readerCount: options.readers)
+        } catch {
+            relay.stop()
+            throw error
+        }
+        let contender = Contender(kind: .floor(relay), pool: pool)
+        do {
+            for _ in 0..<clients { try pool.open(isTarget: true) }
+            guard pool.tally.wait(timeout: 60, until: { $0.welcomeCount >= clients }) else { throw BenchError("the relay did not greet every client") }
+        } catch {
+            contender.close()
+            throw error
+        }
+        contender.series.setupSeconds = Double(MonotonicClock.nanoseconds() - started) / 1e9
+        return contender
+    }
+
+    /// A host with `clients` players in teams and an operator, a game of one question per buzz started.
+    func makeHost(clients: Int, fsync: Bool) throws -> Contender {
+        let started = MonotonicClock.nanoseconds()
+        let session = try HostSession(context: context, capacity: clients, maxClients: max(2000, clients + 100), fsync: fsync,
+                                      extra: ["--idle-timeout", "3600", "--fairness", options.isHostFairnessOn ? "on" : "off"])
+        let contender = Contender(kind: .host(session, fsync: fsync), pool: session.pool)
+        do {
+            try session.ensurePack(questions: rounds + 1)
+            try session.joinPlayers(clients, teamSize: options.teamSize)
+            contender.series.setupSeconds = Double(MonotonicClock.nanoseconds() - started) / 1e9
+            try session.startShaky(questions: rounds + 1, settings: ["questionSeconds": 3600, "afterBuzzSeconds": 3600,
+                                                                     "answerSeconds": 3600, "revealSeconds": 0])
+            session.pool.tally.setQuestionGoal(1)
+            guard session.pool.tally.wait(timeout: 60, until: { $0.questionReached >= clients }) else {
+                throw BenchError("not every player saw the first question")
+            }
+        } catch {
+            contender.close()
+            throw error
+        }
+        contender.cpuBefore = session.host.cpuSeconds()
+        return contender
+    }
+
+    /// One buzz on one contender: the floor relays a line; on the host a player buzzes, then the operator
+    /// moves on (`next` twice: end the question, open the next) and every player sees the new question.
+    func runRound(_ contender: Contender, round: Int, clients: Int, teams: Int) throws {
+        let isMeasured = round >= options.warmupBuzzes
+        switch contender.kind {
+        case .floor:
+            let team = round % teams
+            try timeOneBuzz(pool: contender.pool, writer: team, bytes: FanoutRun.floorLine(team: String(format: "Team%03d", team)),
+                            clients: clients, isMeasured: isMeasured, into: &contender.series)
+        case .host(let session, _):
+            // Player index i is in team i % teams, so player `round % teams` belongs to a different team each round.
+            let buzzer = session.players[round % session.teamCount].slot
+            try timeOneBuzz(pool: session.pool, writer: buzzer, bytes: FanoutRun.buzzLine, clients: clients, isMeasured: isMeasured,
+                            into: &contender.series)
+            let cycleStart = MonotonicClock.nanoseconds()
+            try session.request(["type": "next"])
+            try session.request(["type": "next"])
+            session.pool.tally.setQuestionGoal(round + 2)
+            guard session.pool.tally.wait(timeout: 120, until: { $0.questionReached >= clients }) else {
+                throw BenchError("not every player saw question \(round + 2)")
+            }
+            if isMeasured { contender.series.cycle.append(Double(MonotonicClock.nanoseconds() - cycleStart) / 1e6) }
+            session.clearAdminInbox()
+        }
+    }
+
+    static let buzzLine = JSONEncoding.encodeLine(.object(["type": "buzz"]))
+
+    /// Runs every size. The floor and the hosts (fsync on, off) are all up at once and take turns buzz by buzz,
+    /// in a rotating order, so that noise from other work on the machine falls on all of them alike.
+    func run(report: Report, keepSessionWithClients keptClients: Int?) -> HostSession? {
+        var runs: [JSONValue] = []
+        var kept: HostSession?
+        for clients in options.sizes {
+            let teams = max(2, (clients + options.teamSize - 1) / options.teamSize)
+            context.say("buzz fan-out, \(clients) clients in \(teams) teams: floor and host (journal fsync \(options.fsync.rawValue)), interleaved")
+            var floorFailure: String?
+            var contenders: [Contender] = []
+            do {
+                contenders.append(try makeFloor(clients: clients))
+            } catch {
+                floorFailure = "\(error)"
+            }
+            var hostFailures: [Bool: String] = [:]
+            for fsync in options.fsync.settings {
+                do {
+                    context.say("  setting up the host with fsync \(fsync ? "on" : "off")", detail: true)
+                    contenders.append(try makeHost(clients: clients, fsync: fsync))
+                } catch {
+                    hostFailures[fsync] = "\(error)"
+                }
+            }
+            for round in 0..<rounds {
+                for index in contenders.indices {
+                    let contender = contenders[(index + round) % contenders.count]
+                    guard contender.series.failure == nil else { continue }
+                    do {
+                        try runRound(contender, round: round, clients: clients, teams: teams)
+                    } catch {
+                        contender.series.failure = "\(error)"
+                    }
+                }
+                if round % 50 == 49 { context.say("  \(round + 1)/\(rounds) buzzes", detail: true) }
+            }
+            for contender in contenders {
+                if let session = contender.session, let before = contender.cpuBefore, let after = session.host.cpuSeconds() {
+                    contender.series.hostCPUSeconds = (after - before) / Double(rounds)
+                }
+            }
+            let floor = contenders.first { if case .floor = $0.kind { return true } else { return false } }?.series
+                ?? Series(failure: floorFailure ?? "not run")
+            var hostRuns: [JSONValue] = []
+            for fsync in options.fsync.settings {
+                let contender = contenders.first { if case .host(_, let value) = $0.kind { return value == fsync } else { return false } }
+                let series = contender?.series ?? Series(failure: hostFailures[fsync] ?? "not run")
+                let p99 = series.failure == nil ? Summary(series.last).p99 : nil
+                let floorP99 = floor.failure == nil ? Summary(floor.last).p99 : nil
+                let ratio = p99.flatMap { value in floorP99.map { value / $0 } }
+                var entry = series.json.objectValue!
+                entry["fsync"] = .bool(fsync)
+                entry["ratioP99"] = ratio.map { .double(rounded($0)) } ?? .null
+                hostRuns.append(.object(entry))
+                let name = "buzz fan-out p99, \(clients) clients, fsync \(fsync ? "on" : "off")"
+                let check = report.check(name + " (host/floor)", value: ratio, limit: 1.5, unit: "ratio")
+                func cell(_ series: Series) -> String {
+                    let summary = Summary(series.last)
+                    return series.failure != nil ? "failed" : "\(formatMilliseconds(summary.p50)) / \(formatMilliseconds(summary.p99)) / \(formatMilliseconds(summary.max)) ms"
+                }
+                report.add(TableRow(measure: "Buzz fan-out p50/p99/max, \(clients) clients (fsync \(fsync ? "on" : "off"))",
+                                    value: cell(series), floor: cell(floor), ratio: formatRatio(ratio), target: "p99 ≤ 1.5× floor",
+                                    status: check.statusText))
+                if let failure = series.failure { report.problems.append("\(name): \(failure)") }
+            }
+            if let failure = floor.failure { report.problems.append("floor, \(clients) clients: \(failure)") }
+            runs.append(.object(["clients": .number(clients), "teams": .number(teams), "floor": floor.json, "host": .array(hostRuns)]))
+            for contender in contenders {
+                if kept == nil, clients == keptClients, case .host(let session, true) = contender.kind, contender.series.failure == nil {
+                    kept = session
+                } else {
+                    contender.close()
+                }
+            }
+        }
+        report.sections["fanout"] = .object([
+            "buzzes": .number(options.buzzes), "warmup": .number(options.warmupBuzzes), "teamSize": .number(options.teamSize),
+            "interleaved": true, "hostFairness": .bool(options.isHostFairnessOn), "runs": .array(runs)])
+        return kept
+    }
+}

@@ -1,0 +1,73 @@
+import Foundation
+import Protocol
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// `partyline-bench --quick` runs end to end against the debug host and writes every section. No timing is asserted.
+@Suite("Benchmark smoke test", .timeLimit(.minutes(3)))
+struct BenchSmokeTests {
+    @Test func quickBenchRunsAndWritesEverySectionWithNumbers() throws {
+        let folder = TemporaryDirectory()
+        let jsonPath = folder.path + "/bench.json"
+        let process = Process()
+        process.executableURL = BuiltProducts.executable("partyline-bench")
+        process.arguments = ["--quick", "--json", jsonPath, "--host-binary", BuiltProducts.executable("partyline-host").path]
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = output
+        try process.run()
+        let transcript = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        let text = String(decoding: transcript, as: UTF8.self)
+        #expect(process.terminationStatus == 0, "partyline-bench exited with \(process.terminationStatus):\n\(text)")
+        #expect(text.contains("| Measure"), "no table printed:\n\(text)")
+
+        let results = try JSONParsing.parse(try String(contentsOfFile: jsonPath, encoding: .utf8))
+        #expect(results["schema"] == 1)
+        #expect(results["quick"] == true)
+        #expect(results["problems"]?.arrayValue?.isEmpty == true, "problems: \(results["problems"] ?? .null)")
+
+        // Buzz fan-out: the floor and every host configuration measured every buzz.
+        let runs = try #require(results["fanout"]?["runs"]?.arrayValue)
+        #expect(runs.count == 1)
+        for run in runs {
+            let buzzes = results["fanout"]?["buzzes"]?.intValue
+            #expect(run["floor"]?["allClientsMs"]?["count"]?.intValue == buzzes)
+            #expect(run["floor"]?["allClientsMs"]?["p99"]?.doubleValue != nil)
+            let hosts = try #require(run["host"]?.arrayValue)
+            #expect(hosts.count == 2)  // journal fsync on and off
+            for host in hosts {
+                #expect(host["allClientsMs"]?["count"]?.intValue == buzzes)
+                #expect(host["allClientsMs"]?["p50"]?.doubleValue != nil)
+                #expect(host["ratioP99"]?.doubleValue != nil)
+                #expect(host["failure"] == nil)
+            }
+        }
+
+        let storm = try #require(results["storm"])
+        #expect(storm["complete"] == true)
+        #expect(storm["allWelcomedSeconds"]?.doubleValue != nil)
+        #expect(storm["allFullLobbySeconds"]?.doubleValue != nil)
+
+        let idle = try #require(results["idle"])
+        #expect(idle["rssBytes"]?.intValue.map { $0 > 0 } == true)
+        #expect(idle["bytesPerConnection"]?.intValue != nil)
+        #expect(idle["hostCPUSeconds"]?.doubleValue != nil)
+        #expect(idle["playerJoin"]?["players"]?.intValue.map { $0 > 0 } == true)
+
+        let clock = try #require(results["clock"])
+        #expect(clock["fireLateMs"]?["count"]?.intValue == clock["cycles"]?.intValue)
+        #expect(clock["fireLateMs"]?["p99"]?.doubleValue != nil)
+        #expect(clock["revealSeenLateMs"]?["lastClient"]?["p50"]?.doubleValue != nil)
+
+        #expect(results["fairness"]?["status"] == "not measured yet")
+        let targets = try #require(results["targets"]?.arrayValue)
+        #expect(targets.count >= 5)
+        #expect(targets.allSatisfy { $0["value"]?.doubleValue != nil })
+    }
+}
