@@ -69,8 +69,8 @@ protocol HostedGame: AnyObject {
     var statusLine: String { get }
     /// The record that, with the journaled events, recreates the game.
     var startRecord: JSONValue { get }
-    /// Where the game sends each Rules event before applying it (the journal).
-    var record: (JSONValue, Instant) -> Void { get set }
+    /// Where the game sends each accepted Rules event, as JSON text, before it is announced (the journal).
+    var record: ([UInt8], Instant) -> Void { get set }
 
     /// Announces the start.
     func start(at now: Instant) -> [Outgoing]
@@ -124,6 +124,11 @@ enum CodableBridge {
         encoder.outputFormatting = [.sortedKeys]
         guard let data = try? encoder.encode(value), let json = try? JSONParsing.parse(Array(data)) else { return .null }
         return json
+    }
+
+    /// The JSON text of `value`, straight from the encoder (the journal's hot path: no round trip through `JSONValue`).
+    static func bytes(_ value: some Encodable) -> [UInt8] {
+        (try? Array(JSONEncoder().encode(value))) ?? Array("null".utf8)
     }
 
     static func value<T: Decodable>(_ type: T.Type, from json: JSONValue) throws -> T {

@@ -54,7 +54,7 @@ extension JournaledHosting {
     func apply(_ event: Mode.Event, at now: Instant) throws(RuleError) -> [Outgoing] {
         var copy = game
         let effects = try copy.apply(event, at: now)
-        record(CodableBridge.json(event), now)
+        record(CodableBridge.bytes(event), now)
         game = copy
         return messages(for: effects, at: now)
     }

@@ -19,7 +19,7 @@ final class QueenHost: JournaledHosting {
     var game: QueenGame
     let displayName = "Queen's game"
     let record0: StartRecord
-    var record: (JSONValue, Instant) -> Void = { _, _ in }
+    var record: ([UInt8], Instant) -> Void = { _, _ in }
     init(record: StartRecord) throws(RuleError) {
         record0 = record
         game = try QueenGame(players: record.players, settings: record.settings, commands: record.commands, seed: record.seed)

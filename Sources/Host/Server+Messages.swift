@@ -452,9 +452,7 @@ extension Server {
                                   seed: generator.next())
         do {
             let newGame = try GameCatalog.make(game: name, options: fields, context: context)
-            newGame.record = { [storage] event, at in
-                storage.journal(["k": "event", "at": .int(at.milliseconds), "event": event])
-            }
+            newGame.record = { [storage] event, at in storage.journalEvent(event, at: at.milliseconds) }
             storage.journal(["k": "start", "game": .string(newGame.name), "record": newGame.startRecord, "at": .int(now)])
             game = newGame
             okay(target, "Started \(newGame.name).")

@@ -72,9 +72,7 @@ extension Server {
         clockOrigin = environment.monotonicMilliseconds()
         for player in state.players { room.restore(player) }
         if let game = state.game {
-            game.record = { [storage] event, at in
-                storage.journal(["k": "event", "at": .int(at.milliseconds), "event": event])
-            }
+            game.record = { [storage] event, at in storage.journalEvent(event, at: at.milliseconds) }
             self.game = game
         }
         for note in state.notes { log.warning(note) }

@@ -20,7 +20,7 @@ final class ShakyHost: JournaledHosting {
     var game: ShakyWords
     let displayName = "Shaky Words"
     let record0: StartRecord
-    var record: (JSONValue, Instant) -> Void = { _, _ in }
+    var record: ([UInt8], Instant) -> Void = { _, _ in }
     /// Who buzzed in which order and how each question ended, for the game log.
     private var questionLog: [JSONValue] = []
     private var currentBuzzOrder: [String] = []

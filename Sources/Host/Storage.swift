@@ -103,11 +103,26 @@ final class Storage {
     /// Queues a record; `syncJournal` writes and fsyncs everything queued before replies go out.
     func journal(_ record: JSONObject) {
         guard journalHandle >= 0 else { return }
-        let body = JSONEncoding.encode(.object(record))
+        appendJournalLine(JSONEncoding.encode(.object(record)))
+    }
+
+    /// Queues one journal line: the body's CRC-32, a space, the body and a newline.
+    private func appendJournalLine(_ body: [UInt8]) {
         journalBuffer.append(contentsOf: JournalFormat.checksumHex(body).utf8)
         journalBuffer.append(0x20)
         journalBuffer.append(contentsOf: body)
         journalBuffer.append(0x0A)
+    }
+
+    /// Queues a game event record whose `event` member is already JSON text (`{"k":"event","at":…,"event":…}`).
+    func journalEvent(_ event: [UInt8], at milliseconds: Int64) {
+        guard journalHandle >= 0 else { return }
+        var body = Array(#"{"k":"event","at":"#.utf8)
+        body.append(contentsOf: String(milliseconds).utf8)
+        body.append(contentsOf: #","event":"#.utf8)
+        body.append(contentsOf: event)
+        body.append(UInt8(ascii: "}"))
+        appendJournalLine(body)
     }
 
     /// Writes queued journal records with one write and one fsync (group commit).
