@@ -112,6 +112,21 @@ struct ShakyGameTests {
         _ = try green.waitForText("Final scoreboard")
         for client in [red, red2, blue, admin] { _ = try client.waitFor("scoreboard") }
 
+        // Every event each client received, in order (session chatter aside).
+        func events(_ client: TestClient) -> [String] {
+            client.transcriptText.split(separator: "\n").compactMap { line in
+                (try? JSONParsing.parse(String(line)))?["type"]?.stringValue
+            }.filter { !["lobby", "ok", "welcome", "ping", "sync", "pong", "status", "packs"].contains($0) }
+        }
+        let game = ["game", "question", "buzzed", "turn", "buzzed"]
+        let firstQuestionEnd = ["result", "turn", "result", "reveal"]
+        let secondQuestion = ["question", "buzzed", "turn", "result", "reveal"]
+        let lastQuestion = ["question", "reveal", "scoreboard"]
+        #expect(events(board) == game + firstQuestionEnd + secondQuestion + lastQuestion)
+        #expect(events(blue) == game + ["error"] + firstQuestionEnd + secondQuestion + lastQuestion)
+        #expect(events(red) == game + ["error"] + firstQuestionEnd + ["question", "hint", "buzzed", "turn", "result", "reveal"] + lastQuestion)
+        #expect(events(red2) == game + firstQuestionEnd + ["question", "hint", "buzzed", "turn", "result", "reveal"] + lastQuestion)
+
         // Secrecy: no answer reaches any client before the reveal of its question; hints only to their team.
         for (name, client) in [("red", red), ("red2", red2), ("blue", blue), ("green", green), ("board", board), ("admin", admin)] {
             let text = client.transcriptText.lowercased()
