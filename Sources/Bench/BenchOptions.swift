@@ -2,7 +2,7 @@ import Foundation
 
 /// The parts of a benchmark run.
 enum Section: String, CaseIterable {
-    case fanout, storm, idle, clock
+    case fanout, storm, idle, clock, fairness
 }
 
 /// Whether the host runs with its journal fsync on, off, or once each way.
@@ -35,6 +35,16 @@ struct BenchOptions {
     var clockCycles = 20
     var clockClients = 1000
     var readers = 2
+    /// One-way delays (ms) put in front of Red in the fairness measurement (fair buzzing on).
+    var fairnessDelays: [Double] = [0, 10, 40, 80]
+    /// The delay at which the same is measured with `--fairness off` for comparison (nil: not measured).
+    var fairnessOffDelay: Double? = 40
+    /// Press pairs (questions) per fairness setting.
+    var fairnessTrials = 50
+    /// How many ms Red presses before Blue.
+    var fairnessGapMs = 20
+    /// Trials on one host and connection pair before a fresh one (a fresh clock-offset estimate) is set up.
+    var fairnessTrialsPerConnection = 10
     var fsync = FsyncChoice.both
     /// Whether the hosts in the buzz fan-out order buzzes by press time (fair buzzing waits a settle window of
     /// at least 10 ms before announcing `buzzed`) — off by default, so the figure is the fan-out itself.
@@ -57,9 +67,11 @@ struct BenchOptions {
         every connection). It prints a table and writes a JSON file. See BENCHMARKS.md.
 
         WHAT
-          --only LIST            sections to run, comma separated: fanout,storm,idle,clock    [all]
+          --only LIST            sections to run, comma separated:
+                                 fanout,storm,idle,clock,fairness                    [all]
           --quick                small sizes for a smoke test (8 clients, 20 buzzes, 50-client
-                                 storm, 200 idle clients for 1 s, 1 clock cycle)
+                                 storm, 200 idle clients for 1 s, 1 clock cycle, fairness
+                                 at 0 and 40 ms with 5 trials each)
           --sizes LIST           client counts for buzz fan-out                      [8,100,1000]
           --buzzes N             measured buzzes per size                            [200]
           --warmup N             buzzes before measuring (not counted)               [5]
@@ -71,6 +83,11 @@ struct BenchOptions {
           --clock-cycles N       question+reveal cycles for deadline accuracy        [20]
           --clock-clients N      clients connected during the deadline measurement   [1000]
           --fsync on|off|both    host journal fsync for buzz fan-out                 [both]
+          --fairness-delays LIST one-way delays (ms) in front of Red, fairness on     [0,10,40,80]
+          --fairness-off-delay D the delay measured again with --fairness off; none  [40]
+          --fairness-trials N    press pairs per fairness setting                    [50]
+          --fairness-gap MS      how long before Blue Red presses                    [20]
+          --fairness-per-connection N  trials per fresh host + connections          [10]
           --host-fairness on|off host --fairness in the buzz fan-out: on adds the settle
                                  window (≥ 10 ms) before `buzzed` is announced         [off]
 
@@ -129,6 +146,26 @@ struct BenchOptions {
             case "--player-join-budget": options.playerJoinBudgetSeconds = try seconds(argument)
             case "--clock-cycles": options.clockCycles = try integer(argument, 1...1000)
             case "--clock-clients": options.clockClients = try integer(argument, 1...20_000)
+            case "--fairness-delays":
+                let text = try value(argument)
+                let delays = text.split(separator: ",").compactMap { Double($0) }
+                guard !delays.isEmpty, delays.count == text.split(separator: ",").count, delays.allSatisfy({ (0...1000).contains($0) }) else {
+                    throw BenchError("--fairness-delays must be a comma-separated list of milliseconds from 0 to 1000.")
+                }
+                options.fairnessDelays = delays
+            case "--fairness-off-delay":
+                let text = try value(argument)
+                if text == "none" {
+                    options.fairnessOffDelay = nil
+                } else {
+                    guard let delay = Double(text), (0...1000).contains(delay) else {
+                        throw BenchError("--fairness-off-delay must be milliseconds from 0 to 1000, or none.")
+                    }
+                    options.fairnessOffDelay = delay
+                }
+            case "--fairness-trials": options.fairnessTrials = try integer(argument, 1...10_000)
+            case "--fairness-gap": options.fairnessGapMs = try integer(argument, 0...1000)
+            case "--fairness-per-connection": options.fairnessTrialsPerConnection = try integer(argument, 1...10_000)
             case "--readers": options.readers = try integer(argument, 1...64)
             case "--fsync":
                 let text = try value(argument)
@@ -144,7 +181,7 @@ struct BenchOptions {
                 var sections: Set<Section> = []
                 for part in try value(argument).split(separator: ",") {
                     guard let section = Section(rawValue: String(part)) else {
-                        throw BenchError("Unknown section \"\(part)\"; use fanout, storm, idle, clock.")
+                        throw BenchError("Unknown section \"\(part)\"; use fanout, storm, idle, clock, fairness.")
                     }
                     sections.insert(section)
                 }
@@ -167,6 +204,8 @@ struct BenchOptions {
             if !explicit.contains("--player-join-budget") { options.playerJoinBudgetSeconds = 0.5 }
             if !explicit.contains("--clock-cycles") { options.clockCycles = 1 }
             if !explicit.contains("--clock-clients") { options.clockClients = 8 }
+            if !explicit.contains("--fairness-delays") { options.fairnessDelays = [0, 40] }
+            if !explicit.contains("--fairness-trials") { options.fairnessTrials = 5 }
         }
         return options
     }

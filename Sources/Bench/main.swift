@@ -72,8 +72,7 @@ if parsedOptions.sections.contains(.clock) {
 if parsedOptions.sections.contains(.storm) { ScaleRuns(context: context).joinStorm(report: report) }
 if parsedOptions.sections.contains(.idle) { ScaleRuns(context: context).idleScale(report: report) }
 
-report.sections["fairness"] = .object(["status": "not measured yet", "note": "The fair-buzz test is built separately; this section is a placeholder."])
-report.add(TableRow(measure: "Fairness error", value: "not measured yet"))
+if parsedOptions.sections.contains(.fairness) { FairnessRun(context: context).run(report: report) }
 
 // MARK: Output
 

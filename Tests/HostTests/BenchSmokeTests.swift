@@ -65,7 +65,21 @@ struct BenchSmokeTests {
         #expect(clock["fireLateMs"]?["p99"]?.doubleValue != nil)
         #expect(clock["revealSeenLateMs"]?["lastClient"]?["p50"]?.doubleValue != nil)
 
-        #expect(results["fairness"]?["status"] == "not measured yet")
+        // Fairness: every setting (fair at each delay, then fairness off) completed its trials with numbers.
+        let fairness = try #require(results["fairness"])
+        let fairnessRuns = try #require(fairness["runs"]?.arrayValue)
+        #expect(fairnessRuns.count == 3)  // --quick: 0 and 40 ms with fairness on, 40 ms with it off
+        #expect(fairnessRuns.last?["fairness"] == false)
+        for run in fairnessRuns {
+            #expect(run["failure"] == nil)
+            #expect(run["completed"]?.intValue == fairness["trials"]?.intValue)
+            #expect(run["absErrorMs"]?["p50"]?.doubleValue != nil)
+            #expect(run["absErrorMs"]?["p95"]?.doubleValue != nil)
+            #expect(run["absErrorMs"]?["max"]?.doubleValue != nil)
+            #expect(run["orderRight"]?.intValue != nil)
+            #expect(run["ties"]?.intValue != nil)
+            #expect(run["trueGapMs"]?["p50"]?.doubleValue != nil)
+        }
         let targets = try #require(results["targets"]?.arrayValue)
         #expect(targets.count >= 5)
         #expect(targets.allSatisfy { $0["value"]?.doubleValue != nil })
