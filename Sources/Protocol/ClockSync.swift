@@ -23,8 +23,9 @@ public struct ClockSample: Equatable, Sendable {
 /// Estimates one connection's clock offset and latency from its recent sync exchanges.
 ///
 /// The offset comes from the lowest-RTT samples of a recent window (queueing delay only ever
-/// adds, so the fastest exchanges are the least skewed); the uncertainty is the spread of
-/// those best offsets plus half the jitter, never below 1 ms.
+/// adds, so the fastest exchanges are the least skewed); the uncertainty is half the spread of
+/// those best offsets plus half the jitter, or half of how far the p95 round trip lies above
+/// the fastest one if that is larger, never below 1 ms.
 public struct ClockEstimator: Equatable, Sendable {
     /// How many recent samples are kept.
     public static let window = 16
@@ -88,7 +89,10 @@ public struct ClockEstimator: Equatable, Sendable {
     public var uncertainty: Int64 {
         let offsets = bestSamples.map(\.offset)
         guard let low = offsets.min(), let high = offsets.max() else { return 1 }
-        return max(1, (high.saturatingSubtract(low) / 2).saturatingAdd(jitter / 2))
+        // A sample's offset is off by half the difference between its two one-way delays; how much the round
+        // trip varies (p95 above the fastest) bounds how lopsided those delays typically are.
+        let variability = p95RoundTrip.saturatingSubtract(minimumRoundTrip) / 2
+        return max(1, (high.saturatingSubtract(low) / 2).saturatingAdd(jitter / 2), variability)
     }
 
     /// Maps a client clock reading to host time.
