@@ -70,8 +70,10 @@ private func estimator(roundTrips: [Int64]) -> ClockEstimator {
         // A naive mean of all offsets would be far off.
         let mean = samples.map(\.offset).reduce(0, +) / Int64(samples.count)
         #expect(mean > 2_005)
-        // The best offsets agree, so the uncertainty is half the jitter.
-        #expect(clock.uncertainty == max(1, clock.jitter / 2))
+        // The best offsets agree, so the uncertainty is the larger of half the jitter and half of how far the
+        // p95 round trip lies above the fastest (the one-way queueing could sit on either side).
+        #expect(clock.uncertainty == max(1, clock.jitter / 2, (clock.p95RoundTrip - clock.minimumRoundTrip) / 2))
+        #expect(clock.uncertainty >= (clock.p95RoundTrip - clock.minimumRoundTrip) / 2)
         #expect(clock.hostTime(fromClient: 12_000) == 10_000)
         #expect(clock.clientTime(fromHost: 10_000) == 12_000)
     }
@@ -82,10 +84,11 @@ private func estimator(roundTrips: [Int64]) -> ClockEstimator {
             exchange(at: 1, offset: 100, outbound: 14, inbound: 6),  // RTT 20, reads 104
             exchange(at: 2, offset: 100, outbound: 6, inbound: 14),  // RTT 20, reads 96
         ])
-        // Three samples: only the single best counts (3 / 3 = 1); jitter (10 + 0) / 2 = 5.
+        // Three samples: only the single best counts (3 / 3 = 1); jitter (10 + 0) / 2 = 5; p95 RTT 20 lies
+        // 10 above the fastest 10, so the round-trip variability term (10 / 2 = 5) decides.
         #expect(three.offset == 100)
         #expect(three.jitter == 5)
-        #expect(three.uncertainty == 2)
+        #expect(three.uncertainty == 5)
 
         // Nine slow samples (RTT 30) and four fast ones (RTT 20) that disagree by up to 12 ms.
         var clock = estimator(roundTrips: Array(repeating: 30, count: 9))
