@@ -19,7 +19,7 @@ let package = Package(
         .target(name: "Rules"),
         .executableTarget(name: "Host", dependencies: ["Protocol", "Rules", "Net", "CSystem"]),
         .executableTarget(name: "Client", dependencies: ["Protocol", "Net"]),
-        .executableTarget(name: "Bench", dependencies: ["Protocol", "Net"]),
+        .executableTarget(name: "Bench", dependencies: ["Protocol", "Rules", "Net"]),
         .testTarget(name: "ProtocolTests", dependencies: ["Protocol"]),
         .testTarget(name: "RulesTests", dependencies: ["Rules"]),
         .testTarget(name: "HostTests", dependencies: ["Host", "Bench", "Protocol", "Rules", "Net"]),

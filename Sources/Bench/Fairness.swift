@@ -1,5 +1,6 @@
 import Foundation
 import Net
+import Rules
 import Protocol
 #if canImport(Glibc)
 import Glibc
@@ -24,9 +25,12 @@ final class SyncClient: @unchecked Sendable {
     private var isOpen = true
     private var answeredProbes = 0
     private var lastProbe: JSONValue?
+    /// A cheat for tests: hold every sync reply this long while claiming it was sent at once (`c1 = c2`).
+    private let syncReplyDelay: Int64
 
     /// Connects to `port`, sends `hello` and waits for `welcome`.
-    init(port: UInt16, hello: JSONObject, clockOffset: Int64) throws {
+    init(port: UInt16, hello: JSONObject, clockOffset: Int64 = 0, syncReplyDelay: Int64 = 0) throws {
+        self.syncReplyDelay = syncReplyDelay
         self.clockOffset = clockOffset
         do {
             socket = try Socket.connectBlocking(host: "127.0.0.1", port: port)
@@ -67,7 +71,7 @@ final class SyncClient: @unchecked Sendable {
     var syncState: (answered: Int, last: JSONValue?) { condition.withLock { (answeredProbes, lastProbe) } }
 
     /// Waits until at least `count` probes were answered.
-    func waitForSyncs(_ count: Int, timeout: Double) throws {
+    func waitForSyncs(_ count: Int, timeout: Double = 5) throws {
         let deadline = Date().addingTimeInterval(timeout)
         condition.lock()
         defer { condition.unlock() }
@@ -78,10 +82,20 @@ final class SyncClient: @unchecked Sendable {
         }
     }
 
+    /// Waits for a message of `type` matching `predicate`; other messages stay in the inbox.
+    @discardableResult
+    func waitFor(_ type: String, timeout: Double = 5, where predicate: (JSONValue) -> Bool = { _ in true }) throws -> JSONValue {
+        try waitForTimed(type, timeout: timeout, where: predicate).message
+    }
+
+    /// Buzzes now, stamping the press with this client's clock less `lie` ms (a forged, earlier press).
+    func buzz(forgedBy lie: Int64 = 0) throws {
+        try send(["type": "buzz", "t": .int(clock() - lie)])
+    }
+
     /// Waits for a message of `type` matching `predicate`; returns it with the monotonic ns it was read.
     /// Other messages stay in the inbox.
-    @discardableResult
-    func waitFor(_ type: String, timeout: Double = 5, where predicate: (JSONValue) -> Bool = { _ in true }) throws -> (at: Int64, message: JSONValue) {
+    func waitForTimed(_ type: String, timeout: Double = 5, where predicate: (JSONValue) -> Bool = { _ in true }) throws -> (at: Int64, message: JSONValue) {
         let deadline = Date().addingTimeInterval(timeout)
         condition.lock()
         defer { condition.unlock() }
@@ -117,7 +131,14 @@ final class SyncClient: @unchecked Sendable {
                 buffer.removeSubrange(...newline)
                 guard let message = try? JSONParsing.parse(line) else { continue }
                 if message["type"]?.stringValue == "sync", let sequence = message["n"], let hostSent = message["h"] {
-                    try? send(["type": "sync", "n": sequence, "h": hostSent, "c1": .int(received), "c2": .int(clock())])
+                    if syncReplyDelay > 0 {
+                        DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(Int(syncReplyDelay))) { [self] in
+                            let sent = clock()
+                            try? send(["type": "sync", "n": sequence, "h": hostSent, "c1": .int(sent), "c2": .int(sent)])
+                        }
+                    } else {
+                        try? send(["type": "sync", "n": sequence, "h": hostSent, "c1": .int(received), "c2": .int(clock())])
+                    }
                     condition.withLock {
                         answeredProbes += 1
                         lastProbe = message
@@ -230,7 +251,7 @@ final class LatencyProxy: @unchecked Sendable {
 
     /// Forwards `source` to `destination` with the delay, until either side closes or the proxy stops.
     private func pump(from source: Socket, to destination: Socket, seed: UInt64) {
-        var random = BenchRandom(seed: 0x5EED_0000 &+ (self.seed << 20) &+ seed)
+        var random = SplitMix64(seed: 0x5EED_0000 &+ (self.seed << 20) &+ seed)
         var queue: [(release: Int64, bytes: [UInt8])] = []
         var lastRelease: Int64 = 0
         var isSourceOpen = true
@@ -278,19 +299,6 @@ final class LatencyProxy: @unchecked Sendable {
             offset += written
         }
         return true
-    }
-}
-
-/// SplitMix64: a small seeded generator for the proxy's jitter (the bench does not link the Rules module).
-struct BenchRandom: RandomNumberGenerator {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }
 
@@ -466,7 +474,7 @@ struct FairnessRun {
                 FairnessRun.sleep(until: press + gapNanoseconds)
                 let blueStamp = blue.clock()
                 try blue.send(["type": "buzz", "t": .int(blueStamp)])
-                let (seenAt, buzzed) = try blue.waitFor("buzzed", timeout: 10) { ($0["entries"]?.arrayValue?.count ?? 0) == 2 }
+                let (seenAt, buzzed) = try blue.waitForTimed("buzzed", timeout: 10) { ($0["entries"]?.arrayValue?.count ?? 0) == 2 }
                 let entries = buzzed["entries"]?.arrayValue ?? []
                 func offset(_ team: String) -> Int64? { entries.first { $0["team"]?.stringValue == team }?["offsetMs"]?.intValue }
                 guard let redOffset = offset("Red"), let blueOffset = offset("Blue") else {

@@ -1,4 +1,5 @@
 import Foundation
+@testable import Bench
 import Net
 import Protocol
 import Testing
@@ -9,148 +10,19 @@ import Glibc
 import Darwin
 #endif
 
-/// A connection that runs its own clock and answers the host's clock-sync probes from a reader thread.
-///
-/// Its clock is the monotonic clock plus `clockOffset`, so each client reads a different time and the host
-/// has to estimate every offset. Sync probes are answered on the reader thread the moment they arrive (with
-/// the receipt time taken right after `recv`); every other message waits in an inbox for `waitFor`.
-final class SyncingClient: @unchecked Sendable {
-    let clockOffset: Int64
-    private let socket: Socket
-    private let condition = NSCondition()
-    private let writeLock = NSLock()
-    private var inbox: [JSONValue] = []
-    private var isOpen = true
-    private var answeredProbes = 0
-    private var lastProbe: JSONValue?
-    /// A cheat: hold every sync reply this long while claiming it was sent at once (`c1 = c2`).
-    private let syncReplyDelay: Int64
-
-    /// Connects to `port`, sends `hello` and waits for `welcome`.
-    init(port: UInt16, hello: JSONObject, clockOffset: Int64 = 0, syncReplyDelay: Int64 = 0) throws {
-        self.clockOffset = clockOffset
-        self.syncReplyDelay = syncReplyDelay
-        socket = try Socket.connectBlocking(host: "127.0.0.1", port: port)
-        var one: Int32 = 1
-        setsockopt(socket.fd, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
-        let thread = Thread { [self] in readLoop() }
-        thread.start()
-        try send(hello)
-        _ = try waitFor("welcome")
-    }
-
+/// The bench's clock-syncing client (`SyncClient`), joined to a test host.
+extension SyncClient {
     /// Joins `host` as a player of `team` that syncs its clock, optionally through a proxy port.
     static func player(_ name: String, team: String, host: HostProcess, port: UInt16? = nil, clockOffset: Int64,
-                       syncReplyDelay: Int64 = 0) throws -> SyncingClient {
-        try SyncingClient(port: port ?? host.port, hello: ["type": "hello", "protocol": 1, "room": .string(host.room), "name": .string(name),
+                       syncReplyDelay: Int64 = 0) throws -> SyncClient {
+        try SyncClient(port: port ?? host.port, hello: ["type": "hello", "protocol": 1, "room": .string(host.room), "name": .string(name),
                                                            "team": .string(team), "role": "player", "clock": true],
                           clockOffset: clockOffset, syncReplyDelay: syncReplyDelay)
     }
 
     /// Joins `host` as its operator (no clock sync).
-    static func admin(_ host: HostProcess) throws -> SyncingClient {
-        try SyncingClient(port: host.port, hello: ["type": "hello", "room": .string(host.room), "role": "admin", "key": .string(host.adminKey)])
-    }
-
-    deinit { socket.close() }
-
-    /// This client's clock: monotonic milliseconds shifted by `clockOffset`.
-    func clock() -> Int64 { MonotonicClock.milliseconds() + clockOffset }
-
-    /// Ends the connection (the reader thread then ends too).
-    func close() { _ = Glue.shutdown(socket.fd, Int32(SHUT_RDWR)) }
-
-    func send(_ message: JSONObject) throws {
-        let bytes = JSONEncoding.encodeLine(.object(message))
-        try writeLock.withLock {
-            var offset = 0
-            while offset < bytes.count {
-                let written = bytes[offset...].withUnsafeBytes { Glue.send(socket.fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-                guard written > 0 else { throw HarnessError("send failed: errno \(errno)") }
-                offset += written
-            }
-        }
-    }
-
-    /// Presses the buzzer now, stamping the press `forgedBy` milliseconds earlier than the truth.
-    func buzz(forgedBy lie: Int64 = 0) throws {
-        try send(["type": "buzz", "t": .int(clock() - lie)])
-    }
-
-    /// How many sync probes this client answered, and the latest probe (with the host's estimates).
-    var syncState: (answered: Int, last: JSONValue?) { condition.withLock { (answeredProbes, lastProbe) } }
-
-    /// Waits until at least `count` probes were answered.
-    func waitForSyncs(_ count: Int, timeout: TimeInterval = 5) throws {
-        let deadline = Date().addingTimeInterval(timeout)
-        condition.lock()
-        defer { condition.unlock() }
-        while answeredProbes < count {
-            guard isOpen, condition.wait(until: deadline) || answeredProbes >= count else {
-                throw HarnessError("only \(answeredProbes) of \(count) sync probes arrived within \(timeout) s")
-            }
-        }
-    }
-
-    /// Waits for a message of `type` matching `predicate`; other messages stay in the inbox.
-    func waitFor(_ type: String, timeout: TimeInterval = 5, where predicate: (JSONValue) -> Bool = { _ in true }) throws -> JSONValue {
-        let deadline = Date().addingTimeInterval(timeout)
-        condition.lock()
-        defer { condition.unlock() }
-        while true {
-            if let index = inbox.firstIndex(where: { $0["type"]?.stringValue == type && predicate($0) }) {
-                return inbox.remove(at: index)
-            }
-            guard isOpen else { throw HarnessError("connection closed while waiting for \(type)") }
-            if !condition.wait(until: deadline) {
-                let recent = inbox.suffix(6).map(\.description).joined(separator: " | ")
-                throw HarnessError("no \(type) message within \(timeout) s; inbox: \(recent)")
-            }
-        }
-    }
-
-    /// Forgets every message received so far (except those of type `kept`).
-    func drain(keeping kept: String? = nil) { condition.withLock { inbox.removeAll { kept == nil || $0["type"]?.stringValue != kept } } }
-
-    private func readLoop() {
-        var buffer: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 65536)
-        while true {
-            let count = chunk.withUnsafeMutableBytes { Glue.recv(socket.fd, $0.baseAddress, $0.count, 0) }
-            let received = clock()
-            if count < 0 && errno == EINTR { continue }
-            guard count > 0 else { break }
-            buffer.append(contentsOf: chunk[0..<count])
-            while let newline = buffer.firstIndex(of: 0x0A) {
-                let line = Array(buffer[..<newline])
-                buffer.removeSubrange(...newline)
-                guard let message = try? JSONParsing.parse(line) else { continue }
-                if message["type"]?.stringValue == "sync", let sequence = message["n"], let hostSent = message["h"] {
-                    if syncReplyDelay > 0 {
-                        DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(Int(syncReplyDelay))) { [self] in
-                            let sent = clock()
-                            try? send(["type": "sync", "n": sequence, "h": hostSent, "c1": .int(sent), "c2": .int(sent)])
-                        }
-                    } else {
-                        try? send(["type": "sync", "n": sequence, "h": hostSent, "c1": .int(received), "c2": .int(clock())])
-                    }
-                    condition.withLock {
-                        answeredProbes += 1
-                        lastProbe = message
-                        condition.broadcast()
-                    }
-                } else {
-                    condition.withLock {
-                        inbox.append(message)
-                        condition.broadcast()
-                    }
-                }
-            }
-        }
-        condition.withLock {
-            isOpen = false
-            condition.broadcast()
-        }
+    static func admin(_ host: HostProcess) throws -> SyncClient {
+        try SyncClient(port: host.port, hello: ["type": "hello", "room": .string(host.room), "role": "admin", "key": .string(host.adminKey)])
     }
 }
 
@@ -167,20 +39,20 @@ struct FairnessTests {
     /// A running Shaky Words game with Red behind the delay proxy and Blue connected directly.
     struct Match {
         let host: HostProcess
-        let proxy: DelayProxy
-        let admin: SyncingClient
-        let red: SyncingClient
-        let blue: SyncingClient
+        let proxy: LatencyProxy
+        let admin: SyncClient
+        let red: SyncClient
+        let blue: SyncClient
         var question = 1
 
         /// Starts a host, joins Red through a fresh proxy and Blue directly (with very different clocks), lets the
         /// sync burst finish and starts a game of `questions` questions that waits for the operator between them.
         init(hostArguments: [String] = [], redDelay: Double = FairnessTests.delay, questions: Int) throws {
             host = try HostProcess(FairnessTests.hostArguments + hostArguments)
-            proxy = try DelayProxy(targetPort: host.port, delay: redDelay, jitter: FairnessTests.jitter)
-            admin = try SyncingClient.admin(host)
-            red = try SyncingClient.player("Rita", team: "Red", host: host, port: proxy.port, clockOffset: 123_456)
-            blue = try SyncingClient.player("Bo", team: "Blue", host: host, clockOffset: 7_654_321)
+            proxy = try LatencyProxy(targetPort: host.port, delay: redDelay, jitter: FairnessTests.jitter)
+            admin = try SyncClient.admin(host)
+            red = try SyncClient.player("Rita", team: "Red", host: host, port: proxy.port, clockOffset: 123_456)
+            blue = try SyncClient.player("Bo", team: "Blue", host: host, clockOffset: 7_654_321)
             // The burst: one probe at once, five more ~100 ms apart.
             try red.waitForSyncs(6)
             try blue.waitForSyncs(6)
@@ -325,9 +197,9 @@ struct FairnessTests {
     static func reactiveForger(syncReplyDelay: Int64, trials: Int) throws -> (first: Int, firstUntied: Int, probe: String) {
         let host = try HostProcess(FairnessTests.hostArguments)
         defer { host.stop() }
-        let admin = try SyncingClient.admin(host)
-        let cheat = try SyncingClient.player("Chet", team: "Red", host: host, clockOffset: 5_000, syncReplyDelay: syncReplyDelay)
-        let blue = try SyncingClient.player("Bo", team: "Blue", host: host, clockOffset: -9_999)
+        let admin = try SyncClient.admin(host)
+        let cheat = try SyncClient.player("Chet", team: "Red", host: host, clockOffset: 5_000, syncReplyDelay: syncReplyDelay)
+        let blue = try SyncClient.player("Bo", team: "Blue", host: host, clockOffset: -9_999)
         defer { cheat.close(); blue.close(); admin.close() }
         try cheat.waitForSyncs(6)
         try blue.waitForSyncs(6)
@@ -374,9 +246,9 @@ struct FairnessTests {
     @Test func simultaneousPressesOfTwoDirectClientsShowAsTies() throws {
         let host = try HostProcess(FairnessTests.hostArguments)
         defer { host.stop() }
-        let admin = try SyncingClient.admin(host)
-        let red = try SyncingClient.player("Rita", team: "Red", host: host, clockOffset: 31_337)
-        let blue = try SyncingClient.player("Bo", team: "Blue", host: host, clockOffset: -9_999)
+        let admin = try SyncClient.admin(host)
+        let red = try SyncClient.player("Rita", team: "Red", host: host, clockOffset: 31_337)
+        let blue = try SyncClient.player("Bo", team: "Blue", host: host, clockOffset: -9_999)
         try red.waitForSyncs(6)
         try blue.waitForSyncs(6)
         let trials = 20
