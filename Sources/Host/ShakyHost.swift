@@ -199,7 +199,8 @@ final class ShakyHost: JournaledHosting {
         return outgoing
     }
 
-    func snapshot(for viewer: Viewer, at now: Instant) -> [JSONValue] {
+    func snapshot(for viewer: Viewer, at current: Instant) -> [JSONValue] {
+        let now = game.pausedAt ?? current  // a paused game's clocks stand still: show what was left at the pause
         var messages: [JSONValue] = [.object(["type": "game", "game": "shaky", "teams": .array(game.teams.map { .string($0) }),
                                               "questions": .number(game.questionCount)])]
         switch game.phase {
