@@ -172,6 +172,22 @@ struct ShakyGameTests {
         host.stop()
     }
 
+    @Test func aPlayerJoiningDuringAPauseSeesTheClockAsItStood() throws {
+        let host = try HostProcess()
+        let admin = try host.admin()
+        let red = try host.join("Ann", team: "Red")
+        try admin.send(["type": "start", "game": "shaky", "questions": 1, "questionSeconds": 30, "id": 1])
+        _ = try red.waitFor("question")
+        try admin.send(["type": "pause", "id": 2])
+        _ = try red.waitFor("paused")
+        usleep(1_500_000)
+        let late = try host.join("Bob", team: "Red")
+        let question = try late.waitFor("question")
+        #expect((question["remainingMs"]?.intValue ?? 0) > 29_000, "the clock kept running while paused: \(question)")
+        _ = try late.waitFor("paused")
+        host.stop()
+    }
+
     @Test func startNeedsATeam() throws {
         let host = try HostProcess()
         let admin = try host.admin()
