@@ -78,6 +78,8 @@ final class Server {
     /// When the next clock-sync probe or discovery beacon is due (finer than housekeeping).
     var nextSyncSweepAt: Int64 = .max
     var nextTrimAt: Int64 = 0
+    /// When the listener, set aside after a failed accept, is watched again.
+    var listenerResumesAt: Int64?
     /// Something the operator's status line shows may have changed.
     var isStatusDirty = true
     var isLobbyDirty = false
@@ -134,6 +136,7 @@ final class Server {
         if let deadline = game?.nextDeadline?.milliseconds { due = min(due, deadline) }
         if let banner = pendingBanners.first?.due { due = min(due, banner) }
         due = min(due, nextSyncSweepAt)
+        if let resume = listenerResumesAt { due = min(due, resume) }
         if isLobbyDirty { due = min(due, nextLobbyAt) }
         if let beacon = discovery?.nextBeaconAt { due = min(due, beacon) }
         return Int32(clamping: max(0, due - current))
@@ -171,6 +174,15 @@ final class Server {
             dispatch(game.tick(at: instant))
             finishGameIfOver()
         }
+        if let resume = listenerResumesAt, current >= resume {
+            listenerResumesAt = nil
+            do {
+                try poller.add(listener.fd, interest: .read)
+            } catch {
+                log.error("Cannot watch the listening socket again (\(error)); retrying.")
+                listenerResumesAt = current + 1000
+            }
+        }
         if current >= nextSyncSweepAt {
             nextSyncSweepAt = .max
             for connection in connections.values where connection.isSyncing && !connection.isClosed {
@@ -195,7 +207,11 @@ final class Server {
             } catch .wouldBlock {
                 return
             } catch {
-                log.warning("accept: \(error)")
+                // Out of descriptors (EMFILE) or similar: the listener stays readable, so stop watching it
+                // for a moment instead of spinning on a failing accept.
+                log.warning("Cannot accept new connections right now (\(error)); trying again in 250 ms.")
+                poller.remove(listener.fd)
+                listenerResumesAt = now + 250
                 return
             }
             let (socket, peer) = accepted
