@@ -28,6 +28,14 @@ struct ClientStateTests {
         #expect(state.clock.offset == -250)
     }
 
+    @Test func largeRoomsMergeLobbyUpdatesIntoTheList() {
+        var state = Fixtures.state([Fixtures.welcome, Fixtures.lobby])
+        _ = state.apply(Fixtures.json(#"{"type":"lobbyUpdate","room":"ABCD","count":3,"players":[{"name":"Bob","team":"Blue","connected":true},{"name":"Cy","team":"Green","connected":true}],"removed":["Ann"]}"#), at: 1)
+        #expect(state.lobby.map(\.name) == ["Bob", "Cy"])
+        #expect(state.lobby.first?.isConnected == true)
+        #expect(state.teams == ["Blue", "Green"])
+    }
+
     @Test func keepaliveIsAnsweredWithPong() {
         var state = Fixtures.state([Fixtures.welcome])
         let actions = state.apply(Fixtures.json(#"{"type":"ping","id":"k1","hostTime":5}"#), at: 1)
