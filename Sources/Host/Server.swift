@@ -36,6 +36,8 @@ struct HostEnvironment {
     /// Where the one machine-readable line and console replies go.
     var standardOutput: (String) -> Void
     var consoleOutput: (String) -> Void
+    /// Shows the operator's one-line status (pinned at the bottom of a terminal, else printed).
+    var showStatus: (String) -> Void
 }
 
 /// The randomness source `HostEnvironment.random` wraps as a generator.
@@ -458,7 +460,7 @@ final class Server {
         let line = statusSummary
         guard line != lastStatusLine else { return }
         lastStatusLine = line
-        environment.consoleOutput("[status] " + line)
+        environment.showStatus(line)
     }
 
     var statusSummary: String {

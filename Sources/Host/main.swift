@@ -74,12 +74,14 @@ default:
 options.maxClients = ResourceLimits.raiseOpenFiles(toFit: options.maxClients, log: log)
 
 var systemRandom = SystemRandomNumberGenerator()
+let statusBar = StatusBar()
 let environment = HostEnvironment(
     monotonicMilliseconds: MonotonicClock.milliseconds,
     random: { var generator = SystemRandomNumberGenerator(); return generator.next() },
     log: log,
     standardOutput: { FileHandle.standardOutput.write(Data(($0 + "\n").utf8)) },
-    consoleOutput: { FileHandle.standardError.write(Data(($0 + "\n").utf8)) })
+    consoleOutput: { FileHandle.standardError.write(Data(($0 + "\n").utf8)) },
+    showStatus: { statusBar.show($0) })
 
 // Resume from the journal, or start a new room.
 let isInteractive = isatty(STDIN_FILENO) == 1 && options.isConsoleEnabled
@@ -149,6 +151,8 @@ environment.consoleOutput("""
 
     """)
 
+statusBar.start()
+
 // Signals: a dispatch source per signal posts a stop request and wakes the loop.
 let signalQueue = DispatchQueue(label: "partyline.signals")
 let waker = server.poller.waker
@@ -179,4 +183,5 @@ if options.isConsoleEnabled {
 }
 
 server.run()
+statusBar.release()
 exit(0)

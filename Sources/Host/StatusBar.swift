@@ -1,0 +1,74 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The operator's live status line, pinned to the bottom of the host's terminal while logs scroll above it.
+///
+/// On a terminal it reserves the last two rows with an ANSI scroll region and redraws them in place; anywhere
+/// else (a pipe, a log file, a dumb terminal) each change is printed as a `[status]` line instead.
+final class StatusBar {
+    private let isTerminal: Bool
+    private var isPinned = false
+    private var rows = 0
+    private var text = ""
+
+    init() {
+        let term = ProcessInfo.processInfo.environment["TERM"] ?? ""
+        isTerminal = isatty(STDERR_FILENO) == 1 && !term.isEmpty && term != "dumb"
+    }
+
+    /// Pins the status to the bottom rows from now on (on a terminal); before this, changes are printed.
+    func start() {
+        guard isTerminal, !isPinned else { return }
+        isPinned = true
+        reserveRows()
+    }
+
+    /// Shows `line` as the current status.
+    func show(_ line: String) {
+        text = line
+        guard isPinned else {
+            StatusBar.write("[status] " + line + "\n")
+            return
+        }
+        let (height, width) = StatusBar.size()
+        if height != rows { reserveRows() }
+        let shown = line.count > width - 1 ? String(line.prefix(max(0, width - 2))) + "…" : line
+        // Save the cursor, draw the two reserved rows, restore the cursor inside the scrolling part.
+        StatusBar.write("\u{1B}7\u{1B}[\(rows - 1);1H\u{1B}[2K" + String(repeating: "─", count: max(0, width - 1))
+            + "\u{1B}[\(rows);1H\u{1B}[2K\u{1B}[1m" + shown + "\u{1B}[0m\u{1B}8")
+    }
+
+    /// Gives the whole screen back to scrolling text (on exit).
+    func release() {
+        guard isPinned else { return }
+        isPinned = false
+        StatusBar.write("\u{1B}7\u{1B}[r\u{1B}[\(rows - 1);1H\u{1B}[2K\u{1B}[\(rows);1H\u{1B}[2K\u{1B}8")
+    }
+
+    private func reserveRows() {
+        rows = StatusBar.size().height
+        guard rows > 4 else { return }
+        // Scroll only rows 1…rows−2 and keep the cursor in that region.
+        StatusBar.write("\n\n\u{1B}[1;\(rows - 2)r\u{1B}[\(rows - 2);1H")
+        if !text.isEmpty { show(text) }
+    }
+
+    private static func size() -> (height: Int, width: Int) {
+        var window = winsize()
+        #if canImport(Glibc)
+        let request = UInt(TIOCGWINSZ)
+        #else
+        let request = TIOCGWINSZ
+        #endif
+        guard ioctl(STDERR_FILENO, request, &window) == 0, window.ws_row > 0, window.ws_col > 0 else { return (24, 80) }
+        return (Int(window.ws_row), Int(window.ws_col))
+    }
+
+    private static func write(_ text: String) {
+        FileHandle.standardError.write(Data(text.utf8))
+    }
+}
