@@ -55,24 +55,10 @@ enum TextRendering {
           help | quit (stops the host)
         """
 
-    static func seconds(_ milliseconds: Int64?) -> String {
-        guard let milliseconds else { return "" }
-        return "\((milliseconds + 999) / 1000) s"
-    }
-
-    static func names(_ value: JSONValue?) -> String {
-        (value?.arrayValue ?? []).compactMap(\.stringValue).joined(separator: ", ")
-    }
-
-    static func standings(_ value: JSONValue?) -> String {
-        (value?.arrayValue ?? []).compactMap { entry -> String? in
-            guard let team = entry["team"]?.stringValue ?? entry["player"]?.stringValue else { return nil }
-            let rank = entry["rank"]?.intValue.map { "#\($0) " } ?? ""
-            return "\(rank)\(team) \(entry["score"]?.intValue ?? 0)"
-        }.joined(separator: " · ")
-    }
-
     /// The text for `message` as `viewer` sees it, or nil when text mode shows nothing for it.
+    ///
+    /// Game events use the wording the client's piped mode uses too (`EventLines`); only what the host
+    /// knows better — who joined, the room's lobby, operator listings — is worded here.
     static func render(_ message: JSONValue, for viewer: Viewer, room: Room) -> String? {
         let type = message["type"]?.stringValue ?? ""
         switch type {
@@ -83,89 +69,16 @@ enum TextRendering {
             case "admin"?: return "You are the operator of room \(room.code)."
             default: return "You are watching room \(room.code)."
             }
-        case "error":
-            return "! " + (message["message"]?.stringValue ?? "Error.")
-        case "ok":
-            return message["message"]?.stringValue
         case "pong":
             return "pong"
-        case "lobby":
+        case "lobby", "lobbyUpdate":
             let teams = room.teams.map { team in
                 "\(team): " + room.members(of: team).map { $0.name + ($0.isConnected ? "" : " (away)") }.joined(separator: ", ")
             }
             return "Lobby: " + (teams.isEmpty ? "nobody yet" : teams.joined(separator: " | "))
-        case "closing":
-            return "*** " + (message["reason"]?.stringValue ?? "Closing.")
-        case "notice":
-            return "* " + (message["message"]?.stringValue ?? "")
-        case "status":
-            return message["summary"]?.stringValue
-        case "game":
-            if message["game"]?.stringValue == "queen" {
-                return "=== Queen's game! Players: \(names(message["players"])) ==="
-            }
-            return "=== Shaky Words! \(message["questions"]?.intValue ?? 0) questions. Teams: \(names(message["teams"])) ===\nType b to buzz, s for a hint."
         case "question":
-            let number = message["number"]?.intValue ?? 0, total = message["of"]?.intValue ?? 0
-            return """
-
-                --- Question \(number)/\(total) (\(message["difficulty"]?.stringValue ?? ""), \(message["points"]?.intValue ?? 0) points) ---
-                \(message["text"]?.stringValue ?? "")
-                Letters:  \(spaced(message["letters"]?.stringValue ?? ""))
-                Buzz clock: \(seconds(message["remainingMs"]?.intValue)). Type b to buzz.
-                """
-        case "buzzed":
-            let entries = (message["entries"]?.arrayValue ?? []).compactMap { entry -> String? in
-                guard let team = entry["team"]?.stringValue else { return nil }
-                let offset = entry["offsetMs"]?.intValue ?? 0
-                let uncertainty = entry["uncertaintyMs"]?.intValue ?? 0
-                let tie = entry["tie"]?.boolValue == true ? " (tie)" : ""
-                return "\(team) +\(offset) ms" + (uncertainty > 0 ? " ±\(uncertainty)" : "") + tie
-            }
-            return "Buzz order: " + (entries.isEmpty ? names(message["order"]) : entries.joined(separator: " · "))
-                + " — buzz clock \(seconds(message["remainingMs"]?.intValue))"
-        case "turn":
-            let team = message["team"]?.stringValue ?? ""
-            if let mine = viewer.team, Room.key(mine) == Room.key(team) {
-                return ">>> Your turn, team \(team)! Type your answer (\(seconds(message["remainingMs"]?.intValue)))."
-            }
-            return "Team \(team) is answering (\(seconds(message["remainingMs"]?.intValue)))."
-        case "hint":
-            return "Hint: \(spaced(message["letters"]?.stringValue ?? ""))  (now worth \(message["points"]?.intValue ?? 0) points)"
-        case "result":
-            let team = message["team"]?.stringValue ?? ""
-            if message["correct"]?.boolValue == true {
-                let spelling = message["misspelled"]?.boolValue == true ? " (small misspelling forgiven; the spelling follows)" : ""
-                return "✔ \(team) is right\(spelling)! +\(message["points"]?.intValue ?? 0)"
-            }
-            return "✘ \(team): " + (message["timedOut"]?.boolValue == true ? "time is up." : "wrong.")
-        case "reveal":
-            let next = message["nextInMs"]?.intValue.map { " Next question in \(seconds($0))." } ?? ""
-            return "The answer was: \(message["answer"]?.stringValue ?? "")." + " Scores: \(standings(message["scores"])).\(next)"
-        case "scoreboard", "scores":
-            let title = message["final"]?.boolValue == true ? "=== Final scoreboard ===" : "Scores:"
-            let lines = (message["ranking"]?.arrayValue ?? message["scores"]?.arrayValue ?? []).compactMap { entry -> String? in
-                guard let team = entry["team"]?.stringValue ?? entry["player"]?.stringValue else { return nil }
-                let correct = entry["correct"]?.intValue.map { ", \($0) correct" } ?? ""
-                return "  \(entry["rank"]?.intValue.map { "#\($0) " } ?? "")\(team): \(entry["score"]?.intValue ?? 0) points\(correct)"
-            }
-            return ([title] + lines).joined(separator: "\n")
-        case "paused": return "⏸ Paused by the operator."
-        case "resumed": return "▶ The game continues."
-        case "ended": return "=== Game over. \(message["reason"]?.stringValue ?? "") ==="
-        case "round":
-            let queen = message["queen"]?.stringValue ?? ""
-            let mine = viewer.playerID.flatMap { room.player(id: $0)?.name }
-            let who = mine == queen ? "YOU are the Queen! Type `commands` to browse, `pick ID` or `order TEXT`." : "The Queen is \(queen)."
-            return "\n--- Round \(message["number"]?.intValue ?? 0) --- \(who)\nCommitment: \(message["commitment"]?.stringValue ?? "")"
-        case "secret":
-            return ">>> Your secret number: \(message["number"]?.intValue ?? 0) <<<  (tell nobody)"
-        case "order":
-            return "The Queen commands: \(message["text"]?.stringValue ?? "")   (reveal in \(seconds(message["revealInMs"]?.intValue)))"
-        case "revealed":
-            let numbers = (message["numbers"]?.objectValue?.members ?? []).sorted { ($0.value.intValue ?? 0) < ($1.value.intValue ?? 0) }
-                .map { "No. \($0.value.intValue ?? 0) = \($0.key)" }.joined(separator: ", ")
-            return "Reveal: \(numbers). Must act: \(names(message["targets"]))."
+            let line = EventLines.line(for: message, as: perspective(of: viewer)) ?? ""
+            return "\n" + line + (viewer.role == .player ? "\n(b + Enter buzzes, s + Enter shakes for a hint)" : "")
         case "library":
             let commands = (message["commands"]?.arrayValue ?? []).compactMap { command -> String? in
                 guard let id = command["id"]?.stringValue, let text = command["text"]?.stringValue else { return nil }
@@ -184,12 +97,12 @@ enum TextRendering {
             }
             return (["Pack \(message["id"]?.stringValue ?? ""): \(message["name"]?.stringValue ?? "")"] + questions).joined(separator: "\n")
         default:
-            return nil
+            return EventLines.line(for: message, as: perspective(of: viewer))
         }
     }
 
-    /// Letters spread out so they read at a glance: `A P P L E`.
-    static func spaced(_ letters: String) -> String {
-        letters.map { $0 == " " ? "  " : String($0) }.joined(separator: " ")
+    /// The reader's team and name, for "your turn" and "you are the Queen".
+    static func perspective(of viewer: Viewer) -> EventLines.Perspective {
+        EventLines.Perspective(team: viewer.role == .player ? viewer.team : nil, name: viewer.role == .player ? viewer.name : nil)
     }
 }
