@@ -24,7 +24,7 @@ final class Discovery {
     }
 
     /// Answers every pending probe with the host's summary.
-    func receive(now: Int64) {
+    func receive() {
         while true {
             guard let (datagram, sender) = try? socket.receiveDatagram() else { return }
             guard let probe = try? JSONParsing.parse(datagram), probe["type"]?.stringValue == "discover" else { continue }

@@ -1,4 +1,5 @@
 import Foundation
+import Protocol
 
 /// Everything the host can be told on its command line, with the defaults a party needs.
 struct HostOptions {
@@ -139,8 +140,8 @@ struct HostOptions {
             case "--bind": options.bindAddress = try value(argument)
             case "--room":
                 let room = try value(argument).uppercased()
-                guard (2...FieldLimitsHost.room).contains(room.count), room.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber) }) else {
-                    throw OptionError("--room must be 2 to \(FieldLimitsHost.room) letters or digits.")
+                guard (2...FieldLimits.room).contains(room.count), room.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber) }) else {
+                    throw OptionError("--room must be 2 to \(FieldLimits.room) letters or digits.")
                 }
                 options.room = room
             case "--admin-key":
@@ -208,11 +209,6 @@ struct HostOptions {
         return home + "/.local/share/partyline"
         #endif
     }
-}
-
-/// Limits the host's options share with the protocol.
-enum FieldLimitsHost {
-    static let room = 12
 }
 
 /// A command-line mistake, said plainly.

@@ -155,7 +155,7 @@ final class Server {
             return
         }
         if let discovery, readiness.fd == discovery.socket.fd {
-            discovery.receive(now: now)
+            discovery.receive()
             return
         }
         guard let connection = connections[readiness.fd] else { return }
