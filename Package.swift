@@ -13,14 +13,16 @@ let package = Package(
     targets: [
         // Linux-only system headers (epoll, eventfd) behind a local module map; empty on Darwin.
         .systemLibrary(name: "CSystem", path: "Sources/CSystem"),
-        .target(name: "Protocol"),
+        // What every layer shares: JSON values, the one reader and the one Codable coder, the error vocabulary.
+        .target(name: "Common"),
+        .target(name: "Protocol", dependencies: ["Common"]),
         // Sockets, the readiness poller and the monotonic clock, shared by the host, the client and the bench.
         .target(name: "Net", dependencies: ["CSystem"]),
-        .target(name: "Rules"),
+        .target(name: "Rules", dependencies: ["Common"]),
         .executableTarget(name: "Host", dependencies: ["Protocol", "Rules", "Net", "CSystem"]),
         .executableTarget(name: "Client", dependencies: ["Protocol", "Net"]),
         .executableTarget(name: "Bench", dependencies: ["Protocol", "Rules", "Net"]),
-        .testTarget(name: "ProtocolTests", dependencies: ["Protocol"]),
+        .testTarget(name: "ProtocolTests", dependencies: ["Protocol", "Common"]),
         .testTarget(name: "RulesTests", dependencies: ["Rules"]),
         .testTarget(name: "HostTests", dependencies: ["Host", "Bench", "Protocol", "Rules", "Net"]),
         .testTarget(name: "ClientTests", dependencies: ["Client", "Protocol", "Net", "Host"]),

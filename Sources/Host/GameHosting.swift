@@ -103,7 +103,7 @@ enum GameCatalog {
         switch game.lowercased() {
         case "shaky", "shakywords", "shaky-words": return try ShakyHost.make(options: options, context: context)
         case "queen", "queens", "king": return try QueenHost.make(options: options, context: context)
-        default: throw RuleError("unknown_game", "There is no game \"\(game)\". Games: shaky (Shaky Words), queen (Queen's game).")
+        default: throw RuleError(.unknownGame, "There is no game \"\(game)\". Games: shaky (Shaky Words), queen (Queen's game).")
         }
     }
 
@@ -112,7 +112,7 @@ enum GameCatalog {
         switch game {
         case "shaky": return try ShakyHost.restore(record: record)
         case "queen": return try QueenHost.restore(record: record)
-        default: throw RuleError("unknown_game", "The journal names an unknown game \"\(game)\".")
+        default: throw RuleError(.unknownGame, "The journal names an unknown game \"\(game)\".")
         }
     }
 }
@@ -143,20 +143,20 @@ struct StartOptions {
     func integer(_ key: String, default value: Int, in range: ClosedRange<Int>) throws(RuleError) -> Int {
         guard let field = fields[key] else { return value }
         guard let number = field.intValue, range.contains(Int(number)) else {
-            throw RuleError("bad_option", "\"\(key)\" must be a whole number from \(range.lowerBound) to \(range.upperBound).")
+            throw RuleError(.badOption, "\"\(key)\" must be a whole number from \(range.lowerBound) to \(range.upperBound).")
         }
         return Int(number)
     }
 
     func bool(_ key: String, default value: Bool) throws(RuleError) -> Bool {
         guard let field = fields[key] else { return value }
-        guard let flag = field.boolValue else { throw RuleError("bad_option", "\"\(key)\" must be true or false.") }
+        guard let flag = field.boolValue else { throw RuleError(.badOption, "\"\(key)\" must be true or false.") }
         return flag
     }
 
     func string(_ key: String) throws(RuleError) -> String? {
         guard let field = fields[key] else { return nil }
-        guard let text = field.stringValue else { throw RuleError("bad_option", "\"\(key)\" must be a string.") }
+        guard let text = field.stringValue else { throw RuleError(.badOption, "\"\(key)\" must be a string.") }
         return text
     }
 
@@ -164,7 +164,7 @@ struct StartOptions {
         guard let field = fields[key] else { return nil }
         if let text = field.stringValue { return text.split(separator: ",").map { String($0).trimmingCharacters(in: .whitespaces) } }
         guard let array = field.arrayValue, array.allSatisfy({ $0.stringValue != nil }) else {
-            throw RuleError("bad_option", "\"\(key)\" must be a list of names.")
+            throw RuleError(.badOption, "\"\(key)\" must be a list of names.")
         }
         return array.compactMap(\.stringValue)
     }

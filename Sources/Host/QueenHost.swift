@@ -34,13 +34,13 @@ final class QueenHost: JournaledHosting {
         settings.countdownSeconds = try options.integer("countdownSeconds", default: host.queenCountdownSeconds, in: 0...600)
         settings.chooseSeconds = try options.integer("chooseSeconds", default: host.queenChooseSeconds, in: 1...3600)
         if let next = fields["autoNextSeconds"] {
-            guard let seconds = next.intValue, seconds >= 0 else { throw RuleError("bad_option", "\"autoNextSeconds\" must be a whole number of seconds.") }
+            guard let seconds = next.intValue, seconds >= 0 else { throw RuleError(.badOption, "\"autoNextSeconds\" must be a whole number of seconds.") }
             settings.autoNextSeconds = seconds == 0 ? nil : Int(seconds)
         }
         if let kinds = try options.strings("kinds") {
             settings.kinds = Set(try kinds.map { (text) throws(RuleError) -> CommandKind in
                 guard let kind = CommandKind(rawValue: text) else {
-                    throw RuleError("bad_option", "Unknown command kind \"\(text)\"; kinds: \(CommandKind.allCases.map(\.rawValue).joined(separator: ", ")).")
+                    throw RuleError(.badOption, "Unknown command kind \"\(text)\"; kinds: \(CommandKind.allCases.map(\.rawValue).joined(separator: ", ")).")
                 }
                 return kind
             })
@@ -48,7 +48,7 @@ final class QueenHost: JournaledHosting {
         if let difficulties = try options.strings("difficulties") {
             settings.difficulties = Set(try difficulties.map { (text) throws(RuleError) -> CommandDifficulty in
                 guard let difficulty = CommandDifficulty(rawValue: text) else {
-                    throw RuleError("bad_option", "Unknown difficulty \"\(text)\"; difficulties: mild, medium, bold.")
+                    throw RuleError(.badOption, "Unknown difficulty \"\(text)\"; difficulties: mild, medium, bold.")
                 }
                 return difficulty
             })
@@ -93,7 +93,7 @@ final class QueenHost: JournaledHosting {
             }
             return try apply(.command(player: player.name, choice: mapped), at: now)
         case .buzz, .answer, .shake:
-            throw RuleError("wrong_game", "This is the Queen's game: there is nothing to buzz or answer. The Queen gives an order.")
+            throw RuleError(.wrongGame, "This is the Queen's game: there is nothing to buzz or answer. The Queen gives an order.")
         }
     }
 

@@ -16,11 +16,11 @@ extension Server {
 
     func question(from value: JSONValue?) throws(RuleError) -> QuizQuestion {
         guard let value, let text = value["text"]?.stringValue, let answer = value["answer"]?.stringValue else {
-            throw RuleError("bad_field", "A question needs \"text\" and \"answer\" (and may give \"difficulty\": easy, medium or hard; medium if left out).")
+            throw RuleError(.badField, "A question needs \"text\" and \"answer\" (and may give \"difficulty\": easy, medium or hard; medium if left out).")
         }
         let difficultyText = value["difficulty"]?.stringValue ?? "medium"
         guard let difficulty = Difficulty(rawValue: difficultyText.lowercased()) else {
-            throw RuleError("bad_field", "Difficulty must be easy, medium or hard, not \"\(difficultyText)\".")
+            throw RuleError(.badField, "Difficulty must be easy, medium or hard, not \"\(difficultyText)\".")
         }
         return QuizQuestion(difficulty: difficulty, text: text, answer: answer)
     }
@@ -40,7 +40,7 @@ extension Server {
             case "list":
                 return listReply()
             case "show":
-                guard let pack = library.pack(id: packID) else { throw RuleError("unknown_pack", "There is no pack \"\(packID)\". See `packs`.") }
+                guard let pack = library.pack(id: packID) else { throw RuleError(.unknownPack, "There is no pack \"\(packID)\". See `packs`.") }
                 let json = JSONValue.object(["type": "pack", "id": .string(pack.id), "name": .string(pack.name), "builtin": .bool(pack.isBuiltin),
                                              "questions": .array(pack.questions.map { .object(["difficulty": .string($0.difficulty.rawValue), "text": .string($0.text), "answer": .string($0.answer)]) })])
                 return answer(target, json: json, text: TextRendering.render(json, for: Viewer(role: .admin), room: room) ?? "")
@@ -60,18 +60,18 @@ extension Server {
                 try library.addQuestion(try question(from: fields["question"]), toPack: packID)
                 changed = packID; message = "Added a question to \(packID)."
             case "edit":
-                guard let number = fields["number"]?.intValue else { throw RuleError("bad_field", "\"number\" (1 = first question) is missing.") }
+                guard let number = fields["number"]?.intValue else { throw RuleError(.badField, "\"number\" (1 = first question) is missing.") }
                 try library.editQuestion(at: Int(number) - 1, inPack: packID, to: try question(from: fields["question"]))
                 changed = packID; message = "Changed question \(number) of \(packID)."
             case "remove":
-                guard let number = fields["number"]?.intValue else { throw RuleError("bad_field", "\"number\" (1 = first question) is missing.") }
+                guard let number = fields["number"]?.intValue else { throw RuleError(.badField, "\"number\" (1 = first question) is missing.") }
                 _ = try library.removeQuestion(at: Int(number) - 1, fromPack: packID)
                 changed = packID; message = "Removed question \(number) from \(packID)."
             case "import", "export":
                 guard isConsole else {
-                    throw RuleError("forbidden", "Importing and exporting files works from the host's console only (files live on the host).")
+                    throw RuleError(.forbidden, "Importing and exporting files works from the host's console only (files live on the host).")
                 }
-                guard let file = fields["file"]?.stringValue else { throw RuleError("bad_field", "Name a file.") }
+                guard let file = fields["file"]?.stringValue else { throw RuleError(.badField, "Name a file.") }
                 do {
                     if action == "import" {
                         let pack = try storage.importPack(file: file)
@@ -80,10 +80,10 @@ extension Server {
                     try storage.exportPack(id: packID, file: file)
                     return okay(target, "Wrote \(file).")
                 } catch {
-                    throw RuleError("storage", "\(error)")
+                    throw RuleError(.storage, "\(error)")
                 }
             default:
-                throw RuleError("unknown_command", "Unknown packs action \"\(action)\". Actions: list, show, create, rename, delete, copy, add, edit, remove, import, export.")
+                throw RuleError(.unknownCommand, "Unknown packs action \"\(action)\". Actions: list, show, create, rename, delete, copy, add, edit, remove, import, export.")
             }
             if let changed {
                 let previous = storage.packs
@@ -92,12 +92,12 @@ extension Server {
                     try storage.savePack(id: changed)
                 } catch {
                     storage.packs = previous
-                    throw RuleError("storage", "Could not save the pack: \(error). Nothing was changed.")
+                    throw RuleError(.storage, "Could not save the pack: \(error). Nothing was changed.")
                 }
                 okay(target, message, created: created)
             }
         } catch {
-            refuse(target, code: error.code, message: error.message)
+            refuse(target, code: error.code.rawValue, message: error.message)
         }
     }
 
@@ -110,13 +110,13 @@ extension Server {
         do throws(RuleError) {
             let kind = try fields["kind"]?.stringValue.map { text throws(RuleError) -> CommandKind in
                 guard let kind = CommandKind(rawValue: text) else {
-                    throw RuleError("bad_field", "kind must be one of \(CommandKind.allCases.map(\.rawValue).joined(separator: ", ")).")
+                    throw RuleError(.badField, "kind must be one of \(CommandKind.allCases.map(\.rawValue).joined(separator: ", ")).")
                 }
                 return kind
             }
             let difficulty = try fields["difficulty"]?.stringValue.map { text throws(RuleError) -> CommandDifficulty in
                 guard let difficulty = CommandDifficulty(rawValue: text) else {
-                    throw RuleError("bad_field", "difficulty must be one of \(CommandDifficulty.allCases.map(\.rawValue).joined(separator: ", ")).")
+                    throw RuleError(.badField, "difficulty must be one of \(CommandDifficulty.allCases.map(\.rawValue).joined(separator: ", ")).")
                 }
                 return difficulty
             }
@@ -131,7 +131,7 @@ extension Server {
                 message = "Added command \(command.id)."
                 created = command.id
             case "edit":
-                guard let existing = library.command(id: id) else { throw RuleError("unknown_command", "There is no command \"\(id)\".") }
+                guard let existing = library.command(id: id) else { throw RuleError(.unknownCommand, "There is no command \"\(id)\".") }
                 try library.edit(id: id, text: fields["text"]?.stringValue ?? existing.text, kind: kind ?? existing.kind,
                                  difficulty: difficulty ?? existing.difficulty)
                 message = "Changed command \(id)."
@@ -139,12 +139,12 @@ extension Server {
             case "hide": try library.hide(id: id); message = "Hid built-in command \(id)."
             case "unhide": try library.unhide(id: id); message = "Command \(id) is shown again."
             default:
-                throw RuleError("unknown_command", "Unknown library action \"\(action)\". Actions: list, search, add, edit, delete, hide, unhide.")
+                throw RuleError(.unknownCommand, "Unknown library action \"\(action)\". Actions: list, search, add, edit, delete, hide, unhide.")
             }
             try saveLibrary(library)
             okay(target, message, created: created)
         } catch {
-            refuse(target, code: error.code, message: error.message)
+            refuse(target, code: error.code.rawValue, message: error.message)
         }
     }
 
@@ -156,7 +156,7 @@ extension Server {
             try storage.saveCommands()
         } catch {
             storage.commands = previous
-            throw RuleError("storage", "Could not save the command library: \(error). Nothing was changed.")
+            throw RuleError(.storage, "Could not save the command library: \(error). Nothing was changed.")
         }
     }
 }

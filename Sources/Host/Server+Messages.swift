@@ -197,7 +197,7 @@ extension Server {
             dispatch(outgoing)
             finishGameIfOver()
         } catch {
-            sendError(code: error.code, error.message, to: connection, id: id)
+            sendError(code: error.code.rawValue, error.message, to: connection, id: id)
         }
     }
 
@@ -413,7 +413,7 @@ extension Server {
                 dispatch(outgoing)
                 finishGameIfOver()
             } catch {
-                refuse(target, code: error.code, message: error.message)
+                refuse(target, code: error.code.rawValue, message: error.message)
             }
         case .kick(let name):
             guard let player = room.player(named: name) else {
@@ -460,7 +460,7 @@ extension Server {
             dispatch(newGame.start(at: instant))
             finishGameIfOver()
         } catch {
-            refuse(target, code: error.code, message: error.message)
+            refuse(target, code: error.code.rawValue, message: error.message)
         }
     }
 

@@ -35,12 +35,12 @@ final class ShakyHost: JournaledHosting {
         let options = StartOptions(fields: fields)
         let teams = context.room.teams
         guard !teams.isEmpty else {
-            throw RuleError("no_teams", "Shaky Words needs at least one team in the lobby; players join with a team name.")
+            throw RuleError(.noTeams, "Shaky Words needs at least one team in the lobby; players join with a team name.")
         }
         let count = try options.integer("questions", default: 10, in: 1...500)
         let difficultyText = try options.string("difficulty") ?? "mixed"
         guard let difficulty = DifficultyChoice(rawValue: difficultyText.lowercased()) else {
-            throw RuleError("bad_option", "\"difficulty\" must be easy, medium, hard or mixed, not \"\(difficultyText)\".")
+            throw RuleError(.badOption, "\"difficulty\" must be easy, medium, hard or mixed, not \"\(difficultyText)\".")
         }
         let packs = try options.strings("packs") ?? context.packs.listPacks().filter(\.isBuiltin).map(\.id)
         var rng = SplitMix64(seed: context.seed)
@@ -87,7 +87,7 @@ final class ShakyHost: JournaledHosting {
         switch action {
         case .buzz(let estimate, let settle):
             if game.hasBuzzed(team) {
-                throw RuleError("already_buzzed", "Your team already buzzed for this question; your place is kept.")
+                throw RuleError(.alreadyBuzzed, "Your team already buzzed for this question; your place is kept.")
             }
             return try apply(.buzz(team: team, pressedAt: Instant(milliseconds: estimate.pressedAt),
                                    uncertaintyMs: estimate.uncertainty, settleMs: settle), at: now)
@@ -96,7 +96,7 @@ final class ShakyHost: JournaledHosting {
         case .shake:
             return try apply(.shake(team: team), at: now)
         case .command:
-            throw RuleError("wrong_game", "Commands belong to the Queen's game; this is Shaky Words (buzz, answer, shake).")
+            throw RuleError(.wrongGame, "Commands belong to the Queen's game; this is Shaky Words (buzz, answer, shake).")
         }
     }
 

@@ -138,31 +138,6 @@ public struct ProtocolError: Error, Equatable, Sendable, CustomStringConvertible
     public var description: String { "\(code.rawValue): \(message)" }
 }
 
-/// The error codes of the protocol's own layer (games add their own, see PROTOCOL.md).
-public enum ErrorCode: String, Sendable, CaseIterable {
-    case badJSON = "bad_json"
-    case lineTooLong = "line_too_long"
-    case unknownType = "unknown_type"
-    case badField = "bad_field"
-    case badVersion = "bad_version"
-    case notJoined = "not_joined"
-    case alreadyJoined = "already_joined"
-    case wrongRoom = "wrong_room"
-    case nameTaken = "name_taken"
-    case badName = "bad_name"
-    case badKey = "bad_key"
-    case badToken = "bad_token"
-    case forbidden = "forbidden"
-    case noGame = "no_game"
-    case gameRunning = "game_running"
-    case rateLimited = "rate_limited"
-    case full = "full"
-    case kicked = "kicked"
-    case unknownCommand = "unknown_command"
-    case storage = "storage"
-    case unknownPlayer = "unknown_player"
-}
-
 /// Limits on field sizes, shared by host checks and documentation.
 public enum FieldLimits {
     /// Longest player or team name, in characters.

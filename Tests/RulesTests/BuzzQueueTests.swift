@@ -91,7 +91,7 @@ import Testing
     @Test func repeatedBuzzIsRefused() throws {
         var queue = BuzzQueue()
         try add(&queue, "Red", pressed: 950, arrived: 1000)
-        #expect(throws: RuleError("already_buzzed", "Red has already buzzed on this question.")) {
+        #expect(throws: RuleError(.alreadyBuzzed, "Red has already buzzed on this question.")) {
             try add(&queue, "Red", pressed: 960, arrived: 1010)
         }
         #expect(queue.entries.count == 1)

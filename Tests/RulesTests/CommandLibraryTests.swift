@@ -9,7 +9,7 @@ import Testing
             try body()
             Issue.record("expected \(code), but it was accepted", sourceLocation: sourceLocation)
         } catch let error as RuleError {
-            #expect(error.code == code, "\(error)", sourceLocation: sourceLocation)
+            #expect(error.code.rawValue == code, "\(error)", sourceLocation: sourceLocation)
             #expect(!error.message.isEmpty, sourceLocation: sourceLocation)
         } catch {
             Issue.record("expected a RuleError, got \(error)", sourceLocation: sourceLocation)

@@ -3,7 +3,7 @@ import Testing
 @testable import Rules
 
 /// Runs `body` and returns the error it refused with, or nil when it succeeded.
-/// (Untyped so closures inside `#expect` infer; anything but a RuleError becomes a `not_a_rule_error` marker.)
+/// (Untyped so closures inside `#expect` infer; anything but a RuleError is recorded as an issue.)
 private func refusal(_ body: () throws -> Void) -> RuleError? {
     do {
         try body()
@@ -11,7 +11,8 @@ private func refusal(_ body: () throws -> Void) -> RuleError? {
     } catch let error as RuleError {
         return error
     } catch {
-        return RuleError("not_a_rule_error", "\(error)")
+        Issue.record("expected a RuleError, got \(error)")
+        return nil
     }
 }
 
@@ -49,14 +50,14 @@ private let testBuiltins = [
 
     @Test func createPackRefusesBadAndTakenNames() {
         var library = PackLibrary(builtinPacks: testBuiltins)
-        #expect(refusal { _ = try library.createPack(named: "   ") }?.code == "bad_pack_name")
-        #expect(refusal { _ = try library.createPack(named: "?!") }?.code == "bad_pack_name")
-        #expect(refusal { _ = try library.createPack(named: "two\nlines") }?.code == "bad_pack_name")
-        #expect(refusal { _ = try library.createPack(named: String(repeating: "x", count: 61)) }?.code == "bad_pack_name")
+        #expect(refusal { _ = try library.createPack(named: "   ") }?.code == .badPackName)
+        #expect(refusal { _ = try library.createPack(named: "?!") }?.code == .badPackName)
+        #expect(refusal { _ = try library.createPack(named: "two\nlines") }?.code == .badPackName)
+        #expect(refusal { _ = try library.createPack(named: String(repeating: "x", count: 61)) }?.code == .badPackName)
         #expect(refusal { _ = try library.createPack(named: "SCIENCE") }
-                == RuleError("pack_name_taken", "There is already a pack called \"SCIENCE\"; choose another name."))
+                == RuleError(.packNameTaken, "There is already a pack called \"SCIENCE\"; choose another name."))
         #expect(refusal { _ = try library.createPack(named: "Quiz Night") } == nil)
-        #expect(refusal { _ = try library.createPack(named: "quiz-night") }?.code == "pack_name_taken")
+        #expect(refusal { _ = try library.createPack(named: "quiz-night") }?.code == .packNameTaken)
         #expect(library.customPacks.count == 1)
     }
 
@@ -67,14 +68,14 @@ private let testBuiltins = [
         try library.renamePack(id, to: "Quiz Night")  // its own name is not "taken"
         try library.renamePack(id, to: "Friday Quiz")
         #expect(library.pack(id: id)?.name == "Friday Quiz")  // id stays stable
-        #expect(refusal { try library.renamePack(id, to: "other") }?.code == "pack_name_taken")
-        #expect(refusal { try library.renamePack(id, to: "") }?.code == "bad_pack_name")
+        #expect(refusal { try library.renamePack(id, to: "other") }?.code == .packNameTaken)
+        #expect(refusal { try library.renamePack(id, to: "") }?.code == .badPackName)
         #expect(refusal { try library.renamePack("science", to: "Mine") }
-                == RuleError("read_only", "The built-in pack \"Science\" cannot be renamed; copy it to make your own version."))
+                == RuleError(.readOnly, "The built-in pack \"Science\" cannot be renamed; copy it to make your own version."))
         #expect(refusal { try library.renamePack("nope", to: "Mine") }
-                == RuleError("unknown_pack", "There is no question pack with the id \"nope\"."))
-        #expect(refusal { try library.deletePack("science") }?.code == "read_only")
-        #expect(refusal { try library.deletePack("nope") }?.code == "unknown_pack")
+                == RuleError(.unknownPack, "There is no question pack with the id \"nope\"."))
+        #expect(refusal { try library.deletePack("science") }?.code == .readOnly)
+        #expect(refusal { try library.deletePack("nope") }?.code == .unknownPack)
         try library.deletePack(id)
         #expect(library.pack(id: id) == nil)
         #expect(library.customPacks.map(\.name) == ["Other"])
@@ -91,17 +92,17 @@ private let testBuiltins = [
         #expect(try library.copyPack("science") == "science-copy-2")
         #expect(library.pack(id: "science-copy-2")?.name == "Science (copy 2)")
         #expect(try library.copyPack(copy, named: "Lab Night") == "lab-night")
-        #expect(refusal { _ = try library.copyPack("science", named: "Lab Night") }?.code == "pack_name_taken")
-        #expect(refusal { _ = try library.copyPack("nope") }?.code == "unknown_pack")
+        #expect(refusal { _ = try library.copyPack("science", named: "Lab Night") }?.code == .packNameTaken)
+        #expect(refusal { _ = try library.copyPack("nope") }?.code == .unknownPack)
 
         try library.addQuestion(question(.easy, "Which gas do we breathe in?", "Oxygen"), toPack: copy)
         try library.removeQuestion(at: 0, fromPack: copy)
         #expect(library.pack(id: copy)?.questions.count == 3)
         #expect(library.pack(id: "science") == testBuiltins[0])
         #expect(refusal { try library.addQuestion(question(.easy, "Which gas do we breathe in?", "Oxygen"), toPack: "science") }
-                == RuleError("read_only", "The built-in pack \"Science\" cannot be changed; copy it to make your own version."))
-        #expect(refusal { try library.editQuestion(at: 0, inPack: "science", to: question(.easy, "New?", "Text")) }?.code == "read_only")
-        #expect(refusal { _ = try library.removeQuestion(at: 0, fromPack: "science") }?.code == "read_only")
+                == RuleError(.readOnly, "The built-in pack \"Science\" cannot be changed; copy it to make your own version."))
+        #expect(refusal { try library.editQuestion(at: 0, inPack: "science", to: question(.easy, "New?", "Text")) }?.code == .readOnly)
+        #expect(refusal { _ = try library.removeQuestion(at: 0, fromPack: "science") }?.code == .readOnly)
     }
 
     @Test func listPacksCountsQuestionsPerDifficulty() throws {
@@ -126,22 +127,22 @@ private let testBuiltins = [
         try library.addQuestion(question(.easy, "  What is the capital of France?\n", " Paris "), toPack: id)
         #expect(library.pack(id: id)?.questions == [question(.easy, "What is the capital of France?", "Paris")])
 
-        #expect(refusal { try library.addQuestion(question(.easy, "  ?! ", "Paris"), toPack: id) }?.code == "empty_question")
+        #expect(refusal { try library.addQuestion(question(.easy, "  ?! ", "Paris"), toPack: id) }?.code == .emptyQuestion)
         #expect(refusal { try library.addQuestion(question(.easy, "What is the plural of ox?", "ox!"), toPack: id) }
-                == RuleError("answer_too_short", "The answer \"ox!\" has 2 letters; answers need at least 3."))
+                == RuleError(.answerTooShort, "The answer \"ox!\" has 2 letters; answers need at least 3."))
         #expect(refusal { try library.addQuestion(question(.easy, "What year did it end?", "1945"), toPack: id) }?.code
-                == "answer_too_short")
+                == .answerTooShort)
         #expect(refusal { try library.addQuestion(question(.easy, "Where is the Eiffel Tower, in PARIS?", "paris"), toPack: id) }
-                == RuleError("answer_in_question", "The answer \"paris\" appears in the question itself; reword the question."))
+                == RuleError(.answerInQuestion, "The answer \"paris\" appears in the question itself; reword the question."))
         #expect(refusal { try library.addQuestion(question(.easy, "Which café sells crème?", "Creme"), toPack: id) }?.code
-                == "answer_in_question")
+                == .answerInQuestion)
         #expect(refusal { try library.addQuestion(question(.easy, String(repeating: "a", count: 401) + "?", "Bee"), toPack: id) }?.code
-                == "question_too_long")
+                == .questionTooLong)
         #expect(refusal { try library.addQuestion(question(.easy, "Long?", String(repeating: "b", count: 41)), toPack: id) }?.code
-                == "answer_too_long")
+                == .answerTooLong)
         #expect(refusal { try library.addQuestion(question(.hard, "what is the CAPITAL of france", "Lyon"), toPack: id) }
-                == RuleError("duplicate_question", "The pack \"Mine\" already has that question (question 1)."))
-        #expect(refusal { try library.addQuestion(question(.easy, "Who?", "Abc"), toPack: "nope") }?.code == "unknown_pack")
+                == RuleError(.duplicateQuestion, "The pack \"Mine\" already has that question (question 1)."))
+        #expect(refusal { try library.addQuestion(question(.easy, "Who?", "Abc"), toPack: "nope") }?.code == .unknownPack)
         #expect(library.pack(id: id)?.questions.count == 1)
     }
 
@@ -149,19 +150,19 @@ private let testBuiltins = [
         var library = PackLibrary(builtinPacks: testBuiltins)
         let id = try library.createPack(named: "Mine")
         #expect(refusal { _ = try library.removeQuestion(at: 0, fromPack: id) }
-                == RuleError("bad_question_index", "The pack \"Mine\" has no questions yet."))
+                == RuleError(.badQuestionIndex, "The pack \"Mine\" has no questions yet."))
         try library.addQuestion(question(.easy, "What is the capital of France?", "Paris"), toPack: id)
         try library.addQuestion(question(.easy, "What is the capital of Spain?", "Madrid"), toPack: id)
         // Editing a question may keep its own text.
         try library.editQuestion(at: 0, inPack: id, to: question(.medium, "What is the capital of France?", "PARIS"))
         #expect(library.pack(id: id)?.questions[0] == question(.medium, "What is the capital of France?", "PARIS"))
         #expect(refusal { try library.editQuestion(at: 1, inPack: id, to: question(.easy, "What is the capital of FRANCE?", "Nice")) }?.code
-                == "duplicate_question")
+                == .duplicateQuestion)
         #expect(refusal { try library.editQuestion(at: 1, inPack: id, to: question(.easy, "Capital of Spain?", "Spain")) }?.code
-                == "answer_in_question")
+                == .answerInQuestion)
         #expect(refusal { try library.editQuestion(at: 2, inPack: id, to: question(.easy, "Who?", "Abc")) }
-                == RuleError("bad_question_index", "The pack \"Mine\" has no question 3; its questions are numbered 1 to 2."))
-        #expect(refusal { try library.editQuestion(at: -1, inPack: id, to: question(.easy, "Who?", "Abc")) }?.code == "bad_question_index")
+                == RuleError(.badQuestionIndex, "The pack \"Mine\" has no question 3; its questions are numbered 1 to 2."))
+        #expect(refusal { try library.editQuestion(at: -1, inPack: id, to: question(.easy, "Who?", "Abc")) }?.code == .badQuestionIndex)
         let removed = try library.removeQuestion(at: 0, fromPack: id)
         #expect(removed.answer == "PARIS")
         #expect(library.pack(id: id)?.questions.map(\.answer) == ["Madrid"])
@@ -174,7 +175,7 @@ private let testBuiltins = [
         #expect(try library.importPack(good) == "pub-quiz")
         #expect(library.pack(id: "pub-quiz")?.isBuiltin == false)
         #expect(library.pack(id: "pub-quiz")?.questions[0].text == "What is the capital of Italy?")
-        #expect(refusal { _ = try library.importPack(good) }?.code == "pack_name_taken")
+        #expect(refusal { _ = try library.importPack(good) }?.code == .packNameTaken)
 
         var clash = good
         clash.name = "Science Two"
@@ -188,10 +189,10 @@ private let testBuiltins = [
             question(.easy, "What is the capital of Italy?", "Rome"),
             question(.easy, "What is the capital of Italy?", "Roma"),
         ])
-        #expect(refusal { _ = try library.importPack(bad) } == RuleError("duplicate_question", "Question 2 repeats question 1."))
+        #expect(refusal { _ = try library.importPack(bad) } == RuleError(.duplicateQuestion, "Question 2 repeats question 1."))
         let short = QuizPack(id: "short", name: "Short", questions: [question(.easy, "Plural of ox?", "Ox")])
         #expect(refusal { _ = try library.importPack(short) }
-                == RuleError("answer_too_short", "Question 1: the answer \"Ox\" has 2 letters; answers need at least 3."))
+                == RuleError(.answerTooShort, "Question 1: the answer \"Ox\" has 2 letters; answers need at least 3."))
         #expect(library.pack(id: "bad") == nil && library.pack(id: "short") == nil)
     }
 
@@ -294,21 +295,21 @@ private let testBuiltins = [
         var rng = SplitMix64(seed: 3)
         let available = count(.hard, in: ["science", "animals"])
         #expect(refusal { _ = try library.drawQuestions(packIDs: ["science", "animals"], count: available + 1, difficulty: .hard, using: &rng) }
-                == RuleError("not_enough_questions",
+                == RuleError(.notEnoughQuestions,
                              "The packs science, animals hold only \(available) hard questions; ask for \(available) or fewer, or choose more packs."))
         #expect(refusal { _ = try library.drawQuestions(packIDs: ["science", "animals"], count: available, difficulty: .hard, using: &rng) } == nil)
 
         let total = BuiltinPacks.pack(id: "myths")!.questions.count
         #expect(refusal { _ = try library.drawQuestions(packIDs: ["myths"], count: 1000, difficulty: .mixed, using: &rng) }
-                == RuleError("not_enough_questions", "The pack myths holds only \(total) questions; ask for \(total) or fewer, or choose more packs."))
+                == RuleError(.notEnoughQuestions, "The pack myths holds only \(total) questions; ask for \(total) or fewer, or choose more packs."))
 
         var custom = PackLibrary(builtinPacks: [])
         let id = try? custom.createPack(named: "Tiny")
         _ = refusal { try custom.addQuestion(question(.easy, "What is the capital of France?", "Paris"), toPack: id ?? "") }
         #expect(refusal { _ = try custom.drawQuestions(packIDs: ["tiny"], count: 2, difficulty: .easy, using: &rng) }
-                == RuleError("not_enough_questions", "The pack tiny holds only 1 easy question; ask for 1 or fewer, or choose more packs."))
+                == RuleError(.notEnoughQuestions, "The pack tiny holds only 1 easy question; ask for 1 or fewer, or choose more packs."))
         #expect(refusal { _ = try custom.drawQuestions(packIDs: ["tiny"], count: 1, difficulty: .hard, using: &rng) }
-                == RuleError("not_enough_questions", "The pack tiny holds no hard questions; choose more packs or another difficulty."))
+                == RuleError(.notEnoughQuestions, "The pack tiny holds no hard questions; choose more packs or another difficulty."))
     }
 
     @Test func identicalQuestionsInSeveralPacksCountOnce() throws {
@@ -319,19 +320,19 @@ private let testBuiltins = [
         let drawn = try library.drawQuestions(packIDs: ["science", copy, "science"], count: hard, difficulty: .hard, using: &rng)
         #expect(Set(drawn.map { TextFolding.fold($0.text) }).count == hard)
         #expect(refusal { _ = try library.drawQuestions(packIDs: ["science", copy], count: hard + 1, difficulty: .hard, using: &rng) }
-                == RuleError("not_enough_questions",
+                == RuleError(.notEnoughQuestions,
                              "The packs science, \(copy) hold only \(hard) hard questions; ask for \(hard) or fewer, or choose more packs."))
     }
 
     @Test func drawRefusesBadRequests() {
         var rng = SplitMix64(seed: 3)
         #expect(refusal { _ = try library.drawQuestions(packIDs: ["science", "nope"], count: 5, difficulty: .easy, using: &rng) }
-                == RuleError("unknown_pack", "There is no question pack with the id \"nope\"."))
-        #expect(refusal { _ = try library.drawQuestions(packIDs: [], count: 5, difficulty: .easy, using: &rng) }?.code == "no_packs")
+                == RuleError(.unknownPack, "There is no question pack with the id \"nope\"."))
+        #expect(refusal { _ = try library.drawQuestions(packIDs: [], count: 5, difficulty: .easy, using: &rng) }?.code == .noPacks)
         #expect(refusal { _ = try library.drawQuestions(packIDs: ["science"], count: 0, difficulty: .easy, using: &rng) }?.code
-                == "bad_question_count")
+                == .badQuestionCount)
         #expect(refusal { _ = try library.drawQuestions(packIDs: ["science"], count: -3, difficulty: .mixed, using: &rng) }?.code
-                == "bad_question_count")
+                == .badQuestionCount)
     }
 }
 
@@ -395,28 +396,28 @@ private let testBuiltins = [
                 {"difficulty": "hardest", "text": "Which planet is biggest?", "answer": "Jupiter"}
               ]
             }
-            """) == RuleError("bad_json", "line 5: question 2: difficulty must be easy, medium or hard, not \"hardest\""))
+            """) == RuleError(.badJSON, "line 5: question 2: difficulty must be easy, medium or hard, not \"hardest\""))
         #expect(error("{\n\"name\": \"Quiz\",\n\"questions\": [\n{\"difficulty\": \"easy\" \"text\": \"x\"}]}")
-                == RuleError("bad_json", "line 4: expected ',' or '}' in an object but found character '\"'."))
+                == RuleError(.badJSON, "line 4: expected ',' or '}' in an object but found character '\"'."))
         #expect(error("{\r\n\"name\": \"Quiz\",\r\n\"questions\": [{\"difficulty\": \"easy\", \"text\": \"Which planet is red?\"}]}")
-                == RuleError("bad_json", "line 3: question 1 has no \"answer\"."))
+                == RuleError(.badJSON, "line 3: question 1 has no \"answer\"."))
         #expect(error("{\"name\": \"Q\", \"questions\": [{\"difficulty\": \"easy\", \"text\": \"Plural of ox?\", \"answer\": \"ox\"}]}")
-                == RuleError("bad_json", "line 1: question 1: the answer \"ox\" has 2 letters; answers need at least 3."))
+                == RuleError(.badJSON, "line 1: question 1: the answer \"ox\" has 2 letters; answers need at least 3."))
         #expect(error("{\"name\": \"Q\", \"questions\": [{\"difficulty\": \"easy\", \"text\": 5, \"answer\": \"Mars\"}]}")
-                == RuleError("bad_json", "line 1: question 1: \"text\" must be text."))
-        #expect(error("{\"questions\": []}") == RuleError("bad_json", "line 1: the pack has no \"name\"."))
-        #expect(error("{\"name\": \"Q\"}") == RuleError("bad_json", "line 1: the pack has no \"questions\" list."))
-        #expect(error("\n\n[1, 2]") == RuleError("bad_json", "line 3: the file must hold one JSON object with \"name\" and \"questions\"."))
-        #expect(error("") == RuleError("bad_json", "The file is empty; it must hold one JSON object with \"name\" and \"questions\"."))
-        #expect(error("  \n ")?.code == "bad_json")
-        #expect(error("{\"name\": \"Q\", \"questions\": []} x") == RuleError("bad_json", "line 1: unexpected character 'x' after the end of the JSON object."))
+                == RuleError(.badJSON, "line 1: question 1: \"text\" must be text."))
+        #expect(error("{\"questions\": []}") == RuleError(.badJSON, "line 1: the pack has no \"name\"."))
+        #expect(error("{\"name\": \"Q\"}") == RuleError(.badJSON, "line 1: the pack has no \"questions\" list."))
+        #expect(error("\n\n[1, 2]") == RuleError(.badJSON, "line 3: the file must hold one JSON object with \"name\" and \"questions\"."))
+        #expect(error("") == RuleError(.badJSON, "The file is empty; it must hold one JSON object with \"name\" and \"questions\"."))
+        #expect(error("  \n ")?.code == .badJSON)
+        #expect(error("{\"name\": \"Q\", \"questions\": []} x") == RuleError(.badJSON, "line 1: unexpected character 'x' after the end of the JSON object."))
         #expect(error("{\"name\": \"a\nb\", \"questions\": []}")?.message.hasPrefix("line 1: a text value contains a line break") == true)
         #expect(error("{\"name\": \"\\ud800\", \"questions\": []}")?.message == "line 1: a \\u escape holds half of a surrogate pair.")
-        #expect(error("{\"name\": \"Q\", \"questions\": [01]}")?.code == "bad_json")
+        #expect(error("{\"name\": \"Q\", \"questions\": [01]}")?.code == .badJSON)
         #expect(error(String(repeating: "[", count: 10_000))?.message == "line 1: the JSON is nested too deeply.")
         #expect(error("{\"name\": \"Q\", \"questions\": [{\"difficulty\": \"easy\", \"text\": \"A?\", \"answer\": \"Bee\"}, "
                       + "{\"difficulty\": \"hard\", \"text\": \" a \", \"answer\": \"Wasp\"}]}")
-                == RuleError("bad_json", "line 1: question 2 repeats question 1."))
+                == RuleError(.badJSON, "line 1: question 2 repeats question 1."))
     }
 
     @Test func csvRoundTripKeepsCommasQuotesNewlinesAndAccents() throws {
@@ -460,30 +461,30 @@ private let testBuiltins = [
             "hardest,What is the capital of Chile?,Santiago",
         ]
         #expect(error(rows.joined(separator: "\r\n"))
-                == RuleError("bad_csv", "line 7: difficulty must be easy, medium or hard, not \"hardest\""))
+                == RuleError(.badCSV, "line 7: difficulty must be easy, medium or hard, not \"hardest\""))
         #expect(error(rows.joined(separator: "\n"))?.message.hasPrefix("line 7: ") == true)
-        #expect(error("") == RuleError("bad_csv", "The file is empty; its first line must be the header difficulty,question,answer."))
+        #expect(error("") == RuleError(.badCSV, "The file is empty; its first line must be the header difficulty,question,answer."))
         #expect(error("\u{FEFF}\r\n\r\n")?.message.hasPrefix("The file is empty") == true)
         #expect(error("easy,What is the capital of France?,Paris\n")
-                == RuleError("bad_csv", "line 1: the first line must be the header difficulty,question,answer, not \"easy,What is the capital of France?,Paris\"."))
+                == RuleError(.badCSV, "line 1: the first line must be the header difficulty,question,answer, not \"easy,What is the capital of France?,Paris\"."))
         #expect(error(String(repeating: "x", count: 70))?.message.hasSuffix(String(repeating: "x", count: 60) + "…\".") == true)
         #expect(error("\ndifficulty,question\neasy,What?\n")?.message.hasPrefix("line 2: the first line must be the header") == true)
         #expect(error("difficulty,question,answer\neasy,Which is biggest: Spain, France?,France\n")
-                == RuleError("bad_csv", "line 2: expected 3 fields (difficulty, question, answer) but found 4; put quote marks around any field that contains a comma."))
+                == RuleError(.badCSV, "line 2: expected 3 fields (difficulty, question, answer) but found 4; put quote marks around any field that contains a comma."))
         #expect(error("difficulty,question,answer\neasy,Capital of France?\n")?.message.hasPrefix("line 2: expected 3 fields") == true)
         #expect(error("difficulty,question,answer\neasy,Capital?,Paris\nhard,\"Capital of\nItaly?,Rome\n")
-                == RuleError("bad_csv", "line 3: a quoted field is never closed; add the missing closing quote mark."))
+                == RuleError(.badCSV, "line 3: a quoted field is never closed; add the missing closing quote mark."))
         #expect(error("difficulty,question,answer\neasy,\"Capital\"x,Paris\n")?.message.hasPrefix("line 2: text follows the closing quote") == true)
         #expect(error("difficulty,question,answer\neasy,\"Capital\" \",Paris\n")?.message.hasPrefix("line 2: a quote mark follows") == true)
         #expect(error("difficulty,question,answer\n,Capital of France?,Paris\n")
-                == RuleError("bad_csv", "line 2: the difficulty is missing; use easy, medium or hard."))
+                == RuleError(.badCSV, "line 2: the difficulty is missing; use easy, medium or hard."))
         #expect(error("difficulty,question,answer\neasy,Plural of ox?,Ox\n")
-                == RuleError("bad_csv", "line 2: the answer \"Ox\" has 2 letters; answers need at least 3."))
+                == RuleError(.badCSV, "line 2: the answer \"Ox\" has 2 letters; answers need at least 3."))
         #expect(error("difficulty,question,answer\neasy,,Paris\n")?.message.hasPrefix("line 2: the question text is empty") == true)
         #expect(error("difficulty,question,answer\neasy,Capital of France?,Paris\n\n\nhard, capital of FRANCE ,Lyon\n")
-                == RuleError("bad_csv", "line 5: this question already appears on line 2."))
+                == RuleError(.badCSV, "line 5: this question already appears on line 2."))
         #expect(refusal { _ = try PackFile.decodeCSV(Data("difficulty,question,answer\neasy,Caf".utf8) + Data([0xC3, 0x28]), name: "x") }
-                == RuleError("bad_csv", "line 2: the file is not UTF-8 text; save it as UTF-8 and try again."))
+                == RuleError(.badCSV, "line 2: the file is not UTF-8 text; save it as UTF-8 and try again."))
     }
 
     @Test func importersNeverCrashOnGarbage() {
@@ -515,7 +516,7 @@ private let testBuiltins = [
                 packs += 1
                 #expect(pack.questions.allSatisfy { (try? PackLibrary.checkQuestion($0)) != nil })
             } catch {
-                #expect(error.code == "bad_csv")
+                #expect(error.code == .badCSV)
                 #expect(error.message.hasPrefix("line ") || error.message.hasPrefix("The file"), "\(error.message)")
             }
             do {
@@ -523,7 +524,7 @@ private let testBuiltins = [
                 packs += 1
                 #expect(pack.questions.allSatisfy { (try? PackLibrary.checkQuestion($0)) != nil })
             } catch {
-                #expect(error.code == "bad_json")
+                #expect(error.code == .badJSON)
                 #expect(error.message.hasPrefix("line ") || error.message.hasPrefix("The file"), "\(error.message)")
             }
         }

@@ -22,7 +22,7 @@ import Testing
             let effects = try game.apply(event, at: now)
             Issue.record("expected \(code), got \(effects)", sourceLocation: sourceLocation)
         } catch {
-            #expect(error.code == code, "\(error)", sourceLocation: sourceLocation)
+            #expect(error.code.rawValue == code, "\(error)", sourceLocation: sourceLocation)
             #expect(!error.message.isEmpty, sourceLocation: sourceLocation)
         }
         #expect(game == before, "a refused event changes nothing", sourceLocation: sourceLocation)
@@ -71,22 +71,22 @@ import Testing
 
     @Test func startRefusals() {
         #expect(initError { () throws(RuleError) in try makeGame(players: 2) }
-            == RuleError("too_few_players", "The Queen's game needs at least 3 players; 2 are connected."))
-        #expect(initError { () throws(RuleError) in try makeGame(players: 10) }?.code == "too_many_players")
+            == RuleError(.tooFewPlayers, "The Queen's game needs at least 3 players; 2 are connected."))
+        #expect(initError { () throws(RuleError) in try makeGame(players: 10) }?.code == .tooManyPlayers)
         #expect(initError { () throws(RuleError) in try makeGame(players: 9) } == nil)
         #expect(initError { () throws(RuleError) in try makeGame(players: 30, settings: QueenSettings(maxPlayers: 30)) }
             == nil)
         #expect(initError { () throws(RuleError) in try makeGame(players: 31, settings: QueenSettings(maxPlayers: 31)) }?
-            .code == "bad_settings")
+            .code == .badSettings)
         #expect(initError { () throws(RuleError) in try makeGame(players: 4, settings: QueenSettings(minPlayers: 5)) }?
-            .code == "too_few_players")
+            .code == .tooFewPlayers)
         #expect(initError { () throws(RuleError) in try makeGame(players: 4, settings: QueenSettings(minPlayers: 2)) }?
-            .code == "bad_settings")
+            .code == .badSettings)
         #expect(initError { () throws(RuleError) in try makeGame(players: 4, settings: QueenSettings(chooseSeconds: 0)) }?
-            .code == "bad_settings")
+            .code == .badSettings)
         #expect(initError { () throws(RuleError) in
             try QueenGame(players: ["Ana", "Bo", "Ana"], settings: QueenSettings(), commands: [], seed: 1)
-        }?.code == "duplicate_player")
+        }?.code == .duplicatePlayer)
     }
 
     @Test func settingsDecodeWithDefaults() throws {
@@ -282,7 +282,7 @@ import Testing
             _ = try game.apply(.command(player: queen, choice: .template(id: "u1")), at: at(1))
             Issue.record("a 4-number command was accepted with 3 numbered players")
         } catch {
-            #expect(error == RuleError("too_many_targets",
+            #expect(error == RuleError(.tooManyTargets,
                                        "That command names 4 numbers but only 3 players hold numbers."))
         }
         #expect(game == before)
@@ -380,7 +380,7 @@ import Testing
         _ = try game.apply(.command(player: game.queen!, choice: .text("No. {1} waves.")), at: at(25))
         _ = try game.apply(.tick, at: at(30))
         let deferred = try game.apply(.tick, at: at(40))
-        #expect(deferred == [.dealDeferred(RuleError("too_few_players",
+        #expect(deferred == [.dealDeferred(RuleError(.tooFewPlayers,
                                                      "The Queen's game needs at least 3 players; 2 are connected."))])
         #expect(game.phase == .revealed && game.nextDeadline == nil && game.roundNumber == 2)
     }

@@ -33,7 +33,7 @@ private func press(_ team: String, at seconds: Double, uncertainty: Int64 = 0, s
 
 /// Applies `event`, expecting a refusal that leaves the game untouched; returns the refusal's code.
 private func refusal(_ game: inout Game, _ event: Game.Event, at now: Instant) -> String? {
-    refusalError(&game, event, at: now)?.code
+    refusalError(&game, event, at: now)?.code.rawValue
 }
 
 /// Applies `event`, expecting a refusal that leaves the game untouched; returns the refusal.
@@ -68,7 +68,7 @@ private func skeleton(_ text: String) -> [Character?] { text.map { LetterScrambl
         #expect(throws: RuleError.self) { try makeGame(teams: []) }
         #expect(throws: RuleError.self) { try makeGame(questions: []) }
         func code(_ make: () throws(RuleError) -> Game) -> String? {
-            do { _ = try make(); return nil } catch { return error.code }
+            do { _ = try make(); return nil } catch { return error.code.rawValue }
         }
         #expect(code { () throws(RuleError) in try makeGame(teams: []) } == "no_teams")
         #expect(code { () throws(RuleError) in try makeGame(questions: []) } == "no_questions")
@@ -286,7 +286,7 @@ private func skeleton(_ text: String) -> [Character?] { text.map { LetterScrambl
         #expect(game.teamOnTurn == "Blue")
         #expect(refusal(&game, press("Red", at: 9), at: s(9)) == "already_buzzed")
         let error = refusalError(&game, .answer(team: "Red", text: "Paris"), at: s(9))
-        #expect(error == RuleError("not_your_turn", "Red is out for this question. It is Blue's turn to answer."))
+        #expect(error == RuleError(.notYourTurn, "Red is out for this question. It is Blue's turn to answer."))
         #expect(refusal(&game, .shake(team: "Red"), at: s(9)) == "team_out")
     }
 
@@ -306,10 +306,10 @@ private func skeleton(_ text: String) -> [Character?] { text.map { LetterScrambl
     @Test func outOfTurnAnswersAreRefused() throws {
         var game = try startedGame()
         let nobody = refusalError(&game, .answer(team: "Red", text: "Paris"), at: s(1))
-        #expect(nobody == RuleError("not_your_turn", "Nobody is on turn to answer."))
+        #expect(nobody == RuleError(.notYourTurn, "Nobody is on turn to answer."))
         _ = try game.apply(press("Blue", at: 2), at: s(2))
         let other = refusalError(&game, .answer(team: "Red", text: "Paris"), at: s(3))
-        #expect(other == RuleError("not_your_turn", "It is Blue's turn to answer."))
+        #expect(other == RuleError(.notYourTurn, "It is Blue's turn to answer."))
         #expect(refusal(&game, .answer(team: "Gold", text: "Paris"), at: s(3)) == "unknown_team")
         #expect(refusal(&game, .answer(team: "Blue", text: " ?! "), at: s(3)) == "empty_answer")
     }

@@ -1,15 +1,17 @@
+import Common
+
 /// Why a game refused an event: a stable machine-readable code plus a sentence for people.
 ///
 /// The code goes on the wire unchanged as the `code` of an `error` message, so codes are
 /// lower_snake_case and, once published in PROTOCOL.md, never renamed.
 public struct RuleError: Error, Equatable, Hashable, Sendable, CustomStringConvertible {
     /// The stable machine-readable code, e.g. `not_your_turn`.
-    public var code: String
+    public var code: ErrorCode
     /// A clear sentence saying what went wrong and, where possible, what to do instead.
     public var message: String
 
     /// Creates an error with a wire `code` and a human `message`.
-    public init(_ code: String, _ message: String) {
+    public init(_ code: ErrorCode, _ message: String) {
         self.code = code
         self.message = message
     }

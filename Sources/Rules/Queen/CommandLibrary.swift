@@ -192,7 +192,7 @@ public struct CommandLibrary: Sendable, Equatable, Codable {
     private func userIndex(of id: String) throws(RuleError) -> Int {
         if let index = userCommands.firstIndex(where: { $0.id == id }) { return index }
         if builtins.contains(where: { $0.id == id }) {
-            throw RuleError("read_only",
+            throw RuleError(.readOnly,
                             "Built-in commands can't be changed or deleted; hide it and add your own version instead.")
         }
         throw Self.unknown(id)
@@ -202,7 +202,7 @@ public struct CommandLibrary: Sendable, Equatable, Codable {
     private func requireBuiltin(_ id: String) throws(RuleError) {
         if builtins.contains(where: { $0.id == id }) { return }
         if userCommands.contains(where: { $0.id == id }) {
-            throw RuleError("not_builtin", "Only built-in commands can be hidden; delete your own commands instead.")
+            throw RuleError(.notBuiltin, "Only built-in commands can be hidden; delete your own commands instead.")
         }
         throw Self.unknown(id)
     }
@@ -215,13 +215,13 @@ public struct CommandLibrary: Sendable, Equatable, Codable {
             command.id != id && !isHidden(id: command.id) && TextFolding.fold(command.text) == key
         }
         if let clash {
-            throw RuleError("duplicate_command", "The library already has this command (\(clash.id)): \(clash.text)")
+            throw RuleError(.duplicateCommand, "The library already has this command (\(clash.id)): \(clash.text)")
         }
         return checked
     }
 
     /// The refusal for an id that names no command.
     private static func unknown(_ id: String) -> RuleError {
-        RuleError("unknown_command", "There is no command with id \(id) in the library.")
+        RuleError(.unknownCommand, "There is no command with id \(id) in the library.")
     }
 }

@@ -32,10 +32,10 @@ public struct CommandTemplate: Sendable, Hashable {
     public init(_ text: String) throws(RuleError) {
         let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !trimmed.isEmpty else {
-            throw RuleError("empty_command", "The command is empty; write what the numbered players must do.")
+            throw RuleError(.emptyCommand, "The command is empty; write what the numbered players must do.")
         }
         guard trimmed.count <= Self.maxLength else {
-            throw RuleError("command_too_long",
+            throw RuleError(.commandTooLong,
                             "A command can be at most \(Self.maxLength) characters; this one has \(trimmed.count).")
         }
         var segments: [Segment] = []
@@ -69,7 +69,7 @@ public struct CommandTemplate: Sendable, Hashable {
         for case .number(let number) in segments { used.insert(number) }
         let highest = used.max() ?? 0
         if used.count != highest, let missing = (1...highest).first(where: { !used.contains($0) }) {
-            throw RuleError("bad_placeholder",
+            throw RuleError(.badPlaceholder,
                             "The command uses {\(highest)} but not {\(missing)}; number placeholders count up from {1}.")
         }
         self.text = trimmed
@@ -100,13 +100,13 @@ public struct CommandTemplate: Sendable, Hashable {
            name.first?.isASCII == true {
             return .number(digit)
         }
-        throw RuleError("bad_placeholder",
+        throw RuleError(.badPlaceholder,
                         "{\(name)} is not a placeholder; use {1} to {9} for numbered players and {queen} for the Queen.")
     }
 
     /// The refusal for a brace that is not part of a placeholder.
     private static func unmatchedBrace(_ brace: Character) -> RuleError {
-        RuleError("bad_placeholder",
+        RuleError(.badPlaceholder,
                   "The command has a '\(brace)' that is not part of a placeholder such as {1} or {queen}.")
     }
 }

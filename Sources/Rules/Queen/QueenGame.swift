@@ -146,7 +146,7 @@ public struct QueenGame: GameMode, Sendable, Equatable, Codable {
                 seed: UInt64) throws(RuleError) {
         try settings.validate()
         if let duplicate = players.enumerated().first(where: { players[..<$0.offset].contains($0.element) }) {
-            throw RuleError("duplicate_player", "\(duplicate.element) is in the player list twice.")
+            throw RuleError(.duplicatePlayer, "\(duplicate.element) is in the player list twice.")
         }
         try Self.checkPlayerCount(players.count, settings)
         self.settings = settings
@@ -173,12 +173,12 @@ public struct QueenGame: GameMode, Sendable, Equatable, Codable {
     /// Applies `event` as seen at `now`, returning what to announce, or throws why it is refused.
     public mutating func apply(_ event: Event, at now: Instant) throws(RuleError) -> [Effect] {
         if event == .tick { return tick(at: now) }
-        guard phase != .finished else { throw RuleError("game_over", "The Queen's game has ended.") }
+        guard phase != .finished else { throw RuleError(.gameOver, "The Queen's game has ended.") }
         switch event {
         case .deal, .next:
             try requireRunningClock()
             if phase == .choosing || phase == .countdown {
-                throw RuleError("round_running", "Round \(roundNumber) is still being played; deal after the reveal.")
+                throw RuleError(.roundRunning, "Round \(roundNumber) is still being played; deal after the reveal.")
             }
             return try deal(at: now)
         case .command(let player, let choice):
@@ -189,18 +189,18 @@ public struct QueenGame: GameMode, Sendable, Equatable, Codable {
             return []
         case .removePlayer(let name):
             guard let index = players.firstIndex(of: name) else {
-                throw RuleError("unknown_player", "\(name) is not in the Queen's game.")
+                throw RuleError(.unknownPlayer, "\(name) is not in the Queen's game.")
             }
             players.remove(at: index)
             return []
         case .pause:
-            guard !isPaused else { throw RuleError("already_paused", "The game is already paused.") }
+            guard !isPaused else { throw RuleError(.alreadyPaused, "The game is already paused.") }
             isPaused = true
             remainingWhenPaused = deadline.map { max(0, now.milliseconds(until: $0)) }
             deadline = nil
             return [.paused]
         case .resume:
-            guard isPaused else { throw RuleError("not_paused", "The game is not paused.") }
+            guard isPaused else { throw RuleError(.notPaused, "The game is not paused.") }
             isPaused = false
             deadline = remainingWhenPaused.map { now.advanced(byMilliseconds: $0) }
             remainingWhenPaused = nil
@@ -276,24 +276,24 @@ public struct QueenGame: GameMode, Sendable, Equatable, Codable {
         -> [Effect] {
         guard phase == .choosing, let round = currentRound else {
             throw phase == .countdown
-                ? RuleError("wrong_phase", "The Queen has already given this round's command.")
-                : RuleError("wrong_phase", "No round is waiting for a command; the next deal comes first.")
+                ? RuleError(.wrongPhase, "The Queen has already given this round's command.")
+                : RuleError(.wrongPhase, "No round is waiting for a command; the next deal comes first.")
         }
         guard player == round.queen else {
-            throw RuleError("not_queen", "Only the Queen, \(round.queen), can give the command.")
+            throw RuleError(.notQueen, "Only the Queen, \(round.queen), can give the command.")
         }
         let template: CommandTemplate
         switch choice {
         case .template(let id):
             guard let command = commands.first(where: { $0.id == id }) else {
-                throw RuleError("unknown_command", "There is no command with id \(id) in this game's list.")
+                throw RuleError(.unknownCommand, "There is no command with id \(id) in this game's list.")
             }
             template = try CommandTemplate(command.text)
         case .text(let text):
             template = try CommandTemplate(text)
         }
         guard template.targetCount <= round.numbers.count else {
-            throw RuleError("too_many_targets",
+            throw RuleError(.tooManyTargets,
                             "That command names \(template.targetCount) numbers but only \(round.numbers.count) "
                                 + "players hold numbers.")
         }
@@ -345,10 +345,10 @@ public struct QueenGame: GameMode, Sendable, Equatable, Codable {
     /// Adds `name` to the roster for the next deal.
     private mutating func addPlayer(_ name: String) throws(RuleError) {
         guard !players.contains(name) else {
-            throw RuleError("already_playing", "\(name) is already in the Queen's game.")
+            throw RuleError(.alreadyPlaying, "\(name) is already in the Queen's game.")
         }
         guard players.count < settings.maxPlayers else {
-            throw RuleError("too_many_players",
+            throw RuleError(.tooManyPlayers,
                             "The Queen's game takes at most \(settings.maxPlayers) players; \(name) can't join.")
         }
         players.append(name)
@@ -356,18 +356,18 @@ public struct QueenGame: GameMode, Sendable, Equatable, Codable {
 
     /// Throws while the game is paused.
     private func requireRunningClock() throws(RuleError) {
-        if isPaused { throw RuleError("paused", "The game is paused; resume it first.") }
+        if isPaused { throw RuleError(.paused, "The game is paused; resume it first.") }
     }
 
     /// Throws unless `count` players may play under `settings`.
     private static func checkPlayerCount(_ count: Int, _ settings: QueenSettings) throws(RuleError) {
         if count < settings.minPlayers {
             let connected = count == 1 ? "1 is connected" : "\(count) are connected"
-            throw RuleError("too_few_players",
+            throw RuleError(.tooFewPlayers,
                             "The Queen's game needs at least \(settings.minPlayers) players; \(connected).")
         }
         if count > settings.maxPlayers {
-            throw RuleError("too_many_players",
+            throw RuleError(.tooManyPlayers,
                             "The Queen's game takes at most \(settings.maxPlayers) players; \(count) are connected.")
         }
     }

@@ -49,21 +49,21 @@ public struct QueenSettings: Codable, Sendable, Equatable {
     /// Throws `bad_settings` with the first setting that is out of range.
     public func validate() throws(RuleError) {
         guard minPlayers >= 3 else {
-            throw RuleError("bad_settings", "The Queen's game needs at least 3 players; the minimum can't be \(minPlayers).")
+            throw RuleError(.badSettings, "The Queen's game needs at least 3 players; the minimum can't be \(minPlayers).")
         }
         guard maxPlayers <= Self.playerLimit else {
-            throw RuleError("bad_settings",
+            throw RuleError(.badSettings,
                             "At most \(Self.playerLimit) players can play the Queen's game; the limit can't be \(maxPlayers).")
         }
         guard maxPlayers >= minPlayers else {
-            throw RuleError("bad_settings",
+            throw RuleError(.badSettings,
                             "The player limit (\(maxPlayers)) can't be below the minimum number of players (\(minPlayers)).")
         }
         guard chooseSeconds >= 1 else {
-            throw RuleError("bad_settings", "The Queen needs at least 1 second to choose a command.")
+            throw RuleError(.badSettings, "The Queen needs at least 1 second to choose a command.")
         }
         guard countdownSeconds >= 0, (autoNextSeconds ?? 0) >= 0 else {
-            throw RuleError("bad_settings", "The countdown and the pause before the next deal can't be negative.")
+            throw RuleError(.badSettings, "The countdown and the pause before the next deal can't be negative.")
         }
     }
 

@@ -88,7 +88,7 @@ public struct BuzzQueue: Codable, Sendable, Equatable, Hashable {
     public mutating func add(team: String, pressedAt: Instant, uncertaintyMs: Int64, settleMs: Int64,
                              arrivedAt: Instant, tieKey: UInt64) throws(RuleError) {
         guard !contains(team) else {
-            throw RuleError("already_buzzed", "\(team) has already buzzed on this question.")
+            throw RuleError(.alreadyBuzzed, "\(team) has already buzzed on this question.")
         }
         let opensWindow = !isTurnActive && committedCount == presses.count
         presses.append(Press(team: team, pressedAt: pressedAt, uncertaintyMs: max(0, uncertaintyMs), tieKey: tieKey))

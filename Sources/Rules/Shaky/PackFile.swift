@@ -1,3 +1,4 @@
+import Common
 import Foundation
 
 /// Reading and writing one quiz pack as a JSON or CSV file, for operators who edit packs outside the host.
@@ -37,7 +38,7 @@ public enum PackFile {
 
     /// Reads a pack from JSON bytes, which must be UTF-8 (a byte-order mark is allowed).
     public static func decodeJSON(_ data: Data) throws(RuleError) -> QuizPack {
-        try decodeJSON(utf8Text(data, code: "bad_json"))
+        try decodeJSON(utf8Text(data, code: .badJSON))
     }
 
     /// Reads a pack from JSON text; the pack is never built in and its id is a slug.
@@ -125,14 +126,14 @@ public enum PackFile {
 
     /// Reads a pack called `name` from CSV bytes, which must be UTF-8 (a byte-order mark is allowed).
     public static func decodeCSV(_ data: Data, name: String) throws(RuleError) -> QuizPack {
-        try decodeCSV(utf8Text(data, code: "bad_csv"), name: name)
+        try decodeCSV(utf8Text(data, code: .badCSV), name: name)
     }
 
     /// Reads a pack called `name` (empty means "Imported pack") from CSV text; its id is a slug of the name.
     public static func decodeCSV(_ text: String, name: String) throws(RuleError) -> QuizPack {
         let records = try readCSVRecords(text).filter { !$0.isBlank }
         guard let header = records.first else {
-            throw RuleError("bad_csv", "The file is empty; its first line must be the header difficulty,question,answer.")
+            throw RuleError(.badCSV, "The file is empty; its first line must be the header difficulty,question,answer.")
         }
         let columns = header.fields.map { TextFolding.fold($0) }
         guard columns.count == 3, Set(columns) == ["difficulty", "question", "answer"],
@@ -186,11 +187,11 @@ public enum PackFile {
     }
 
     private static func jsonError(_ line: Int, _ message: String) -> RuleError {
-        RuleError("bad_json", "line \(line): \(message)")
+        RuleError(.badJSON, "line \(line): \(message)")
     }
 
     private static func csvError(_ line: Int, _ message: String) -> RuleError {
-        RuleError("bad_csv", "line \(line): \(message)")
+        RuleError(.badCSV, "line \(line): \(message)")
     }
 
     /// At most 60 characters of `text` on one line, for quoting in an error message.
@@ -209,7 +210,7 @@ public enum PackFile {
     }
 
     /// Decodes `data` as UTF-8 without a leading byte-order mark, naming the first line with invalid bytes.
-    private static func utf8Text(_ data: Data, code: String) throws(RuleError) -> String {
+    private static func utf8Text(_ data: Data, code: ErrorCode) throws(RuleError) -> String {
         var bytes = [UInt8](data)
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes.removeFirst(3) }
         if let text = String(validating: bytes, as: UTF8.self) { return text }
@@ -377,7 +378,7 @@ struct JSONReader {
     mutating func readDocument() throws(RuleError) -> JSONNode {
         skipWhitespace()
         guard position < bytes.count else {
-            throw RuleError("bad_json", "The file is empty; it must hold one JSON object with \"name\" and \"questions\".")
+            throw RuleError(.badJSON, "The file is empty; it must hold one JSON object with \"name\" and \"questions\".")
         }
         let node = try readValue()
         skipWhitespace()
@@ -388,7 +389,7 @@ struct JSONReader {
     }
 
     private func error(_ message: String) -> RuleError {
-        RuleError("bad_json", "line \(line): \(message)")
+        RuleError(.badJSON, "line \(line): \(message)")
     }
 
     private var current: UInt8? { position < bytes.count ? bytes[position] : nil }

@@ -167,7 +167,7 @@ public struct PackLibrary: Sendable, Hashable, Codable {
     public mutating func importPack(_ pack: QuizPack) throws(RuleError) -> String {
         let name = try checkedNewName(pack.name)
         guard pack.questions.count <= Self.maximumQuestionsPerPack else {
-            throw RuleError("pack_full", "A pack can hold at most \(Self.maximumQuestionsPerPack) questions; this one has \(pack.questions.count).")
+            throw RuleError(.packFull, "A pack can hold at most \(Self.maximumQuestionsPerPack) questions; this one has \(pack.questions.count).")
         }
         var questions: [QuizQuestion] = []
         var seen: [String: Int] = [:]
@@ -181,7 +181,7 @@ public struct PackLibrary: Sendable, Hashable, Codable {
             }
             let key = TextFolding.fold(question.text)
             if let first = seen[key] {
-                throw RuleError("duplicate_question", "Question \(number) repeats question \(first).")
+                throw RuleError(.duplicateQuestion, "Question \(number) repeats question \(first).")
             }
             seen[key] = number
             questions.append(question)
@@ -202,7 +202,7 @@ public struct PackLibrary: Sendable, Hashable, Codable {
         let question = Self.normalized(question)
         try Self.checkQuestion(question)
         guard customPacks[index].questions.count < Self.maximumQuestionsPerPack else {
-            throw RuleError("pack_full", "The pack \"\(customPacks[index].name)\" already holds the most questions allowed, \(Self.maximumQuestionsPerPack).")
+            throw RuleError(.packFull, "The pack \"\(customPacks[index].name)\" already holds the most questions allowed, \(Self.maximumQuestionsPerPack).")
         }
         try checkNotDuplicate(question, in: customPacks[index], ignoring: nil)
         customPacks[index].questions.append(question)
@@ -235,8 +235,8 @@ public struct PackLibrary: Sendable, Hashable, Codable {
     /// Refuses unknown packs, an empty pack list, a count below one, and more questions than the packs hold.
     public func drawQuestions(packIDs: [String], count: Int, difficulty: DifficultyChoice,
                               using rng: inout some RandomNumberGenerator) throws(RuleError) -> [QuizQuestion] {
-        guard !packIDs.isEmpty else { throw RuleError("no_packs", "Choose at least one question pack.") }
-        guard count >= 1 else { throw RuleError("bad_question_count", "Ask for at least one question.") }
+        guard !packIDs.isEmpty else { throw RuleError(.noPacks, "Choose at least one question pack.") }
+        guard count >= 1 else { throw RuleError(.badQuestionCount, "Ask for at least one question.") }
         var chosenIDs: [String] = []
         var pool: [QuizQuestion] = []
         var seen = Set<String>()
@@ -279,20 +279,20 @@ public struct PackLibrary: Sendable, Hashable, Codable {
         let text = question.text.trimmingCharacters(in: .whitespacesAndNewlines)
         let answer = question.answer.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !TextFolding.fold(text).isEmpty else {
-            throw RuleError("empty_question", "The question text is empty; write the question teams will see.")
+            throw RuleError(.emptyQuestion, "The question text is empty; write the question teams will see.")
         }
         guard text.count <= maximumQuestionLength else {
-            throw RuleError("question_too_long", "The question is \(text.count) characters long; keep it to \(maximumQuestionLength) or fewer.")
+            throw RuleError(.questionTooLong, "The question is \(text.count) characters long; keep it to \(maximumQuestionLength) or fewer.")
         }
         guard answer.count <= maximumAnswerLength else {
-            throw RuleError("answer_too_long", "The answer is \(answer.count) characters long; keep it to \(maximumAnswerLength) or fewer.")
+            throw RuleError(.answerTooLong, "The answer is \(answer.count) characters long; keep it to \(maximumAnswerLength) or fewer.")
         }
         let letters = TextFolding.compact(answer).count { $0.isLetter }
         guard letters >= minimumAnswerLetters else {
-            throw RuleError("answer_too_short", "The answer \"\(answer)\" has \(letters) \(letters == 1 ? "letter" : "letters"); answers need at least \(minimumAnswerLetters).")
+            throw RuleError(.answerTooShort, "The answer \"\(answer)\" has \(letters) \(letters == 1 ? "letter" : "letters"); answers need at least \(minimumAnswerLetters).")
         }
         guard !TextFolding.contains(text, answer) else {
-            throw RuleError("answer_in_question", "The answer \"\(answer)\" appears in the question itself; reword the question.")
+            throw RuleError(.answerInQuestion, "The answer \"\(answer)\" appears in the question itself; reword the question.")
         }
     }
 
@@ -328,17 +328,17 @@ public struct PackLibrary: Sendable, Hashable, Codable {
     }
 
     static func unknownPack(_ id: String) -> RuleError {
-        RuleError("unknown_pack", "There is no question pack with the id \"\(id)\".")
+        RuleError(.unknownPack, "There is no question pack with the id \"\(id)\".")
     }
 
     static func notEnoughQuestions(packIDs: [String], available: Int, difficulty: DifficultyChoice) -> RuleError {
         let packs = packIDs.count == 1 ? "The pack \(packIDs[0]) holds" : "The packs \(packIDs.joined(separator: ", ")) hold"
         let kind = difficulty == .mixed ? "" : "\(difficulty.rawValue) "
         if available == 0 {
-            return RuleError("not_enough_questions", "\(packs) no \(kind)questions; choose more packs or another difficulty.")
+            return RuleError(.notEnoughQuestions, "\(packs) no \(kind)questions; choose more packs or another difficulty.")
         }
         let noun = available == 1 ? "question" : "questions"
-        return RuleError("not_enough_questions", "\(packs) only \(available) \(kind)\(noun); ask for \(available) or fewer, or choose more packs.")
+        return RuleError(.notEnoughQuestions, "\(packs) only \(available) \(kind)\(noun); ask for \(available) or fewer, or choose more packs.")
     }
 
     /// Picks `count` distinct elements of `items` in random order (a partial Fisher–Yates shuffle).
@@ -354,7 +354,7 @@ public struct PackLibrary: Sendable, Hashable, Codable {
 
     private func customIndex(of id: String, action: String) throws(RuleError) -> Int {
         if let builtin = builtinPacks.first(where: { $0.id == id }) {
-            throw RuleError("read_only", "The built-in pack \"\(builtin.name)\" cannot be \(action); copy it to make your own version.")
+            throw RuleError(.readOnly, "The built-in pack \"\(builtin.name)\" cannot be \(action); copy it to make your own version.")
         }
         guard let index = customPacks.firstIndex(where: { $0.id == id }) else { throw Self.unknownPack(id) }
         return index
@@ -363,16 +363,16 @@ public struct PackLibrary: Sendable, Hashable, Codable {
     private func checkQuestionIndex(_ questionIndex: Int, in pack: QuizPack) throws(RuleError) {
         guard pack.questions.indices.contains(questionIndex) else {
             if pack.questions.isEmpty {
-                throw RuleError("bad_question_index", "The pack \"\(pack.name)\" has no questions yet.")
+                throw RuleError(.badQuestionIndex, "The pack \"\(pack.name)\" has no questions yet.")
             }
-            throw RuleError("bad_question_index", "The pack \"\(pack.name)\" has no question \(questionIndex + 1); its questions are numbered 1 to \(pack.questions.count).")
+            throw RuleError(.badQuestionIndex, "The pack \"\(pack.name)\" has no question \(questionIndex + 1); its questions are numbered 1 to \(pack.questions.count).")
         }
     }
 
     private func checkNotDuplicate(_ question: QuizQuestion, in pack: QuizPack, ignoring ignored: Int?) throws(RuleError) {
         let key = TextFolding.fold(question.text)
         for (index, other) in pack.questions.enumerated() where index != ignored && TextFolding.fold(other.text) == key {
-            throw RuleError("duplicate_question", "The pack \"\(pack.name)\" already has that question (question \(index + 1)).")
+            throw RuleError(.duplicateQuestion, "The pack \"\(pack.name)\" already has that question (question \(index + 1)).")
         }
     }
 
@@ -384,16 +384,16 @@ public struct PackLibrary: Sendable, Hashable, Codable {
     private func checkedNewName(_ name: String, ignoring ignoredID: String? = nil) throws(RuleError) -> String {
         let name = name.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !TextFolding.fold(name).isEmpty else {
-            throw RuleError("bad_pack_name", "A pack needs a name with at least one letter or digit.")
+            throw RuleError(.badPackName, "A pack needs a name with at least one letter or digit.")
         }
         guard name.count <= Self.maximumNameLength else {
-            throw RuleError("bad_pack_name", "Pack names can be at most \(Self.maximumNameLength) characters long.")
+            throw RuleError(.badPackName, "Pack names can be at most \(Self.maximumNameLength) characters long.")
         }
         guard !name.contains(where: { $0.isNewline }) else {
-            throw RuleError("bad_pack_name", "A pack name must fit on one line.")
+            throw RuleError(.badPackName, "A pack name must fit on one line.")
         }
         guard !isNameTaken(name, ignoring: ignoredID) else {
-            throw RuleError("pack_name_taken", "There is already a pack called \"\(name)\"; choose another name.")
+            throw RuleError(.packNameTaken, "There is already a pack called \"\(name)\"; choose another name.")
         }
         return name
     }

@@ -95,7 +95,7 @@ public struct ShakySettings: Codable, Sendable, Equatable, Hashable {
 
     /// Throws `invalid_settings` naming the first field that makes no sense.
     func validate() throws(RuleError) {
-        func refuse(_ message: String) -> RuleError { RuleError("invalid_settings", message) }
+        func refuse(_ message: String) -> RuleError { RuleError(.invalidSettings, message) }
         guard questionSeconds > 0 else { throw refuse("The buzz clock must run for at least one second.") }
         guard afterBuzzSeconds >= 0 else { throw refuse("The time left after the first buzz cannot be negative.") }
         guard answerSeconds > 0 else { throw refuse("Teams need at least one second to answer.") }

@@ -42,9 +42,9 @@ public struct ShakyWords: GameMode, Codable, Sendable, Equatable {
     public init(teams: [String], questions: [QuizQuestion], settings: ShakySettings = ShakySettings(),
                 seed: UInt64) throws(RuleError) {
         try settings.validate()
-        guard !teams.isEmpty else { throw RuleError("no_teams", "Add at least one team before starting.") }
+        guard !teams.isEmpty else { throw RuleError(.noTeams, "Add at least one team before starting.") }
         guard !questions.isEmpty else {
-            throw RuleError("no_questions", "Choose at least one question before starting.")
+            throw RuleError(.noQuestions, "Choose at least one question before starting.")
         }
         self.settings = settings
         self.questions = questions
@@ -156,7 +156,7 @@ public struct ShakyWords: GameMode, Codable, Sendable, Equatable {
         switch event {
         case .start:
             guard phase == .notStarted else {
-                throw phase == .finished ? Self.gameOver : RuleError("already_started", "The game has already started.")
+                throw phase == .finished ? Self.gameOver : RuleError(.alreadyStarted, "The game has already started.")
             }
             effects.append(openQuestion(0, at: now))
         case .addTeam(let team):
@@ -188,12 +188,12 @@ public struct ShakyWords: GameMode, Codable, Sendable, Equatable {
             }
         case .pause:
             try checkStarted()
-            guard pausedAt == nil else { throw RuleError("already_paused", "The game is already paused.") }
+            guard pausedAt == nil else { throw RuleError(.alreadyPaused, "The game is already paused.") }
             pausedAt = now
             effects.append(.paused)
         case .resume:
             try checkStarted()
-            guard let pausedAt else { throw RuleError("not_paused", "The game is not paused.") }
+            guard let pausedAt else { throw RuleError(.notPaused, "The game is not paused.") }
             let frozen = pausedAt.milliseconds(until: now)
             round.buzzDeadline = round.buzzDeadline.advanced(byMilliseconds: frozen)
             round.answerDeadline = round.answerDeadline?.advanced(byMilliseconds: frozen)
@@ -210,10 +210,10 @@ public struct ShakyWords: GameMode, Codable, Sendable, Equatable {
 
     private mutating func buzz(team: String, pressedAt: Instant, uncertaintyMs: Int64, settleMs: Int64,
                                at now: Instant) throws(RuleError) -> [Effect] {
-        try checkPlayable(by: team, whenClosed: RuleError("buzz_closed", "This question is over; wait for the next one to buzz."))
+        try checkPlayable(by: team, whenClosed: RuleError(.buzzClosed, "This question is over; wait for the next one to buzz."))
         // A repeated buzz gets the queue's own `already_buzzed`, even once the clock has run out.
         guard round.isBuzzOpen || round.queue.contains(team) else {
-            throw RuleError("buzz_closed", "Time is up for buzzing on this question.")
+            throw RuleError(.buzzClosed, "Time is up for buzzing on this question.")
         }
         if round.queue.isEmpty {
             round.buzzDeadline = min(round.buzzDeadline, now.advanced(bySeconds: settings.afterBuzzSeconds))
@@ -238,10 +238,10 @@ public struct ShakyWords: GameMode, Codable, Sendable, Equatable {
         guard round.queue.teamOnTurn == team else {
             let onTurn = round.queue.teamOnTurn.map { "It is \($0)'s turn to answer." } ?? "Nobody is on turn to answer."
             let why = round.queue.isDone(team) ? "\(team) is out for this question. " : ""
-            throw RuleError("not_your_turn", why + onTurn)
+            throw RuleError(.notYourTurn, why + onTurn)
         }
         guard !TextFolding.compact(text).isEmpty else {
-            throw RuleError("empty_answer", "Type an answer before sending it.")
+            throw RuleError(.emptyAnswer, "Type an answer before sending it.")
         }
         let answer = currentQuestion!.answer
         let verdict = AnswerJudge(isForgiving: settings.isForgiving).judge(text, against: answer)
@@ -260,14 +260,14 @@ public struct ShakyWords: GameMode, Codable, Sendable, Equatable {
     private mutating func shake(team: String) throws(RuleError) -> Effect {
         try checkPlayable(by: team)
         guard !round.queue.isDone(team) else {
-            throw RuleError("team_out", "\(team) is out for this question.")
+            throw RuleError(.teamOut, "\(team) is out for this question.")
         }
         guard round.isBuzzOpen || round.queue.contains(team) else {
-            throw RuleError("buzz_closed", "Buzzing is closed, so \(team) can no longer answer this question.")
+            throw RuleError(.buzzClosed, "Buzzing is closed, so \(team) can no longer answer this question.")
         }
         let current = round.letters[team]!
         guard current.letterCount - current.fixedCount - 1 >= 2 else {
-            throw RuleError("no_more_hints", "No more shakes: that would give the whole answer away.")
+            throw RuleError(.noMoreHints, "No more shakes: that would give the whole answer away.")
         }
         round.shakes[team, default: 0] += 1
         let letters = LetterScrambler.scramble(currentQuestion!.answer, fixing: current.fixedCount + 1, using: &rng)
@@ -387,16 +387,16 @@ public struct ShakyWords: GameMode, Codable, Sendable, Equatable {
 
     // MARK: - Teams and checks
 
-    private static let gameOver = RuleError("game_over", "The game is over.")
-    private static let questionClosed = RuleError("question_closed", "This question is over; wait for the next one.")
+    private static let gameOver = RuleError(.gameOver, "The game is over.")
+    private static let questionClosed = RuleError(.questionClosed, "This question is over; wait for the next one.")
 
     private func checkNewTeamName(_ team: String) throws(RuleError) {
         guard !TextFolding.fold(team).isEmpty else {
-            throw RuleError("invalid_team_name", "A team name needs at least one letter or digit.")
+            throw RuleError(.invalidTeamName, "A team name needs at least one letter or digit.")
         }
         let folded = TextFolding.fold(team)
         guard !teams.contains(where: { TextFolding.fold($0) == folded }) else {
-            throw RuleError("duplicate_team", "There is already a team called \(team).")
+            throw RuleError(.duplicateTeam, "There is already a team called \(team).")
         }
     }
 
@@ -408,21 +408,21 @@ public struct ShakyWords: GameMode, Codable, Sendable, Equatable {
 
     private func checkStarted() throws(RuleError) {
         switch phase {
-        case .notStarted: throw RuleError("not_started", "The game has not started yet.")
+        case .notStarted: throw RuleError(.notStarted, "The game has not started yet.")
         case .finished: throw Self.gameOver
         case .question, .reveal: break
         }
     }
 
     private func checkNotPaused() throws(RuleError) {
-        guard pausedAt == nil else { throw RuleError("paused", "The game is paused; wait for the operator to resume.") }
+        guard pausedAt == nil else { throw RuleError(.paused, "The game is paused; wait for the operator to resume.") }
     }
 
     /// Checks that `team` may act on the open question: game running, team known, question open, not paused.
     private func checkPlayable(by team: String, whenClosed closed: RuleError = Self.questionClosed) throws(RuleError) {
         try checkStarted()
         guard scoreByTeam[team] != nil else {
-            throw RuleError("unknown_team", "There is no team called \(team) in this game.")
+            throw RuleError(.unknownTeam, "There is no team called \(team) in this game.")
         }
         guard phase == .question else { throw closed }
         try checkNotPaused()

@@ -41,11 +41,36 @@ public enum JSONParsing {
         try parse(Array(text.utf8))
     }
 
+    /// Parses a whole file's JSON and remembers where each value starts, for errors that name a line.
+    ///
+    /// A leading byte-order mark is skipped. A parse error's `offset` counts from the start of `bytes`.
+    public static func parseDocument(_ bytes: [UInt8]) throws(JSONParseError) -> JSONDocument {
+        let skip = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
+        return try bytes.withUnsafeBufferPointer { (buffer) throws(JSONParseError) -> JSONDocument in
+            var reader = Reader(bytes: buffer, recordsPositions: true)
+            reader.index = skip
+            reader.skipWhitespace()
+            let value = try reader.readValue(depth: 0)
+            reader.skipWhitespace()
+            guard reader.index == buffer.count else {
+                throw JSONParseError("unexpected text after the JSON value", at: reader.index)
+            }
+            return JSONDocument(value: value, bytes: bytes, offsets: reader.offsets)
+        }
+    }
+
     private struct Reader {
         let bytes: UnsafeBufferPointer<UInt8>
         var index = 0
+        /// Whether `offsets` is filled in (only for documents: the wire path pays nothing for it).
+        let recordsPositions: Bool
+        var path: [JSONPathComponent] = []
+        var offsets: [[JSONPathComponent]: Int] = [:]
 
-        init(bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }
+        init(bytes: UnsafeBufferPointer<UInt8>, recordsPositions: Bool = false) {
+            self.bytes = bytes
+            self.recordsPositions = recordsPositions
+        }
 
         mutating func skipWhitespace() {
             while index < bytes.count {
@@ -60,6 +85,7 @@ public enum JSONParsing {
 
         mutating func readValue(depth: Int) throws(JSONParseError) -> JSONValue {
             guard index < bytes.count else { throw fail("the JSON ends too early") }
+            if recordsPositions { offsets[path] = index }
             switch bytes[index] {
             case UInt8(ascii: "{"): return try readObject(depth: depth + 1)
             case UInt8(ascii: "["): return try readArray(depth: depth + 1)
@@ -99,7 +125,9 @@ public enum JSONParsing {
                 guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { throw fail("expected ':' after a member name") }
                 index += 1
                 skipWhitespace()
+                if recordsPositions { path.append(.key(key)) }
                 let value = try readValue(depth: depth)
+                if recordsPositions { path.removeLast() }
                 object[key] = value  // a repeated key keeps the last value, as most readers do
                 skipWhitespace()
                 guard index < bytes.count else { throw fail("the JSON ends too early") }
@@ -120,7 +148,9 @@ public enum JSONParsing {
             }
             while true {
                 skipWhitespace()
+                if recordsPositions { path.append(.index(elements.count)) }
                 elements.append(try readValue(depth: depth))
+                if recordsPositions { path.removeLast() }
                 skipWhitespace()
                 guard index < bytes.count else { throw fail("the JSON ends too early") }
                 if bytes[index] == UInt8(ascii: ",") { index += 1; continue }

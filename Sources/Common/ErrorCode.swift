@@ -1,0 +1,189 @@
+/// A stable machine-readable reason for a refusal: the `code` of an `error` message on the wire.
+///
+/// This is the one list of codes, for the protocol's own layer and every game alike; PROTOCOL.md §12
+/// lists the same codes (a test holds the two together). Codes are lower_snake_case and, once
+/// published, never renamed.
+public struct ErrorCode: RawRepresentable, Hashable, Sendable, Codable, CustomStringConvertible {
+    /// The code as it appears on the wire.
+    public let rawValue: String
+
+    /// The code with this wire spelling, when it is one of `all`.
+    public init?(rawValue: String) {
+        guard ErrorCode.all.contains(where: { $0.rawValue == rawValue }) else { return nil }
+        self.rawValue = rawValue
+    }
+
+    private init(_ rawValue: String) { self.rawValue = rawValue }
+
+    public var description: String { rawValue }
+
+    public init(from decoder: any Decoder) throws {
+        rawValue = try decoder.singleValueContainer().decode(String.self)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(rawValue)
+    }
+
+    /// `already_buzzed`
+    public static let alreadyBuzzed = ErrorCode("already_buzzed")
+    /// `already_joined`
+    public static let alreadyJoined = ErrorCode("already_joined")
+    /// `already_paused`
+    public static let alreadyPaused = ErrorCode("already_paused")
+    /// `already_playing`
+    public static let alreadyPlaying = ErrorCode("already_playing")
+    /// `already_started`
+    public static let alreadyStarted = ErrorCode("already_started")
+    /// `answer_in_question`
+    public static let answerInQuestion = ErrorCode("answer_in_question")
+    /// `answer_too_long`
+    public static let answerTooLong = ErrorCode("answer_too_long")
+    /// `answer_too_short`
+    public static let answerTooShort = ErrorCode("answer_too_short")
+    /// `bad_csv`
+    public static let badCSV = ErrorCode("bad_csv")
+    /// `bad_field`
+    public static let badField = ErrorCode("bad_field")
+    /// `bad_json`
+    public static let badJSON = ErrorCode("bad_json")
+    /// `bad_key`
+    public static let badKey = ErrorCode("bad_key")
+    /// `bad_name`
+    public static let badName = ErrorCode("bad_name")
+    /// `bad_option`
+    public static let badOption = ErrorCode("bad_option")
+    /// `bad_pack_name`
+    public static let badPackName = ErrorCode("bad_pack_name")
+    /// `bad_placeholder`
+    public static let badPlaceholder = ErrorCode("bad_placeholder")
+    /// `bad_question_count`
+    public static let badQuestionCount = ErrorCode("bad_question_count")
+    /// `bad_question_index`
+    public static let badQuestionIndex = ErrorCode("bad_question_index")
+    /// `bad_settings`
+    public static let badSettings = ErrorCode("bad_settings")
+    /// `bad_token`
+    public static let badToken = ErrorCode("bad_token")
+    /// `bad_version`
+    public static let badVersion = ErrorCode("bad_version")
+    /// `buzz_closed`
+    public static let buzzClosed = ErrorCode("buzz_closed")
+    /// `command_too_long`
+    public static let commandTooLong = ErrorCode("command_too_long")
+    /// `duplicate_command`
+    public static let duplicateCommand = ErrorCode("duplicate_command")
+    /// `duplicate_player`
+    public static let duplicatePlayer = ErrorCode("duplicate_player")
+    /// `duplicate_question`
+    public static let duplicateQuestion = ErrorCode("duplicate_question")
+    /// `duplicate_team`
+    public static let duplicateTeam = ErrorCode("duplicate_team")
+    /// `empty_answer`
+    public static let emptyAnswer = ErrorCode("empty_answer")
+    /// `empty_command`
+    public static let emptyCommand = ErrorCode("empty_command")
+    /// `empty_question`
+    public static let emptyQuestion = ErrorCode("empty_question")
+    /// `forbidden`
+    public static let forbidden = ErrorCode("forbidden")
+    /// `full`
+    public static let full = ErrorCode("full")
+    /// `game_over`
+    public static let gameOver = ErrorCode("game_over")
+    /// `game_running`
+    public static let gameRunning = ErrorCode("game_running")
+    /// `invalid_settings`
+    public static let invalidSettings = ErrorCode("invalid_settings")
+    /// `invalid_team_name`
+    public static let invalidTeamName = ErrorCode("invalid_team_name")
+    /// `kicked`
+    public static let kicked = ErrorCode("kicked")
+    /// `line_too_long`
+    public static let lineTooLong = ErrorCode("line_too_long")
+    /// `name_taken`
+    public static let nameTaken = ErrorCode("name_taken")
+    /// `no_game`
+    public static let noGame = ErrorCode("no_game")
+    /// `no_more_hints`
+    public static let noMoreHints = ErrorCode("no_more_hints")
+    /// `no_packs`
+    public static let noPacks = ErrorCode("no_packs")
+    /// `no_questions`
+    public static let noQuestions = ErrorCode("no_questions")
+    /// `no_teams`
+    public static let noTeams = ErrorCode("no_teams")
+    /// `not_builtin`
+    public static let notBuiltin = ErrorCode("not_builtin")
+    /// `not_enough_questions`
+    public static let notEnoughQuestions = ErrorCode("not_enough_questions")
+    /// `not_joined`
+    public static let notJoined = ErrorCode("not_joined")
+    /// `not_paused`
+    public static let notPaused = ErrorCode("not_paused")
+    /// `not_queen`
+    public static let notQueen = ErrorCode("not_queen")
+    /// `not_started`
+    public static let notStarted = ErrorCode("not_started")
+    /// `not_your_turn`
+    public static let notYourTurn = ErrorCode("not_your_turn")
+    /// `pack_full`
+    public static let packFull = ErrorCode("pack_full")
+    /// `pack_name_taken`
+    public static let packNameTaken = ErrorCode("pack_name_taken")
+    /// `paused`
+    public static let paused = ErrorCode("paused")
+    /// `question_closed`
+    public static let questionClosed = ErrorCode("question_closed")
+    /// `question_too_long`
+    public static let questionTooLong = ErrorCode("question_too_long")
+    /// `rate_limited`
+    public static let rateLimited = ErrorCode("rate_limited")
+    /// `read_only`
+    public static let readOnly = ErrorCode("read_only")
+    /// `round_running`
+    public static let roundRunning = ErrorCode("round_running")
+    /// `storage`
+    public static let storage = ErrorCode("storage")
+    /// `team_out`
+    public static let teamOut = ErrorCode("team_out")
+    /// `too_few_players`
+    public static let tooFewPlayers = ErrorCode("too_few_players")
+    /// `too_many_players`
+    public static let tooManyPlayers = ErrorCode("too_many_players")
+    /// `too_many_targets`
+    public static let tooManyTargets = ErrorCode("too_many_targets")
+    /// `unknown_command`
+    public static let unknownCommand = ErrorCode("unknown_command")
+    /// `unknown_game`
+    public static let unknownGame = ErrorCode("unknown_game")
+    /// `unknown_pack`
+    public static let unknownPack = ErrorCode("unknown_pack")
+    /// `unknown_player`
+    public static let unknownPlayer = ErrorCode("unknown_player")
+    /// `unknown_team`
+    public static let unknownTeam = ErrorCode("unknown_team")
+    /// `unknown_type`
+    public static let unknownType = ErrorCode("unknown_type")
+    /// `wrong_game`
+    public static let wrongGame = ErrorCode("wrong_game")
+    /// `wrong_phase`
+    public static let wrongPhase = ErrorCode("wrong_phase")
+    /// `wrong_room`
+    public static let wrongRoom = ErrorCode("wrong_room")
+
+    /// Every code, in alphabetical order.
+    public static let all: [ErrorCode] = [
+        .alreadyBuzzed, .alreadyJoined, .alreadyPaused, .alreadyPlaying, .alreadyStarted, .answerInQuestion,
+        .answerTooLong, .answerTooShort, .badCSV, .badField, .badJSON, .badKey, .badName, .badOption, .badPackName,
+        .badPlaceholder, .badQuestionCount, .badQuestionIndex, .badSettings, .badToken, .badVersion, .buzzClosed,
+        .commandTooLong, .duplicateCommand, .duplicatePlayer, .duplicateQuestion, .duplicateTeam, .emptyAnswer,
+        .emptyCommand, .emptyQuestion, .forbidden, .full, .gameOver, .gameRunning, .invalidSettings, .invalidTeamName,
+        .kicked, .lineTooLong, .nameTaken, .noGame, .noMoreHints, .noPacks, .noQuestions, .noTeams, .notBuiltin,
+        .notEnoughQuestions, .notJoined, .notPaused, .notQueen, .notStarted, .notYourTurn, .packFull, .packNameTaken,
+        .paused, .questionClosed, .questionTooLong, .rateLimited, .readOnly, .roundRunning, .storage, .teamOut,
+        .tooFewPlayers, .tooManyPlayers, .tooManyTargets, .unknownCommand, .unknownGame, .unknownPack, .unknownPlayer,
+        .unknownTeam, .unknownType, .wrongGame, .wrongPhase, .wrongRoom,
+    ]
+}
