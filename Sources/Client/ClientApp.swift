@@ -234,7 +234,7 @@ final class ClientApp {
         let hello = Hello(room: state.room, name: state.role == .player ? joinName : "", team: state.role == .player ? joinTeam : "",
                           role: state.role, key: adminKey, resume: state.role == .player ? state.token : nil, isSyncing: true)
         helloSentAt = now
-        send(WireEncoding.hello(hello))
+        send(hello.json)
     }
 
     /// The connection ended (or never started): schedules the next attempt, or gives up.
@@ -340,32 +340,34 @@ final class ClientApp {
     // MARK: Host messages
 
     private func handleHostLine(_ bytes: [UInt8], at receivedAt: Int64) {
-        guard let message = try? JSONParsing.parse(bytes), let type = message["type"]?.stringValue else { return }
-        if type == "error", state.link != .joined, let code = message["code"]?.stringValue,
-           handleJoinError(code: code, message: message["message"]?.stringValue ?? code) {
-            return
+        guard case .object(let object)? = try? JSONParsing.parse(bytes) else { return }
+        let session = SessionMessage.decode(object)
+        switch session {
+        case .error(let error)?:
+            if state.link != .joined, handleJoinError(code: error.code, message: error.message) { return }
+            if error.code == .kicked { goodbye = error.message }
+        case .closing(let closing)? where closing.code == .replaced:
+            goodbye = closing.reason
+        default:
+            break
         }
-        if type == "closing" {
-            let reason = message["reason"]?.stringValue ?? "The host closed the connection."
-            if message["code"]?.stringValue == "replaced" { goodbye = reason }
-        }
-        if type == "error", message["code"]?.stringValue == "kicked" {
-            goodbye = message["message"]?.stringValue ?? "The operator removed you from the room."
-        }
-        let actions = state.apply(message, at: receivedAt)
-        if type == "welcome" { welcomed(message) }
-        if mode == .plain, type != "welcome", let line = EventText.line(for: message, in: state) {
-            if type == "lobby" {
+        let actions = state.apply(.object(object), at: receivedAt)
+        if case .welcome(let welcome)? = session { welcomed(welcome) }
+        if mode == .plain, let line = EventText.line(for: object, in: state) {
+            switch session {
+            case .welcome?:
+                break
+            case .lobby?:
                 if line != lastLobbyLine { Output.line(line) }
                 lastLobbyLine = line
-            } else {
+            default:
                 Output.line(line)
             }
         }
         perform(actions)
     }
 
-    private func welcomed(_ message: JSONValue) {
+    private func welcomed(_ message: Welcome) {
         let isResume = hasJoinedOnce
         hasJoinedOnce = true
         helloSentAt = nil
@@ -380,17 +382,17 @@ final class ClientApp {
             needsFullRedraw = true
         }
         if isResume { state.setNotice("Reconnected — you kept your place.", isError: false, at: now) }
-        if message["game"]?.stringValue != nil { send(WireEncoding.json(.scores)) }
+        if message.game != nil { send(ClientMessage.scores.json) }
         watchStandardInput()
     }
 
     /// Handles a refused hello; true when handled (asked again, retried or gave up).
-    private func handleJoinError(code: String, message: String) -> Bool {
+    private func handleJoinError(code: ErrorCode, message: String) -> Bool {
         switch code {
-        case "wrong_room":
+        case .wrongRoom:
             guard !hasJoinedOnce, let room = ask("\(message)\nRoom code: ") else { return fail(message) }
             state.room = room.uppercased()
-        case "name_taken", "bad_name":
+        case .nameTaken, .badName:
             guard !hasJoinedOnce, state.role == .player else { return fail(message) }
             if message.contains(" team ") {
                 guard let team = ask("\(message)\nTeam (empty: a team of one named after you): ", allowEmpty: true) else { return fail(message) }
@@ -400,15 +402,15 @@ final class ClientApp {
                 joinName = name
                 state.name = name
             }
-        case "bad_key":
+        case .badKey:
             guard !hasJoinedOnce, let key = ask("\(message)\nAdmin key: ") else { return fail(message) }
             adminKey = key
-        case "bad_token":
+        case .badToken:
             state.token = nil
             state.setNotice("Your old place had expired; you joined again as \(joinName).", isError: false, at: now)
-        case "bad_version":
+        case .badVersion:
             return fail(message)
-        case "full", "rate_limited":
+        case .full, .rateLimited:
             lastError = message
             return true  // the host closes; the reconnect loop tries again
         default:
@@ -441,7 +443,7 @@ final class ClientApp {
             switch action {
             case .send(let message):
                 if socket == nil || isConnecting || state.link != .joined {
-                    if message["type"]?.stringValue != "pong" {
+                    if message != ClientMessage.pong.json {
                         state.setNotice("Not connected right now — reconnecting; try again in a moment.", isError: true, at: now)
                         if mode == .plain { Output.line("! Not connected right now — reconnecting; try again in a moment.") }
                     }
@@ -449,8 +451,9 @@ final class ClientApp {
                 }
                 send(message)
             case .syncReply(let sequence, let hostSent, let receivedAt):
-                send(WireEncoding.json(.sync(SyncReply(sequence: sequence, hostSent: hostSent, clientReceived: receivedAt,
-                                                       clientSent: now))))
+                let reply = SyncReply(
+                    sequence: sequence, hostSent: hostSent, clientReceived: receivedAt, clientSent: now)
+                send(ClientMessage.sync(reply).json)
             case .print(let text):
                 if mode == .plain { Output.line(text) } else { state.setNotice(text, isError: text.hasPrefix("!"), at: now) }
             case .bell:
@@ -463,7 +466,7 @@ final class ClientApp {
 
     private func quit(status: Int32, sayBye: Bool) {
         if sayBye, let socket, !isConnecting {
-            outbox += JSONEncoding.encodeLine(WireEncoding.json(.bye))
+            outbox += JSONEncoding.encodeLine(ClientMessage.bye.json)
             flush()
             // give the bye a moment to leave; the host answers with `closing`
             var descriptor = pollfd(fd: socket.fd, events: Int16(POLLIN), revents: 0)

@@ -6,12 +6,16 @@ extension ClientState {
     static let inputLimit = FieldLimits.text
 
     /// The short help shown in plain mode for `help`.
-    static let plainHelp = """
-        Commands: buzz (or b) · answer TEXT (or just type it on your turn) · shake (or s) · scores
-          Queen's game: commands [TEXT] to browse, pick ID, order TEXT (e.g. order No. {1} must sing to No. {2})
-          Operator: start shaky [N] [easy|medium|hard|mixed] · start queen · next · pause · continue · end · kick NAME · status · packs
-          quit leaves.
-        """
+    var plainHelp: String {
+        var lines = ["Commands while playing (type them and press Enter):"]
+        lines += catalog.screens.flatMap { [" \($0.gameTitle):"] + $0.commandHelp }
+        lines += [
+            "  commands [TEXT]  the Queen's command library     scores   the standings",
+            " Operator: start GAME … · next · pause · continue · end · kick NAME · status · packs",
+            " quit leaves.",
+        ]
+        return lines.joined(separator: "\n")
+    }
 
     // MARK: Typed lines (plain mode and the `:` command line)
 
@@ -20,32 +24,29 @@ extension ClientState {
         perform(commandLine: line, at: now)
     }
 
-    /// Runs a typed command: text commands map to host messages; other text is an answer or an order when that fits.
+    /// Runs a typed command: session commands map to host messages; the running game reads the rest (its
+    /// commands, an answer on your turn, the Queen's order).
     mutating func perform(commandLine line: String, at now: Int64) -> [ClientAction] {
         switch TextCommandParsing.parse(line) {
         case .message(.bye):
             return [.quit(status: 0, sayBye: true)]
-        case .message(.buzz):
-            return [buzz(at: now)]
         case .message(let message):
-            return [.send(WireEncoding.json(message))]
+            return [.send(message)]
         case .freeText(let text):
             guard !text.isEmpty else { return [] }
-            if isMyTurn { return [.send(WireEncoding.json(.answer(text)))] }
-            if isChoosingQueen { return [.send(WireEncoding.json(.command(.text(text), save: false)))] }
+            if let actions = game?.interpret(line: text, state: self, at: now) { return actions }
+            if let owner = catalog.owner(ofCommand: text) {
+                guard let game else { return [.print("! No game is running yet; wait for the operator to start one.")] }
+                return [.print("! That is a command of \(owner), but this is \(game.gameTitle).")]
+            }
             return [.print("! Unknown command \"\(text.prefix(40))\". Type help for the commands.")]
         case .help:
-            return [.print(ClientState.plainHelp)]
+            return [.print(plainHelp)]
         case .usage(let usage):
             return [.print("Usage: " + usage)]
         case .join, .watch, .admin:
             return [.print("! You already joined room \(room). To join as someone else, quit and start partyline again.")]
         }
-    }
-
-    /// A buzz stamped with the client's clock at the key press.
-    func buzz(at now: Int64) -> ClientAction {
-        .send(WireEncoding.json(.buzz(pressedAt: now)))
     }
 
     // MARK: Keys (full screen)
@@ -83,19 +84,14 @@ extension ClientState {
             return []
         }
         if ui.mode != .none { return editLine(key, at: now) }
-        if isMyTurn, let actions = editAnswer(key, at: now) { return actions }
-        if isChoosingQueen, let actions = browseLibrary(key) { return actions }
+        if var screen = game {
+            let actions = screen.handle(key, state: &self, at: now)
+            game = screen
+            if let actions { return actions }
+        }
         switch key {
         case .character(" "), .enter:
-            guard role == .player else { return [] }
-            guard let shaky, shaky.phase == .question else {
-                if queen == nil { setNotice(game == nil ? "No game is running yet." : "Nothing to buzz for right now.", isError: false, at: now) }
-                return []
-            }
-            return [buzz(at: now)]
-        case .character("s"), .character("S"):
-            guard role == .player, let shaky, shaky.phase == .question else { return [] }
-            return [.send(WireEncoding.json(.shake))]
+            if role == .player && game == nil { setNotice("No game is running yet.", isError: false, at: now) }
         case .character(":"):
             ui.mode = .command
             ui.text = ""
@@ -115,59 +111,7 @@ extension ClientState {
         return []
     }
 
-    /// Edits the answer line on your team's turn; nil when the key is not for it.
-    private mutating func editAnswer(_ key: Key, at now: Int64) -> [ClientAction]? {
-        switch key {
-        case .character(let character):
-            if ui.answer.isEmpty && (character == ":" || character == "?") { return nil }
-            if ui.answer.count < ClientState.inputLimit { ui.answer.append(character) }
-            return []
-        case .backspace:
-            if !ui.answer.isEmpty { ui.answer.removeLast() }
-            return []
-        case .escape, .control(0x15):
-            ui.answer = ""
-            return []
-        case .tab:
-            return [.send(WireEncoding.json(.shake))]
-        case .enter:
-            let text = ui.answer.trimmingCharacters(in: .whitespaces)
-            guard !text.isEmpty else {
-                setNotice("Type your answer, then press Enter.", isError: false, at: now)
-                return []
-            }
-            ui.answer = ""
-            return [.send(WireEncoding.json(.answer(text)))]
-        default:
-            return []
-        }
-    }
-
-    /// The Queen's browsing keys; nil when the key is not for browsing.
-    private mutating func browseLibrary(_ key: Key) -> [ClientAction]? {
-        switch key {
-        case .up: ui.selection = max(0, ui.selection - 1)
-        case .down: ui.selection = min(max(0, library.count - 1), ui.selection + 1)
-        case .pageUp: ui.selection = max(0, ui.selection - 10)
-        case .pageDown: ui.selection = min(max(0, library.count - 1), ui.selection + 10)
-        case .enter:
-            guard library.indices.contains(ui.selection) else { return [] }
-            return [.send(WireEncoding.json(.command(.template(library[ui.selection].id), save: false)))]
-        case .character("/"):
-            ui.mode = .search
-            ui.text = ""
-        case .character("o"), .character("O"):
-            ui.mode = .order(save: false)
-            ui.text = ""
-        case .character("l"), .character("L"):
-            return [.send(WireEncoding.json(.library(action: "list", fields: [:])))]
-        default:
-            return nil
-        }
-        return []
-    }
-
-    /// Edits the open input line (`:` command, search, own order).
+    /// Edits the open input line (a `:` command or a game's prompt).
     private mutating func editLine(_ key: Key, at now: Int64) -> [ClientAction] {
         switch key {
         case .character(let character):
@@ -180,25 +124,19 @@ extension ClientState {
         case .control(0x15):
             ui.text = ""
         case .tab:
-            if case .order(let save) = ui.mode { ui.mode = .order(save: !save) }
+            if case .prompt(var prompt) = ui.mode {
+                prompt.flag.toggle()
+                ui.mode = .prompt(game?.retitled(prompt) ?? prompt)
+            }
         case .enter:
             let text = ui.text.trimmingCharacters(in: .whitespaces)
             let mode = ui.mode
             ui.mode = .none
             ui.text = ""
             switch mode {
-            case .command:
-                return perform(commandLine: text, at: now)
-            case .search:
-                let message: ClientMessage = text.isEmpty
-                    ? .library(action: "list", fields: [:])
-                    : .library(action: "search", fields: ["text": .string(text)])
-                return [.send(WireEncoding.json(message))]
-            case .order(let save):
-                guard !text.isEmpty else { return [] }
-                return [.send(WireEncoding.json(.command(.text(text), save: save)))]
-            case .none:
-                return []
+            case .command: return perform(commandLine: text, at: now)
+            case .prompt(let prompt): return game?.submit(prompt, text: text, state: self) ?? []
+            case .none: return []
             }
         default:
             break

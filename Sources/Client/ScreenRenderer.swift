@@ -1,5 +1,8 @@
 import Protocol
 
+/// How big letters are drawn, largest first.
+typealias LetterStyle = ScreenRenderer.LetterStyle
+
 /// How the screen is drawn.
 struct RenderOptions: Equatable, Sendable {
     /// Colours (off with NO_COLOR or --no-color); bold and inverse stay.
@@ -56,18 +59,7 @@ enum ScreenRenderer {
         case .board: left += " · board"
         case .admin: left += " · operator"
         }
-        var right: String
-        switch state.game {
-        case .shaky(let shaky)?:
-            right = "Shaky Words"
-            if let question = shaky.question, shaky.phase != .finished { right += " · question \(question.number)/\(question.total)" }
-            if shaky.phase == .finished { right += " · final" }
-        case .queen(let queen)?:
-            right = "The Queen's game"
-            if let round = queen.round { right += " · round \(round.number)" }
-        case nil:
-            right = "lobby"
-        }
+        var right = state.game?.title ?? "lobby"
         if state.isPaused { right += " · PAUSED" }
         right += " "
         return [spread(Span(left, Style(isBold: true, isInverse: true)), Span(right, Style(isInverse: true)), width: width, fill: true),
@@ -93,14 +85,10 @@ enum ScreenRenderer {
         }
         switch state.ui.mode {
         case .command: rows.append([Span(" : ", .bold), Span(state.ui.text), Span("█", .dim)])
-        case .search: rows.append([Span(" Search the library: ", .bold), Span(state.ui.text), Span("█", .dim), Span("   Enter searches · Esc cancels", .dim)])
-        case .order(let save):
-            rows.append([Span(" Your order: ", .bold), Span(state.ui.text), Span("█", .dim),
-                         Span("   Tab: save to library \(save ? "ON" : "off") · {1} {2} = numbers, {queen} = you", .dim)])
+        case .prompt(let prompt):
+            rows.append([Span(" " + prompt.label, .bold), Span(state.ui.text), Span("█", .dim), Span(prompt.hint, .dim)])
         case .none:
-            if state.isMyTurn {
-                rows.append([Span(" Your answer › ", .colored(.green, bold: true)), Span(state.ui.answer, .bold), Span("█", .dim)])
-            }
+            if let row = state.game?.inputRow(state) { rows.append(row) }
         }
         rows.append(spread(Span(" " + keyHints(state), .dim), linkSpan(state, now: now), width: width))
         return rows
@@ -109,14 +97,11 @@ enum ScreenRenderer {
     static func keyHints(_ state: ClientState) -> String {
         if state.ui.mode != .none { return "Enter sends · Esc cancels" }
         if state.ui.isHelpShown || state.ui.panel != nil { return "any key closes" }
-        if state.isMyTurn { return "type · Enter sends · Tab shake · Esc clears · Ctrl-C quits" }
-        if state.isChoosingQueen { return "↑↓ choose · Enter order it · / search · o own order · ? help" }
+        if let hints = state.game?.keyHints(state) { return hints }
         switch state.role {
         case .board: return "? help · q quit"
         case .admin: return ": command (start, next, pause, continue, end, kick) · ? help · q quit"
-        case .player:
-            if let shaky = state.shaky, shaky.phase == .question { return "Space/Enter buzz · s shake · : command · ? help · q quit" }
-            return ": command · ? help · q quit"
+        case .player: return ": command · ? help · q quit"
         }
     }
 
@@ -138,12 +123,9 @@ enum ScreenRenderer {
     static func bodyRows(_ state: ClientState, width: Int, height: Int, now: Int64, letterStyle: LetterStyle) -> [Row] {
         if state.ui.isHelpShown { return helpRows(state, width: width) }
         if let panel = state.ui.panel { return panelRows(title: state.ui.panelTitle, lines: panel, width: width, height: height) }
-        var rows: [Row]
-        switch state.game {
-        case .shaky(let shaky)?: rows = shakyRows(state, shaky, width: width, now: now, letterStyle: letterStyle)
-        case .queen(let queen)?: rows = queenRows(state, queen, width: width, height: height, now: now, letterStyle: letterStyle)
-        case nil: rows = lobbyRows(state, width: width, letterStyle: letterStyle)
-        }
+        var rows =
+            state.game?.rows(state, width: width, height: height, now: now, letters: letterStyle)
+            ?? lobbyRows(state, width: width, letterStyle: letterStyle)
         if case .reconnecting = state.link {
             rows.insert([Span(" Connection lost — reconnecting… you keep your place.", .colored(.yellow, bold: true))], at: 0)
         }
@@ -166,11 +148,8 @@ enum ScreenRenderer {
         var lines = ["Keys"]
         switch state.role {
         case .player:
-            lines += ["  Space or Enter   buzz (Shaky Words)",
-                      "  s                shake: one more letter in place, the answer is worth less",
-                      "  your turn        type the answer, Enter sends, Tab shakes, Esc clears",
-                      "  Queen            ↑↓ choose a command, Enter gives it, / search, o your own order",
-                      "  :                command line: :scores, :pick ID, :order TEXT, :commands TEXT"]
+            lines += state.catalog.keyHelp
+            lines += ["  :                command line: :scores, :pick ID, :order TEXT, :commands TEXT"]
         case .board:
             lines += ["  This screen only watches. Put it on the projector."]
         case .admin:
@@ -198,7 +177,10 @@ enum ScreenRenderer {
         case .closed(let reason): rows.append(indent(reason, .colored(.red, bold: true)))
         default:
             switch state.role {
-            case .admin: rows.append(indent("No game is running. Start one: :start shaky 10 mixed  or  :start queen", .bold))
+            case .admin:
+                let names: [String] = state.catalog.screens.map { screen in ":start " + screen.gameName }
+                let games = names.joined(separator: "  or  ")
+                rows.append(indent("No game is running. Start one: \(games)", .bold))
             default: rows.append(indent("Waiting for the operator to start a game…", .bold))
             }
         }
@@ -300,7 +282,7 @@ enum ScreenRenderer {
                 row.append(Span(String(character), spanStyle(at: index)))
             }
             guard ScreenText.width(of: row) <= available else {
-                return ScreenText.wrap(EventText.spaced(letters), to: available).map { indent($0, letterStyle) }
+                return ScreenText.wrap(Wording.spaced(letters), to: available).map { indent($0, letterStyle) }
             }
             rows = [row]
         }
@@ -309,17 +291,27 @@ enum ScreenRenderer {
         return rows.map { [Span(margin)] + $0 }
     }
 
-    // MARK: Shaky Words
+    // MARK: Scoreboards
 
+    /// A scoreboard: one row per standing (a compact single row for long lists mid-game).
     static func standingsRows(_ state: ClientState, _ standings: [Standing], width: Int, isFinal: Bool) -> [Row] {
         guard !standings.isEmpty else { return [] }
         if !isFinal && standings.count > 4 {
-            return [[Span(" Scores   ", .bold)] + standings.enumerated().flatMap { index, standing -> [Span] in
-                [Span(index == 0 ? "" : " · "), Span("#\(standing.rank) \(standing.team) \(standing.score)",
-                                                      state.isMine(team: standing.team) ? .colored(.green, bold: true) : .plain)]
-            }]
+            return [
+                [Span(" Scores   ", .bold)]
+                    + standings.enumerated().flatMap { index, standing -> [Span] in
+                        [
+                            Span(index == 0 ? "" : " · "),
+                            Span(
+                                "#\(standing.rank) \(standing.team) \(standing.score)",
+                                state.isMine(team: standing.team) ? .colored(.green, bold: true) : .plain),
+                        ]
+                    }
+            ]
         }
-        var rows: [Row] = [indent(isFinal ? "FINAL SCOREBOARD" : "Scores", isFinal ? Style(isBold: true, color: .yellow) : .bold)]
+        var rows: [Row] = [
+            indent(isFinal ? "FINAL SCOREBOARD" : "Scores", isFinal ? Style(isBold: true, color: .yellow) : .bold)
+        ]
         let nameWidth = min(24, (standings.map { ScreenText.width(of: $0.team) }.max() ?? 4) + 2)
         for standing in standings {
             let mine = state.isMine(team: standing.team)
@@ -331,235 +323,17 @@ enum ScreenRenderer {
         return rows
     }
 
-    static func shakyRows(_ state: ClientState, _ shaky: ShakyView, width: Int, now: Int64, letterStyle: LetterStyle) -> [Row] {
+    /// Who won, under a final scoreboard ("A tie at the top" only when someone scored).
+    static func winnerRows(_ standings: [Standing]) -> [Row] {
         var rows: [Row] = []
-        switch shaky.phase {
-        case .starting:
-            rows.append([])
-            rows.append(indent("Shaky Words! \(shaky.questionCount) questions · teams: \(shaky.teams.joined(separator: ", "))", .bold))
-            rows.append(indent("The first question is coming…"))
-        case .question:
-            guard let question = shaky.question else { break }
-            rows.append(indent("Question \(question.number) of \(question.total) · \(question.difficulty) · \(question.points) points",
-                               .colored(.yellow, bold: true)))
-            rows += wrapped(question.text, width: width, style: .bold)
-            rows.append([])
-            rows += lettersBlock(question.letters, fixedCount: question.fixedCount, preferred: letterStyle, width: width)
-            rows.append([])
-            rows += clockRows(state, shaky, now: now)
-            if !shaky.buzzOrder.isEmpty {
-                var row: Row = [Span(" Buzz order   ", .bold)]
-                for (index, entry) in shaky.buzzOrder.enumerated() {
-                    if index > 0 { row.append(Span(" · ", .dim)) }
-                    row.append(Span(EventText.buzzOrder([entry]), state.isMine(team: entry.team) ? .colored(.green, bold: true) : .plain))
-                }
-                rows.append(row)
-            }
-            if state.role == .player, question.fixedCount > 0 {
-                rows.append(indent("Your hint    \(question.fixedCount) letter\(question.fixedCount == 1 ? "" : "s") in place (green) · now worth \(question.points) points",
-                                   .colored(.green)))
-            }
-            if let last = shaky.results.last {
-                rows.append(resultRow(last))
-            }
-            rows.append([])
-            rows += standingsRows(state, shaky.standings, width: width, isFinal: false)
-        case .reveal:
-            guard let reveal = shaky.reveal else { break }
-            rows.append(indent("Question \(reveal.number)\(shaky.question.map { " of \($0.total)" } ?? "") — the answer was", .bold))
-            if let text = shaky.question?.text { rows += wrapped(text, width: width, style: .dim) }
-            rows += lettersBlock(reveal.answer.uppercased(), fixedCount: Int.max, preferred: letterStyle, width: width)
-            if let scorer = reveal.scorer {
-                rows.append(indent("✔ \(scorer) scored \(reveal.points) points" + (state.isMine(team: scorer) ? " — that's your team!" : ""),
-                                   .colored(.green, bold: true)))
-            } else {
-                rows.append(indent("Nobody got it this time.", .colored(.yellow)))
-            }
-            for result in shaky.results where !result.isCorrect { rows.append(resultRow(result)) }
-            rows.append([])
-            rows += standingsRows(state, shaky.standings, width: width, isFinal: false)
-            rows.append([])
-            if let remaining = state.remaining(until: reveal.nextAt, now: now) {
-                rows.append(indent("Next question in \(ScreenText.clock(remaining))", .bold))
-            } else if reveal.isLast {
-                rows.append(indent("That was the last question — the final scores are next.", .bold))
-            } else {
-                rows.append(indent("The operator starts the next question.", .dim))
-            }
-        case .finished:
-            rows.append([])
-            rows += standingsRows(state, shaky.standings, width: width, isFinal: true)
-            rows.append([])
-            if let winner = shaky.standings.first {
-                let winners = shaky.standings.filter { $0.rank == winner.rank }.map(\.team)
-                rows.append(indent(winners.count > 1 ? "A tie at the top: \(winners.joined(separator: " and "))!" : "\(winner.team) wins!",
-                                   Style(isBold: true, color: .yellow)))
-            }
-            rows.append(indent("Thanks for playing! Wait here for the next game.", .dim))
+        if let winner = standings.first, winner.score > 0 {
+            let winners = standings.filter { $0.rank == winner.rank }.map(\.team)
+            rows.append(
+                indent(
+                    winners.count > 1 ? "A tie at the top: \(winners.joined(separator: " and "))!" : "\(winner.team) wins!",
+                    Style(isBold: true, color: .yellow)))
         }
-        return rows
-    }
-
-    static func resultRow(_ result: AnswerResult) -> Row {
-        if result.isCorrect {
-            return indent("✔ \(result.team) is right" + (result.isMisspelling ? " (misspelling forgiven)" : "") + "! +\(result.points)",
-                          .colored(.green, bold: true))
-        }
-        return indent("✘ \(result.team): " + (result.isTimedOut ? "time is up." : "wrong."), .colored(.red))
-    }
-
-    static func clockRows(_ state: ClientState, _ shaky: ShakyView, now: Int64) -> [Row] {
-        var rows: [Row] = []
-        if let team = shaky.turnTeam {
-            let left = state.remaining(until: shaky.turnDeadline, now: now).map { ScreenText.clock($0) } ?? ""
-            if state.isMine(team: team) {
-                rows.append([Span(" YOUR TURN ", Style(isBold: true, isInverse: true, color: .green)),
-                             Span("  type your answer · answer clock ", .bold), Span(left, .colored(.green, bold: true))])
-            } else {
-                rows.append([Span(" Answering    ", .bold), Span("\(team) ", .colored(.yellow, bold: true)),
-                             Span("· answer clock ", .dim), Span(left, .bold)])
-            }
-        }
-        if let remaining = state.remaining(until: shaky.buzzDeadline, now: now) {
-            let style: Style = remaining <= 5000 ? .colored(.red, bold: true) : .colored(.yellow, bold: true)
-            rows.append([Span(" Buzz clock   ", .bold), Span(ScreenText.clock(remaining), style)])
-        }
-        return rows
-    }
-
-    // MARK: The Queen's game
-
-    static func queenRows(_ state: ClientState, _ queen: QueenView, width: Int, height: Int, now: Int64, letterStyle: LetterStyle) -> [Row] {
-        var rows: [Row] = []
-        guard let round = queen.round else {
-            if queen.phase == .ended {
-                rows.append([])
-                rows.append(indent("The Queen's game is over. \(queen.endReason ?? "")", .bold))
-                rows.append(indent("Thanks for playing! Wait here for the next game.", .dim))
-            } else {
-                rows.append([])
-                rows.append(indent("The Queen's game · players: \(queen.players.joined(separator: ", "))", .bold))
-                rows.append(indent("Dealing the numbers…", .dim))
-            }
-            return rows
-        }
-        let isQueen = state.role == .player && round.queen == state.name
-        rows.append(indent("Round \(round.number) · Queen: \(round.queen)" + (isQueen ? " (you!)" : ""), .colored(.magenta, bold: true)))
-        switch queen.phase {
-        case .choosing, .waiting:
-            if isQueen {
-                rows.append(indent("You are the Queen! Choose an order for your numbered citizens.", Style(isBold: true, color: .yellow)))
-                rows.append(indent("{1}, {2}… stand for the secret numbers; nobody (not even you) knows who is who.", .dim))
-                if let remaining = state.remaining(until: round.chooseDeadline, now: now) {
-                    rows.append([Span(" Time to choose  ", .bold), Span(ScreenText.clock(remaining), .colored(.yellow, bold: true))])
-                }
-                rows.append([])
-                rows += libraryRows(state, round: round, width: width, height: max(3, height - rows.count - 1))
-            } else {
-                rows.append([])
-                rows += secretRows(state, queen, width: width, letterStyle: letterStyle)
-                rows.append([])
-                var row: Row = [Span(" \(round.queen) is choosing an order…", .bold)]
-                if let remaining = state.remaining(until: round.chooseDeadline, now: now) {
-                    row.append(Span("  " + ScreenText.clock(remaining), .colored(.yellow, bold: true)))
-                }
-                rows.append(row)
-            }
-        case .countdown:
-            if let order = queen.order {
-                rows.append([])
-                rows.append(indent("The Queen commands:", .bold))
-                rows += wrapped(order.text, width: width, style: Style(isBold: true, color: .yellow))
-                if let remaining = state.remaining(until: order.revealAt, now: now) {
-                    rows.append([Span(" Reveal in  ", .bold), Span(ScreenText.clock(remaining), .colored(.red, bold: true))])
-                }
-                if let secret = queen.secret, order.targets.contains(secret) {
-                    rows.append(indent("That's YOU — No. \(secret)!", Style(isBold: true, isInverse: true, color: .red)))
-                }
-                rows.append([])
-                if !isQueen { rows += secretRows(state, queen, width: width, letterStyle: letterStyle) }
-            }
-        case .revealed:
-            if let order = queen.order {
-                rows.append(indent("The order: " + order.text, .bold))
-            }
-            if let revealed = queen.revealed {
-                rows += revealedRows(state, revealed, width: width, now: now)
-            }
-        case .ended:
-            rows.append(indent("The Queen's game is over. \(queen.endReason ?? "")", .bold))
-        }
-        if state.role != .player || !isQueen {
-            rows.append([])
-            rows.append(indent("Commitment \(shortHash(round.commitment)) · players: \(round.players.joined(separator: ", "))", .dim))
-        }
-        return rows
-    }
-
-    static func shortHash(_ hex: String) -> String {
-        hex.count > 16 ? String(hex.prefix(8)) + "…" + String(hex.suffix(8)) : hex
-    }
-
-    static func secretRows(_ state: ClientState, _ queen: QueenView, width: Int, letterStyle: LetterStyle) -> [Row] {
-        guard state.role == .player else {
-            return [indent("Each citizen sees only their own secret number.", .dim)]
-        }
-        guard let secret = queen.secret else { return [indent("Waiting for your secret number…", .dim)] }
-        var rows: [Row] = [indent("Your secret number — keep it to yourself!", .bold)]
-        let digits = String(secret)
-        if letterStyle == .big, BigFont.width(of: digits) <= width - 2 {
-            rows += (letterRows(digits, fixedCount: 0, style: .big, width: width) ?? []).map { row in
-                row.map { Span($0.text, $0.style == .plain ? .plain : Style(isBold: true, color: .magenta)) }
-            }
-        } else {
-            rows.append([Span("   No. ", .bold), Span(digits, Style(isBold: true, isInverse: true, color: .magenta))])
-        }
-        return rows
-    }
-
-    static func libraryRows(_ state: ClientState, round: QueenView.Round, width: Int, height: Int) -> [Row] {
-        guard !state.library.isEmpty else {
-            return [indent("Loading the command library… (l reloads, o writes your own order)", .dim)]
-        }
-        let visible = max(1, height - 1)
-        let selection = min(state.ui.selection, state.library.count - 1)
-        let start = max(0, min(selection - visible / 2, state.library.count - visible))
-        var rows: [Row] = []
-        for index in start..<min(state.library.count, start + visible) {
-            let command = state.library[index]
-            let text = command.text.replacingOccurrences(of: "{queen}", with: round.queen)
-            let line = "\(index == selection ? "▶" : " ") \(pad(command.id, 5)) \(text)"
-            rows.append(indent(line, index == selection ? Style(isBold: true, isInverse: true) : .plain))
-        }
-        rows.append(indent("\(selection + 1) of \(state.library.count) · Enter gives the order · / search · o your own", .dim))
-        return rows
-    }
-
-    static func revealedRows(_ state: ClientState, _ revealed: QueenView.Revealed, width: Int, now: Int64) -> [Row] {
-        var rows: [Row] = [[]]
-        rows.append(indent("The numbers were:", .bold))
-        for entry in revealed.numbers {
-            let isTarget = revealed.targets.contains(entry.name)
-            let isMe = state.role == .player && entry.name == state.name
-            var text = "  No. \(entry.number) = \(entry.name)"
-            if isTarget { text += "   ← must do it" }
-            if isMe { text += "   (you)" }
-            rows.append(indent(text, isTarget ? .colored(.yellow, bold: true) : (isMe ? .bold : .plain)))
-        }
-        rows.append([])
-        switch revealed.verification {
-        case .verified:
-            rows.append(indent("✔ deal verified: these are the numbers committed to before the order", .colored(.green, bold: true)))
-        case .mismatch:
-            rows.append([Span(" ⚠ WARNING: the deal does NOT match the commitment published before the order! ",
-                              Style(isBold: true, isInverse: true, color: .red))])
-            rows.append(indent("The numbers may have been changed after the Queen chose. Tell everyone.", .colored(.red, bold: true)))
-        case .unknown:
-            rows.append(indent("(deal not checked: this screen joined after the numbers were dealt)", .dim))
-        }
-        if let remaining = state.remaining(until: revealed.nextAt, now: now) {
-            rows.append(indent("Next round in \(ScreenText.clock(remaining))", .dim))
-        }
+        rows.append(indent("Thanks for playing! Wait here for the next game.", .dim))
         return rows
     }
 }

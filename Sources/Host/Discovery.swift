@@ -14,7 +14,7 @@ final class Discovery {
     let socket: Socket
     private(set) var nextBeaconAt: Int64 = 0
     private let log: Logger
-    private var lastSummary: JSONValue = .null
+    private var lastSummary: [UInt8] = Array("{}".utf8)
     private let targets: [sockaddr_in]
 
     init(bindAddress: String, port: UInt16, log: Logger) throws(SocketError) {
@@ -28,16 +28,16 @@ final class Discovery {
         while true {
             guard let (datagram, sender) = try? socket.receiveDatagram() else { return }
             guard let probe = try? JSONParsing.parse(datagram), probe["type"]?.stringValue == "discover" else { continue }
-            try? socket.send(datagram: JSONEncoding.encode(lastSummary), to: sender)
+            try? socket.send(datagram: lastSummary, to: sender)
         }
     }
 
     /// Sends a beacon when one is due; `summary` describes the host.
-    func beaconIfDue(now: Int64, summary: JSONValue) {
-        lastSummary = summary
+    func beaconIfDue(now: Int64, summary: DiscoveryBeacon) {
+        lastSummary = JSONEncoding.encode(summary.json)
         guard now >= nextBeaconAt else { return }
         nextBeaconAt = now + 1500
-        let bytes = JSONEncoding.encode(summary)
+        let bytes = lastSummary
         for target in targets {
             do {
                 try socket.send(datagram: bytes, to: target)
@@ -45,14 +45,5 @@ final class Discovery {
                 log.debug("Discovery beacon not sent: \(error)")
             }
         }
-    }
-}
-
-extension Server {
-    /// What discovery says about this host.
-    var discoverySummary: JSONValue {
-        .object(["type": "host", "protocol": .number(wireProtocolVersion), "name": .string(options.hostName ?? HostInfo.name),
-                 "port": .number(Int(port)), "room": .string(room.code), "players": .number(room.players.count),
-                 "game": .optional(game?.name)])
     }
 }

@@ -75,11 +75,11 @@ options.maxClients = ResourceLimits.raiseOpenFiles(toFit: options.maxClients, lo
 
 var systemRandom = SystemRandomNumberGenerator()
 let statusBar = StatusBar()
+let clock = GameClock(monotonic: MonotonicClock.milliseconds)
 let environment = HostEnvironment(
-    monotonicMilliseconds: MonotonicClock.milliseconds,
+    now: { clock.now },
     random: { var generator = SystemRandomNumberGenerator(); return generator.next() },
     log: log,
-    standardOutput: { FileHandle.standardOutput.write(Data(($0 + "\n").utf8)) },
     consoleOutput: { FileHandle.standardError.write(Data(($0 + "\n").utf8)) },
     showStatus: { statusBar.show($0) })
 
@@ -110,25 +110,34 @@ if FileManager.default.fileExists(atPath: storage.journalPath), options.resume !
 let roomCode = resumed?.room ?? options.room ?? Secrets.roomCode(using: &systemRandom)
 let adminKey = resumed?.adminKey ?? options.adminKey ?? Secrets.hex(byteCount: 8, using: &systemRandom)
 let inbox = Inbox()
-let server: Server
+let transport: Transport
 do {
-    server = try Server(options: options, environment: environment, storage: storage, inbox: inbox, room: roomCode, adminKey: adminKey)
+    transport = try Transport(
+        bindAddress: options.bindAddress, port: options.port,
+        limits: Transport.Limits(
+            maxClients: options.maxClients, connectionsPerSecond: options.connectionsPerSecond,
+            maximumOutputBytes: options.maximumOutputKilobytes * 1024), log: log)
 } catch {
     fail("cannot listen on \(options.bindAddress):\(options.port): \(error)")
 }
+if let resumed { clock.resume(from: resumed.lastClock) }
+let core = HostCore(
+    options: options, environment: environment, storage: storage, outlet: transport, roomCode: roomCode,
+    adminKey: adminKey, port: transport.port)
+let server = Server(transport: transport, core: core, clock: clock, storage: storage, inbox: inbox, options: options)
 do {
     if let resumed {
         try storage.openJournal()
-        server.adopt(resumed)
+        core.adopt(resumed)
     } else {
-        try storage.startJournal(room: roomCode, adminKey: adminKey, at: server.now)
+        try storage.startJournal(room: roomCode, adminKey: adminKey, at: clock.now)
     }
 } catch {
     fail("cannot write the journal: \(error)")
 }
 if options.isDiscoveryEnabled {
     do {
-        server.discovery = try Discovery(bindAddress: options.bindAddress, port: server.port, log: log)
+        server.discovery = try Discovery(bindAddress: options.bindAddress, port: transport.port, log: log)
         try server.poller.add(server.discovery!.socket.fd, interest: .read)
     } catch {
         log.warning("LAN discovery is off (\(error)); players can still join by typing the address.")
@@ -136,15 +145,15 @@ if options.isDiscoveryEnabled {
     }
 }
 
-FileHandle.standardOutput.write(Data("ready port=\(server.port) room=\(roomCode) admin-key=\(adminKey)\n".utf8))
+FileHandle.standardOutput.write(Data("ready port=\(transport.port) room=\(roomCode) admin-key=\(adminKey)\n".utf8))
 let addresses = HostInfo.addresses()
 let lanAddress = addresses.first ?? "127.0.0.1"
 environment.consoleOutput("""
 
     Partyline is running. Room code: \(roomCode)   Admin key: \(adminKey)
     Players join from their laptops on this network with:
-      partyline \(lanAddress)\(server.port == 4747 ? "" : ":\(server.port)")      (the terminal client)
-      nc \(lanAddress) \(server.port)            (plain text: then type  join \(roomCode) NAME TEAM)
+      partyline \(lanAddress)\(transport.port == 4747 ? "" : ":\(transport.port)")      (the terminal client)
+      nc \(lanAddress) \(transport.port)            (plain text: then type  join \(roomCode) NAME TEAM)
     This computer's addresses: \(addresses.joined(separator: ", "))
     Data folder: \(storage.directory)
     Type `help` here for the operator's commands.

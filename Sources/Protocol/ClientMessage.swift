@@ -2,7 +2,7 @@
 public let wireProtocolVersion = 1
 
 /// What a connection wants to be in the room.
-public enum Role: String, Sendable, Hashable, CaseIterable {
+public enum Role: String, Sendable, Hashable, CaseIterable, Codable {
     /// Plays for a team (Shaky Words) or as themselves (Queen's game).
     case player
     /// A read-only spectator screen, such as a projector.
@@ -44,14 +44,6 @@ public struct Hello: Equatable, Sendable {
     }
 }
 
-/// The Queen's choice of command: a library template or her own words.
-public enum CommandChoice: Equatable, Sendable {
-    /// A library command by id.
-    case template(String)
-    /// Her own text with `{1}`, `{2}`, … and `{queen}` placeholders.
-    case text(String)
-}
-
 /// A client's answer to the host's clock-sync probe: the host's stamp echoed with the client's own.
 public struct SyncReply: Equatable, Sendable {
     /// The probe's sequence number.
@@ -72,16 +64,38 @@ public struct SyncReply: Equatable, Sendable {
     }
 }
 
+/// A game action as it arrived: its `type` and fields, decoded by the running game's `GameAction` type.
+public struct PlayRequest: Equatable, Sendable {
+    /// The message type (`buzz`, `pick`, …).
+    public var type: String
+    /// Every other field of the message (without `type` and `id`).
+    public var fields: JSONObject
+
+    /// Creates a request.
+    public init(type: String, fields: JSONObject = JSONObject()) {
+        self.type = type
+        self.fields = fields
+    }
+
+    /// The wire object: `type` first, then the fields.
+    public var json: JSONValue {
+        var object: JSONObject = ["type": .string(type)]
+        for member in fields where member.key != "type" { object.append(member.key, member.value) }
+        return .object(object)
+    }
+}
+
 /// Everything a client may ask of the host, decoded and checked for shape (not for authority).
+///
+/// Session and operator messages are listed here; a game's own actions arrive as `play` and are decoded by
+/// the running game's `GameAction` type, so a new mode adds its actions without touching this list.
 public enum ClientMessage: Equatable, Sendable {
     case hello(Hello)
     /// Asks for a `pong`; `clientTime` is echoed back when given.
     case ping(clientTime: Int64?)
     case sync(SyncReply)
-    /// Buzzes; `pressedAt` is the client's monotonic ms at the key press, when it knows it.
-    case buzz(pressedAt: Int64?)
-    case answer(String)
-    case shake
+    /// A game action (`buzz`, `answer`, `pick`, …), for the running game to decode.
+    case play(PlayRequest)
     /// Starts a game (`shaky`, `queen`, …) with game-specific options.
     case start(game: String, options: JSONObject)
     case next
@@ -89,7 +103,6 @@ public enum ClientMessage: Equatable, Sendable {
     case resume
     case end
     case kick(name: String)
-    case command(CommandChoice, save: Bool)
     /// Edits or reads the Queen's command library: `action` plus its fields.
     case library(action: String, fields: JSONObject)
     /// Edits or reads the quiz packs: `action` plus its fields.
@@ -100,9 +113,73 @@ public enum ClientMessage: Equatable, Sendable {
     /// Answers the host's keepalive `ping`.
     case pong
 
-    /// The `type` names clients may send, for help texts and errors.
-    public static let typeNames = ["hello", "ping", "sync", "buzz", "answer", "shake", "start", "next", "pause",
-                                   "continue", "end", "kick", "command", "library", "packs", "status", "scores", "bye", "pong"]
+    /// The `type` names of the session's own messages, for help texts and errors.
+    public static let typeNames = [
+        "hello", "ping", "sync", "start", "next", "pause", "continue", "end", "kick", "library", "packs", "status",
+        "scores", "bye", "pong",
+    ]
+
+    /// The wire object of this message (the inverse of `ClientMessageDecoding`).
+    public var json: JSONValue {
+        func with(_ type: String, _ fields: JSONObject) -> JSONValue {
+            var object: JSONObject = ["type": .string(type)]
+            for member in fields where member.key != "type" {
+                object.append(member.key, member.value)
+            }
+            return .object(object)
+        }
+        switch self {
+        case .hello(let hello): return hello.json
+        case .ping(let clientTime):
+            var object: JSONObject = ["type": "ping"]
+            if let clientTime { object["t"] = .int(clientTime) }
+            return .object(object)
+        case .sync(let reply):
+            return [
+                "type": "sync", "n": .int(reply.sequence), "h": .int(reply.hostSent), "c1": .int(reply.clientReceived),
+                "c2": .int(reply.clientSent),
+            ]
+        case .play(let request): return request.json
+        case .start(let game, let options):
+            return with("start", JSONObject(dictionaryLiteral: ("game", .string(game))).merging(options))
+        case .next: return ["type": "next"]
+        case .pause: return ["type": "pause"]
+        case .resume: return ["type": "continue"]
+        case .end: return ["type": "end"]
+        case .kick(let name): return ["type": "kick", "name": .string(name)]
+        case .library(let action, let fields):
+            return with("library", JSONObject(dictionaryLiteral: ("action", .string(action))).merging(fields))
+        case .packs(let action, let fields):
+            return with("packs", JSONObject(dictionaryLiteral: ("action", .string(action))).merging(fields))
+        case .status: return ["type": "status"]
+        case .scores: return ["type": "scores"]
+        case .bye: return ["type": "bye"]
+        case .pong: return ["type": "pong"]
+        }
+    }
+}
+
+extension JSONObject {
+    /// This object followed by `other`'s members whose keys it does not have yet.
+    public func merging(_ other: JSONObject) -> JSONObject {
+        var result = self
+        for member in other where result[member.key] == nil { result.append(member.key, member.value) }
+        return result
+    }
+}
+
+extension Hello {
+    /// The `hello` wire object.
+    public var json: JSONValue {
+        var object: JSONObject = ["type": "hello", "protocol": .int(Int64(protocolVersion)), "room": .string(room)]
+        if role == .player || !name.isEmpty { object["name"] = .string(name) }
+        if role == .player { object["team"] = .string(team) }
+        object["role"] = .string(role.rawValue)
+        if let key { object["key"] = .string(key) }
+        if let resume { object["resume"] = .string(resume) }
+        object["clock"] = .bool(isSyncing)
+        return .object(object)
+    }
 }
 
 /// A request as it arrived: the message and the `id` the client wants echoed as `re`.
@@ -150,27 +227,27 @@ public enum FieldLimits {
 
 /// Turns one wire line into a `ClientEnvelope`, or a `ProtocolError` saying exactly what is wrong.
 public enum ClientMessageDecoding {
-    /// Decodes a line (without its terminator).
-    public static func decode(line: [UInt8]) -> Result<ClientEnvelope, ProtocolError> {
+    /// Decodes a line (without its terminator); `actions` are the game action types the host knows.
+    public static func decode(line: [UInt8], actions: Set<String>) -> Result<ClientEnvelope, ProtocolError> {
         let value: JSONValue
         do {
             value = try JSONParsing.parse(line)
         } catch {
-            return .failure(ProtocolError(.badJSON, "That line is not valid JSON (\(error.reason) at byte \(error.offset))."))
+            return .failure(
+                ProtocolError(.badJSON, "That line is not valid JSON (\(error.reason) at byte \(error.offset))."))
         }
-        return decode(value)
+        return decode(value, actions: actions)
     }
 
-    /// Decodes a parsed JSON value.
-    public static func decode(_ value: JSONValue) -> Result<ClientEnvelope, ProtocolError> {
+    /// Decodes a parsed JSON value; `actions` are the game action types the host knows.
+    public static func decode(_ value: JSONValue, actions: Set<String>) -> Result<ClientEnvelope, ProtocolError> {
         guard case .object(let object) = value else {
             return .failure(ProtocolError(.badJSON, "Each line must be one JSON object, not \(value.kindName)."))
         }
         var id: JSONValue? = object["id"]
         if let candidate = id {
             switch candidate {
-            case .int, .string: break
-            case .double: break
+            case .int, .string, .double: break
             default: id = nil
             }
         }
@@ -180,9 +257,18 @@ public enum ClientMessageDecoding {
         guard case .string(let type) = typeValue else {
             return .failure(ProtocolError(.badField, "\"type\" must be a string, not \(typeValue.kindName).", id: id))
         }
-        var reader = FieldReader(object: object, id: id)
-        do {
-            let message = try reader.message(ofType: type)
+        let fields = MessageFields(object: object, id: id)
+        do throws(ProtocolError) {
+            let message: ClientMessage
+            if let session = try fields.sessionMessage(ofType: type) {
+                message = session
+            } else if actions.contains(type) {
+                message = .play(PlayRequest(type: type, fields: fields.fields(without: ["type", "id"])))
+            } else {
+                let shown = type.count > 32 ? String(type.prefix(32)) + "…" : type
+                let known = (ClientMessage.typeNames + actions.sorted()).joined(separator: ", ")
+                throw fields.error(.unknownType, "Unknown message type \"\(shown)\". Known types: \(known).")
+            }
             return .success(ClientEnvelope(id: id, message: message))
         } catch {
             return .failure(error)
@@ -190,18 +276,36 @@ public enum ClientMessageDecoding {
     }
 }
 
-private struct FieldReader {
-    let object: JSONObject
-    let id: JSONValue?
+/// Reads the fields of one client message with clear errors; game actions decode their own fields with it.
+public struct MessageFields: Sendable {
+    /// The message's members.
+    public let object: JSONObject
+    /// The request id, echoed as `re` in errors.
+    public let id: JSONValue?
 
-    func error(_ code: ErrorCode, _ message: String) -> ProtocolError { ProtocolError(code, message, id: id) }
+    /// Reads the fields of `object`.
+    public init(object: JSONObject, id: JSONValue? = nil) {
+        self.object = object
+        self.id = id
+    }
 
-    func string(_ key: String, required: Bool = true, limit: Int = FieldLimits.text) throws(ProtocolError) -> String? {
+    /// Reads the fields of a game action.
+    public init(_ request: PlayRequest) { self.init(object: request.fields) }
+
+    /// An error about this message.
+    public func error(_ code: ErrorCode, _ message: String) -> ProtocolError { ProtocolError(code, message, id: id) }
+
+    /// The string `key`: nil when absent or null and not `required`; longer than `limit` characters is refused.
+    public func string(_ key: String, required: Bool = true, limit: Int = FieldLimits.text) throws(ProtocolError)
+        -> String?
+    {
         guard let value = object[key], value != .null else {
             if required { throw error(.badField, "\"\(key)\" is missing.") }
             return nil
         }
-        guard case .string(let text) = value else { throw error(.badField, "\"\(key)\" must be a string, not \(value.kindName).") }
+        guard case .string(let text) = value else {
+            throw error(.badField, "\"\(key)\" must be a string, not \(value.kindName).")
+        }
         // Characters are counted as people see them; the byte cap stops a "character" built of thousands of marks.
         guard text.count <= limit, text.utf8.count <= limit * 4 else {
             throw error(.badField, "\"\(key)\" is longer than \(limit) characters.")
@@ -209,7 +313,13 @@ private struct FieldReader {
         return text
     }
 
-    func integer(_ key: String) throws(ProtocolError) -> Int64? {
+    /// The required string `key`.
+    public func requiredString(_ key: String, limit: Int = FieldLimits.text) throws(ProtocolError) -> String {
+        try string(key, required: true, limit: limit)!
+    }
+
+    /// The whole number `key`, nil when absent or null.
+    public func integer(_ key: String) throws(ProtocolError) -> Int64? {
         guard let value = object[key], value != .null else { return nil }
         guard let number = value.intValue else {
             // A fraction or an out-of-range number is shown as sent: "not a number" would confuse.
@@ -219,29 +329,37 @@ private struct FieldReader {
         return number
     }
 
-    func requiredInteger(_ key: String) throws(ProtocolError) -> Int64 {
+    /// The required whole number `key`.
+    public func requiredInteger(_ key: String) throws(ProtocolError) -> Int64 {
         guard let number = try integer(key) else { throw error(.badField, "\"\(key)\" is missing.") }
         return number
     }
 
-    func bool(_ key: String) throws(ProtocolError) -> Bool? {
+    /// The Boolean `key`, nil when absent or null.
+    public func bool(_ key: String) throws(ProtocolError) -> Bool? {
         guard let value = object[key], value != .null else { return nil }
-        guard case .bool(let flag) = value else { throw error(.badField, "\"\(key)\" must be true or false, not \(value.kindName).") }
+        guard case .bool(let flag) = value else {
+            throw error(.badField, "\"\(key)\" must be true or false, not \(value.kindName).")
+        }
         return flag
     }
 
-    func fields(without keys: Set<String>) -> JSONObject {
+    /// Every member except `keys`.
+    public func fields(without keys: Set<String>) -> JSONObject {
         var result = JSONObject()
         for member in object where !keys.contains(member.key) { result.append(member.key, member.value) }
         return result
     }
 
-    mutating func message(ofType type: String) throws(ProtocolError) -> ClientMessage {
+    /// The session or operator message of `type`, or nil when `type` is not one of them.
+    func sessionMessage(ofType type: String) throws(ProtocolError) -> ClientMessage? {
         switch type {
         case "hello":
             let version = try integer("protocol") ?? Int64(wireProtocolVersion)
             guard version == Int64(wireProtocolVersion) else {
-                throw error(.badVersion, "This host speaks protocol \(wireProtocolVersion); the client speaks \(version). Update the client.")
+                throw error(
+                    .badVersion,
+                    "This host speaks protocol \(wireProtocolVersion); the client speaks \(version). Update the client.")
             }
             let roleText = try string("role", required: false, limit: 16) ?? "player"
             guard let role = Role(rawValue: roleText) else {
@@ -250,50 +368,37 @@ private struct FieldReader {
             let room = try string("room", required: false, limit: FieldLimits.room) ?? ""
             let name = try string("name", required: false, limit: FieldLimits.name) ?? ""
             let team = try string("team", required: false, limit: FieldLimits.name) ?? ""
-            return .hello(Hello(protocolVersion: Int(version), room: room, name: name, team: team, role: role,
-                                key: try string("key", required: false, limit: 128),
-                                resume: try string("resume", required: false, limit: 128),
-                                isSyncing: try bool("clock") ?? false))
+            return .hello(
+                Hello(
+                    protocolVersion: Int(version), room: room, name: name, team: team, role: role,
+                    key: try string("key", required: false, limit: 128),
+                    resume: try string("resume", required: false, limit: 128), isSyncing: try bool("clock") ?? false))
         case "ping":
             return .ping(clientTime: try integer("t"))
         case "sync":
-            return .sync(SyncReply(sequence: try requiredInteger("n"), hostSent: try requiredInteger("h"),
-                                   clientReceived: try requiredInteger("c1"), clientSent: try requiredInteger("c2")))
-        case "buzz":
-            return .buzz(pressedAt: try integer("t"))
-        case "answer":
-            return .answer(try string("text")!)
-        case "shake":
-            return .shake
+            return .sync(
+                SyncReply(
+                    sequence: try requiredInteger("n"), hostSent: try requiredInteger("h"),
+                    clientReceived: try requiredInteger("c1"), clientSent: try requiredInteger("c2")))
         case "start":
-            let game = try string("game", limit: 32)!
+            let game = try requiredString("game", limit: 32)
             return .start(game: game, options: fields(without: ["type", "id", "game"]))
         case "next": return .next
         case "pause": return .pause
         case "continue", "resume": return .resume
         case "end": return .end
-        case "kick": return .kick(name: try string("name", limit: FieldLimits.name)!)
-        case "command":
-            let save = try bool("save") ?? false
-            if let template = try string("template", required: false, limit: 64) {
-                return .command(.template(template), save: save)
-            }
-            guard let text = try string("text", required: false) else {
-                throw error(.badField, "A command needs \"template\" (a library id) or \"text\" (your own words).")
-            }
-            return .command(.text(text), save: save)
+        case "kick": return .kick(name: try requiredString("name", limit: FieldLimits.name))
         case "library":
-            return .library(action: try string("action", limit: 32)!, fields: fields(without: ["type", "id", "action"]))
+            return .library(
+                action: try requiredString("action", limit: 32), fields: fields(without: ["type", "id", "action"]))
         case "packs":
-            return .packs(action: try string("action", limit: 32)!, fields: fields(without: ["type", "id", "action"]))
+            return .packs(
+                action: try requiredString("action", limit: 32), fields: fields(without: ["type", "id", "action"]))
         case "status": return .status
         case "scores": return .scores
         case "bye", "quit": return .bye
         case "pong": return .pong
-        default:
-            let shown = type.count > 32 ? String(type.prefix(32)) + "…" : type
-            throw error(.unknownType, "Unknown message type \"\(shown)\". Known types: \(ClientMessage.typeNames.joined(separator: ", ")).")
+        default: return nil
         }
     }
 }
-

@@ -12,9 +12,9 @@ public enum TextCommand: Equatable, Sendable {
     case admin(room: String, key: String)
     /// `help [TOPIC]`.
     case help(topic: String?)
-    /// Anything that maps to a protocol message (`buzz`, `answer …`, `start …`, `kick …`, …).
+    /// Anything that maps to a session or operator message (`scores`, `start …`, `kick …`, …).
     case message(ClientMessage)
-    /// A line that is no command: taken as an answer when the sender's team is on turn.
+    /// A line that is no session command: the running game's command (`b`, `pick 2`) or an answer on turn.
     case freeText(String)
     /// A known command used wrongly, with the usage to show.
     case usage(String)
@@ -42,11 +42,6 @@ public enum TextCommandParsing {
             guard parts.count == 2 else { return .usage("admin ROOM KEY") }
             return .admin(room: parts[0].uppercased(), key: parts[1])
         case "help", "?", "h": return .help(topic: rest.isEmpty ? nil : rest.lowercased())
-        case "b", "buzz", "!": return rest.isEmpty ? .message(.buzz(pressedAt: nil)) : .freeText(trimmed)
-        case "a", "answer":
-            guard !rest.isEmpty else { return .usage("answer YOUR ANSWER   (or just type it when it is your turn)") }
-            return .message(.answer(rest))
-        case "s", "shake": return rest.isEmpty ? .message(.shake) : .freeText(trimmed)
         case "scores", "score": return .message(.scores)
         case "status": return .message(.status)
         case "quit", "exit", "bye": return .message(.bye)
@@ -59,13 +54,6 @@ public enum TextCommandParsing {
             return .message(.kick(name: rest))
         case "ping": return .message(.ping(clientTime: nil))
         case "start": return parseStart(rest)
-        case "pick", "c":
-            let parts = words(rest)
-            guard parts.count == 1 else { return .usage("pick COMMAND-ID   (see: commands)") }
-            return .message(.command(.template(parts[0]), save: false))
-        case "order", "say":
-            guard !rest.isEmpty else { return .usage("order TEXT   e.g. order No. {1} must sing to No. {2}") }
-            return .message(.command(.text(rest), save: false))
         case "commands":
             return rest.isEmpty ? .message(.library(action: "list", fields: [:]))
                 : .message(.library(action: "search", fields: ["text": .string(rest)]))

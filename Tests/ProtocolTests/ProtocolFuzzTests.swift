@@ -104,7 +104,7 @@ private let fieldSpecs: [(type: String, fields: [(name: String, kind: FieldKind,
     ("packs", [("action", .string, "show")]),
 ]
 
-private let decodableTypes = Set(ClientMessage.typeNames + ["resume", "quit"])
+private let decodableTypes = Set(ClientMessage.typeNames + ["resume", "quit"]).union(actions)
 
 private struct Fuzzer {
     var rng: FuzzRandom
@@ -255,12 +255,12 @@ private struct Fuzzer {
     }
 
     mutating func checkDecode(_ bytes: [UInt8], parsed: JSONValue?) {
-        let result = ClientMessageDecoding.decode(line: bytes)
+        let result = decodeFully(line: bytes)
         guard let parsed else {
             tally.check(result.errorCode == .badJSON && result.errorID == nil, "invalid JSON did not give bad_json", input: bytes)
             return
         }
-        tally.check(ClientMessageDecoding.decode(parsed) == result, "decoding the value and the line differ", input: bytes)
+        tally.check(decodeFully(parsed) == result, "decoding the value and the line differ", input: bytes)
         guard case .object(let object) = parsed else {
             tally.check(result.errorCode == .badJSON, "a non-object did not give bad_json", input: bytes)
             return
@@ -271,11 +271,13 @@ private struct Fuzzer {
         default: expectedID = nil
         }
         switch result {
-        case .success(let envelope):
+        case .success(let decoded):
             acceptedCount += 1
-            tally.check(envelope.id == expectedID, "id not echoed as sent", input: bytes)
+            if case .success(let envelope) = ClientMessageDecoding.decode(line: bytes, actions: actions) {
+                tally.check(envelope.id == expectedID, "id not echoed as sent", input: bytes)
+            }
             tally.check(object["type"]?.stringValue.map { decodableTypes.contains($0) } == true, "accepted an unknown type", input: bytes)
-            useDecoded(envelope.message, input: bytes)
+            useDecoded(decoded, input: bytes)
         case .failure(let error):
             tally.check(error.id == expectedID, "error id not echoed as sent", input: bytes)
             tally.check(!error.message.isEmpty && error.message.hasSuffix("."), "unclear error message \(error.message)", input: bytes)
@@ -292,22 +294,22 @@ private struct Fuzzer {
     }
 
     /// Feeds what a client may send into the clock code, as the host does.
-    mutating func useDecoded(_ message: ClientMessage, input: [UInt8]) {
+    mutating func useDecoded(_ message: Decoded, input: [UInt8]) {
         switch message {
-        case .sync(let reply):
+        case .message(.sync(let reply)):
             clock.add(ClockSample(hostSent: reply.hostSent, clientReceived: reply.clientReceived,
                                   clientSent: reply.clientSent, hostReceived: Int64(rng.below(1 << 40))))
             tally.check(clock.uncertainty >= 1, "uncertainty below 1", input: input)
-        case .buzz(let stamp):
+        case .shaky(.buzz(let stamp)):
             let arrival = Int64(rng.below(1 << 40))
             let estimate = PressEstimate.estimate(arrival: arrival, stamp: stamp, clock: clock)
             tally.check(estimate.pressedAt <= arrival && estimate.pressedAt >= arrival - clock.maximumRoundTrip,
                         "press estimate outside [arrival − max RTT, arrival]", input: input)
-        case .hello(let hello):
+        case .message(.hello(let hello)):
             tally.check(hello.protocolVersion == wireProtocolVersion, "accepted another protocol version", input: input)
             tally.check(hello.name.count <= FieldLimits.name && hello.team.count <= FieldLimits.name && hello.room.count <= FieldLimits.room,
                         "accepted an over-long hello field", input: input)
-        case .answer(let text):
+        case .shaky(.answer(let text)):
             tally.check(text.count <= FieldLimits.text, "accepted an over-long answer", input: input)
         default: break
         }
@@ -321,8 +323,15 @@ private struct Fuzzer {
         case .freeText(let text):
             tally.check(text.first.map { !$0.isWhitespace } ?? true, "free text not trimmed", input: bytes)
             tally.check(text.last.map { !$0.isWhitespace } ?? true, "free text not trimmed", input: bytes)
-        case .message(.answer(let text)): tally.check(!text.isEmpty, "empty answer command", input: bytes)
         default: break
+        }
+        // A game's own text commands (the running game reads them after the session's).
+        for parsed in [ShakyWire.Action.parse(text: String(decoding: bytes, as: UTF8.self)).map(String.init(describing:)),
+                       QueenWire.Action.parse(text: String(decoding: bytes, as: UTF8.self)).map(String.init(describing:))] {
+            if let parsed { tally.check(!parsed.isEmpty, "empty game command", input: bytes) }
+        }
+        if case .action(.answer(let text))? = ShakyWire.Action.parse(text: String(decoding: bytes, as: UTF8.self)) {
+            tally.check(!text.isEmpty, "empty answer command", input: bytes)
         }
     }
 
@@ -364,7 +373,7 @@ private struct Fuzzer {
         for field in spec.fields { object[field.name] = field.valid }
         if rng.oneIn(3) { object[randomString(maximumLength: 4) + "_extra"] = randomJSON(depth: 2) }
         let valid = Array(JSONValue.object(object).description.utf8)
-        let validResult = ClientMessageDecoding.decode(line: valid)
+        let validResult = decodeFully(line: valid)
         tally.check((try? validResult.get()) != nil, "a valid \(spec.type) was refused: \(validResult)", input: valid)
 
         let field = rng.pick(spec.fields)
@@ -377,9 +386,9 @@ private struct Fuzzer {
         object[field.name] = wrong
         let bytes = Array(JSONValue.object(object).description.utf8)
         inputCount += 1
-        switch ClientMessageDecoding.decode(line: bytes) {
-        case .success(let envelope):
-            tally.check(false, "wrong type for \(field.name) accepted as \(envelope.message)", input: bytes)
+        switch decodeFully(line: bytes) {
+        case .success(let decoded):
+            tally.check(false, "wrong type for \(field.name) accepted as \(decoded)", input: bytes)
         case .failure(let error):
             tally.check(error.code == .badField, "wrong type for \(field.name) gave \(error.code)", input: bytes)
             tally.check(error.message.hasPrefix("\"\(field.name)\" must be"), "unclear message: \(error.message)", input: bytes)

@@ -29,16 +29,33 @@ private func isUsage(_ command: TextCommand) -> Bool {
     }
 
     @Test func buzzAnswerAndShakeAliases() {
-        for alias in ["b", "B", "buzz", "BUZZ", "!", " buzz \t"] { #expect(parse(alias) == .message(.buzz(pressedAt: nil)), "\(alias)") }
-        for alias in ["s", "shake", "Shake"] { #expect(parse(alias) == .message(.shake), "\(alias)") }
-        #expect(parse("a Paris") == .message(.answer("Paris")))
-        #expect(parse("answer   the Eiffel Tower ") == .message(.answer("the Eiffel Tower")))
-        #expect(parse("ANSWER x") == .message(.answer("x")))
-        #expect(isUsage(parse("answer")))
-        #expect(isUsage(parse("a   ")))
+        func shaky(_ line: String) -> TextAction<ShakyWire.Action>? { ShakyWire.Action.parse(text: line) }
+        for alias in ["b", "B", "buzz", "BUZZ", "!", " buzz \t"] {
+            #expect(parse(alias) == .freeText(alias.trimmingCharacters(in: .whitespaces)), "\(alias) is no session command")
+            #expect(shaky(alias) == .action(.buzz(pressedAt: nil)), "\(alias)")
+        }
+        for alias in ["s", "shake", "Shake"] { #expect(shaky(alias) == .action(.shake), "\(alias)") }
+        #expect(shaky("a Paris") == .action(.answer("Paris")))
+        #expect(shaky("answer   the Eiffel Tower ") == .action(.answer("the Eiffel Tower")))
+        #expect(shaky("ANSWER x") == .action(.answer("x")))
+        #expect(shaky("answer") == .usage("answer YOUR ANSWER   (or just type it when it is your turn)"))
+        #expect(shaky("a   ") == .usage("answer YOUR ANSWER   (or just type it when it is your turn)"))
         // A buzz or shake word followed by more text is an answer attempt, not a command.
+        #expect(shaky("b flat") == nil)
+        #expect(shaky("shake it off") == nil)
         #expect(parse("b flat") == .freeText("b flat"))
-        #expect(parse("shake it off") == .freeText("shake it off"))
+    }
+
+    @Test func theQueensCommands() {
+        func queen(_ line: String) -> TextAction<QueenWire.Action>? { QueenWire.Action.parse(text: line) }
+        #expect(queen("pick sing-duet") == .action(.command(.template("sing-duet"), save: false)))
+        #expect(queen("c x1") == .action(.command(.template("x1"), save: false)))
+        #expect(queen("order No. {1} must sing to No. {2}") == .action(.command(.text("No. {1} must sing to No. {2}"), save: false)))
+        #expect(queen("say hop") == .action(.command(.text("hop"), save: false)))
+        #expect(queen("pick") == .usage("pick COMMAND-ID   (see: commands)"))
+        #expect(queen("pick a b") == .usage("pick COMMAND-ID   (see: commands)"))
+        #expect(queen("order") == .usage("order TEXT   e.g. order No. {1} must sing to No. {2}"))
+        #expect(queen("hello there") == nil)
     }
 
     @Test func simpleCommands() {
@@ -46,18 +63,13 @@ private func isUsage(_ command: TextCommand) -> Bool {
             ("scores", .scores), ("score", .scores), ("status", .status), ("quit", .bye), ("exit", .bye), ("bye", .bye),
             ("next", .next), ("n", .next), ("pause", .pause), ("continue", .resume), ("resume", .resume), ("end", .end),
             ("ping", .ping(clientTime: nil)), ("kick Ann Lee", .kick(name: "Ann Lee")),
-            ("pick sing-duet", .command(.template("sing-duet"), save: false)), ("c x1", .command(.template("x1"), save: false)),
-            ("order No. {1} must sing to No. {2}", .command(.text("No. {1} must sing to No. {2}"), save: false)),
-            ("say hop", .command(.text("hop"), save: false)),
             ("commands", .library(action: "list", fields: [:])),
             ("commands dance", .library(action: "search", fields: ["text": "dance"])),
             ("packs", .packs(action: "list", fields: [:])),
         ]
         for (line, value) in expected { #expect(parse(line) == .message(value), "\(line)") }
         #expect(isUsage(parse("kick")))
-        #expect(isUsage(parse("pick")))
-        #expect(isUsage(parse("pick a b")))
-        #expect(isUsage(parse("order")))
+
     }
 
     @Test func helpTopics() {

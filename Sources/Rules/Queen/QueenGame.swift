@@ -52,7 +52,7 @@ public struct QueenRoundRecord: Codable, Sendable, Equatable {
 ///
 /// A round runs `choosing` → `countdown` → `revealed`; the next deal starts the next round. Players may join
 /// or leave at any time, but the roster only matters at the next deal: a running round keeps the numbers it dealt.
-public struct QueenGame: GameMode, Sendable, Equatable, Codable {
+public struct QueenGame: SteeredMode, Sendable, Equatable, Codable {
     /// What the Queen commands: a command of this game's list, or her own words.
     public enum CommandChoice: Codable, Sendable, Equatable {
         /// The game's library command with this id.
@@ -62,25 +62,29 @@ public struct QueenGame: GameMode, Sendable, Equatable, Codable {
     }
 
     /// Everything that can happen to a Queen's game; journaled, so Codable.
-    public enum Event: Codable, Sendable, Equatable {
+    public enum Event: SteerableEvent, Sendable, Equatable {
         /// Deals the first or the next round (operator).
         case deal
-        /// Same as `deal` (operator's "next round").
-        case next
         /// The Queen gives her command.
         case command(player: String, choice: CommandChoice)
         /// A player joins; they are dealt in from the next deal.
         case addPlayer(String)
         /// A player leaves; they are left out from the next deal.
         case removePlayer(String)
-        /// Freezes the clocks (operator).
-        case pause
-        /// Restarts the clocks where they stopped (operator).
-        case resume
-        /// Ends the game (operator).
-        case end
+        /// The operator steers: `next` deals the next round (as `deal`), `pause` and `resume` freeze and restart
+        /// the clocks, `end` ends the game.
+        case steer(Steering)
         /// The host's clock reached `nextDeadline`.
         case tick
+
+        /// The operator's "next round".
+        public static var next: Event { .steer(.next) }
+        /// Freezes the clocks.
+        public static var pause: Event { .steer(.pause) }
+        /// Restarts the clocks where they stopped.
+        public static var resume: Event { .steer(.resume) }
+        /// Ends the game.
+        public static var end: Event { .steer(.end) }
     }
 
     /// What the host must announce.
@@ -175,7 +179,7 @@ public struct QueenGame: GameMode, Sendable, Equatable, Codable {
         if event == .tick { return tick(at: now) }
         guard phase != .finished else { throw RuleError(.gameOver, "The Queen's game has ended.") }
         switch event {
-        case .deal, .next:
+        case .deal, .steer(.next):
             try requireRunningClock()
             if phase == .choosing || phase == .countdown {
                 throw RuleError(.roundRunning, "Round \(roundNumber) is still being played; deal after the reveal.")
@@ -193,20 +197,20 @@ public struct QueenGame: GameMode, Sendable, Equatable, Codable {
             }
             players.remove(at: index)
             return []
-        case .pause:
+        case .steer(.pause):
             guard !isPaused else { throw RuleError(.alreadyPaused, "The game is already paused.") }
             isPaused = true
             remainingWhenPaused = deadline.map { max(0, now.milliseconds(until: $0)) }
             deadline = nil
             return [.paused]
-        case .resume:
+        case .steer(.resume):
             guard isPaused else { throw RuleError(.notPaused, "The game is not paused.") }
             isPaused = false
             deadline = remainingWhenPaused.map { now.advanced(byMilliseconds: $0) }
             remainingWhenPaused = nil
             if phase == .countdown, let deadline { currentRound?.order?.revealAt = deadline }
             return [.resumed(nextDeadline: deadline)]
-        case .end:
+        case .steer(.end):
             // A round cut short still opens its commitment, so every deal can be checked.
             var effects: [Effect] = []
             if let round = currentRound, phase == .choosing || phase == .countdown {

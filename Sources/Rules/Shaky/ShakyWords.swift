@@ -7,7 +7,7 @@
 /// deadline that passed without chaining through periods nobody saw.
 ///
 /// Teams added with `addTeam` while a question is open get their letters and may play that question.
-public struct ShakyWords: GameMode, Codable, Sendable, Equatable {
+public struct ShakyWords: SteeredMode, Codable, Sendable, Equatable {
     /// The settings the game was created with.
     public let settings: ShakySettings
     private let questions: [QuizQuestion]
@@ -25,6 +25,8 @@ public struct ShakyWords: GameMode, Codable, Sendable, Equatable {
     private var round = Round(index: -1, openedAt: Instant(milliseconds: 0), buzzDeadline: Instant(milliseconds: 0),
                               isBuzzOpen: false)
     private var finalStandings: [Standing]?
+    /// How the last question ended, for a viewer who joins during its reveal.
+    public private(set) var lastReveal: Reveal?
 
     /// The state of the current (or last) question.
     private struct Round: Codable, Sendable, Equatable {
@@ -135,6 +137,15 @@ public struct ShakyWords: GameMode, Codable, Sendable, Equatable {
         }
     }
 
+    /// The open question as it stands now (each team's letters with its hints so far), for a viewer joining now.
+    public var openQuestion: QuestionOpened? {
+        guard phase == .question, let question = currentQuestion else { return nil }
+        return QuestionOpened(number: round.index + 1, total: questions.count, text: question.text,
+                              difficulty: question.difficulty,
+                              pointsOnOffer: settings.basePoints.points(for: question.difficulty),
+                              buzzDeadline: round.buzzDeadline, letters: round.letters)
+    }
+
     /// The final ranking once the game is finished; nil before.
     public var finalRanking: [Standing]? { finalStandings }
 
@@ -178,7 +189,7 @@ public struct ShakyWords: GameMode, Codable, Sendable, Equatable {
             effects.append(try shake(team: team))
         case .tick:
             break
-        case .next:
+        case .steer(.next):
             try checkStarted()
             try checkNotPaused()
             if phase == .question {
@@ -186,12 +197,12 @@ public struct ShakyWords: GameMode, Codable, Sendable, Equatable {
             } else {
                 effects.append(openNextOrFinish(at: now))
             }
-        case .pause:
+        case .steer(.pause):
             try checkStarted()
             guard pausedAt == nil else { throw RuleError(.alreadyPaused, "The game is already paused.") }
             pausedAt = now
             effects.append(.paused)
-        case .resume:
+        case .steer(.resume):
             try checkStarted()
             guard let pausedAt else { throw RuleError(.notPaused, "The game is not paused.") }
             let frozen = pausedAt.milliseconds(until: now)
@@ -199,10 +210,11 @@ public struct ShakyWords: GameMode, Codable, Sendable, Equatable {
             round.answerDeadline = round.answerDeadline?.advanced(byMilliseconds: frozen)
             round.queue.shiftDeadlines(byMilliseconds: frozen)
             nextQuestionAt = nextQuestionAt?.advanced(byMilliseconds: frozen)
+            lastReveal?.nextQuestionAt = nextQuestionAt
             self.pausedAt = nil
             effects.append(.resumed(Clocks(buzzDeadline: buzzDeadline, answerDeadline: answerDeadline,
                                            nextQuestionAt: nextQuestionAt)))
-        case .end:
+        case .steer(.end):
             guard phase != .finished else { throw Self.gameOver }
             effects.append(finish())
         }
@@ -367,9 +379,11 @@ public struct ShakyWords: GameMode, Codable, Sendable, Equatable {
         phase = .reveal
         round.answerDeadline = nil
         nextQuestionAt = settings.automaticRevealSeconds.map { now.advanced(bySeconds: $0) }
-        return .reveal(Reveal(number: round.index + 1, answer: currentQuestion!.answer, scorer: scorer,
-                              pointsAwarded: points, standings: standings, nextQuestionAt: nextQuestionAt,
-                              isLastQuestion: round.index + 1 == questions.count))
+        let reveal = Reveal(number: round.index + 1, answer: currentQuestion!.answer, scorer: scorer,
+                            pointsAwarded: points, standings: standings, nextQuestionAt: nextQuestionAt,
+                            isLastQuestion: round.index + 1 == questions.count)
+        lastReveal = reveal
+        return .reveal(reveal)
     }
 
     private mutating func openNextOrFinish(at now: Instant) -> Effect {

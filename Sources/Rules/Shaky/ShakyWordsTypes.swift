@@ -12,7 +12,7 @@ extension ShakyWords {
     }
 
     /// Everything that can happen to a game of Shaky Words; the host journals these for replay.
-    public enum Event: Codable, Sendable, Equatable, Hashable {
+    public enum Event: SteerableEvent, Sendable, Equatable, Hashable {
         /// The operator starts the game: question 1 opens.
         case start
         /// A team joins; if a question is open it gets its letters and may play it at once.
@@ -25,14 +25,18 @@ extension ShakyWords {
         case shake(team: String)
         /// The host's clock reached `nextDeadline` (or later).
         case tick
-        /// The operator moves on: ends the open question, or opens the next one after a reveal.
-        case next
+        /// The operator steers: `next` ends the open question or opens the next one after a reveal, `pause` and
+        /// `resume` freeze and restart every clock, `end` stops the game and shows the final scoreboard.
+        case steer(Steering)
+
+        /// The operator moves on.
+        public static var next: Event { .steer(.next) }
         /// The operator freezes every clock.
-        case pause
-        /// The operator restarts the clocks with the time they had left.
-        case resume
-        /// The operator stops the game now and shows the final scoreboard.
-        case end
+        public static var pause: Event { .steer(.pause) }
+        /// The operator restarts the clocks.
+        public static var resume: Event { .steer(.resume) }
+        /// The operator stops the game.
+        public static var end: Event { .steer(.end) }
     }
 
     /// What the host should announce after an event.

@@ -15,7 +15,7 @@ struct ResumedState {
 
 enum JournalReplay {
     /// Reads the journal at `path` and replays it; throws when it cannot be trusted.
-    static func load(path: String) throws -> ResumedState {
+    static func load(path: String, catalog: ModeCatalog = .standard) throws -> ResumedState {
         guard let data = FileManager.default.contents(atPath: path) else { throw StorageError("there is no journal at \(path)") }
         let reading = JournalFormat.read(Array(data))
         guard reading.damagedLines.isEmpty else {
@@ -36,7 +36,7 @@ enum JournalReplay {
             if let at = record["at"]?.intValue { state.lastClock = max(state.lastClock, at) }
             switch record["k"]?.stringValue {
             case "join":
-                if let json = record["player"], let player = try? CodableBridge.value(Player.self, from: json) {
+                if let json = record["player"], let player = try? JSONCoding.decode(Player.self, from: json) {
                     if playersByID[player.id] == nil { order.append(player.id) }
                     playersByID[player.id] = player
                 }
@@ -44,7 +44,7 @@ enum JournalReplay {
                 if let id = record["player"]?.stringValue { playersByID[id] = nil; order.removeAll { $0 == id } }
             case "start":
                 guard let name = record["game"]?.stringValue, let startRecord = record["record"] else { continue }
-                state.game = try GameCatalog.restore(game: name, record: startRecord)
+                state.game = try catalog.restore(game: name, record: startRecord)
             case "event":
                 guard let game = state.game, let event = record["event"], let at = record["at"]?.intValue else { continue }
                 try game.replay(event, at: Instant(milliseconds: at))
@@ -62,20 +62,5 @@ enum JournalReplay {
         }
         if let game = state.game, game.isFinished { state.game = nil }
         return state
-    }
-}
-
-extension Server {
-    /// Adopts a replayed state: same room and players (all disconnected until they resume), same game.
-    func adopt(_ state: ResumedState) {
-        clockBase = state.lastClock
-        clockOrigin = environment.monotonicMilliseconds()
-        for player in state.players { room.restore(player) }
-        if let game = state.game {
-            game.record = { [storage] event, at in storage.journalEvent(event, at: at.milliseconds) }
-            self.game = game
-        }
-        for note in state.notes { log.warning(note) }
-        log.info("Resumed room \(room.code): \(state.players.count) players, " + (game.map { "game \($0.statusLine)" } ?? "no game running") + ".")
     }
 }

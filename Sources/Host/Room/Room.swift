@@ -121,18 +121,6 @@ struct Room {
     func expired(now: Int64, windowMilliseconds: Int64) -> [Player] {
         players.filter { !$0.isConnected && ($0.disconnectedAt.map { now - $0 >= windowMilliseconds } ?? false) }
     }
-
-    /// The `lobby` message.
-    var lobbyMessage: JSONValue { lobbyMessage(only: players) }
-
-    /// A `lobby` message listing `shown` (all players, or a subset in a very large room) with the true head count.
-    func lobbyMessage(only shown: [Player]) -> JSONValue {
-        .object(["type": "lobby",
-                 "room": .string(code),
-                 "count": .number(players.count),
-                 "players": .array(shown.map { .object(["name": .string($0.name), "team": .string($0.team), "connected": .bool($0.isConnected)]) }),
-                 "teams": .array(teams.map { .string($0) })])
-    }
 }
 
 /// Checks on names people choose.

@@ -1,0 +1,354 @@
+import Foundation
+import Protocol
+import Rules
+
+/// Who a message from a game is for. The room routes each message; secrets are addressed narrowly.
+enum Audience: Equatable {
+    /// Every joined connection: players, boards and operators.
+    case everyone
+    /// Every terminal of one team.
+    case team(String)
+    /// One player's terminals, by player id.
+    case player(String)
+    /// One player's terminals, by name (names are unique in a room).
+    case playerNamed(String)
+    /// Boards and operators: everyone who is not playing.
+    case spectators
+    /// Operators only (the quizmaster may see answers before the reveal).
+    case operators
+    /// Everyone except one player (used when that player gets a private variant).
+    case everyoneExcept(player: String)
+}
+
+/// One message a game wants sent, with its audience.
+struct Outgoing {
+    var audience: Audience
+    var message: any HostMessage
+
+    init(_ audience: Audience, _ message: any HostMessage) {
+        self.audience = audience
+        self.message = message
+    }
+}
+
+/// What one input did to a game: the events to journal and the messages to send, in order.
+///
+/// Invariant: the room journals `events` before it sends `messages`, and the loop flushes the journal to disk
+/// before it writes any byte of them, so nobody ever sees an outcome that a crash could take back.
+struct Step {
+    /// Accepted Rules events as JSON text, in the order they were applied.
+    var events: [[UInt8]] = []
+    /// What to announce.
+    var messages: [Outgoing] = []
+    /// What the game asks of the host beyond the game (for the player who acted).
+    var services: [HostService] = []
+
+    /// This step followed by `other`.
+    static func + (lhs: Step, rhs: Step) -> Step {
+        Step(events: lhs.events + rhs.events, messages: lhs.messages + rhs.messages, services: lhs.services + rhs.services)
+    }
+
+    /// A step that only announces.
+    static func announcing(_ messages: [Outgoing]) -> Step { Step(messages: messages) }
+}
+
+/// Something a game asks of the host that lies outside the game itself.
+enum HostService: Equatable {
+    /// Store the acting player's own command in the Queen's library (and tell them how it went).
+    case saveCommand(String)
+}
+
+/// Who is looking, for catch-up views (a player rejoining mid-question sees their own team's letters).
+struct Viewer {
+    var playerID: String?
+    var name: String?
+    var team: String?
+    var role: Role
+
+    /// How this viewer reads text lines.
+    var perspective: Perspective {
+        role == .player ? Perspective(team: team, name: name) : Perspective()
+    }
+}
+
+/// What the host knows about one player action when it hands it to the game.
+struct PlayContext {
+    /// Who acts.
+    var player: Player
+    /// When the action arrived, on the game clock.
+    var now: Instant
+    /// The press time of a timed action (a buzz, a pick, a throw) from the client's stamp, if it sent one.
+    var estimatePress: (_ stamp: Int64?) -> PressEstimate
+    /// How long the first press waits for an earlier one still on its way (0 with fairness off).
+    var settleMilliseconds: Int64
+}
+
+/// What a game may allow one of its players beyond playing.
+enum Permission {
+    /// Saving an own command to the Queen's library.
+    case addLibraryCommand
+}
+
+/// What a game mode needs from the host when it starts.
+struct GameContext {
+    var room: Room
+    var options: HostOptions
+    var packs: PackLibrary
+    var commands: CommandLibrary
+    var seed: UInt64
+}
+
+/// A running game as the room drives it, whatever the mode.
+///
+/// Modes do not implement this directly: they conform to `GameAdapter`, whose extension supplies everything
+/// the modes share (decoding actions, journaling, steering, ticking, replay).
+protocol HostedGame: AnyObject {
+    /// The mode's registry entry.
+    var mode: ModeEntry { get }
+    /// When the game next wants `tick`.
+    var nextDeadline: Instant? { get }
+    /// Whether the game is over (the room then writes its log and returns to the lobby).
+    var isFinished: Bool { get }
+    /// One line for the operator's status view.
+    var statusLine: String { get }
+    /// The record that, with the journaled events, recreates the game.
+    var startRecord: JSONValue { get }
+    /// The current standings, if the game keeps score.
+    var scores: (any HostMessage)? { get }
+    /// The readable record of the game, for the game log.
+    var gameLog: JSONValue { get }
+
+    /// Announces the start.
+    func start(at now: Instant) -> Step
+    /// Applies a player's action.
+    func perform(_ request: PlayRequest, context: PlayContext) throws(RuleError) -> Step
+    /// Applies the operator's `next`, `pause`, `continue` or `end`.
+    func steer(_ command: Steering, at now: Instant) throws(RuleError) -> Step
+    /// Advances clocks.
+    func tick(at now: Instant) -> Step
+    /// A player joined the room mid-game.
+    func playerJoined(_ player: Player, at now: Instant) -> Step
+    /// A player was removed from the room (kicked or expired).
+    func playerRemoved(_ player: Player, at now: Instant) -> Step
+    /// The messages that bring a (re)joining connection up to date, as that viewer may see it.
+    func snapshot(for viewer: Viewer, at now: Instant) -> [any HostMessage]
+    /// Re-applies a journaled event (effects discarded).
+    func replay(_ event: JSONValue, at now: Instant) throws
+    /// Reads one of the mode's text-mode commands (`b`, `pick b01`); nil when the line is none of them.
+    func parse(text line: String) -> TextAction<PlayRequest>?
+    /// What a typed line that is no command means for this player now (an answer on turn, the Queen's order).
+    func interpretFreeText(_ text: String, from player: Player) -> PlayRequest?
+    /// Whether the game allows `player` something beyond playing.
+    func grants(_ permission: Permission, to player: Player) -> Bool
+}
+
+/// A mode's host adapter: the mapping between its pure Rules value and its wire types.
+///
+/// A mode writes how its actions become events (`perform`), how its effects become messages (`messages`) and
+/// what a late joiner sees (`snapshot`); the extension below does the rest the same way for every mode.
+protocol GameAdapter: HostedGame {
+    /// The mode's wire vocabulary.
+    associatedtype Wire: GameWire
+    /// The mode's rules.
+    associatedtype Mode: SteeredMode
+    /// The mode's current state.
+    var game: Mode { get set }
+    /// Applies one typed action.
+    func perform(_ action: Wire.Action, context: PlayContext) throws(RuleError) -> Step
+    /// Turns the mode's effects into addressed messages (and notes what the game log needs).
+    func messages(for effects: [Mode.Effect], at now: Instant) -> [Outgoing]
+}
+
+extension GameAdapter {
+    var nextDeadline: Instant? { game.nextDeadline }
+
+    /// Applies `event` to a copy and keeps it only when the mode accepts it; the step carries the event to journal.
+    func apply(_ event: Mode.Event, at now: Instant) throws(RuleError) -> Step {
+        var copy = game
+        let effects = try copy.apply(event, at: now)
+        let encoded: [UInt8]
+        do {
+            encoded = try JSONCoding.bytes(event)
+        } catch {
+            throw RuleError(.storage, "The game could not record that event (\(error)); nothing changed.")
+        }
+        game = copy
+        return Step(events: [encoded], messages: messages(for: effects, at: now))
+    }
+
+    func perform(_ request: PlayRequest, context: PlayContext) throws(RuleError) -> Step {
+        let action: Wire.Action
+        do {
+            action = try Wire.Action.decode(request)
+        } catch {
+            throw RuleError(error.code, error.message)
+        }
+        return try perform(action, context: context)
+    }
+
+    func steer(_ command: Steering, at now: Instant) throws(RuleError) -> Step {
+        try apply(Mode.Event.steer(command), at: now)
+    }
+
+    func tick(at now: Instant) -> Step { (try? apply(Mode.Event.tick, at: now)) ?? Step() }
+
+    func replay(_ event: JSONValue, at now: Instant) throws {
+        let decoded = try JSONCoding.decode(Mode.Event.self, from: event)
+        do {
+            _ = messages(for: try game.apply(decoded, at: now), at: now)  // rebuilds the game log; nothing is sent
+        } catch {
+            throw StorageError("the journal's \(Wire.title) event \(event) no longer applies: \(error.message)")
+        }
+    }
+
+    func parse(text line: String) -> TextAction<PlayRequest>? {
+        switch Wire.Action.parse(text: line) {
+        case .action(let action)?: return .action(action.request)
+        case .usage(let usage)?: return .usage(usage)
+        case nil: return nil
+        }
+    }
+
+    func interpretFreeText(_ text: String, from player: Player) -> PlayRequest? { nil }
+
+    func grants(_ permission: Permission, to player: Player) -> Bool { false }
+}
+
+/// A mode as the host knows it: names, help and how to make or restore a game. One entry per mode.
+struct ModeEntry: Sendable {
+    /// The wire name (`shaky`).
+    var name: String
+    /// Other names `start` accepts (any case).
+    var aliases: [String]
+    /// The mode's name for people.
+    var title: String
+    /// The console's usage line for starting it.
+    var startHelp: String
+    /// The mode's player action types.
+    var actionTypes: [String]
+    /// The mode's text-mode help lines.
+    var textHelp: [String]
+    /// Whether a typed line is one of the mode's text commands.
+    var parsesText: @Sendable (String) -> Bool
+    /// Creates a new game from a `start` request's options.
+    var make: @Sendable (_ options: JSONObject, _ context: GameContext) throws(RuleError) -> any HostedGame
+    /// Recreates a game from its journaled start record.
+    var restore: @Sendable (_ record: JSONValue) throws -> any HostedGame
+
+    /// An entry for adapter `Adapter`, with the wire's name, title, actions and help.
+    init<Adapter: GameAdapter>(
+        _ adapter: Adapter.Type, aliases: [String], startHelp: String,
+        make: @escaping @Sendable (_ options: JSONObject, _ context: GameContext) throws(RuleError) -> Adapter,
+        restore: @escaping @Sendable (_ record: JSONValue) throws -> Adapter
+    ) {
+        name = Adapter.Wire.name
+        self.aliases = aliases
+        title = Adapter.Wire.title
+        self.startHelp = startHelp
+        actionTypes = Adapter.Wire.Action.types
+        textHelp = Adapter.Wire.Action.textHelp
+        parsesText = { Adapter.Wire.Action.parse(text: $0) != nil }
+        self.make = { (options, context) throws(RuleError) in try make(options, context) }
+        self.restore = { try restore($0) }
+    }
+}
+
+/// The modes the host can start: the one registry line per mode lives in `standard`.
+struct ModeCatalog: Sendable {
+    /// The registered modes, in the order help lists them.
+    let entries: [ModeEntry]
+
+    /// Every mode this build of the host plays.
+    static let standard = ModeCatalog(entries: [ShakyHost.entry, QueenHost.entry])
+
+    /// The mode called `name` or one of its aliases (any case).
+    func entry(named name: String) -> ModeEntry? {
+        let key = name.lowercased()
+        return entries.first { $0.name == key || $0.aliases.contains(key) }
+    }
+
+    /// The mode whose player actions include `type`.
+    func entry(forAction type: String) -> ModeEntry? { entries.first { $0.actionTypes.contains(type) } }
+
+    /// Every player action type of every mode (for decoding and the `unknown_type` error).
+    var actionTypes: Set<String> { Set(entries.flatMap(\.actionTypes)) }
+
+    /// `shaky (Shaky Words), queen (The Queen's game)`.
+    var summary: String { entries.map { "\($0.name) (\($0.title))" }.joined(separator: ", ") }
+
+    /// Creates a new game from a `start` request.
+    func make(game name: String, options: JSONObject, context: GameContext) throws(RuleError) -> any HostedGame {
+        guard let entry = entry(named: name) else {
+            throw RuleError(.unknownGame, "There is no game \"\(name)\". Games: \(summary).")
+        }
+        return try entry.make(options, context)
+    }
+
+    /// Recreates a game from its journaled start record.
+    func restore(game name: String, record: JSONValue) throws -> any HostedGame {
+        guard let entry = entries.first(where: { $0.name == name }) else {
+            throw StorageError("the journal names an unknown game \"\(name)\"")
+        }
+        return try entry.restore(record)
+    }
+}
+
+/// Reads typed start options with clear errors, in the words the operator typed them (`answer-seconds`).
+struct StartOptions {
+    let fields: JSONObject
+
+    /// How the operator writes `key` on the console (`answerSeconds` → `answer-seconds`).
+    static func spoken(_ key: String) -> String {
+        var text = ""
+        for character in key {
+            if character.isUppercase {
+                text += "-" + character.lowercased()
+            } else {
+                text.append(character)
+            }
+        }
+        return text
+    }
+
+    func integer(_ key: String, default value: Int, in range: ClosedRange<Int>) throws(RuleError) -> Int {
+        guard let field = fields[key] else { return value }
+        guard let number = field.intValue, range.contains(Int(number)) else {
+            throw RuleError(
+                .badOption,
+                "\(StartOptions.spoken(key)) must be a whole number from \(range.lowerBound) to \(range.upperBound).")
+        }
+        return Int(number)
+    }
+
+    func bool(_ key: String, default value: Bool) throws(RuleError) -> Bool {
+        guard let field = fields[key] else { return value }
+        guard let flag = field.boolValue else {
+            throw RuleError(.badOption, "\(StartOptions.spoken(key)) must be true or false.")
+        }
+        return flag
+    }
+
+    func string(_ key: String) throws(RuleError) -> String? {
+        guard let field = fields[key] else { return nil }
+        guard let text = field.stringValue else {
+            throw RuleError(.badOption, "\(StartOptions.spoken(key)) must be a word, not a number or a list.")
+        }
+        return text
+    }
+
+    func strings(_ key: String) throws(RuleError) -> [String]? {
+        guard let field = fields[key] else { return nil }
+        if let text = field.stringValue {
+            return text.split(separator: ",").map { String($0).trimmingCharacters(in: .whitespaces) }
+        }
+        guard let array = field.arrayValue, array.allSatisfy({ $0.stringValue != nil }) else {
+            throw RuleError(.badOption, "\(StartOptions.spoken(key)) must be a list of names.")
+        }
+        return array.compactMap(\.stringValue)
+    }
+}
+
+/// Milliseconds from `now` until `deadline` (never negative), or nil when there is no deadline.
+func remaining(_ deadline: Instant?, _ now: Instant) -> Int64? {
+    deadline.map { max(0, now.milliseconds(until: $0)) }
+}

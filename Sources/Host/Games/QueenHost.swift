@@ -1,0 +1,245 @@
+import Foundation
+import Protocol
+import Rules
+
+/// The Queen's game on the wire: secret numbers go to their owners alone, everything else to everyone.
+final class QueenHost: GameAdapter {
+    typealias Wire = QueenWire
+
+    /// Everything that recreates the game with the journaled events.
+    struct StartRecord: Codable {
+        var room: String
+        var players: [String]
+        var settings: QueenSettings
+        var commands: [QueenCommand]
+        /// The game's seed, as decimal text: JSON numbers cannot carry every UInt64 exactly.
+        var seedText: String
+        var seed: UInt64 { UInt64(seedText) ?? 0 }
+    }
+
+    static let entry = ModeEntry(
+        QueenHost.self, aliases: ["queens", "king"], startHelp: "start queen [key=value …]",
+        make: QueenHost.make, restore: QueenHost.restore)
+
+    var mode: ModeEntry { QueenHost.entry }
+    var game: QueenGame
+    let record: StartRecord
+
+    init(record: StartRecord) throws(RuleError) {
+        self.record = record
+        game = try QueenGame(
+            players: record.players, settings: record.settings, commands: record.commands, seed: record.seed)
+    }
+
+    static func make(options fields: JSONObject, context: GameContext) throws(RuleError) -> QueenHost {
+        let options = StartOptions(fields: fields)
+        let host = context.options
+        let present = context.room.players.filter(\.isConnected)
+        var settings = QueenSettings()
+        settings.maxPlayers = try options.integer(
+            "maxPlayers", default: host.queenMaxPlayers, in: 3...QueenSettings.playerLimit)
+        settings.countdownSeconds = try options.integer(
+            "countdownSeconds", default: host.queenCountdownSeconds, in: 0...600)
+        settings.chooseSeconds = try options.integer("chooseSeconds", default: host.queenChooseSeconds, in: 1...3600)
+        if let next = fields["autoNextSeconds"] {
+            guard let seconds = next.intValue, seconds >= 0 else {
+                throw RuleError(.badOption, "auto-next-seconds must be a whole number of seconds.")
+            }
+            settings.autoNextSeconds = seconds == 0 ? nil : Int(seconds)
+        }
+        if let kinds = try options.strings("kinds") {
+            settings.kinds = Set(
+                try kinds.map { (text) throws(RuleError) -> CommandKind in
+                    guard let kind = CommandKind(rawValue: text) else {
+                        let known = CommandKind.allCases.map(\.rawValue).joined(separator: ", ")
+                        throw RuleError(.badOption, "Unknown command kind \"\(text)\"; kinds: \(known).")
+                    }
+                    return kind
+                })
+        }
+        if let difficulties = try options.strings("difficulties") {
+            settings.difficulties = Set(
+                try difficulties.map { (text) throws(RuleError) -> CommandDifficulty in
+                    guard let difficulty = CommandDifficulty(rawValue: text) else {
+                        throw RuleError(
+                            .badOption, "Unknown difficulty \"\(text)\"; difficulties: mild, medium, bold.")
+                    }
+                    return difficulty
+                })
+        }
+        let record = StartRecord(
+            room: context.room.code, players: present.map(\.name), settings: settings,
+            commands: context.commands.visibleCommands, seedText: String(context.seed))
+        return try QueenHost(record: record)
+    }
+
+    static func restore(record json: JSONValue) throws -> QueenHost {
+        try QueenHost(record: JSONCoding.decode(StartRecord.self, from: json))
+    }
+
+    var startRecord: JSONValue { (try? JSONCoding.encode(record)) ?? .null }
+    var isFinished: Bool { game.phase == .finished }
+
+    var statusLine: String {
+        var parts = ["Queen's game", "round \(game.roundNumber)", game.phase.rawValue]
+        if let queen = game.queen { parts.append("Queen \(queen)") }
+        if game.isPaused { parts.append("paused") }
+        return parts.joined(separator: " · ")
+    }
+
+    // MARK: Input
+
+    func start(at now: Instant) -> Step {
+        let intro = Step.announcing([Outgoing(.everyone, self.intro)])
+        do {
+            return intro + (try apply(.deal, at: now))
+        } catch {
+            return intro + .announcing([Outgoing(.everyone, Notice(error.message))])
+        }
+    }
+
+    func perform(_ action: QueenWire.Action, context: PlayContext) throws(RuleError) -> Step {
+        switch action {
+        case .command(let choice, let save):
+            let mapped: QueenGame.CommandChoice
+            switch choice {
+            case .template(let id): mapped = .template(id: id)
+            case .text(let text): mapped = .text(text)
+            }
+            var step = try apply(.command(player: context.player.name, choice: mapped), at: context.now)
+            if save, case .text(let text) = choice { step.services.append(.saveCommand(text)) }
+            return step
+        }
+    }
+
+    func playerJoined(_ player: Player, at now: Instant) -> Step {
+        do {
+            return try apply(.addPlayer(player.name), at: now)
+        } catch {
+            // Say why rather than leave the player waiting for a deal that will never include them.
+            return .announcing([
+                Outgoing(
+                    .playerNamed(player.name),
+                    Notice("You are in the room but not in this Queen's game: \(error.message)"))
+            ])
+        }
+    }
+
+    func playerRemoved(_ player: Player, at now: Instant) -> Step {
+        (try? apply(.removePlayer(player.name), at: now)) ?? Step()
+    }
+
+    func interpretFreeText(_ text: String, from player: Player) -> PlayRequest? {
+        guard game.phase == .choosing, game.queen == player.name else { return nil }
+        return QueenWire.Action.command(.text(text), save: false).request
+    }
+
+    func grants(_ permission: Permission, to player: Player) -> Bool {
+        switch permission {
+        case .addLibraryCommand: return game.phase == .choosing && game.queen == player.name
+        }
+    }
+
+    // MARK: Messages (one builder each, for live and catch-up alike)
+
+    private var intro: QueenWire.Intro { QueenWire.Intro(players: game.players) }
+
+    private func commitment(round: Int, salt: [UInt8], numbers: [String: Int]) -> String {
+        DealCommitment.commitment(
+            room: record.room, round: round, saltHex: DealCommitment.saltHex(salt), numbers: numbers)
+    }
+
+    private func roundMessage(_ round: QueenRound, at now: Instant) -> QueenWire.Round {
+        QueenWire.Round(
+            number: round.number, queen: round.queen, players: round.players,
+            commitment: commitment(round: round.number, salt: round.salt, numbers: round.numbers),
+            chooseMs: remaining(game.phase == .choosing ? game.nextDeadline : nil, now))
+    }
+
+    private func orderMessage(_ order: QueenOrder, at now: Instant) -> QueenWire.Order {
+        QueenWire.Order(
+            queen: game.queen, text: order.text, targets: order.targets,
+            revealInMs: remaining(order.revealAt, now) ?? 0, deadline: order.revealAt.milliseconds)
+    }
+
+    private func revealedMessage(
+        round: Int, numbers: [String: Int], targets: [String], salt: [UInt8], at now: Instant
+    ) -> QueenWire.Revealed {
+        QueenWire.Revealed(
+            round: round, numbers: numbers, targets: targets, salt: DealCommitment.saltHex(salt),
+            commitment: commitment(round: round, salt: salt, numbers: numbers),
+            nextInMs: remaining(game.nextDeadline, now))
+    }
+
+    func messages(for effects: [QueenGame.Effect], at now: Instant) -> [Outgoing] {
+        var outgoing: [Outgoing] = []
+        for effect in effects {
+            switch effect {
+            case .round:
+                if let round = game.currentRound { outgoing.append(Outgoing(.everyone, roundMessage(round, at: now))) }
+            case .secret(let player, let number):
+                outgoing.append(Outgoing(.playerNamed(player), QueenWire.Secret(number: number, round: game.roundNumber)))
+            case .order(let text, let targets, let revealAt):
+                let order = QueenOrder(text: text, targets: targets, revealAt: revealAt)
+                outgoing.append(Outgoing(.everyone, orderMessage(order, at: now)))
+            case .revealed(let numbers, let targets, let salt, let round):
+                outgoing.append(
+                    Outgoing(
+                        .everyone,
+                        revealedMessage(round: round, numbers: numbers, targets: targets, salt: salt, at: now)))
+            case .dealDeferred(let error):
+                outgoing.append(Outgoing(.everyone, Notice(error.message)))
+            case .paused:
+                outgoing.append(Outgoing(.everyone, Paused()))
+            case .resumed(let deadline):
+                outgoing.append(Outgoing(.everyone, QueenWire.Resumed(remainingMs: remaining(deadline, now))))
+            case .ended(let history):
+                outgoing.append(
+                    Outgoing(.everyone, QueenWire.Ended(reason: "\(Wording.count(history.count, "round")) played.")))
+            }
+        }
+        return outgoing
+    }
+
+    func snapshot(for viewer: Viewer, at now: Instant) -> [any HostMessage] {
+        var messages: [any HostMessage] = [intro]
+        guard let round = game.currentRound else { return messages }
+        messages.append(roundMessage(round, at: now))
+        if viewer.role == .player, let name = viewer.name, let number = round.numbers[name],
+            game.phase == .choosing || game.phase == .countdown
+        {
+            messages.append(QueenWire.Secret(number: number, round: round.number))
+        }
+        if let order = round.order, game.phase == .countdown { messages.append(orderMessage(order, at: now)) }
+        if game.phase == .revealed, let last = game.history.last {
+            messages.append(
+                revealedMessage(
+                    round: last.round, numbers: last.numbers, targets: last.targets, salt: last.salt, at: now))
+        }
+        if game.isPaused { messages.append(Paused()) }
+        return messages
+    }
+
+    /// The Queen's game keeps no points; the standings are the rounds each player has been Queen.
+    var scores: (any HostMessage)? {
+        var reigns: [String: Int] = [:]
+        for record in game.history { reigns[record.queen, default: 0] += 1 }
+        return QueenWire.Scores(
+            final: game.phase == .finished, rounds: game.history.count,
+            ranking: game.players.map { QueenWire.Reign(player: $0, score: reigns[$0] ?? 0) })
+    }
+
+    var gameLog: JSONValue {
+        .object([
+            "players": .array(record.players.map { .string($0) }),
+            "rounds": .array(
+                game.history.map { entry in
+                    .object([
+                        "round": .number(entry.round), "queen": .string(entry.queen), "command": .string(entry.command),
+                        "targets": .array(entry.targets.map { .string($0) }),
+                        "numbers": (try? JSONCoding.encode(QueenWire.Numbers(entry.numbers))) ?? .null,
+                    ])
+                }),
+        ])
+    }
+}

@@ -1,0 +1,345 @@
+import Foundation
+import Protocol
+import Rules
+
+/// Where a reply to an operator request goes: a session (as JSON or text) or the host's console.
+enum ReplyTarget {
+    case session(Session, id: JSONValue?)
+    case console
+
+    var isConsole: Bool {
+        if case .console = self { return true }
+        return false
+    }
+}
+
+/// The operator's service: the console and admin connections start and steer games, remove players and edit
+/// the quiz packs and the Queen's command library. Both speak the same commands (`TextCommandParsing`).
+final class OperatorService {
+    let room: GameRoom
+    let sessions: Sessions
+    let storage: Storage
+    let options: HostOptions
+    let port: UInt16
+    let log: Logger
+    /// Where console replies go.
+    let consoleOutput: (String) -> Void
+    /// A fresh random seed for each game.
+    let seed: () -> UInt64
+
+    init(
+        room: GameRoom, sessions: Sessions, storage: Storage, options: HostOptions, port: UInt16, log: Logger,
+        consoleOutput: @escaping (String) -> Void, seed: @escaping () -> UInt64
+    ) {
+        self.room = room
+        self.sessions = sessions
+        self.storage = storage
+        self.options = options
+        self.port = port
+        self.log = log
+        self.consoleOutput = consoleOutput
+        self.seed = seed
+    }
+
+    // MARK: Replies
+
+    /// Sends `message` as the reply: to a session (with `re`), or its readable line to the console.
+    func answer(_ target: ReplyTarget, _ message: any HostMessage) {
+        switch target {
+        case .console: consoleOutput(message.line(for: Perspective()) ?? "")
+        case .session(let session, let id): sessions.send(message, to: session, re: id)
+        }
+    }
+
+    /// Reports a refusal.
+    func refuse(_ target: ReplyTarget, _ code: ErrorCode, _ message: String) {
+        answer(target, ErrorReply(code, message))
+    }
+
+    /// Reports success; `created` names a new pack or command id in a field of its own.
+    func okay(_ target: ReplyTarget, _ text: String, created: String? = nil) {
+        answer(target, OkReply(message: text, created: created))
+    }
+
+    // MARK: Commands
+
+    /// Runs an operator command from the console or an admin connection.
+    func operate(_ message: ClientMessage, replyTo target: ReplyTarget, at now: Instant) {
+        switch message {
+        case .status:
+            answer(target, statusReport)
+        case .scores:
+            answer(target, room.game?.scores ?? room.lobby())
+        case .start(let name, let fields):
+            if let game = room.game, !game.isFinished {
+                return refuse(target, .gameRunning, "A game of \(game.mode.title) is running; `end` it first.")
+            }
+            let context = GameContext(
+                room: room.room, options: options, packs: storage.packs, commands: storage.commands, seed: seed())
+            let game: any HostedGame
+            do {
+                game = try room.catalog.make(game: name, options: fields, context: context)
+            } catch {
+                return refuse(target, error.code, error.message)
+            }
+            okay(target, "Started \(game.mode.name).")  // the `ok` goes before the game's first broadcasts
+            room.begin(game, at: now)
+        case .next, .pause, .resume, .end:
+            guard let game = room.game else { return refuse(target, .noGame, "No game is running.") }
+            let command: Steering =
+                switch message {
+                case .next: .next
+                case .pause: .pause
+                case .resume: .resume
+                default: .end
+                }
+            do {
+                let step = try game.steer(command, at: now)
+                okay(target, "\(command == .resume ? "continue" : command.rawValue): done.")
+                room.apply(step, at: now)
+            } catch {
+                refuse(target, error.code, error.message)
+            }
+        case .kick(let name):
+            guard let player = room.room.player(named: name) else {
+                return refuse(target, .unknownPlayer, "Nobody called \"\(name)\" is in the room.")
+            }
+            if let session = sessions.session(ofPlayer: player.id) {
+                sessions.send(ErrorReply(.kicked, "The operator removed you from the room."), to: session)
+            }
+            room.removePlayer(player, reason: "kicked by the operator", at: now)
+            okay(target, "\(player.name) was removed; their resume token no longer works.")
+        case .library(let action, let fields):
+            libraryRequest(action, fields: fields, replyTo: target)
+        case .packs(let action, let fields):
+            packRequest(action, fields: fields, replyTo: target)
+        default:
+            refuse(target, .unknownCommand, "That is not an operator command.")
+        }
+    }
+
+    var statusReport: StatusReport {
+        StatusReport(
+            room: room.room.code, port: Int(port), connections: sessions.sessions.count,
+            players: room.room.players.map(GameRoom.entry), game: room.game?.mode.name, summary: room.statusSummary)
+    }
+
+    // MARK: Quiz packs
+
+    static func packEntry(_ summary: PackSummary) -> PackEntry {
+        PackEntry(
+            id: summary.id, name: summary.name, builtin: summary.isBuiltin, questions: summary.questionCount,
+            easy: summary.easyCount, medium: summary.mediumCount, hard: summary.hardCount)
+    }
+
+    static func libraryEntry(_ command: QueenCommand, hidden: Bool) -> LibraryEntry {
+        LibraryEntry(
+            id: command.id, text: command.text, kind: command.kind.rawValue, difficulty: command.difficulty.rawValue,
+            builtin: command.isBuiltin, hidden: hidden)
+    }
+
+    func question(from value: JSONValue?) throws(RuleError) -> QuizQuestion {
+        guard let value, let text = value["text"]?.stringValue, let answer = value["answer"]?.stringValue else {
+            throw RuleError(
+                .badField,
+                "A question needs \"text\" and \"answer\" (and may give \"difficulty\": easy, medium or hard; medium if left out)."
+            )
+        }
+        let difficultyText = value["difficulty"]?.stringValue ?? "medium"
+        guard let difficulty = Difficulty(rawValue: difficultyText.lowercased()) else {
+            throw RuleError(.badField, "Difficulty must be easy, medium or hard, not \"\(difficultyText)\".")
+        }
+        return QuizQuestion(difficulty: difficulty, text: text, answer: answer)
+    }
+
+    func packRequest(_ action: String, fields: JSONObject, replyTo target: ReplyTarget) {
+        var library = storage.packs
+        let packID = fields["pack"]?.stringValue ?? ""
+        do throws(RuleError) {
+            var changed: String?
+            var created: String?
+            var message = ""
+            switch action {
+            case "list":
+                return answer(target, PackListing(packs: storage.packs.listPacks().map(OperatorService.packEntry)))
+            case "show":
+                guard let pack = library.pack(id: packID) else {
+                    throw RuleError(.unknownPack, "There is no pack \"\(packID)\". See `packs`.")
+                }
+                return answer(
+                    target,
+                    PackDetail(
+                        id: pack.id, name: pack.name, builtin: pack.isBuiltin,
+                        questions: pack.questions.map {
+                            PackQuestion(difficulty: $0.difficulty.rawValue, text: $0.text, answer: $0.answer)
+                        }))
+            case "create":
+                let id = try library.createPack(named: fields["name"]?.stringValue ?? "")
+                changed = id
+                created = id
+                message = "Created pack \(id)."
+            case "rename":
+                try library.renamePack(packID, to: fields["name"]?.stringValue ?? "")
+                changed = packID
+                message = "Renamed pack \(packID)."
+            case "delete":
+                try library.deletePack(packID)
+                changed = packID
+                message = "Deleted pack \(packID)."
+            case "copy":
+                let id = try library.copyPack(packID, named: fields["name"]?.stringValue)
+                changed = id
+                created = id
+                message = "Copied \(packID) to the custom pack \(id); edit it freely."
+            case "add":
+                try library.addQuestion(try question(from: fields["question"]), toPack: packID)
+                changed = packID
+                message = "Added a question to \(packID)."
+            case "edit":
+                guard let number = fields["number"]?.intValue else {
+                    throw RuleError(.badField, "\"number\" (1 = first question) is missing.")
+                }
+                try library.editQuestion(at: Int(number) - 1, inPack: packID, to: try question(from: fields["question"]))
+                changed = packID
+                message = "Changed question \(number) of \(packID)."
+            case "remove":
+                guard let number = fields["number"]?.intValue else {
+                    throw RuleError(.badField, "\"number\" (1 = first question) is missing.")
+                }
+                _ = try library.removeQuestion(at: Int(number) - 1, fromPack: packID)
+                changed = packID
+                message = "Removed question \(number) from \(packID)."
+            case "import", "export":
+                guard target.isConsole else {
+                    throw RuleError(
+                        .forbidden,
+                        "Importing and exporting files works from the host's console only (files live on the host).")
+                }
+                guard let file = fields["file"]?.stringValue else { throw RuleError(.badField, "Name a file.") }
+                do {
+                    if action == "import" {
+                        let pack = try storage.importPack(file: file)
+                        return okay(
+                            target,
+                            "Imported pack \(pack.id) (\(pack.name)), \(Wording.count(pack.questions.count, "question")).")
+                    }
+                    try storage.exportPack(id: packID, file: file)
+                    return okay(target, "Wrote \(file).")
+                } catch {
+                    throw RuleError(.storage, "\(error)")
+                }
+            default:
+                throw RuleError(
+                    .unknownCommand,
+                    "Unknown packs action \"\(action)\". Actions: list, show, create, rename, delete, copy, add, edit, remove, import, export."
+                )
+            }
+            if let changed {
+                let previous = storage.packs
+                storage.packs = library
+                do {
+                    try storage.savePack(id: changed)
+                } catch {
+                    storage.packs = previous
+                    throw RuleError(.storage, "Could not save the pack: \(error). Nothing was changed.")
+                }
+                okay(target, message, created: created)
+            }
+        } catch {
+            refuse(target, error.code, error.message)
+        }
+    }
+
+    // MARK: The Queen's command library
+
+    func libraryRequest(_ action: String, fields: JSONObject, replyTo target: ReplyTarget) {
+        var library = storage.commands
+        func listReply(_ commands: [QueenCommand]) {
+            answer(
+                target,
+                LibraryListing(
+                    commands: commands.map { OperatorService.libraryEntry($0, hidden: library.isHidden(id: $0.id)) }))
+        }
+        do throws(RuleError) {
+            let kind = try fields["kind"]?.stringValue.map { text throws(RuleError) -> CommandKind in
+                guard let kind = CommandKind(rawValue: text) else {
+                    throw RuleError(
+                        .badField, "kind must be one of \(CommandKind.allCases.map(\.rawValue).joined(separator: ", ")).")
+                }
+                return kind
+            }
+            let difficulty = try fields["difficulty"]?.stringValue.map { text throws(RuleError) -> CommandDifficulty in
+                guard let difficulty = CommandDifficulty(rawValue: text) else {
+                    let known = CommandDifficulty.allCases.map(\.rawValue).joined(separator: ", ")
+                    throw RuleError(.badField, "difficulty must be one of \(known).")
+                }
+                return difficulty
+            }
+            let id = fields["commandId"]?.stringValue ?? fields["command"]?.stringValue ?? ""
+            var message = ""
+            var created: String?
+            switch action {
+            case "list": return listReply(library.commands(includingHidden: fields["hidden"]?.boolValue ?? false))
+            case "search": return listReply(library.commands(matching: fields["text"]?.stringValue ?? ""))
+            case "add":
+                let command = try library.add(
+                    text: fields["text"]?.stringValue ?? "", kind: kind ?? .citizenToCitizen,
+                    difficulty: difficulty ?? .mild)
+                message = "Added command \(command.id)."
+                created = command.id
+            case "edit":
+                guard let existing = library.command(id: id) else {
+                    throw RuleError(.unknownCommand, "There is no command \"\(id)\".")
+                }
+                try library.edit(
+                    id: id, text: fields["text"]?.stringValue ?? existing.text, kind: kind ?? existing.kind,
+                    difficulty: difficulty ?? existing.difficulty)
+                message = "Changed command \(id)."
+            case "delete":
+                try library.delete(id: id)
+                message = "Deleted command \(id)."
+            case "hide":
+                try library.hide(id: id)
+                message = "Hid built-in command \(id)."
+            case "unhide":
+                try library.unhide(id: id)
+                message = "Command \(id) is shown again."
+            default:
+                throw RuleError(
+                    .unknownCommand,
+                    "Unknown library action \"\(action)\". Actions: list, search, add, edit, delete, hide, unhide.")
+            }
+            try saveLibrary(library)
+            okay(target, message, created: created)
+        } catch {
+            refuse(target, error.code, error.message)
+        }
+    }
+
+    /// Saves a changed command library, keeping the old one when the disk refuses.
+    func saveLibrary(_ library: CommandLibrary) throws(RuleError) {
+        let previous = storage.commands
+        storage.commands = library
+        do {
+            try storage.saveCommands()
+        } catch {
+            storage.commands = previous
+            throw RuleError(.storage, "Could not save the command library: \(error). Nothing was changed.")
+        }
+    }
+
+    /// Saves a player's own command to the library (the Queen's `save: true`), telling her how it went.
+    func saveOwnCommand(_ text: String, for session: Session) {
+        var library = storage.commands
+        do throws(RuleError) {
+            let command = try library.add(text: text, kind: .citizenToCitizen, difficulty: .mild)
+            try saveLibrary(library)
+            sessions.send(Notice("Saved your command to the library as \(command.id)."), to: session)
+        } catch {
+            sessions.send(Notice("Your command was used but not saved: \(error.message)"), to: session)
+        }
+    }
+}
+
+@available(*, unavailable)
+extension OperatorService: Sendable {}

@@ -1,0 +1,309 @@
+import Foundation
+import Net
+import Protocol
+
+/// What the transport reports to whoever owns the connections' meaning (the `HostCore`).
+protocol TransportEvents: AnyObject {
+    /// A connection was accepted.
+    func opened(_ id: SessionID, peer: String)
+    /// A complete line arrived.
+    func received(_ line: [UInt8], from id: SessionID)
+    /// A line over the framing limit was discarded.
+    func lineTooLong(from id: SessionID, limit: Int)
+    /// A connection is gone (reported at the end of the loop's turn, never from inside a send).
+    func closed(_ id: SessionID, reason: String)
+}
+
+/// The transport: the listening socket, accepting (with the host's connection limits), reading lines, and
+/// writing bounded output buffers. It knows nothing about what the lines mean.
+final class Transport: Outlet {
+    /// One TCP connection's bytes. Not `Sendable`: it never leaves the loop's thread.
+    final class Link {
+        let id: SessionID
+        let socket: Socket
+        let peer: String
+        var framer = LineFramer()
+        /// Bytes waiting to be written, from `outputOffset` on.
+        var output: [UInt8] = []
+        var outputOffset = 0
+        /// Whether the poller watches for writability (set while output is pending).
+        var isWatchingWrites = false
+        /// Closing after the pending output is written (a polite close).
+        var isClosingAfterFlush = false
+        var isClosed = false
+
+        init(id: SessionID, socket: Socket, peer: String) {
+            self.id = id
+            self.socket = socket
+            self.peer = peer
+        }
+
+        /// Bytes queued and not yet written.
+        var pendingOutputCount: Int { output.count - outputOffset }
+
+        /// Queues bytes for writing.
+        func enqueue(_ bytes: [UInt8]) {
+            if outputOffset > 0 && outputOffset == output.count {
+                output.removeAll(keepingCapacity: true)
+                outputOffset = 0
+            }
+            output.append(contentsOf: bytes)
+        }
+
+        /// Writes as much queued output as the socket takes; throws `wouldBlock` when it takes no more.
+        func flush() throws(SocketError) {
+            while outputOffset < output.count {
+                let offset = outputOffset
+                let result = output.withUnsafeBytes { buffer in
+                    Result { () throws(SocketError) -> Int in
+                        try socket.write(UnsafeRawBufferPointer(rebasing: buffer[offset...]))
+                    }
+                }
+                outputOffset += try result.get()
+            }
+            output.removeAll(keepingCapacity: output.capacity <= 4096)  // idle connections hold little memory
+            outputOffset = 0
+        }
+    }
+
+    /// The transport's limits, from the host's options.
+    struct Limits {
+        var maxClients: Int
+        var connectionsPerSecond: Int
+        var maximumOutputBytes: Int
+    }
+
+    let poller: Poller
+    let listener: Socket
+    let port: UInt16
+    let limits: Limits
+    let log: Logger
+    weak var events: (any TransportEvents)?
+    private var links: [Int32: Link] = [:]
+    private var descriptors: [SessionID: Int32] = [:]
+    private var nextID = 1
+    private var dirty: [Link] = []
+    private var closures: [(SessionID, String)] = []
+    private var connectionRates: [String: (windowStart: Int64, count: Int)] = [:]
+    private var readBuffer = [UInt8](repeating: 0, count: 64 * 1024)
+    /// When the listener, set aside after a failed accept, is watched again.
+    private(set) var listenerResumesAt: Int64?
+
+    init(bindAddress: String, port: UInt16, limits: Limits, log: Logger) throws(SocketError) {
+        self.limits = limits
+        self.log = log
+        poller = try Poller()
+        listener = try Socket.makeListener(address: bindAddress, port: port)
+        self.port = try listener.localPort()
+        try poller.add(listener.fd, interest: .read)
+    }
+
+    /// Open connections.
+    var count: Int { links.count }
+
+    // MARK: Readiness
+
+    /// Handles one readiness report for the listener or a connection; false when the descriptor is not ours.
+    func handle(_ readiness: Readiness, at now: Int64) -> Bool {
+        if readiness.fd == listener.fd {
+            acceptAll(at: now)
+            return true
+        }
+        guard let link = links[readiness.fd] else { return false }
+        if readiness.isReadable || readiness.isHangUp { read(link) }
+        if readiness.isWritable && !link.isClosed { write(link) }
+        return true
+    }
+
+    /// Watches the listener again once a failed accept's pause is over.
+    func resumeListeningIfDue(at now: Int64) {
+        guard let resume = listenerResumesAt, now >= resume else { return }
+        listenerResumesAt = nil
+        do {
+            try poller.add(listener.fd, interest: .read)
+        } catch {
+            log.error("Cannot watch the listening socket again (\(error)); retrying.")
+            listenerResumesAt = now + 1000
+        }
+    }
+
+    private func acceptAll(at now: Int64) {
+        while true {
+            let accepted: (Socket, String)
+            do throws(SocketError) {
+                accepted = try listener.accept()
+            } catch .wouldBlock {
+                return
+            } catch {
+                // Out of descriptors (EMFILE) or similar: the listener stays readable, so stop watching it
+                // for a moment instead of spinning on a failing accept.
+                log.warning("Cannot accept new connections right now (\(error)); trying again in 250 ms.")
+                poller.remove(listener.fd)
+                listenerResumesAt = now + 250
+                return
+            }
+            let (socket, peer) = accepted
+            if links.count >= limits.maxClients {
+                refuse(
+                    socket, .full, "This host is full (\(limits.maxClients) connections). Try again later.")
+                log.warning("Refused a connection from \(peer): the host is full (--max-clients \(limits.maxClients)).")
+                continue
+            }
+            if limits.connectionsPerSecond > 0 {
+                var rate = connectionRates[peer] ?? (now, 0)
+                if now - rate.windowStart >= 1000 { rate = (now, 0) }
+                rate.count += 1
+                connectionRates[peer] = rate
+                if connectionRates.count > 1000 { connectionRates = connectionRates.filter { now - $0.value.windowStart < 1000 } }
+                if rate.count > limits.connectionsPerSecond {
+                    refuse(socket, .rateLimited, "Too many new connections from \(peer); wait a second.")
+                    log.warning(
+                        "Refused a connection from \(peer): more than \(limits.connectionsPerSecond) new connections a second.")
+                    continue
+                }
+            }
+            socket.configureStream(keepAliveSeconds: 30)
+            let link = Link(id: SessionID(value: nextID), socket: socket, peer: peer)
+            nextID += 1
+            do {
+                try poller.add(socket.fd, interest: .read)
+            } catch {
+                log.warning("Could not watch a connection from \(peer): \(error)")
+                socket.close()
+                continue
+            }
+            links[socket.fd] = link
+            descriptors[link.id] = socket.fd
+            events?.opened(link.id, peer: peer)
+        }
+    }
+
+    /// Answers a connection the host will not take with one error line, and closes it.
+    private func refuse(_ socket: Socket, _ code: ErrorCode, _ message: String) {
+        let line = ErrorReply(code, message).encodedLine()
+        _ = line.withUnsafeBytes { try? socket.write($0) }
+        socket.close()
+    }
+
+    private func read(_ link: Link) {
+        var reads = 0
+        while !link.isClosed && reads < 8 {
+            reads += 1
+            let count: Int
+            let socket = link.socket
+            do throws(SocketError) {
+                count = try readBuffer.withUnsafeMutableBytes { buffer in
+                    Result { () throws(SocketError) -> Int in try socket.read(into: buffer) }
+                }.get()
+            } catch .wouldBlock {
+                return
+            } catch .disconnected {
+                return drop(link, reason: "the client left")
+            } catch {
+                return drop(link, reason: "read failed: \(error)")
+            }
+            for output in link.framer.feed(readBuffer[0..<count]) where !link.isClosed && !link.isClosingAfterFlush {
+                switch output {
+                case .line(let bytes): events?.received(bytes, from: link.id)
+                case .lineTooLong(let limit): events?.lineTooLong(from: link.id, limit: limit)
+                }
+            }
+        }
+    }
+
+    // MARK: Outlet
+
+    func send(_ bytes: [UInt8], to id: SessionID) {
+        guard let fd = descriptors[id], let link = links[fd], !link.isClosed else { return }
+        if link.pendingOutputCount == 0 { dirty.append(link) }
+        link.enqueue(bytes)
+        if link.pendingOutputCount > limits.maximumOutputBytes {
+            drop(link, reason: "it stopped reading (more than \(limits.maximumOutputBytes / 1024) KiB waiting to be sent)")
+        }
+    }
+
+    func close(_ id: SessionID, afterFlush: Bool) {
+        guard let fd = descriptors[id], let link = links[fd], !link.isClosed else { return }
+        guard afterFlush else { return drop(link, reason: "closed by the host") }
+        link.isClosingAfterFlush = true
+        if link.pendingOutputCount == 0 { finishClosing(link) } else if !dirty.contains(where: { $0 === link }) {
+            dirty.append(link)
+        }
+    }
+
+    // MARK: Writing
+
+    /// Writes everything queued this turn of the loop (the caller has flushed the journal first).
+    func flushDirty() {
+        guard !dirty.isEmpty else { return }
+        let pending = dirty
+        dirty.removeAll(keepingCapacity: true)
+        for link in pending where !link.isClosed { write(link) }
+    }
+
+    /// Whether anything waits to be written this turn.
+    var hasPendingOutput: Bool { !dirty.isEmpty }
+
+    private func write(_ link: Link) {
+        do {
+            try link.flush()
+            if link.isWatchingWrites {
+                try? poller.modify(link.socket.fd, interest: .read)
+                link.isWatchingWrites = false
+            }
+            if link.isClosingAfterFlush { finishClosing(link) }
+        } catch .wouldBlock {
+            if !link.isWatchingWrites {
+                try? poller.modify(link.socket.fd, interest: [.read, .write])
+                link.isWatchingWrites = true
+            }
+        } catch {
+            drop(link, reason: "write failed: \(error)")
+        }
+    }
+
+    /// Writes whatever each connection will still take, without waiting (the host is stopping).
+    func flushAllNow() {
+        for link in links.values where !link.isClosed { try? link.flush() }
+    }
+
+    // MARK: Closing
+
+    private func finishClosing(_ link: Link) {
+        link.socket.shutdownWrite()
+        drop(link, reason: "closed by the host")
+    }
+
+    /// Closes a connection now; the close is reported at the end of the turn.
+    private func drop(_ link: Link, reason: String) {
+        guard !link.isClosed else { return }
+        link.isClosed = true
+        poller.remove(link.socket.fd)
+        link.socket.close()
+        links[link.socket.fd] = nil
+        descriptors[link.id] = nil
+        closures.append((link.id, reason))
+    }
+
+    /// Reports the connections closed since the last call.
+    func reportClosures() {
+        while !closures.isEmpty {
+            let batch = closures
+            closures.removeAll()
+            for (id, reason) in batch { events?.closed(id, reason: reason) }
+        }
+    }
+
+    /// Closes everything (the host is stopping).
+    func closeAll() {
+        for link in Array(links.values) { drop(link, reason: "the host stopped") }
+        listener.close()
+        reportClosures()
+    }
+}
+
+@available(*, unavailable)
+extension Transport: Sendable {}
+
+@available(*, unavailable)
+extension Transport.Link: Sendable {}

@@ -1,0 +1,418 @@
+/// Shaky Words on the wire (PROTOCOL.md §6.2): team trivia with scrambled letters and fair buzzing.
+public enum ShakyWire: GameWire {
+    public static let name = "shaky"
+    public static let title = "Shaky Words"
+
+    /// One team's line on a scoreboard; equal scores share a rank (1, 1, 3).
+    public struct Standing: Codable, Sendable, Equatable {
+        /// The team.
+        public var team: String
+        /// Its points.
+        public var score: Int
+        /// Its competition rank.
+        public var rank: Int
+        /// How many questions it answered correctly.
+        public var correct: Int
+
+        /// Creates a standing.
+        public init(team: String, score: Int, rank: Int, correct: Int) {
+            self.team = team
+            self.score = score
+            self.rank = rank
+            self.correct = correct
+        }
+
+        /// `#1 Red 300 · #2 Blue 0`, with `unit` after each score.
+        public static func summary(_ standings: [Standing], unit: String = "") -> String {
+            standings.map { "#\($0.rank) \($0.team) \($0.score)\(unit)" }.joined(separator: " · ")
+        }
+    }
+
+    /// A game of Shaky Words started.
+    public struct Intro: GameIntro {
+        public static let type = "game"
+        public static let gameName = ShakyWire.name
+        /// Always `shaky`.
+        public var game = ShakyWire.name
+        /// The teams playing.
+        public var teams: [String]
+        /// How many questions.
+        public var questions: Int
+
+        /// Creates the intro.
+        public init(teams: [String], questions: Int) {
+            self.teams = teams
+            self.questions = questions
+        }
+
+        public func line(for reader: Perspective) -> String? {
+            "=== Shaky Words! \(Wording.count(questions, "question")). Teams: \(teams.joined(separator: ", ")) ==="
+        }
+    }
+
+    /// A question opened (each team gets its own letters).
+    public struct Question: HostMessage {
+        public static let type = "question"
+        /// 1-based number.
+        public var number: Int
+        /// How many questions the game has.
+        public var of: Int
+        /// The question.
+        public var text: String
+        /// The answer's letters scrambled (spaces and punctuation in place), for the reader's team.
+        public var letters: String
+        /// Letters already in place from the team's shakes, from the left.
+        public var fixed: Int
+        /// `easy`, `medium` or `hard`.
+        public var difficulty: String
+        /// The points on offer for the reader's team.
+        public var points: Int
+        /// The buzz clock's time left when sent; null when it does not run.
+        @Nullable public var remainingMs: Int64?
+        /// The buzz clock's end, host ms; null when it does not run.
+        @Nullable public var deadline: Int64?
+
+        /// Creates a question message.
+        public init(
+            number: Int, of: Int, text: String, letters: String, fixed: Int, difficulty: String, points: Int,
+            remainingMs: Int64?, deadline: Int64?
+        ) {
+            self.number = number
+            self.of = of
+            self.text = text
+            self.letters = letters
+            self.fixed = fixed
+            self.difficulty = difficulty
+            self.points = points
+            self.remainingMs = remainingMs
+            self.deadline = deadline
+        }
+
+        public func line(for reader: Perspective) -> String? {
+            "Question \(number)/\(of) (\(difficulty), \(points) points): \(text)  Letters: \(Wording.spaced(letters))"
+                + "  · buzz clock \(Wording.seconds(remainingMs))"
+        }
+    }
+
+    /// One entry of the buzz order.
+    public struct BuzzEntry: Codable, Sendable, Equatable {
+        /// The team.
+        public var team: String
+        /// Press time relative to the first entry, ms.
+        public var offsetMs: Int64
+        /// ± ms on the press time.
+        public var uncertaintyMs: Int64
+        /// Part of a tie group broken by a draw.
+        public var tie: Bool
+
+        /// Creates an entry.
+        public init(team: String, offsetMs: Int64, uncertaintyMs: Int64, tie: Bool) {
+            self.team = team
+            self.offsetMs = offsetMs
+            self.uncertaintyMs = uncertaintyMs
+            self.tie = tie
+        }
+
+        /// `Blue +37 ms ±4`, `Red +0 ms (tie)`.
+        public var summary: String {
+            "\(team) +\(offsetMs) ms" + (uncertaintyMs > 0 && offsetMs > 0 ? " ±\(uncertaintyMs)" : "")
+                + (tie ? " (tie)" : "")
+        }
+    }
+
+    /// A buzz was accepted: the queue in fair order.
+    public struct Buzzed: HostMessage {
+        public static let type = "buzzed"
+        /// Team names in order: done, on turn, waiting.
+        public var order: [String]
+        /// The same teams with their press offsets.
+        public var entries: [BuzzEntry]
+        /// The buzz clock's time left; null when it no longer runs.
+        @Nullable public var remainingMs: Int64?
+        /// The buzz clock's end, host ms; null when it no longer runs.
+        @Nullable public var deadline: Int64?
+
+        /// Creates the message from the queue's entries.
+        public init(entries: [BuzzEntry], remainingMs: Int64?, deadline: Int64?) {
+            order = entries.map(\.team)
+            self.entries = entries
+            self.remainingMs = remainingMs
+            self.deadline = deadline
+        }
+
+        public func line(for reader: Perspective) -> String? {
+            let shown = entries.isEmpty ? order.joined(separator: ", ") : entries.map(\.summary).joined(separator: " · ")
+            return "Buzz order: \(shown) · buzz clock \(Wording.seconds(remainingMs))"
+        }
+    }
+
+    /// A team is on turn to answer.
+    public struct Turn: HostMessage {
+        public static let type = "turn"
+        /// The team.
+        public var team: String
+        /// The answer clock's time left, ms.
+        public var remainingMs: Int64
+        /// The answer clock's end, host ms.
+        public var deadline: Int64
+
+        /// Creates the message.
+        public init(team: String, remainingMs: Int64, deadline: Int64) {
+            self.team = team
+            self.remainingMs = remainingMs
+            self.deadline = deadline
+        }
+
+        public func line(for reader: Perspective) -> String? {
+            if reader.isMine(team: team) {
+                return ">>> Your turn, team \(team)! Type your answer (\(Wording.seconds(remainingMs)))."
+            }
+            return "Team \(team) is answering (\(Wording.seconds(remainingMs)))."
+        }
+    }
+
+    /// The team shook: one more letter in place (to that team only).
+    public struct Hint: HostMessage {
+        public static let type = "hint"
+        /// The team's letters now.
+        public var letters: String
+        /// Letter positions now correct, from the left.
+        public var fixed: Int
+        /// The points now on offer for the team.
+        public var points: Int
+
+        /// Creates the message.
+        public init(letters: String, fixed: Int, points: Int) {
+            self.letters = letters
+            self.fixed = fixed
+            self.points = points
+        }
+
+        public func line(for reader: Perspective) -> String? {
+            "Hint: \(Wording.spaced(letters)) (\(fixed) in place, now worth \(points) points)"
+        }
+    }
+
+    /// How a team's turn ended.
+    public struct Result: HostMessage {
+        public static let type = "result"
+        /// The team.
+        public var team: String
+        /// Whether it was right.
+        public var correct: Bool
+        /// Points won (0 when wrong).
+        public var points: Int
+        /// Whether the answer clock ran out.
+        public var timedOut: Bool
+        /// `true` only when a small misspelling was forgiven (the spelling follows in `reveal`).
+        public var misspelled: Bool?
+
+        /// Creates the message.
+        public init(team: String, correct: Bool, points: Int, timedOut: Bool, misspelled: Bool) {
+            self.team = team
+            self.correct = correct
+            self.points = points
+            self.timedOut = timedOut
+            self.misspelled = misspelled ? true : nil
+        }
+
+        public func line(for reader: Perspective) -> String? {
+            if correct {
+                let spelling = misspelled == true ? " (small misspelling forgiven)" : ""
+                return "✔ \(team) is right\(spelling)! +\(points)"
+            }
+            return "✘ \(team): " + (timedOut ? "time is up." : "wrong.")
+        }
+    }
+
+    /// The question is over: the answer and the standings.
+    public struct Reveal: HostMessage {
+        public static let type = "reveal"
+        /// The question's number.
+        public var number: Int
+        /// The right answer.
+        public var answer: String
+        /// The team that scored, or null.
+        @Nullable public var scorer: String?
+        /// The points the scorer won.
+        public var points: Int
+        /// The standings after this question.
+        public var scores: [Standing]
+        /// Until the next question or the final scoreboard; null when the operator decides.
+        @Nullable public var nextInMs: Int64?
+        /// Whether this was the last question.
+        public var last: Bool
+
+        /// Creates the message.
+        public init(
+            number: Int, answer: String, scorer: String?, points: Int, scores: [Standing], nextInMs: Int64?,
+            last: Bool
+        ) {
+            self.number = number
+            self.answer = answer
+            self.scorer = scorer
+            self.points = points
+            self.scores = scores
+            self.nextInMs = nextInMs
+            self.last = last
+        }
+
+        public func line(for reader: Perspective) -> String? {
+            let next: String
+            if let nextInMs {
+                next = " " + (last ? "Final scores in" : "Next question in") + " \(Wording.seconds(nextInMs))."
+            } else {
+                next = ""
+            }
+            return "The answer was: \(answer). Scores: \(Standing.summary(scores)).\(next)"
+        }
+    }
+
+    /// The game is over: the final ranking.
+    public struct Scoreboard: HostMessage {
+        public static let type = "scoreboard"
+        /// Always true.
+        public var final = true
+        /// The ranking, best first.
+        public var ranking: [Standing]
+
+        /// Creates the message.
+        public init(ranking: [Standing]) { self.ranking = ranking }
+
+        public func line(for reader: Perspective) -> String? {
+            "=== Final scoreboard: " + Standing.summary(ranking, unit: " points") + " ==="
+        }
+    }
+
+    /// The standings, on request.
+    public struct Scores: HostMessage {
+        public static let type = "scores"
+        /// Whether the game is over.
+        public var final: Bool
+        /// The standings, best first.
+        public var ranking: [Standing]
+
+        /// Creates the message.
+        public init(final: Bool, ranking: [Standing]) {
+            self.final = final
+            self.ranking = ranking
+        }
+
+        public func line(for reader: Perspective) -> String? {
+            "Scores: " + (ranking.isEmpty ? "none yet" : Standing.summary(ranking))
+        }
+    }
+
+    /// The clocks run again.
+    public struct Resumed: HostMessage {
+        public static let type = "resumed"
+        /// The buzz clock's time left, if it runs.
+        @Nullable public var buzzRemainingMs: Int64?
+        /// The answer clock's time left, if a team is on turn.
+        @Nullable public var answerRemainingMs: Int64?
+        /// Until the next question, during a reveal.
+        @Nullable public var nextInMs: Int64?
+
+        /// Creates the message.
+        public init(buzzRemainingMs: Int64?, answerRemainingMs: Int64?, nextInMs: Int64?) {
+            self.buzzRemainingMs = buzzRemainingMs
+            self.answerRemainingMs = answerRemainingMs
+            self.nextInMs = nextInMs
+        }
+
+        public func line(for reader: Perspective) -> String? { "The game continues." }
+    }
+
+    /// Everything the host sends during Shaky Words.
+    public enum Message: MessageFamily {
+        case intro(Intro)
+        case question(Question)
+        case buzzed(Buzzed)
+        case turn(Turn)
+        case hint(Hint)
+        case result(Result)
+        case reveal(Reveal)
+        case scoreboard(Scoreboard)
+        case scores(Scores)
+        case resumed(Resumed)
+
+        private static let decoder = FamilyDecoder<Message>([
+            member(Intro.self, Message.intro), member(Question.self, Message.question),
+            member(Buzzed.self, Message.buzzed), member(Turn.self, Message.turn), member(Hint.self, Message.hint),
+            member(Result.self, Message.result), member(Reveal.self, Message.reveal),
+            member(Scoreboard.self, Message.scoreboard), member(Scores.self, Message.scores),
+            member(Resumed.self, Message.resumed),
+        ])
+
+        public static var types: [String] { decoder.types }
+
+        public static func decode(_ object: JSONObject) -> Message? { decoder.decode(object) }
+
+        public var message: any HostMessage {
+            switch self {
+            case .intro(let message): message
+            case .question(let message): message
+            case .buzzed(let message): message
+            case .turn(let message): message
+            case .hint(let message): message
+            case .result(let message): message
+            case .reveal(let message): message
+            case .scoreboard(let message): message
+            case .scores(let message): message
+            case .resumed(let message): message
+            }
+        }
+    }
+
+    /// What a team does in Shaky Words.
+    public enum Action: GameAction {
+        /// Claims the right to answer; `pressedAt` is the client's clock at the key press, when it knows it.
+        case buzz(pressedAt: Int64?)
+        /// The team on turn answers.
+        case answer(String)
+        /// One more letter in place, for a cost.
+        case shake
+
+        public static let types = ["buzz", "answer", "shake"]
+
+        public static func decode(_ request: PlayRequest) throws(ProtocolError) -> Action {
+            let fields = MessageFields(request)
+            switch request.type {
+            case "buzz": return .buzz(pressedAt: try fields.integer("t"))
+            case "answer": return .answer(try fields.requiredString("text"))
+            default: return .shake
+            }
+        }
+
+        public var request: PlayRequest {
+            switch self {
+            case .buzz(let pressedAt):
+                return PlayRequest(type: "buzz", fields: pressedAt.map { ["t": .int($0)] } ?? JSONObject())
+            case .answer(let text): return PlayRequest(type: "answer", fields: ["text": .string(text)])
+            case .shake: return PlayRequest(type: "shake")
+            }
+        }
+
+        public var pressedAt: Int64? {
+            if case .buzz(let stamp) = self { return stamp }
+            return nil
+        }
+
+        public static func parse(text line: String) -> TextAction<Action>? {
+            let (verb, rest) = splitCommand(line)
+            switch verb {
+            case "b", "buzz", "!": return rest.isEmpty ? .action(.buzz(pressedAt: nil)) : nil
+            case "a", "answer":
+                return rest.isEmpty ? .usage("answer YOUR ANSWER   (or just type it when it is your turn)") : .action(.answer(rest))
+            case "s", "shake": return rest.isEmpty ? .action(.shake) : nil
+            default: return nil
+            }
+        }
+
+        public static let textHelp = [
+            "  b or buzz        claim the right to answer",
+            "  a TEXT           answer (or just type your answer when it is your turn)",
+            "  s or shake       a hint: one more letter in place, costs points",
+        ]
+    }
+}

@@ -1,0 +1,508 @@
+// The messages of the session layer: joining, replies, the lobby, clock sync, the operator's listings.
+// Game modes add their own families (see `GameWire`). PROTOCOL.md §6.1 and §6.4 document every field.
+
+/// You joined: the room, your role and, for players, who you are.
+public struct Welcome: HostMessage {
+    public static let type = "welcome"
+    /// The room code.
+    public var room: String
+    /// The role granted.
+    public var role: Role
+    /// The host clock now (ms).
+    public var hostTime: Int64
+    /// The player's id (`p1`, …), players only.
+    public var player: String?
+    /// The player's name, players only.
+    public var name: String?
+    /// The player's team as stored, players only.
+    public var team: String?
+    /// The resume token (secret), players only.
+    public var token: String?
+    /// The running game's wire name, only while one runs.
+    public var game: String?
+
+    /// Creates a welcome.
+    public init(
+        room: String, role: Role, hostTime: Int64, player: String? = nil, name: String? = nil, team: String? = nil,
+        token: String? = nil, game: String? = nil
+    ) {
+        self.room = room
+        self.role = role
+        self.hostTime = hostTime
+        self.player = player
+        self.name = name
+        self.team = team
+        self.token = token
+        self.game = game
+    }
+
+    public func line(for reader: Perspective) -> String? {
+        switch role {
+        case .player:
+            return "Welcome, \(name ?? "")! You play for team \(team ?? "")."
+                + " (If you drop, type: resume \(room) \(token ?? ""))"
+        case .admin: return "You are the operator of room \(room)."
+        case .board: return "You are watching room \(room)."
+        }
+    }
+}
+
+/// A request was refused: a stable code and a sentence for people.
+public struct ErrorReply: HostMessage {
+    public static let type = "error"
+    /// Why, as a code (PROTOCOL.md §12).
+    public var code: ErrorCode
+    /// What was wrong, for people.
+    public var message: String
+
+    /// Creates an error reply.
+    public init(_ code: ErrorCode, _ message: String) {
+        self.code = code
+        self.message = message
+    }
+
+    public func line(for reader: Perspective) -> String? { "! " + message }
+}
+
+/// A request succeeded.
+public struct OkReply: HostMessage {
+    public static let type = "ok"
+    /// What was done (operator commands).
+    public var message: String?
+    /// The id of a pack or command the request created.
+    public var created: String?
+
+    /// Creates an acknowledgement.
+    public init(message: String? = nil, created: String? = nil) {
+        self.message = message
+        self.created = created
+    }
+
+    public func line(for reader: Perspective) -> String? { message }
+}
+
+/// Information for people.
+public struct Notice: HostMessage {
+    public static let type = "notice"
+    /// The text.
+    public var message: String
+
+    /// Creates a notice.
+    public init(_ message: String) { self.message = message }
+
+    public func line(for reader: Perspective) -> String? { "* " + message }
+}
+
+/// The host is about to close this connection.
+public struct Closing: HostMessage {
+    public static let type = "closing"
+    /// Why the connection closes.
+    public enum Code: String, Codable, Sendable {
+        /// The client said bye.
+        case bye
+        /// The player joined again from another connection.
+        case replaced
+        /// Nothing was heard for the idle timeout.
+        case idle
+        /// The host is stopping.
+        case shutdown
+    }
+
+    /// Why, as a code.
+    public var code: Code
+    /// Why, for people.
+    public var reason: String
+
+    /// Creates a closing message.
+    public init(_ code: Code, _ reason: String) {
+        self.code = code
+        self.reason = reason
+    }
+
+    public func line(for reader: Perspective) -> String? { "*** " + reason }
+}
+
+/// One person in a lobby list.
+public struct LobbyEntry: Codable, Sendable, Equatable {
+    /// The player's name.
+    public var name: String
+    /// The player's team.
+    public var team: String
+    /// Whether the player is connected now.
+    public var connected: Bool
+
+    /// Creates an entry.
+    public init(name: String, team: String, connected: Bool) {
+        self.name = name
+        self.team = team
+        self.connected = connected
+    }
+}
+
+/// Who is in the room.
+public struct Lobby: HostMessage {
+    public static let type = "lobby"
+    /// The room code.
+    public var room: String
+    /// Players in the room (all of them, also when `players` lists only some).
+    public var count: Int
+    /// The players listed, in join order.
+    public var players: [LobbyEntry]
+    /// The teams, in order of first appearance.
+    public var teams: [String]
+    /// True when not everyone is listed (a player in a hall-sized room sees its own team).
+    public var truncated: Bool?
+
+    /// Creates a lobby message.
+    public init(room: String, count: Int, players: [LobbyEntry], teams: [String], truncated: Bool? = nil) {
+        self.room = room
+        self.count = count
+        self.players = players
+        self.teams = teams
+        self.truncated = truncated
+    }
+
+    /// `Lobby: Red: Ann, Cid (away) | Blue: Bob`.
+    public static func summary(players: [LobbyEntry], teams: [String]) -> String {
+        let order = teams.isEmpty ? Array(Set(players.map(\.team))).sorted() : teams
+        let parts = order.map { team in
+            "\(team): "
+                + players.filter { $0.team.lowercased() == team.lowercased() }
+                .map { $0.name + ($0.connected ? "" : " (away)") }.joined(separator: ", ")
+        }
+        return "Lobby: " + (parts.isEmpty ? "nobody yet" : parts.joined(separator: " | "))
+    }
+
+    public func line(for reader: Perspective) -> String? { Lobby.summary(players: players, teams: teams) }
+}
+
+/// What changed in a large room's lobby since the last lobby message.
+public struct LobbyUpdate: HostMessage {
+    public static let type = "lobbyUpdate"
+    /// The room code.
+    public var room: String
+    /// Players in the room.
+    public var count: Int
+    /// New or changed players.
+    public var players: [LobbyEntry]
+    /// Names of players who left.
+    public var removed: [String]
+
+    /// Creates a lobby delta.
+    public init(room: String, count: Int, players: [LobbyEntry], removed: [String]) {
+        self.room = room
+        self.count = count
+        self.players = players
+        self.removed = removed
+    }
+}
+
+/// The operator's overview.
+public struct StatusReport: HostMessage {
+    public static let type = "status"
+    /// The room code.
+    public var room: String
+    /// The TCP port.
+    public var port: Int
+    /// Open TCP connections.
+    public var connections: Int
+    /// Everyone in the room.
+    public var players: [LobbyEntry]
+    /// The running game's wire name, or null.
+    @Nullable public var game: String?
+    /// One readable line.
+    public var summary: String
+
+    /// Creates a status report.
+    public init(room: String, port: Int, connections: Int, players: [LobbyEntry], game: String?, summary: String) {
+        self.room = room
+        self.port = port
+        self.connections = connections
+        self.players = players
+        self.game = game
+        self.summary = summary
+    }
+
+    public func line(for reader: Perspective) -> String? { summary }
+}
+
+/// The answer to a client's `ping`.
+public struct Pong: HostMessage {
+    public static let type = "pong"
+    /// The host clock now (ms).
+    public var hostTime: Int64
+    /// The client's `t`, echoed.
+    public var t: Int64?
+    /// The request's `id`, echoed (as well as `re`).
+    public var id: JSONValue?
+
+    /// Creates a pong.
+    public init(hostTime: Int64, t: Int64? = nil, id: JSONValue? = nil) {
+        self.hostTime = hostTime
+        self.t = t
+        self.id = id
+    }
+
+    public func line(for reader: Perspective) -> String? { "pong" }
+}
+
+/// The host's keepalive probe; a client answers with `{"type":"pong"}`.
+public struct KeepalivePing: HostMessage {
+    public static let type = "ping"
+    /// The probe's id (`k1`, `k2`, …).
+    public var id: String
+    /// The host clock now (ms).
+    public var hostTime: Int64
+
+    /// Creates a keepalive probe.
+    public init(id: String, hostTime: Int64) {
+        self.id = id
+        self.hostTime = hostTime
+    }
+}
+
+/// A clock-sync probe (PROTOCOL.md §9); the client answers at once with its own stamps.
+public struct SyncProbe: HostMessage {
+    public static let type = "sync"
+    /// The probe's sequence number.
+    public var n: Int64
+    /// The host's send time.
+    public var h: Int64
+    /// Once measured: client clock minus host clock, ms.
+    public var offset: Int64?
+    /// Once measured: the median round trip, ms.
+    public var rtt: Int64?
+    /// Once measured: ± ms on the offset.
+    public var uncertainty: Int64?
+
+    /// Creates a probe.
+    public init(n: Int64, h: Int64, offset: Int64? = nil, rtt: Int64? = nil, uncertainty: Int64? = nil) {
+        self.n = n
+        self.h = h
+        self.offset = offset
+        self.rtt = rtt
+        self.uncertainty = uncertainty
+    }
+}
+
+/// The operator froze every clock.
+public struct Paused: HostMessage {
+    public static let type = "paused"
+
+    /// Creates the message.
+    public init() {}
+
+    public func line(for reader: Perspective) -> String? { "Paused by the operator." }
+}
+
+/// One command of the Queen's library.
+public struct LibraryEntry: Codable, Sendable, Equatable {
+    /// Its id (`b01`… built-in, `u1`… the operator's).
+    public var id: String
+    /// Its text with placeholders.
+    public var text: String
+    /// Who it is for (`citizenToCitizen`, …).
+    public var kind: String
+    /// `mild`, `medium` or `bold`.
+    public var difficulty: String
+    /// Whether it ships with the host.
+    public var builtin: Bool
+    /// Whether the operator hid it.
+    public var hidden: Bool
+
+    /// Creates an entry.
+    public init(id: String, text: String, kind: String, difficulty: String, builtin: Bool, hidden: Bool) {
+        self.id = id
+        self.text = text
+        self.kind = kind
+        self.difficulty = difficulty
+        self.builtin = builtin
+        self.hidden = hidden
+    }
+}
+
+/// The Queen's commands (reply to `library` `list` or `search`).
+public struct LibraryListing: HostMessage {
+    public static let type = "library"
+    /// The commands, sorted by text.
+    public var commands: [LibraryEntry]
+
+    /// Creates a listing.
+    public init(commands: [LibraryEntry]) { self.commands = commands }
+
+    public func line(for reader: Perspective) -> String? {
+        guard !commands.isEmpty else { return "No commands match." }
+        return (["Commands:"] + commands.map { "  \($0.id)  \($0.text)" }).joined(separator: "\n")
+    }
+}
+
+/// One quiz pack in a listing.
+public struct PackEntry: Codable, Sendable, Equatable {
+    /// The pack's id.
+    public var id: String
+    /// Its name.
+    public var name: String
+    /// Whether it ships with the host (read-only).
+    public var builtin: Bool
+    /// How many questions it has.
+    public var questions: Int
+    /// How many are easy.
+    public var easy: Int
+    /// How many are medium.
+    public var medium: Int
+    /// How many are hard.
+    public var hard: Int
+
+    /// Creates an entry.
+    public init(id: String, name: String, builtin: Bool, questions: Int, easy: Int, medium: Int, hard: Int) {
+        self.id = id
+        self.name = name
+        self.builtin = builtin
+        self.questions = questions
+        self.easy = easy
+        self.medium = medium
+        self.hard = hard
+    }
+}
+
+/// The quiz packs (reply to `packs` `list`).
+public struct PackListing: HostMessage {
+    public static let type = "packs"
+    /// The packs.
+    public var packs: [PackEntry]
+
+    /// Creates a listing.
+    public init(packs: [PackEntry]) { self.packs = packs }
+
+    public func line(for reader: Perspective) -> String? {
+        let rows = packs.map {
+            "  \($0.id)  \($0.name)  \(Wording.count($0.questions, "question"))\($0.builtin ? " (built-in)" : "")"
+        }
+        return (["Quiz packs:"] + rows).joined(separator: "\n")
+    }
+}
+
+/// One question of a pack, with its answer (operators only).
+public struct PackQuestion: Codable, Sendable, Equatable {
+    /// `easy`, `medium` or `hard`.
+    public var difficulty: String
+    /// The question.
+    public var text: String
+    /// The answer.
+    public var answer: String
+
+    /// Creates a question.
+    public init(difficulty: String, text: String, answer: String) {
+        self.difficulty = difficulty
+        self.text = text
+        self.answer = answer
+    }
+}
+
+/// One pack with its questions and answers (reply to `packs` `show`).
+public struct PackDetail: HostMessage {
+    public static let type = "pack"
+    /// The pack's id.
+    public var id: String
+    /// Its name.
+    public var name: String
+    /// Whether it ships with the host.
+    public var builtin: Bool
+    /// Its questions.
+    public var questions: [PackQuestion]
+
+    /// Creates a pack detail.
+    public init(id: String, name: String, builtin: Bool, questions: [PackQuestion]) {
+        self.id = id
+        self.name = name
+        self.builtin = builtin
+        self.questions = questions
+    }
+
+    public func line(for reader: Perspective) -> String? {
+        let rows = questions.enumerated().map { index, question in
+            "  \(index + 1). [\(question.difficulty)] \(question.text) → \(question.answer)"
+        }
+        return (["Pack \(id): \(name)"] + rows).joined(separator: "\n")
+    }
+}
+
+/// The messages of the session layer, as a client reads them.
+public enum SessionMessage: MessageFamily {
+    case welcome(Welcome)
+    case error(ErrorReply)
+    case ok(OkReply)
+    case notice(Notice)
+    case closing(Closing)
+    case lobby(Lobby)
+    case lobbyUpdate(LobbyUpdate)
+    case status(StatusReport)
+    case pong(Pong)
+    case ping(KeepalivePing)
+    case sync(SyncProbe)
+    case paused(Paused)
+    case library(LibraryListing)
+    case packs(PackListing)
+    case pack(PackDetail)
+
+    private static let decoder = FamilyDecoder<SessionMessage>([
+        member(Welcome.self, SessionMessage.welcome), member(ErrorReply.self, SessionMessage.error),
+        member(OkReply.self, SessionMessage.ok), member(Notice.self, SessionMessage.notice),
+        member(Closing.self, SessionMessage.closing), member(Lobby.self, SessionMessage.lobby),
+        member(LobbyUpdate.self, SessionMessage.lobbyUpdate), member(StatusReport.self, SessionMessage.status),
+        member(Pong.self, SessionMessage.pong), member(KeepalivePing.self, SessionMessage.ping),
+        member(SyncProbe.self, SessionMessage.sync), member(Paused.self, SessionMessage.paused),
+        member(LibraryListing.self, SessionMessage.library), member(PackListing.self, SessionMessage.packs),
+        member(PackDetail.self, SessionMessage.pack),
+    ])
+
+    public static var types: [String] { decoder.types }
+
+    public static func decode(_ object: JSONObject) -> SessionMessage? { decoder.decode(object) }
+
+    public var message: any HostMessage {
+        switch self {
+        case .welcome(let message): message
+        case .error(let message): message
+        case .ok(let message): message
+        case .notice(let message): message
+        case .closing(let message): message
+        case .lobby(let message): message
+        case .lobbyUpdate(let message): message
+        case .status(let message): message
+        case .pong(let message): message
+        case .ping(let message): message
+        case .sync(let message): message
+        case .paused(let message): message
+        case .library(let message): message
+        case .packs(let message): message
+        case .pack(let message): message
+        }
+    }
+}
+
+/// What a host says about itself on the LAN (UDP discovery, PROTOCOL.md §15): beacons and answers to probes.
+public struct DiscoveryBeacon: HostMessage {
+    public static let type = "host"
+    /// The protocol version the host speaks.
+    public var `protocol` = wireProtocolVersion
+    /// The host's name (the computer's, or `--name`).
+    public var name: String
+    /// The TCP port players connect to.
+    public var port: Int
+    /// The room code.
+    public var room: String
+    /// Players in the room.
+    public var players: Int
+    /// The running game's wire name, or null.
+    @Nullable public var game: String?
+
+    /// Creates a beacon.
+    public init(name: String, port: Int, room: String, players: Int, game: String?) {
+        self.name = name
+        self.port = port
+        self.room = room
+        self.players = players
+        self.game = game
+    }
+}
