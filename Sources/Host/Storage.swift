@@ -8,13 +8,15 @@ import Glibc
 import Darwin
 #endif
 
-/// Files in the data folder: atomic writes, the journal and the game log.
+/// Files in the data folder: the content stores, the command library, atomic writes, the journal and the game log.
 ///
 /// A final class so the games' journal hooks and the server share one journal buffer; it lives on the loop's thread.
 final class Storage {
     /// The data folder.
     let directory: String
-    var packs: PackLibrary
+    /// The quiz packs, one file each in `packs/`.
+    let packStore: ContentStore<QuizPacks>
+    /// The Queen's command library (built-ins plus the operator's part in `commands.json`).
     var commands: CommandLibrary
     let log: Logger
     private var journalHandle: Int32 = -1
@@ -22,21 +24,23 @@ final class Storage {
     var isJournalSyncEnabled = true
     /// Problems found while loading, to show the operator.
     var loadProblems: [String] = []
+    /// Whether `commands.json` exists but could not be read at start, so it must be kept before it is overwritten.
+    var isCommandsFileUnread = false
 
     var journalPath: String { directory + "/journal.jsonl" }
-    var packsDirectory: String { directory + "/packs" }
+    var packsDirectory: String { directory + "/" + QuizPacks.folderName }
     var commandsPath: String { directory + "/commands.json" }
     var gamesDirectory: String { directory + "/games" }
 
     init(directory: String, log: Logger) throws {
         self.directory = directory
         self.log = log
-        packs = PackLibrary()
         commands = CommandLibrary()
-        for folder in [directory, packsDirectory, gamesDirectory] {
+        for folder in [directory, directory + "/games"] {
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         }
-        loadPacks()
+        packStore = try ContentStore(folder: directory + "/" + QuizPacks.folderName, log: log)
+        loadProblems += packStore.problems
         loadCommands()
     }
 
@@ -78,6 +82,18 @@ final class Storage {
             _ = fsync(folderFD)
             close(folderFD)
         }
+    }
+
+    /// Moves the file at `path` aside to `path.broken-<n>` (the first free n from 1) so that it is kept, not
+    /// overwritten; returns the new name (without the folder).
+    static func setAside(_ path: String) throws(StorageError) -> String {
+        var number = 1
+        while FileManager.default.fileExists(atPath: "\(path).broken-\(number)") { number += 1 }
+        let kept = "\(path).broken-\(number)"
+        guard rename(path, kept) == 0 else {
+            throw StorageError("cannot keep \(path) as \(kept): \(String(cString: strerror(errno)))")
+        }
+        return (kept as NSString).lastPathComponent
     }
 
     // MARK: Journal
