@@ -208,13 +208,21 @@ private let testBuiltins = [
         #expect(decoded.builtinPacks == BuiltinPacks.all)
 
         // A saved pack whose id clashes (for example with a newer built-in) or is not a slug gets a fresh id.
-        let repaired = PackLibrary(customPacks: [
+        let repaired = try PackLibrary(customPacks: [
             QuizPack(id: "science", name: "My Science", isBuiltin: true),
             QuizPack(id: "Odd Id", name: "Odd"),
             QuizPack(id: "odd-id", name: "Odd Two"),
         ], builtinPacks: testBuiltins)
         #expect(repaired.customPacks.map(\.id) == ["science-2", "odd-id", "odd-id-2"])
         #expect(repaired.customPacks.allSatisfy { !$0.isBuiltin })
+
+        // Whole packs pass the same rules as an import: a saved pack that breaks one is refused, not repaired.
+        #expect(refusal { _ = try PackLibrary(customPacks: [QuizPack(id: "a", name: "Twin"), QuizPack(id: "b", name: "TWIN!")],
+                                              builtinPacks: testBuiltins) }?.code == .packNameTaken)
+        #expect(refusal { _ = try PackLibrary(customPacks: [QuizPack(id: "s", name: "S", questions: [question(.easy, "Plural of ox?", "Ox")])]) }
+                == RuleError(.answerTooShort, "Question 1: the answer \"Ox\" has 2 letters; answers need at least 3."))
+        let tampered = Data(String(decoding: data, as: UTF8.self).replacingOccurrences(of: "Paris", with: "Pa").utf8)
+        #expect(throws: RuleError.self) { try JSONDecoder().decode(PackLibrary.self, from: tampered) }
     }
 }
 

@@ -43,6 +43,7 @@ public struct PackSummary: Codable, Sendable, Hashable, Identifiable {
 /// Invariants: pack ids are unique across built-in and custom packs and are slugs (`a-z`, `0-9`, `-`);
 /// pack names are unique (folded); custom packs never have `isBuiltin` set; every question added through
 /// the library passed `checkQuestion` and is not a folded duplicate of another question in its pack.
+/// Whole packs come in through `importPack` only (files, the data folder at start, decoding a saved library).
 /// Only the custom packs are persisted (`Codable`); built-in packs always come from `BuiltinPacks.all`.
 public struct PackLibrary: Sendable, Hashable, Codable {
     /// The longest pack name accepted, in characters.
@@ -63,21 +64,18 @@ public struct PackLibrary: Sendable, Hashable, Codable {
     /// The operator's packs, in the order they were created.
     public private(set) var customPacks: [QuizPack]
 
-    /// Creates a library of `builtinPacks` plus `customPacks`.
-    ///
-    /// Custom packs are repaired rather than refused, so a saved library always loads: they are marked
-    /// not built in, and an id that is not a slug or clashes with an earlier pack is replaced by a fresh one.
-    public init(customPacks: [QuizPack] = [], builtinPacks: [QuizPack] = BuiltinPacks.all) {
+    /// Creates a library of `builtinPacks` and no custom packs.
+    public init(builtinPacks: [QuizPack]) {
         self.builtinPacks = builtinPacks
-        self.customPacks = []
-        for var pack in customPacks {
-            pack.isBuiltin = false
-            let wanted = Self.makeSlug(pack.id)
-            if wanted != pack.id || self.pack(id: wanted) != nil {
-                pack.id = makeUniqueID(for: pack.id.isEmpty ? pack.name : pack.id)
-            }
-            self.customPacks.append(pack)
-        }
+        customPacks = []
+    }
+
+    /// Creates a library of `builtinPacks` plus `customPacks`, each added by `importPack` and so held to every
+    /// rule: they are marked not built in, an id that is not a free slug is replaced by a fresh one, and a pack
+    /// that breaks a rule (a taken name, a bad question) is refused.
+    public init(customPacks: [QuizPack], builtinPacks: [QuizPack] = BuiltinPacks.all) throws(RuleError) {
+        self.init(builtinPacks: builtinPacks)
+        for pack in customPacks { try importPack(pack) }
     }
 
     private enum CodingKeys: String, CodingKey {
@@ -87,7 +85,7 @@ public struct PackLibrary: Sendable, Hashable, Codable {
     /// Decodes a saved library: its custom packs, joined to the current built-in packs.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.init(customPacks: try container.decode([QuizPack].self, forKey: .customPacks))
+        try self.init(customPacks: container.decode([QuizPack].self, forKey: .customPacks))
     }
 
     /// Encodes the custom packs only; built-in packs ship with the host.
@@ -431,7 +429,7 @@ public struct PackLibrary: Sendable, Hashable, Codable {
 extension PackLibrary: ContentLibrary {
     /// A library of the built-in packs only.
     public init() {
-        self.init(customPacks: [])
+        self.init(builtinPacks: BuiltinPacks.all)
     }
 
     /// The operator's packs.
