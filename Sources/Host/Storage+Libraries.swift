@@ -66,8 +66,7 @@ extension Storage {
             }
             isCommandsFileUnread = false
         }
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-        try Storage.writeAtomically(Array(try encoder.encode(commands.stored)) + [0x0A], to: commandsPath)
+        try Storage.writeAtomically(JSONEncoding.pretty(try JSONCoding.encode(commands.stored), sortingKeys: true),
+                                    to: commandsPath)
     }
 }

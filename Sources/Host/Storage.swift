@@ -177,7 +177,7 @@ final class Storage {
         object["game"] = .string(name)
         object["finishedAt"] = .string(ISO8601DateFormatter().string(from: Date()))
         do {
-            try Storage.writeAtomically(PrettyJSON.encode(.object(object)), to: path)
+            try Storage.writeAtomically(JSONEncoding.pretty(.object(object), sortingKeys: true), to: path)
             log.info("Game log saved: \(path)")
         } catch {
             log.error("Could not save the game log: \(error)")
@@ -261,27 +261,5 @@ enum JournalFormat {
         guard let expected = UInt32(String(decoding: line[0..<8], as: UTF8.self), radix: 16), checksum(body) == expected,
               let value = try? JSONParsing.parse(body), let object = value.objectValue else { return nil }
         return object
-    }
-}
-
-/// Indented JSON for files people read (game logs, exported packs).
-enum PrettyJSON {
-    static func encode(_ value: JSONValue) -> [UInt8] {
-        guard let data = try? JSONSerialization.data(withJSONObject: foundation(value), options: [.prettyPrinted, .sortedKeys]) else {
-            return JSONEncoding.encode(value)
-        }
-        return Array(data) + [0x0A]
-    }
-
-    private static func foundation(_ value: JSONValue) -> Any {
-        switch value {
-        case .null: return NSNull()
-        case .bool(let b): return b
-        case .int(let i): return i
-        case .double(let d): return d
-        case .string(let s): return s
-        case .array(let a): return a.map(foundation)
-        case .object(let o): return Dictionary(o.members.map { ($0.key, foundation($0.value)) }, uniquingKeysWith: { $1 })
-        }
     }
 }

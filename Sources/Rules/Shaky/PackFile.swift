@@ -32,13 +32,11 @@ public enum PackFile {
 
     /// The pack as a pretty-printed JSON document with sorted keys (the `isBuiltin` flag is not written).
     public static func encodeJSON(_ pack: QuizPack) -> String {
-        let document = JSONPack(id: pack.id, name: pack.name, questions: pack.questions.map {
-            JSONQuestion(difficulty: $0.difficulty.rawValue, text: $0.text, answer: $0.answer)
-        })
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        guard let data = try? encoder.encode(document) else { return "" }
-        return String(decoding: data, as: UTF8.self) + "\n"
+        let questions: [JSONValue] = pack.questions.map {
+            ["difficulty": .string($0.difficulty.rawValue), "text": .string($0.text), "answer": .string($0.answer)]
+        }
+        let document: JSONValue = ["id": .string(pack.id), "name": .string(pack.name), "questions": .array(questions)]
+        return String(decoding: JSONEncoding.pretty(document, sortingKeys: true), as: UTF8.self)
     }
 
     /// Reads a pack from JSON bytes, which must be UTF-8 (a byte-order mark is allowed).
@@ -116,20 +114,6 @@ public enum PackFile {
     }
 
     // MARK: Helpers
-
-    /// The exported JSON document; its synthesized keys are the documented format.
-    private struct JSONPack: Encodable {
-        var id: String
-        var name: String
-        var questions: [JSONQuestion]
-    }
-
-    /// One exported question.
-    private struct JSONQuestion: Encodable {
-        var difficulty: String
-        var text: String
-        var answer: String
-    }
 
     private static func parseDifficulty(_ raw: String, error: (String) -> RuleError) throws(RuleError) -> Difficulty {
         let trimmed = ContentText.trimmed(raw)
