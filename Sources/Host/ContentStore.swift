@@ -17,8 +17,6 @@ protocol ContentKind {
     /// The formats files are read and written in, as lowercase extensions; the first is the data folder's own.
     static var formats: [String] { get }
 
-    /// The id of `item`.
-    static func id(of item: Library.Item) -> String
     /// Reads an item from a file's bytes in `format`; `fileName` (without its folder) can name an item when the
     /// format carries no name. Errors start with the line at fault.
     static func decode(_ bytes: [UInt8], format: String, fileName: String) throws(RuleError) -> Library.Item
@@ -232,8 +230,6 @@ enum QuizPacks: ContentKind {
     static let folderName = "packs"
     static let noun = "quiz pack"
     static let formats = ["json", "csv"]
-
-    static func id(of item: QuizPack) -> String { item.id }
 
     static func decode(_ bytes: [UInt8], format: String, fileName: String) throws(RuleError) -> QuizPack {
         if format == "csv" {

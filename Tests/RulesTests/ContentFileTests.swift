@@ -82,6 +82,14 @@ private func refusal(_ body: () throws -> Void) -> RuleError? {
         #expect(table.rows[0].error("no good") == RuleError(.badCSV, "line 3: no good"))
     }
 
+    @Test func numberedLinesCountEveryLineEnding() {
+        let lines = ContentText.numberedLines(in: "\u{FEFF}apple: pear* plum\r\n\r\n  \nfig: date\rkiwi: lime\nlast")
+        #expect(lines.map(\.line) == [1, 4, 5, 6])
+        #expect(lines.map(\.text) == ["apple: pear* plum", "fig: date", "kiwi: lime", "last"])
+        #expect(ContentText.numberedLines(in: "").isEmpty)
+        #expect(ContentText.numberedLines(in: "\n\nthird\n").map(\.line) == [3])
+    }
+
     @Test func textMustBeUTF8() throws {
         #expect(try ContentText.utf8(ContentText.byteOrderMark + Array("héllo".utf8), code: .badCSV) == "héllo")
         #expect(refusal { _ = try ContentText.utf8(Array("one\ntwo\nth".utf8) + [0xFF] + Array("ree\n".utf8), code: .badJSON) }

@@ -17,6 +17,23 @@ public enum ContentText {
         throw RuleError(code, "line \(line): the file is not UTF-8 text; save it as UTF-8 and try again.")
     }
 
+    /// The lines of `text` that hold more than spaces, each with its 1-based line number, for line-based formats
+    /// (`word: opt* opt opt`). CRLF, LF and CR all end a line; a leading byte-order mark is dropped.
+    public static func numberedLines(in text: String) -> [(line: Int, text: String)] {
+        var lines: [(line: Int, text: String)] = []
+        var number = 0
+        var current = Substring(text.first == "\u{FEFF}" ? text.dropFirst() : Substring(text))
+        while !current.isEmpty || number == 0 {
+            number += 1
+            // "\r\n" is one Character, so this splits CRLF, LF and CR alike.
+            let end = current.firstIndex { $0 == "\n" || $0 == "\r" || $0 == "\r\n" } ?? current.endIndex
+            let line = current[..<end]
+            if !line.allSatisfy(\.isWhitespace) { lines.append((number, String(line))) }
+            current = end == current.endIndex ? current[end...] : current[current.index(after: end)...]
+        }
+        return lines
+    }
+
     /// The UTF-8 byte-order mark some editors put at the start of a file.
     public static let byteOrderMark: [UInt8] = [0xEF, 0xBB, 0xBF]
 
