@@ -90,7 +90,8 @@ final class ContentStore<Kind: ContentKind> {
             throw RuleError(.storage, "\(error)")
         }
         guard !changed.isBuiltin(id: id) else {
-            throw RuleError(.readOnly, "The built-in \(Kind.noun) \"\(id)\" cannot be changed; copy it to make your own.")
+            throw RuleError(
+                .readOnly, "The built-in \(Kind.noun) \"\(id)\" cannot be changed; copy it to make your own.")
         }
         let previous = library
         library = changed
@@ -182,8 +183,9 @@ final class ContentStore<Kind: ContentKind> {
             let path = folder + "/" + name
             guard let format = Kind.format(ofFile: name) else { continue }
             guard format == Kind.storedFormat else {
-                problems.append("The \(Kind.noun) file \(path) was not loaded: the data folder keeps \(Kind.noun)s as "
-                                + ".\(Kind.storedFormat) files. Import it instead.")
+                problems.append(
+                    "The \(Kind.noun) file \(path) was not loaded: the data folder keeps \(Kind.noun)s as "
+                        + ".\(Kind.storedFormat) files. Import it instead.")
                 continue
             }
             guard let data = FileManager.default.contents(atPath: path) else {
@@ -195,8 +197,9 @@ final class ContentStore<Kind: ContentKind> {
                 let id = try library.add(item)
                 fileNames[id] = name
             } catch {
-                problems.append("The \(Kind.noun) file \(path) was skipped: \(error.message) "
-                                + "Fix or remove the file; the host leaves it as it is.")
+                problems.append(
+                    "The \(Kind.noun) file \(path) was skipped: \(error.message) "
+                        + "Fix or remove the file; the host leaves it as it is.")
             }
         }
         self.library = library
@@ -218,8 +221,9 @@ final class ContentStore<Kind: ContentKind> {
     private func keepUnknownFile(at path: String, before id: String) throws(StorageError) {
         guard FileManager.default.fileExists(atPath: path) else { return }
         let kept = try Storage.setAside(path)
-        log.warning("The \(Kind.noun) file \(path) was not loaded when the host started, so before saving the "
-                    + "\(Kind.noun) \"\(id)\" there it was kept as \(kept).")
+        log.warning(
+            "The \(Kind.noun) file \(path) was not loaded when the host started, so before saving the "
+                + "\(Kind.noun) \"\(id)\" there it was kept as \(kept).")
     }
 }
 

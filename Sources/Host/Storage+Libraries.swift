@@ -51,8 +51,8 @@ extension Storage {
             commands = CommandLibrary(stored: try file.decode(CommandLibrary.Stored.self))
         } catch {
             isCommandsFileUnread = true
-            loadProblems.append("The command library \(commandsPath) is broken: \(error.message) Using built-in commands "
-                                + "only; the file is kept as it is (and set aside if you change the library).")
+            loadProblems.append("The command library \(commandsPath) is broken: \(error.message) Using built-in "
+                                + "commands only; the file is kept as it is (and set aside if you change the library).")
         }
     }
 

@@ -1,7 +1,8 @@
 import Foundation
-@testable import Host
 import Rules
 import Testing
+
+@testable import Host
 
 /// Log lines kept for a test to read.
 private final class LogLines {
@@ -36,7 +37,9 @@ struct ContentStorageTests {
     @Test func anExportedPackCopiedIntoPacksLoads() throws {
         let first = TemporaryDirectory()
         let csv = first.path + "/pub.csv"
-        write("difficulty,question,answer\r\neasy,Which planet is red?,Mars\r\nhard,Which metal is liquid?,Mercury\r\n", to: csv)
+        write(
+            "difficulty,question,answer\r\neasy,Which planet is red?,Mars\r\nhard,Which metal is liquid?,Mercury\r\n",
+            to: csv)
         #expect(try StorageTests.run(["pack", "import", csv, "--data", first.path]).status == 0)
         let exported = first.path + "/exported.json"
         let export = try StorageTests.run(["pack", "export", "pub", exported, "--data", first.path])
@@ -58,7 +61,10 @@ struct ContentStorageTests {
         #expect(storage.loadProblems.isEmpty)
         #expect(storage.packs.pack(id: "pub")?.questions.map(\.answer) == ["Mars", "Mercury"])
         // Saving writes back to the file it came from, not a second copy.
-        try storage.packStore.change { try $0.renamePack("pub", to: "Pub night"); return "pub" }
+        try storage.packStore.change {
+            try $0.renamePack("pub", to: "Pub night")
+            return "pub"
+        }
         #expect(files(in: second.path + "/packs") == ["from-a-friend.json"])
         #expect(try Storage(directory: second.path, log: LogLines().logger).packs.pack(id: "pub")?.name == "Pub night")
     }
@@ -67,7 +73,8 @@ struct ContentStorageTests {
         let data = TemporaryDirectory()
         try FileManager.default.createDirectory(atPath: data.path + "/packs", withIntermediateDirectories: true)
         // The shape older hosts wrote: JSONEncoder's QuizPack with an isBuiltin member.
-        write("""
+        write(
+            """
             {
               "id" : "old",
               "isBuiltin" : false,
@@ -100,7 +107,10 @@ struct ContentStorageTests {
         #expect(problems.contains("e.csv was not loaded"))
         #expect(storage.loadProblems.count == 3)
         // The pack that got a fresh id is saved back into its own file.
-        try storage.packStore.change { try $0.renamePack("science-2", to: "Lab"); return "science-2" }
+        try storage.packStore.change {
+            try $0.renamePack("science-2", to: "Lab")
+            return "science-2"
+        }
         #expect(files(in: packs) == ["a.json", "b.json", "c.json", "d.json", "e.csv"])
         #expect(read(packs + "/d.json")?.contains("\"science-2\"") == true)
     }
@@ -114,8 +124,11 @@ struct ContentStorageTests {
         write("left over", to: packs + "/oops.json.broken-1")
         let log = LogLines()
         let storage = try Storage(directory: data.path, log: log.logger)
-        #expect(storage.loadProblems == ["The quiz pack file \(packs)/oops.json was skipped: line 4, column 3: expected a "
-            + "member name in quotes but found ']'. Fix or remove the file; the host leaves it as it is."])
+        #expect(
+            storage.loadProblems == [
+                "The quiz pack file \(packs)/oops.json was skipped: line 4, column 3: expected a "
+                    + "member name in quotes but found ']'. Fix or remove the file; the host leaves it as it is."
+            ])
 
         // The server's way today: change the library, then save the pack.
         var library = storage.packs
@@ -130,8 +143,13 @@ struct ContentStorageTests {
         #expect(try PackFile.decodeJSON(Data(try #require(read(packs + "/oops.json")).utf8)).name == "Oops")
 
         // From now on the file is the pack's own: saving again keeps no further copies.
-        try storage.packStore.change { try $0.addQuestion(QuizQuestion(difficulty: .easy, text: "Which planet is red?",
-                                                                       answer: "Mars"), toPack: "oops"); return "oops" }
+        try storage.packStore.change {
+            try $0.addQuestion(
+                QuizQuestion(
+                    difficulty: .easy, text: "Which planet is red?",
+                    answer: "Mars"), toPack: "oops")
+            return "oops"
+        }
         #expect(files(in: packs) == ["oops.json", "oops.json.broken-1", "oops.json.broken-2"])
         #expect(log.lines.count == 1)
     }
@@ -147,7 +165,10 @@ struct ContentStorageTests {
 
         // Deleting removes the pack's own file only.
         write("not mine", to: packs + "/gone.json")
-        try storage.packStore.change { try $0.deletePack("quiz"); return "quiz" }
+        try storage.packStore.change {
+            try $0.deletePack("quiz")
+            return "quiz"
+        }
         #expect(files(in: packs) == ["gone.json", "quiz.json.broken-1"])
     }
 
@@ -157,7 +178,10 @@ struct ContentStorageTests {
         #expect(throws: RuleError(.packNameTaken, "There is already a pack called \"science\"; choose another name.")) {
             try storage.packStore.change { try $0.createPack(named: "science") }
         }
-        #expect(throws: RuleError(.readOnly, "The built-in quiz pack \"science\" cannot be changed; copy it to make your own.")) {
+        #expect(
+            throws: RuleError(
+                .readOnly, "The built-in quiz pack \"science\" cannot be changed; copy it to make your own.")
+        ) {
             try storage.packStore.change { _ in "science" }
         }
         // A file where the packs folder should be makes the write fail: the library is left as it was.
@@ -181,8 +205,10 @@ struct ContentStorageTests {
         let data = TemporaryDirectory()
         let storage = try Storage(directory: data.path, log: LogLines().logger)
         let bad = data.path + "/bad.csv"
-        write("difficulty,question,answer\r\neasy,What is the capital of France?,Paris\r\nhardest,Q?,Answer\r\n", to: bad)
-        #expect(throws: RuleError(.badCSV, "\(bad): line 3: difficulty must be easy, medium or hard, not \"hardest\"")) {
+        write(
+            "difficulty,question,answer\r\neasy,What is the capital of France?,Paris\r\nhardest,Q?,Answer\r\n", to: bad)
+        #expect(throws: RuleError(.badCSV, "\(bad): line 3: difficulty must be easy, medium or hard, not \"hardest\""))
+        {
             try storage.packStore.importFile(bad)
         }
         let sheet = data.path + "/pub.xlsx"
@@ -197,7 +223,10 @@ struct ContentStorageTests {
         write("difficulty,question,answer\nmedium,Which planet is red?,Mars\n", to: good)
         let pack = try storage.packStore.importFile(good)
         #expect(pack.id == "friday-quiz" && pack.name == "Friday Quiz")
-        #expect(throws: RuleError(.packNameTaken, "\(good): There is already a pack called \"Friday Quiz\"; choose another name.")) {
+        #expect(
+            throws: RuleError(
+                .packNameTaken, "\(good): There is already a pack called \"Friday Quiz\"; choose another name.")
+        ) {
             try storage.packStore.importFile(good)
         }
         #expect(files(in: data.path + "/packs") == ["friday-quiz.json"])
@@ -205,7 +234,8 @@ struct ContentStorageTests {
         try storage.packStore.export(id: "friday-quiz", to: data.path + "/out.CSV")
         #expect(read(data.path + "/out.CSV") == "difficulty,question,answer\r\nmedium,Which planet is red?,Mars\r\n")
         try storage.packStore.export(id: "science", to: data.path + "/science.txt")
-        #expect(try PackFile.decodeJSON(Data(try #require(read(data.path + "/science.txt")).utf8)).questions
+        #expect(
+            try PackFile.decodeJSON(Data(try #require(read(data.path + "/science.txt")).utf8)).questions
                 == BuiltinPacks.pack(id: "science")?.questions)
         #expect(throws: RuleError(.unknownPack, "There is no pack \"nope\". See `packs`.")) {
             try storage.packStore.export(id: "nope", to: data.path + "/nope.json")

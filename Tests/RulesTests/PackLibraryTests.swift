@@ -217,9 +217,10 @@ private let testBuiltins = [
         #expect(repaired.customPacks.allSatisfy { !$0.isBuiltin })
 
         // Whole packs pass the same rules as an import: a saved pack that breaks one is refused, not repaired.
-        #expect(refusal { _ = try PackLibrary(customPacks: [QuizPack(id: "a", name: "Twin"), QuizPack(id: "b", name: "TWIN!")],
-                                              builtinPacks: testBuiltins) }?.code == .packNameTaken)
-        #expect(refusal { _ = try PackLibrary(customPacks: [QuizPack(id: "s", name: "S", questions: [question(.easy, "Plural of ox?", "Ox")])]) }
+        let twins = [QuizPack(id: "a", name: "Twin"), QuizPack(id: "b", name: "TWIN!")]
+        #expect(refusal { _ = try PackLibrary(customPacks: twins, builtinPacks: testBuiltins) }?.code == .packNameTaken)
+        let short = QuizPack(id: "s", name: "S", questions: [question(.easy, "Plural of ox?", "Ox")])
+        #expect(refusal { _ = try PackLibrary(customPacks: [short]) }
                 == RuleError(.answerTooShort, "Question 1: the answer \"Ox\" has 2 letters; answers need at least 3."))
         let tampered = Data(String(decoding: data, as: UTF8.self).replacingOccurrences(of: "Paris", with: "Pa").utf8)
         #expect(throws: RuleError.self) { try JSONDecoder().decode(PackLibrary.self, from: tampered) }
@@ -420,12 +421,13 @@ private let testBuiltins = [
         #expect(error("  \n ")?.code == .badJSON)
         #expect(error("{\"name\": \"Q\", \"questions\": []} x")
                 == RuleError(.badJSON, "line 1, column 32: unexpected 'x' after the end of the JSON value."))
-        #expect(error("{\"name\": \"a\nb\", \"questions\": []}")?.message
-                == "line 1, column 12: a text value contains a line break or control character; write a line break as \\n.")
+        #expect(error("{\"name\": \"a\nb\", \"questions\": []}")?.message == "line 1, column 12: a text value contains "
+                + "a line break or control character; write a line break as \\n.")
         #expect(error("{\"name\": \"\\ud800\", \"questions\": []}")?.message
                 == "line 1, column 17: a \\u escape holds half of a surrogate pair.")
         #expect(error("{\"name\": \"Q\", \"questions\": [01]}")?.code == .badJSON)
-        #expect(error(String(repeating: "[", count: 10_000))?.message == "line 1, column 33: nested deeper than 32 levels.")
+        #expect(error(String(repeating: "[", count: 10_000))?.message
+                == "line 1, column 33: nested deeper than 32 levels.")
         #expect(error("{\"name\": \"Q\", \"questions\": [{\"difficulty\": \"easy\", \"text\": \"A?\", \"answer\": \"Bee\"}, "
                       + "{\"difficulty\": \"hard\", \"text\": \" a \", \"answer\": \"Wasp\"}]}")
                 == RuleError(.badJSON, "line 1: question 2 repeats question 1."))

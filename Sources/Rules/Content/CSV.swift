@@ -86,8 +86,10 @@ public enum CSV {
                         field.append(scalar)
                     }
                 case .afterClosingQuote:
-                    throw error(line, "a quote mark follows the closing quote of a field; "
-                                + "inside a quoted field, write each quote mark twice (\"\").")
+                    throw error(
+                        line,
+                        "a quote mark follows the closing quote of a field; "
+                            + "inside a quoted field, write each quote mark twice (\"\").")
                 case .quoted:
                     break
                 }
@@ -98,8 +100,10 @@ public enum CSV {
                     field.append(scalar)
                 case .afterClosingQuote:
                     if scalar != " " && scalar != "\t" {
-                        throw error(line, "text follows the closing quote of a field; put the whole field in quote "
-                                    + "marks and write each inner quote mark twice (\"\").")
+                        throw error(
+                            line,
+                            "text follows the closing quote of a field; put the whole field in quote "
+                                + "marks and write each inner quote mark twice (\"\").")
                     }
                 case .quoted:
                     break
@@ -129,7 +133,8 @@ public enum CSV {
 
     /// `text` as one CSV field: quoted when it holds a comma, a quote mark, a line break or outer spaces.
     public static func field(_ text: String) -> String {
-        let needsQuotes = text.unicodeScalars.contains { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }
+        let needsQuotes =
+            text.unicodeScalars.contains { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }
             || text.first?.isWhitespace == true || text.last?.isWhitespace == true
         guard needsQuotes else { return text }
         var quoted = String.UnicodeScalarView()
@@ -194,8 +199,10 @@ public struct CSVTable: Sendable {
         var rows: [Row] = []
         for record in records.dropFirst() {
             guard record.fields.count == columns.count else {
-                throw CSV.error(record.line, "expected \(columns.count) fields (\(columns.joined(separator: ", "))) "
-                                + "but found \(record.fields.count); put quote marks around any field that contains a comma.")
+                throw CSV.error(
+                    record.line,
+                    "expected \(columns.count) fields (\(columns.joined(separator: ", "))) "
+                        + "but found \(record.fields.count); put quote marks around any field that contains a comma.")
             }
             rows.append(Row(line: record.line, fields: order.map { record.fields[$0] }))
         }

@@ -140,7 +140,8 @@ public struct JSONFile: Sendable {
         for component in path {
             switch component {
             case .key(let key): current = current?[key]
-            case .index(let index): current = current?.arrayValue.flatMap { $0.indices.contains(index) ? $0[index] : nil }
+            case .index(let index):
+                current = current?.arrayValue.flatMap { $0.indices.contains(index) ? $0[index] : nil }
             }
         }
         return current
@@ -188,8 +189,10 @@ public struct JSONField: Sendable {
     /// What messages about its members start with.
     let membersContext: String
 
-    init(file: JSONFile, value: JSONValue, path: [JSONPathComponent], name: String, context: String,
-         membersContext: String? = nil) {
+    init(
+        file: JSONFile, value: JSONValue, path: [JSONPathComponent], name: String, context: String,
+        membersContext: String? = nil
+    ) {
         self.file = file
         self.value = value
         self.path = path
@@ -215,7 +218,8 @@ public struct JSONField: Sendable {
     /// The member `key` of this object, or nil when it is missing or `null`.
     public func member(_ key: String) -> JSONField? {
         guard let value = value[key], value != .null else { return nil }
-        return JSONField(file: file, value: value, path: path + [.key(key)], name: "\"\(key)\"", context: membersContext)
+        return JSONField(
+            file: file, value: value, path: path + [.key(key)], name: "\"\(key)\"", context: membersContext)
     }
 
     /// The member `key`, which must be present and not `null`.
@@ -257,8 +261,9 @@ public struct JSONField: Sendable {
         guard case .array(let elements) = member.value else { throw member.error("\(member.name) must be a list.") }
         return elements.enumerated().map { offset, element in
             let elementName = itemName(offset + 1)
-            return JSONField(file: file, value: element, path: member.path + [.index(offset)], name: elementName,
-                             context: membersContext, membersContext: membersContext + elementName + ": ")
+            return JSONField(
+                file: file, value: element, path: member.path + [.index(offset)], name: elementName,
+                context: membersContext, membersContext: membersContext + elementName + ": ")
         }
     }
 
@@ -269,8 +274,9 @@ public struct JSONField: Sendable {
         var texts: [String] = []
         for (offset, element) in elements.enumerated() {
             guard case .string(let text) = element else {
-                let field = JSONField(file: file, value: element, path: member.path + [.index(offset)],
-                                      name: member.name, context: membersContext)
+                let field = JSONField(
+                    file: file, value: element, path: member.path + [.index(offset)],
+                    name: member.name, context: membersContext)
                 throw field.error("\(member.name) must hold only texts; item \(offset + 1) is \(element.kindName).")
             }
             texts.append(text)

@@ -74,7 +74,8 @@ public enum PackFile {
             case .repeats(let first): items[index].error("question \(index + 1) repeats question \(first + 1).")
             }
         }
-        return QuizPack(id: PackLibrary.makeSlug(id.isEmpty ? name : id), name: name, isBuiltin: false, questions: checked)
+        let slug = PackLibrary.makeSlug(id.isEmpty ? name : id)
+        return QuizPack(id: slug, name: name, isBuiltin: false, questions: checked)
     }
 
     // MARK: CSV
@@ -105,7 +106,8 @@ public enum PackFile {
         let checked = try PackLibrary.checkedQuestions(questions) { index, problem in
             switch problem {
             case .invalid(let error): table.rows[index].error(ContentText.lowercasingFirst(error.message))
-            case .repeats(let first): table.rows[index].error("this question already appears on line \(table.rows[first].line).")
+            case .repeats(let first):
+                table.rows[index].error("this question already appears on line \(table.rows[first].line).")
             }
         }
         var name = ContentText.trimmed(name)

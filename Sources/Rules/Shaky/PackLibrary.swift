@@ -297,8 +297,9 @@ public struct PackLibrary: Sendable, Hashable, Codable {
     ///
     /// This is the check every way into the library shares (files, the console, the admin protocol); `refusal`
     /// words the error for the question at a 0-based index, so that a file's reader can name the line.
-    public static func checkedQuestions(_ questions: [QuizQuestion],
-                                        refusal: (Int, QuestionProblem) -> RuleError) throws(RuleError) -> [QuizQuestion] {
+    public static func checkedQuestions(
+        _ questions: [QuizQuestion], refusal: (Int, QuestionProblem) -> RuleError
+    ) throws(RuleError) -> [QuizQuestion] {
         var checked: [QuizQuestion] = []
         checked.reserveCapacity(questions.count)
         var seen: [String: Int] = [:]
