@@ -65,12 +65,6 @@ final class ContentStore<Kind: ContentKind> {
         load()
     }
 
-    /// The item with `id`, built in or custom.
-    func item(id: String) -> Kind.Library.Item? { library.item(id: id) }
-
-    /// The path of the file `id` lives in, when it has one.
-    func path(of id: String) -> String? { fileNames[id].map { folder + "/" + $0 } }
-
     // MARK: Changing
 
     /// Applies `body` to a copy of the library and saves the item whose id it returns; when the rules or the
