@@ -8,13 +8,15 @@ import Glibc
 import Darwin
 #endif
 
-/// Files in the data folder: atomic writes, the journal and the game log.
+/// Files in the data folder: the content stores, the command library, atomic writes, the journal and the game log.
 ///
 /// A final class so the games' journal hooks and the server share one journal buffer; it lives on the loop's thread.
 final class Storage {
     /// The data folder.
     let directory: String
-    var packs: PackLibrary
+    /// The quiz packs, one file each in `packs/`.
+    let packStore: ContentStore<QuizPacks>
+    /// The Queen's command library (built-ins plus the operator's part in `commands.json`).
     var commands: CommandLibrary
     let log: Logger
     private var journalHandle: Int32 = -1
@@ -22,21 +24,23 @@ final class Storage {
     var isJournalSyncEnabled = true
     /// Problems found while loading, to show the operator.
     var loadProblems: [String] = []
+    /// Whether `commands.json` exists but could not be read at start, so it must be kept before it is overwritten.
+    var isCommandsFileUnread = false
 
     var journalPath: String { directory + "/journal.jsonl" }
-    var packsDirectory: String { directory + "/packs" }
+    var packsDirectory: String { directory + "/" + QuizPacks.folderName }
     var commandsPath: String { directory + "/commands.json" }
     var gamesDirectory: String { directory + "/games" }
 
     init(directory: String, log: Logger) throws {
         self.directory = directory
         self.log = log
-        packs = PackLibrary()
         commands = CommandLibrary()
-        for folder in [directory, packsDirectory, gamesDirectory] {
+        for folder in [directory, directory + "/games"] {
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         }
-        loadPacks()
+        packStore = try ContentStore(folder: directory + "/" + QuizPacks.folderName, log: log)
+        loadProblems += packStore.problems
         loadCommands()
     }
 
@@ -78,6 +82,18 @@ final class Storage {
             _ = fsync(folderFD)
             close(folderFD)
         }
+    }
+
+    /// Moves the file at `path` aside to `path.broken-<n>` (the first free n from 1) so that it is kept, not
+    /// overwritten; returns the new name (without the folder).
+    static func setAside(_ path: String) throws(StorageError) -> String {
+        var number = 1
+        while FileManager.default.fileExists(atPath: "\(path).broken-\(number)") { number += 1 }
+        let kept = "\(path).broken-\(number)"
+        guard rename(path, kept) == 0 else {
+            throw StorageError("cannot keep \(path) as \(kept): \(String(cString: strerror(errno)))")
+        }
+        return (kept as NSString).lastPathComponent
     }
 
     // MARK: Journal
@@ -161,7 +177,7 @@ final class Storage {
         object["game"] = .string(name)
         object["finishedAt"] = .string(ISO8601DateFormatter().string(from: Date()))
         do {
-            try Storage.writeAtomically(PrettyJSON.encode(.object(object)), to: path)
+            try Storage.writeAtomically(JSONEncoding.pretty(.object(object), sortingKeys: true), to: path)
             log.info("Game log saved: \(path)")
         } catch {
             log.error("Could not save the game log: \(error)")
@@ -245,27 +261,5 @@ enum JournalFormat {
         guard let expected = UInt32(String(decoding: line[0..<8], as: UTF8.self), radix: 16), checksum(body) == expected,
               let value = try? JSONParsing.parse(body), let object = value.objectValue else { return nil }
         return object
-    }
-}
-
-/// Indented JSON for files people read (game logs, exported packs).
-enum PrettyJSON {
-    static func encode(_ value: JSONValue) -> [UInt8] {
-        guard let data = try? JSONSerialization.data(withJSONObject: foundation(value), options: [.prettyPrinted, .sortedKeys]) else {
-            return JSONEncoding.encode(value)
-        }
-        return Array(data) + [0x0A]
-    }
-
-    private static func foundation(_ value: JSONValue) -> Any {
-        switch value {
-        case .null: return NSNull()
-        case .bool(let b): return b
-        case .int(let i): return i
-        case .double(let d): return d
-        case .string(let s): return s
-        case .array(let a): return a.map(foundation)
-        case .object(let o): return Dictionary(o.members.map { ($0.key, foundation($0.value)) }, uniquingKeysWith: { $1 })
-        }
     }
 }

@@ -208,13 +208,22 @@ private let testBuiltins = [
         #expect(decoded.builtinPacks == BuiltinPacks.all)
 
         // A saved pack whose id clashes (for example with a newer built-in) or is not a slug gets a fresh id.
-        let repaired = PackLibrary(customPacks: [
+        let repaired = try PackLibrary(customPacks: [
             QuizPack(id: "science", name: "My Science", isBuiltin: true),
             QuizPack(id: "Odd Id", name: "Odd"),
             QuizPack(id: "odd-id", name: "Odd Two"),
         ], builtinPacks: testBuiltins)
         #expect(repaired.customPacks.map(\.id) == ["science-2", "odd-id", "odd-id-2"])
         #expect(repaired.customPacks.allSatisfy { !$0.isBuiltin })
+
+        // Whole packs pass the same rules as an import: a saved pack that breaks one is refused, not repaired.
+        let twins = [QuizPack(id: "a", name: "Twin"), QuizPack(id: "b", name: "TWIN!")]
+        #expect(refusal { _ = try PackLibrary(customPacks: twins, builtinPacks: testBuiltins) }?.code == .packNameTaken)
+        let short = QuizPack(id: "s", name: "S", questions: [question(.easy, "Plural of ox?", "Ox")])
+        #expect(refusal { _ = try PackLibrary(customPacks: [short]) }
+                == RuleError(.answerTooShort, "Question 1: the answer \"Ox\" has 2 letters; answers need at least 3."))
+        let tampered = Data(String(decoding: data, as: UTF8.self).replacingOccurrences(of: "Paris", with: "Pa").utf8)
+        #expect(throws: RuleError.self) { try JSONDecoder().decode(PackLibrary.self, from: tampered) }
     }
 }
 
@@ -398,7 +407,7 @@ private let testBuiltins = [
             }
             """) == RuleError(.badJSON, "line 5: question 2: difficulty must be easy, medium or hard, not \"hardest\""))
         #expect(error("{\n\"name\": \"Quiz\",\n\"questions\": [\n{\"difficulty\": \"easy\" \"text\": \"x\"}]}")
-                == RuleError(.badJSON, "line 4: expected ',' or '}' in an object but found character '\"'."))
+                == RuleError(.badJSON, "line 4, column 23: expected ',' or '}' in an object but found '\"'."))
         #expect(error("{\r\n\"name\": \"Quiz\",\r\n\"questions\": [{\"difficulty\": \"easy\", \"text\": \"Which planet is red?\"}]}")
                 == RuleError(.badJSON, "line 3: question 1 has no \"answer\"."))
         #expect(error("{\"name\": \"Q\", \"questions\": [{\"difficulty\": \"easy\", \"text\": \"Plural of ox?\", \"answer\": \"ox\"}]}")
@@ -410,11 +419,15 @@ private let testBuiltins = [
         #expect(error("\n\n[1, 2]") == RuleError(.badJSON, "line 3: the file must hold one JSON object with \"name\" and \"questions\"."))
         #expect(error("") == RuleError(.badJSON, "The file is empty; it must hold one JSON object with \"name\" and \"questions\"."))
         #expect(error("  \n ")?.code == .badJSON)
-        #expect(error("{\"name\": \"Q\", \"questions\": []} x") == RuleError(.badJSON, "line 1: unexpected character 'x' after the end of the JSON object."))
-        #expect(error("{\"name\": \"a\nb\", \"questions\": []}")?.message.hasPrefix("line 1: a text value contains a line break") == true)
-        #expect(error("{\"name\": \"\\ud800\", \"questions\": []}")?.message == "line 1: a \\u escape holds half of a surrogate pair.")
+        #expect(error("{\"name\": \"Q\", \"questions\": []} x")
+                == RuleError(.badJSON, "line 1, column 32: unexpected 'x' after the end of the JSON value."))
+        #expect(error("{\"name\": \"a\nb\", \"questions\": []}")?.message == "line 1, column 12: a text value contains "
+                + "a line break or control character; write a line break as \\n.")
+        #expect(error("{\"name\": \"\\ud800\", \"questions\": []}")?.message
+                == "line 1, column 17: a \\u escape holds half of a surrogate pair.")
         #expect(error("{\"name\": \"Q\", \"questions\": [01]}")?.code == .badJSON)
-        #expect(error(String(repeating: "[", count: 10_000))?.message == "line 1: the JSON is nested too deeply.")
+        #expect(error(String(repeating: "[", count: 10_000))?.message
+                == "line 1, column 33: nested deeper than 32 levels.")
         #expect(error("{\"name\": \"Q\", \"questions\": [{\"difficulty\": \"easy\", \"text\": \"A?\", \"answer\": \"Bee\"}, "
                       + "{\"difficulty\": \"hard\", \"text\": \" a \", \"answer\": \"Wasp\"}]}")
                 == RuleError(.badJSON, "line 1: question 2 repeats question 1."))

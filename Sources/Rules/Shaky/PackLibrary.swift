@@ -43,6 +43,7 @@ public struct PackSummary: Codable, Sendable, Hashable, Identifiable {
 /// Invariants: pack ids are unique across built-in and custom packs and are slugs (`a-z`, `0-9`, `-`);
 /// pack names are unique (folded); custom packs never have `isBuiltin` set; every question added through
 /// the library passed `checkQuestion` and is not a folded duplicate of another question in its pack.
+/// Whole packs come in through `importPack` only (files, the data folder at start, decoding a saved library).
 /// Only the custom packs are persisted (`Codable`); built-in packs always come from `BuiltinPacks.all`.
 public struct PackLibrary: Sendable, Hashable, Codable {
     /// The longest pack name accepted, in characters.
@@ -63,21 +64,18 @@ public struct PackLibrary: Sendable, Hashable, Codable {
     /// The operator's packs, in the order they were created.
     public private(set) var customPacks: [QuizPack]
 
-    /// Creates a library of `builtinPacks` plus `customPacks`.
-    ///
-    /// Custom packs are repaired rather than refused, so a saved library always loads: they are marked
-    /// not built in, and an id that is not a slug or clashes with an earlier pack is replaced by a fresh one.
-    public init(customPacks: [QuizPack] = [], builtinPacks: [QuizPack] = BuiltinPacks.all) {
+    /// Creates a library of `builtinPacks` and no custom packs.
+    public init(builtinPacks: [QuizPack]) {
         self.builtinPacks = builtinPacks
-        self.customPacks = []
-        for var pack in customPacks {
-            pack.isBuiltin = false
-            let wanted = Self.makeSlug(pack.id)
-            if wanted != pack.id || self.pack(id: wanted) != nil {
-                pack.id = makeUniqueID(for: pack.id.isEmpty ? pack.name : pack.id)
-            }
-            self.customPacks.append(pack)
-        }
+        customPacks = []
+    }
+
+    /// Creates a library of `builtinPacks` plus `customPacks`, each added by `importPack` and so held to every
+    /// rule: they are marked not built in, an id that is not a free slug is replaced by a fresh one, and a pack
+    /// that breaks a rule (a taken name, a bad question) is refused.
+    public init(customPacks: [QuizPack], builtinPacks: [QuizPack] = BuiltinPacks.all) throws(RuleError) {
+        self.init(builtinPacks: builtinPacks)
+        for pack in customPacks { try importPack(pack) }
     }
 
     private enum CodingKeys: String, CodingKey {
@@ -87,7 +85,7 @@ public struct PackLibrary: Sendable, Hashable, Codable {
     /// Decodes a saved library: its custom packs, joined to the current built-in packs.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.init(customPacks: try container.decode([QuizPack].self, forKey: .customPacks))
+        try self.init(customPacks: container.decode([QuizPack].self, forKey: .customPacks))
     }
 
     /// Encodes the custom packs only; built-in packs ship with the host.
@@ -169,22 +167,13 @@ public struct PackLibrary: Sendable, Hashable, Codable {
         guard pack.questions.count <= Self.maximumQuestionsPerPack else {
             throw RuleError(.packFull, "A pack can hold at most \(Self.maximumQuestionsPerPack) questions; this one has \(pack.questions.count).")
         }
-        var questions: [QuizQuestion] = []
-        var seen: [String: Int] = [:]
-        for (offset, question) in pack.questions.enumerated() {
-            let number = offset + 1
-            let question = Self.normalized(question)
-            do {
-                try Self.checkQuestion(question)
-            } catch {
-                throw RuleError(error.code, "Question \(number): \(Self.lowercasingFirst(error.message))")
+        let questions = try Self.checkedQuestions(pack.questions) { index, problem in
+            switch problem {
+            case .invalid(let error):
+                RuleError(error.code, "Question \(index + 1): \(ContentText.lowercasingFirst(error.message))")
+            case .repeats(let first):
+                RuleError(.duplicateQuestion, "Question \(index + 1) repeats question \(first + 1).")
             }
-            let key = TextFolding.fold(question.text)
-            if let first = seen[key] {
-                throw RuleError(.duplicateQuestion, "Question \(number) repeats question \(first).")
-            }
-            seen[key] = number
-            questions.append(question)
         }
         let slug = Self.makeSlug(pack.id)
         let id = (slug == pack.id && self.pack(id: slug) == nil) ? slug : makeUniqueID(for: pack.id.isEmpty ? name : pack.id)
@@ -296,6 +285,39 @@ public struct PackLibrary: Sendable, Hashable, Codable {
         }
     }
 
+    /// Why one question of a whole pack is refused.
+    public enum QuestionProblem: Sendable, Hashable {
+        /// The question breaks a rule of `checkQuestion`.
+        case invalid(RuleError)
+        /// The question repeats (folded) the question at this 0-based index.
+        case repeats(Int)
+    }
+
+    /// The questions of a whole pack, trimmed, once each passed `checkQuestion` and none repeats an earlier one.
+    ///
+    /// This is the check every way into the library shares (files, the console, the admin protocol); `refusal`
+    /// words the error for the question at a 0-based index, so that a file's reader can name the line.
+    public static func checkedQuestions(
+        _ questions: [QuizQuestion], refusal: (Int, QuestionProblem) -> RuleError
+    ) throws(RuleError) -> [QuizQuestion] {
+        var checked: [QuizQuestion] = []
+        checked.reserveCapacity(questions.count)
+        var seen: [String: Int] = [:]
+        for (index, question) in questions.enumerated() {
+            let question = normalized(question)
+            do {
+                try checkQuestion(question)
+            } catch {
+                throw refusal(index, .invalid(error))
+            }
+            let key = TextFolding.fold(question.text)
+            if let first = seen[key] { throw refusal(index, .repeats(first)) }
+            seen[key] = index
+            checked.append(question)
+        }
+        return checked
+    }
+
     /// Makes a pack id from `text`: folded, only `a-z`, `0-9` and single dashes, at most `maximumIDLength` long, never empty.
     public static func makeSlug(_ text: String) -> String {
         var slug = ""
@@ -320,11 +342,6 @@ public struct PackLibrary: Sendable, Hashable, Codable {
         QuizQuestion(difficulty: question.difficulty,
                      text: question.text.trimmingCharacters(in: .whitespacesAndNewlines),
                      answer: question.answer.trimmingCharacters(in: .whitespacesAndNewlines))
-    }
-
-    static func lowercasingFirst(_ message: String) -> String {
-        guard let first = message.first else { return message }
-        return first.lowercased() + message.dropFirst()
     }
 
     static func unknownPack(_ id: String) -> RuleError {
@@ -408,4 +425,23 @@ public struct PackLibrary: Sendable, Hashable, Codable {
         }
         return candidate
     }
+}
+
+extension PackLibrary: ContentLibrary {
+    /// A library of the built-in packs only.
+    public init() {
+        self.init(builtinPacks: BuiltinPacks.all)
+    }
+
+    /// The operator's packs.
+    public var customItems: [QuizPack] { customPacks }
+
+    /// The pack with `id`, built in or custom.
+    public func item(id: String) -> QuizPack? { pack(id: id) }
+
+    /// Whether `id` names a built-in pack.
+    public func isBuiltin(id: String) -> Bool { builtinPacks.contains { $0.id == id } }
+
+    /// Adds `item` through `importPack`, with every rule of the library.
+    public mutating func add(_ item: QuizPack) throws(RuleError) -> String { try importPack(item) }
 }

@@ -1,0 +1,25 @@
+/// What every library of content shares (quiz packs now; puzzle packs, word lists, dice boards and station hunts
+/// next), so the host can keep each kind in its data folder the same way.
+///
+/// A library is a value: the read-only built-in items that ship with the host plus the operator's custom items.
+/// `add` is the one gate for a whole item, whether it comes from a file, an import or the data folder at start:
+/// it applies every rule of the kind and may give the item a fresh id when its own is taken.
+public protocol ContentLibrary: Sendable {
+    /// One item of content, such as a `QuizPack`.
+    associatedtype Item: Sendable
+
+    /// A library holding only the built-in items.
+    init()
+
+    /// The operator's items, in the order they were added.
+    var customItems: [Item] { get }
+
+    /// The item with `id`, built in or custom.
+    func item(id: String) -> Item?
+
+    /// Whether `id` names a built-in item (which cannot be changed, only copied).
+    func isBuiltin(id: String) -> Bool
+
+    /// Checks `item` with every rule of the library and adds it as a custom item; returns the id it was given.
+    mutating func add(_ item: Item) throws(RuleError) -> String
+}
