@@ -23,7 +23,7 @@ let package = Package(
         .executableTarget(name: "Client", dependencies: ["Protocol", "Net"]),
         .executableTarget(name: "Bench", dependencies: ["Protocol", "Rules", "Net"]),
         .testTarget(name: "ProtocolTests", dependencies: ["Protocol", "Common"]),
-        .testTarget(name: "RulesTests", dependencies: ["Rules"]),
+        .testTarget(name: "RulesTests", dependencies: ["Rules", "Common"]),
         .testTarget(name: "HostTests", dependencies: ["Host", "Bench", "Protocol", "Rules", "Net"]),
         .testTarget(name: "ClientTests", dependencies: ["Client", "Protocol", "Net", "Host"]),
     ],
