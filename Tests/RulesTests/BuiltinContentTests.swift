@@ -111,10 +111,10 @@ private func isLowercaseWord(_ text: String) -> Bool {
 }
 
 /// The string at `key` in `object`, or nil.
-private func string(_ object: Common.JSONValue, _ key: String) -> String? { object[key]?.stringValue }
+private func string(_ object: JSONValue, _ key: String) -> String? { object[key]?.stringValue }
 
 /// The integer at `key` in `object`, or nil.
-private func int(_ object: Common.JSONValue, _ key: String) -> Int? { object[key]?.intValue.map { Int($0) } }
+private func int(_ object: JSONValue, _ key: String) -> Int? { object[key]?.intValue.map { Int($0) } }
 
 // MARK: - The suite
 
