@@ -112,24 +112,6 @@ final class ChildRegistry: @unchecked Sendable {
     }
 }
 
-/// Raises this process's open-file limit to its hard limit; returns the new soft limit.
-@discardableResult
-func raiseOpenFileLimit() -> Int {
-    var limit = rlimit()
-    #if canImport(Glibc)
-    let resource = __rlimit_resource_t(RLIMIT_NOFILE.rawValue)
-    #else
-    let resource = RLIMIT_NOFILE
-    #endif
-    guard getrlimit(resource, &limit) == 0 else { return 1024 }
-    if limit.rlim_cur < limit.rlim_max {
-        var raised = limit
-        raised.rlim_cur = limit.rlim_max
-        if setrlimit(resource, &raised) == 0 { limit = raised }
-    }
-    return Int(clamping: limit.rlim_cur)
-}
-
 /// The path of the running executable.
 func ownExecutablePath() -> String {
     #if os(Linux)

@@ -26,7 +26,7 @@ do {
 
 if parsedOptions.isFloorRelay { FloorRelay.run() }
 
-let openFiles = raiseOpenFileLimit()
+let openFiles = OpenFileLimit.raise(toAtLeast: .max) ?? 1024
 let ownDirectory = URL(fileURLWithPath: ownExecutablePath()).deletingLastPathComponent()
 let hostBinary = parsedOptions.hostBinary ?? ownDirectory.appendingPathComponent("partyline-host").path
 guard FileManager.default.isExecutableFile(atPath: hostBinary) else {
