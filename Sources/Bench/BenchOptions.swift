@@ -78,11 +78,13 @@ struct BenchOptions {
             .value("--only", \.sections, sections, help: "sections to run, comma separated", section: what,
                    shownDefault: "all"),
             .flag("--quick", sets: \.isQuick, to: true,
-                  help: "small sizes for a smoke test (8 clients, 20 buzzes, 50-client storm, 200 idle clients for 1 s, "
-                      + "1 clock cycle, fairness at 0 and 40 ms with 5 trials each)", section: what),
-            .value("--sizes", \.sizes, .list(of: count(2...20_000)), help: "client counts for buzz fan-out", section: what),
+                  help: "small sizes for a smoke test (8 clients, 20 buzzes, 50-client storm, 200 idle clients for "
+                      + "1 s, 1 clock cycle, fairness at 0 and 40 ms with 5 trials each)", section: what),
+            .value("--sizes", \.sizes, .list(of: count(2...20_000)), help: "client counts for buzz fan-out",
+                   section: what),
             .value("--buzzes", \.buzzes, count(1...100_000), help: "measured buzzes per size", section: what),
-            .value("--warmup", \.warmupBuzzes, count(0...1000), help: "buzzes before measuring, not counted", section: what),
+            .value("--warmup", \.warmupBuzzes, count(0...1000), help: "buzzes before measuring, not counted",
+                   section: what),
             .value("--team-size", \.teamSize, count(1...1000), help: "terminals per team; there are at least two teams",
                    section: what),
             .value("--storm", \.stormClients, count(1...20_000), help: "clients in the join storm", section: what),
@@ -92,8 +94,8 @@ struct BenchOptions {
                    section: what),
             .value("--player-join-budget", \.playerJoinBudgetSeconds, .decimal(in: 0...3600),
                    help: "seconds spent joining idle players one by one", section: what),
-            .value("--clock-cycles", \.clockCycles, count(1...1000), help: "question+reveal cycles for deadline accuracy",
-                   section: what),
+            .value("--clock-cycles", \.clockCycles, count(1...1000),
+                   help: "question+reveal cycles for deadline accuracy", section: what),
             .value("--clock-clients", \.clockClients, count(1...20_000),
                    help: "clients connected during the deadline measurement", section: what),
             .value("--fsync", \.fsync, .choice([FsyncChoice.on, .off, .both].map { ($0.rawValue, $0) }),
@@ -120,8 +122,8 @@ struct BenchOptions {
             .flag("--keep-data", sets: \.isKeepingData, to: true, help: "keep the temporary data folder and host logs",
                   section: how),
             .flag("--verbose", aliases: ["-v"], sets: \.isVerbose, to: true, help: "progress on stderr", section: how),
-            .flag("--floor-relay", sets: \.isFloorRelay, to: true, help: "run as the floor relay (the bench's own child)",
-                  section: how, isHidden: true),
+            .flag("--floor-relay", sets: \.isFloorRelay, to: true,
+                  help: "run as the floor relay (the bench's own child)", section: how, isHidden: true),
         ])
     }
 

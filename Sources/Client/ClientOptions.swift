@@ -72,7 +72,8 @@ struct ClientOptions: Equatable, Sendable {
                   section: section),
             .value("--discover-port", \.discoverPort, .integer(in: 1...65535),
                    help: "the UDP port to search for hosts on", section: section),
-            .flag("--plain", sets: \.isPlainForced, to: true, help: "plain line mode even on a terminal", section: section),
+            .flag("--plain", sets: \.isPlainForced, to: true, help: "plain line mode even on a terminal",
+                  section: section),
             .flag("--no-color", aliases: ["--no-colour"], sets: \.isColorDisabled, to: true,
                   help: "no colours (also when the NO_COLOR variable is set)", section: section),
         ], closing: """

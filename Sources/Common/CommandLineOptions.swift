@@ -29,8 +29,10 @@ public struct OptionValue<Value> {
     public var refusedExamples: [String]
 
     /// Creates a value kind from its parts.
-    public init(placeholder: String, expectation: String, allowed: String? = nil, read: @escaping (String) -> Value?,
-                write: @escaping (Value) -> String, acceptedExamples: [String], refusedExamples: [String]) {
+    public init(
+        placeholder: String, expectation: String, allowed: String? = nil, read: @escaping (String) -> Value?,
+        write: @escaping (Value) -> String, acceptedExamples: [String], refusedExamples: [String]
+    ) {
         self.placeholder = placeholder
         self.expectation = expectation
         self.allowed = allowed
@@ -41,20 +43,25 @@ public struct OptionValue<Value> {
     }
 
     /// The same value read differently: `forward` turns a read value into the field's, `back` undoes it for writing.
-    public func map<Other>(_ forward: @escaping (Value) -> Other, back: @escaping (Other) -> Value) -> OptionValue<Other> {
+    public func map<Other>(
+        _ forward: @escaping (Value) -> Other, back: @escaping (Other) -> Value
+    ) -> OptionValue<Other> {
         let read = self.read, write = self.write
-        return OptionValue<Other>(placeholder: placeholder, expectation: expectation, allowed: allowed,
-                                  read: { read($0).map(forward) }, write: { write(back($0)) },
-                                  acceptedExamples: acceptedExamples, refusedExamples: refusedExamples)
+        return OptionValue<Other>(
+            placeholder: placeholder, expectation: expectation, allowed: allowed,
+            read: { read($0).map(forward) }, write: { write(back($0)) },
+            acceptedExamples: acceptedExamples, refusedExamples: refusedExamples)
     }
 
     /// The same value, or the word `none` (any case) for no value at all.
     public func orNone(_ word: String = "none") -> OptionValue<Value?> {
         let read = self.read, write = self.write
         return OptionValue<Value?>(
-            placeholder: placeholder, expectation: "\(expectation), or \(word)", allowed: allowed.map { "\($0) or \(word)" },
+            placeholder: placeholder, expectation: "\(expectation), or \(word)",
+            allowed: allowed.map { "\($0) or \(word)" },
             read: { text in text.lowercased() == word ? .some(nil) : read(text).map { .some($0) } },
-            write: { $0.map(write) ?? word }, acceptedExamples: acceptedExamples + [word], refusedExamples: refusedExamples)
+            write: { $0.map(write) ?? word }, acceptedExamples: acceptedExamples + [word],
+            refusedExamples: refusedExamples)
     }
 
     /// A comma-separated list of at least one `element`, such as `8,100,1000`.
@@ -71,7 +78,8 @@ public struct OptionValue<Value> {
             },
             write: { $0.map(write).joined(separator: ",") },
             acceptedExamples: element.acceptedExamples.isEmpty ? [] : [element.acceptedExamples.joined(separator: ",")],
-            refusedExamples: [""] + element.refusedExamples + element.refusedExamples.prefix(1).map { "\(element.acceptedExamples.first ?? ""),\($0)" })
+            refusedExamples: [""] + element.refusedExamples
+                + element.refusedExamples.prefix(1).map { "\(element.acceptedExamples.first ?? ""),\($0)" })
     }
 }
 
@@ -80,11 +88,16 @@ extension OptionValue where Value: FixedWidthInteger {
     public static func integer(in range: ClosedRange<Value>, placeholder: String = "N") -> OptionValue {
         let low = String(range.lowerBound), high = String(range.upperBound)
         var refused = ["x", "\(low).5"]
-        if let below = Int64(exactly: range.lowerBound).flatMap({ $0 > Int64.min ? $0 - 1 : nil }) { refused.append(String(below)) }
-        if let above = Int64(exactly: range.upperBound).flatMap({ $0 < Int64.max ? $0 + 1 : nil }) { refused.append(String(above)) }
-        return OptionValue(placeholder: placeholder, expectation: "a whole number from \(low) to \(high)", allowed: "\(low)–\(high)",
-                           read: { Value($0).flatMap { range.contains($0) ? $0 : nil } }, write: { String($0) },
-                           acceptedExamples: [low, high], refusedExamples: refused)
+        if let below = Int64(exactly: range.lowerBound).flatMap({ $0 > Int64.min ? $0 - 1 : nil }) {
+            refused.append(String(below))
+        }
+        if let above = Int64(exactly: range.upperBound).flatMap({ $0 < Int64.max ? $0 + 1 : nil }) {
+            refused.append(String(above))
+        }
+        return OptionValue(
+            placeholder: placeholder, expectation: "a whole number from \(low) to \(high)", allowed: "\(low)–\(high)",
+            read: { Value($0).flatMap { range.contains($0) ? $0 : nil } }, write: { String($0) },
+            acceptedExamples: [low, high], refusedExamples: refused)
     }
 }
 
@@ -92,10 +105,11 @@ extension OptionValue where Value == Double {
     /// A number within `range`, with or without decimals.
     public static func decimal(in range: ClosedRange<Double>, placeholder: String = "S") -> OptionValue {
         let low = write(range.lowerBound), high = write(range.upperBound)
-        return OptionValue(placeholder: placeholder, expectation: "a number from \(low) to \(high)", allowed: "\(low)–\(high)",
-                           read: { Double($0).flatMap { $0.isFinite && range.contains($0) ? $0 : nil } }, write: write,
-                           acceptedExamples: [low, high],
-                           refusedExamples: ["x", write(range.lowerBound - 1), write(range.upperBound + 1)])
+        return OptionValue(
+            placeholder: placeholder, expectation: "a number from \(low) to \(high)", allowed: "\(low)–\(high)",
+            read: { Double($0).flatMap { $0.isFinite && range.contains($0) ? $0 : nil } }, write: write,
+            acceptedExamples: [low, high],
+            refusedExamples: ["x", write(range.lowerBound - 1), write(range.upperBound + 1)])
     }
 
     /// `value` as typed: without a fraction when it is whole (`10`, `0.5`).
@@ -106,13 +120,16 @@ extension OptionValue where Value == Double {
 
 extension OptionValue where Value == String {
     /// Text, checked by `isAllowed` (described by `expectation`) and normalised by `transform` (such as upper case).
-    public static func text(placeholder: String, expectation: String = "some text",
-                            isAllowed: @escaping (String) -> Bool = { _ in true },
-                            transform: @escaping (String) -> String = { $0 },
-                            accepted: [String] = ["x"], refused: [String] = []) -> OptionValue {
-        OptionValue(placeholder: placeholder, expectation: expectation,
-                    read: { isAllowed($0) ? transform($0) : nil }, write: { $0 },
-                    acceptedExamples: accepted, refusedExamples: refused)
+    public static func text(
+        placeholder: String, expectation: String = "some text",
+        isAllowed: @escaping (String) -> Bool = { _ in true },
+        transform: @escaping (String) -> String = { $0 },
+        accepted: [String] = ["x"], refused: [String] = []
+    ) -> OptionValue {
+        OptionValue(
+            placeholder: placeholder, expectation: expectation,
+            read: { isAllowed($0) ? transform($0) : nil }, write: { $0 },
+            acceptedExamples: accepted, refusedExamples: refused)
     }
 }
 
@@ -274,8 +291,10 @@ public struct CommandLineTable<Values> {
     static var helpWidth: Int { 100 }
 
     /// Creates a table; the options keep their order.
-    public init(tool: String, defaults: Values, introduction: String, options: [CommandLineOption<Values>],
-                closing: String = "", hasVersion: Bool = false, takesArguments: Bool = false) {
+    public init(
+        tool: String, defaults: Values, introduction: String, options: [CommandLineOption<Values>],
+        closing: String = "", hasVersion: Bool = false, takesArguments: Bool = false
+    ) {
         self.tool = tool
         self.defaults = defaults
         self.introduction = introduction
@@ -309,7 +328,9 @@ public struct CommandLineTable<Values> {
                     parsed.request = .help
                     return parsed
                 }
-                guard takesArguments else { throw error("Unexpected argument \"\(argument)\": \(tool) takes only options.") }
+                guard takesArguments else {
+                    throw error("Unexpected argument \"\(argument)\": \(tool) takes only options.")
+                }
                 parsed.arguments.append(argument)
                 continue
             }
@@ -379,7 +400,9 @@ public struct CommandLineTable<Values> {
             }
             if let text = option.defaultArgument(defaults) {
                 if let values = try? parse([flag, text]).values {
-                    if !option.agrees(values, defaults) { problems.append("\(flag) \(text) does not give the default back.") }
+                    if !option.agrees(values, defaults) {
+                        problems.append("\(flag) \(text) does not give the default back.")
+                    }
                 } else {
                     problems.append("\(flag) refuses its own default \"\(text)\".")
                 }
@@ -394,7 +417,9 @@ public struct CommandLineTable<Values> {
                     _ = try parse([flag, text])
                     problems.append("\(flag) accepts \"\(text)\", which it should refuse.")
                 } catch {
-                    if !error.message.hasPrefix("\(flag) must be ") { problems.append("\(flag) refuses \"\(text)\" unclearly.") }
+                    if !error.message.hasPrefix("\(flag) must be ") {
+                        problems.append("\(flag) refuses \"\(text)\" unclearly.")
+                    }
                 }
             }
         }
@@ -444,8 +469,9 @@ public struct CommandLineTable<Values> {
             lines.append("")
             lines.append(section.heading)
             for row in section.rows {
-                lines += Self.layOut(signature: row.signature, text: row.text, shownDefault: row.shownDefault,
-                                     column: column, width: Self.helpWidth)
+                lines += Self.layOut(
+                    signature: row.signature, text: row.text, shownDefault: row.shownDefault,
+                    column: column, width: Self.helpWidth)
             }
         }
         var parts = [introduction.trimmingTrailingNewlines(), lines.joined(separator: "\n")]

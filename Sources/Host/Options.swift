@@ -67,12 +67,14 @@ struct HostOptions {
             """, options: [
             .value("--port", \.port, .integer(in: 0...65535), help: "TCP (and UDP discovery) port; 0 picks a free one",
                    section: network),
-            .value("--bind", \.bindAddress, .text(placeholder: "ADDR"), help: "IPv4 address to listen on (0.0.0.0: all)",
-                   section: network),
+            .value("--bind", \.bindAddress, .text(placeholder: "ADDR"),
+                   help: "IPv4 address to listen on (0.0.0.0: all)", section: network),
             .value("--room", \.room, .text(
-                placeholder: "CODE", expectation: "\(roomCharacters.lowerBound) to \(roomCharacters.upperBound) letters or digits",
+                placeholder: "CODE",
+                expectation: "\(roomCharacters.lowerBound) to \(roomCharacters.upperBound) letters or digits",
                 isAllowed: { code in
-                    roomCharacters.contains(code.count) && code.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber) }
+                    roomCharacters.contains(code.count)
+                        && code.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber) }
                 },
                 transform: { $0.uppercased() }, accepted: ["ab", String(repeating: "Z", count: FieldLimits.room)],
                 refused: ["A", String(repeating: "Z", count: FieldLimits.room + 1), "A-B"]),
@@ -83,8 +85,9 @@ struct HostOptions {
                 accepted: ["abcd", String(repeating: "k", count: 128)],
                 refused: ["abc", String(repeating: "k", count: 129), "ab cd"]),
                    help: "key for operator clients and `admin` in text mode", section: network, shownDefault: "random"),
-            .value("--name", \.hostName, .text(placeholder: "NAME"), help: "host name shown to clients that search the LAN",
-                   section: network, shownDefault: "computer name"),
+            .value("--name", \.hostName, .text(placeholder: "NAME"),
+                   help: "host name shown to clients that search the LAN", section: network,
+                   shownDefault: "computer name"),
             .value("--max-clients", \.maxClients, .integer(in: 1...1_000_000),
                    help: "connections at once; extras get an error", section: network),
             .flag("--no-discovery", sets: \.isDiscoveryEnabled, to: false,
@@ -110,14 +113,16 @@ struct HostOptions {
                    help: "answer clock of the team on turn", section: shaky),
             .value("--reveal-seconds", \.revealSeconds, .integer(in: ShakySettings.revealSecondsRange),
                    help: "pause after a question; 0 waits for `next`", section: shaky),
-            .flag("--strict", sets: \.isStrict, to: true, help: "no forgiveness for small spelling mistakes", section: shaky),
+            .flag("--strict", sets: \.isStrict, to: true, help: "no forgiveness for small spelling mistakes",
+                  section: shaky),
             .value("--fairness", \.isFairnessEnabled, onOff, help: "order buzzes by press time (on) or arrival (off)",
                    section: shaky),
 
             .value("--queen-max-players", \.queenMaxPlayers, .integer(in: QueenSettings.playerCountRange),
                    help: "most players in one game", section: queen),
-            .value("--queen-countdown-seconds", \.queenCountdownSeconds, .integer(in: QueenSettings.countdownSecondsRange),
-                   help: "countdown before the reveal", section: queen),
+            .value("--queen-countdown-seconds", \.queenCountdownSeconds,
+                   .integer(in: QueenSettings.countdownSecondsRange), help: "countdown before the reveal",
+                   section: queen),
             .value("--queen-choose-seconds", \.queenChooseSeconds, .integer(in: QueenSettings.chooseSecondsRange),
                    help: "time the Queen has to pick a command", section: queen),
 
@@ -165,7 +170,9 @@ struct HostOptions {
         case "history" where words.count == 1: return (parsed.values, .history)
         case "pack":
             if words.count == 3, words[1] == "import" { return (parsed.values, .packImport(file: words[2])) }
-            if words.count == 4, words[1] == "export" { return (parsed.values, .packExport(pack: words[2], file: words[3])) }
+            if words.count == 4, words[1] == "export" {
+                return (parsed.values, .packExport(pack: words[2], file: words[3]))
+            }
             throw UsageError("Use: partyline-host pack import FILE, or partyline-host pack export ID FILE.")
         default:
             throw table.error("Unknown command \"\(words.joined(separator: " "))\".")

@@ -229,7 +229,8 @@ struct InputTests {
         #expect(throws: UsageError("Choose --board or --admin-key, not both. See partyline --help.")) {
             try ClientOptions.parse(["--board", "--admin-key", "k"])
         }
-        #expect(throws: UsageError("--discover-port must be a whole number from 1 to 65535, not \"0\". See partyline --help.")) {
+        let portRefusal = #"--discover-port must be a whole number from 1 to 65535, not "0". See partyline --help."#
+        #expect(throws: UsageError(portRefusal)) {
             try ClientOptions.parse(["--discover-port", "0"])
         }
     }

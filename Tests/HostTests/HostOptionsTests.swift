@@ -29,7 +29,9 @@ struct HostOptionsTests {
         for option in table.options where !option.isHidden {
             #expect(help.contains(" \(option.flag)"), "\(option.flag)")
             if let shown = option.shownDefault(table.defaults) {
-                let line = help.split(separator: "\n").first { $0.contains(option.flag + " ") || $0.hasSuffix(option.flag) }
+                let line = help.split(separator: "\n").first {
+                    $0.contains(option.flag + " ") || $0.hasSuffix(option.flag)
+                }
                 #expect(help.contains("[\(shown)]"), "\(option.flag) [\(shown)]")
                 #expect(line != nil, "\(option.flag)")
             }
@@ -101,15 +103,22 @@ struct HostOptionsTests {
         #expect(try parse(["--help"]).1 == .help)
         #expect(try parse(["help"]).1 == .help)
         #expect(try parse(["--version"]).1 == .version)
-        #expect(message(["--question-seconds", "x"])
-            == #"--question-seconds must be a whole number from 1 to 3600, not "x". See partyline-host --help."#)
-        #expect(message(["--questoin-seconds", "5"])
-            == "Unknown option --questoin-seconds; did you mean --question-seconds? See partyline-host --help.")
-        #expect(message(["--room", "A"])
-            == #"--room must be 2 to \#(FieldLimits.room) letters or digits, not "A". See partyline-host --help."#)
-        #expect(message(["--fairness", "maybe"]) == #"--fairness must be on or off, not "maybe". See partyline-host --help."#)
+        #expect(
+            message(["--question-seconds", "x"])
+                == #"--question-seconds must be a whole number from 1 to 3600, not "x". See partyline-host --help."#)
+        #expect(
+            message(["--questoin-seconds", "5"])
+                == "Unknown option --questoin-seconds; did you mean --question-seconds? See partyline-host --help.")
+        #expect(
+            message(["--room", "A"])
+                == #"--room must be 2 to \#(FieldLimits.room) letters or digits, not "A". See partyline-host --help."#)
+        #expect(
+            message(["--fairness", "maybe"])
+                == #"--fairness must be on or off, not "maybe". See partyline-host --help."#)
         #expect(message(["--port"]) == "--port needs a value (N). See partyline-host --help.")
-        #expect(message(["pack", "import"]) == "Use: partyline-host pack import FILE, or partyline-host pack export ID FILE.")
+        #expect(
+            message(["pack", "import"])
+                == "Use: partyline-host pack import FILE, or partyline-host pack export ID FILE.")
         #expect(message(["serve"]) == #"Unknown command "serve". See partyline-host --help."#)
     }
 }

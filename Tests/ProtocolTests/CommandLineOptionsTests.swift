@@ -14,35 +14,47 @@ private struct Settings: Equatable {
     var delay: Double? = 40
     var budget = 2.5
 
-    static func table(takesArguments: Bool = true, options: [CommandLineOption<Settings>]? = nil) -> CommandLineTable<Settings> {
-        CommandLineTable(tool: "toy", defaults: Settings(), introduction: "toy — a tool for tests.\n\nUSAGE\n  toy [options]",
-                         options: options ?? Settings.options, closing: "EXAMPLES\n  toy --seconds 5",
-                         hasVersion: true, takesArguments: takesArguments)
+    static func table(takesArguments: Bool = true, options: [CommandLineOption<Settings>]? = nil) -> CommandLineTable<
+        Settings
+    > {
+        CommandLineTable(
+            tool: "toy", defaults: Settings(), introduction: "toy — a tool for tests.\n\nUSAGE\n  toy [options]",
+            options: options ?? Settings.options, closing: "EXAMPLES\n  toy --seconds 5",
+            hasVersion: true, takesArguments: takesArguments)
     }
 
-    static var options: [CommandLineOption<Settings>] { [
-        .value("--seconds", aliases: ["-s"], \.seconds, .integer(in: 1...3600), help: "how long", section: "TIMES"),
-        .value("--port", \.port, .integer(in: 1...65535), help: "where", section: "NETWORK"),
-        .value("--name", aliases: ["-n"], \.name, .text(placeholder: "NAME"), help: "who", section: "NETWORK",
-               shownDefault: "asked for"),
-        .value("--room", \.room, .text(placeholder: "CODE", expectation: "2 to 4 letters",
-                                       isAllowed: { (2...4).contains($0.count) && $0.allSatisfy(\.isLetter) },
-                                       transform: { $0.uppercased() }, accepted: ["ab", "abcd"], refused: ["a", "abcde"]),
-               help: "which room", section: "NETWORK"),
-        .flag("--loud", sets: \.isLoud, to: true, help: "ring bells", section: "TIMES"),
-        .flag("--resume", sets: \.resume, to: true, help: "come back", section: "TIMES"),
-        .flag("--fresh", sets: \.resume, to: false, help: "start over", section: "TIMES"),
-        .value("--fair", \.isFair, .choice(["on": true, "off": false]), help: "order by press time", section: "TIMES"),
-        .value("--sizes", \.sizes, .list(of: .integer(in: 2...1000)), help: "client counts", section: "TIMES"),
-        .value("--delay", \.delay, OptionValue.decimal(in: 0...1000, placeholder: "MS").orNone(), help: "a delay",
-               section: "TIMES"),
-        .value("--budget", \.budget, .decimal(in: 0...3600), help: "seconds to spend", section: "TIMES"),
-        .flag("--internal", sets: \.isLoud, to: true, help: "not for people", section: "TIMES", isHidden: true),
-    ] }
+    static var options: [CommandLineOption<Settings>] {
+        [
+            .value("--seconds", aliases: ["-s"], \.seconds, .integer(in: 1...3600), help: "how long", section: "TIMES"),
+            .value("--port", \.port, .integer(in: 1...65535), help: "where", section: "NETWORK"),
+            .value(
+                "--name", aliases: ["-n"], \.name, .text(placeholder: "NAME"), help: "who", section: "NETWORK",
+                shownDefault: "asked for"),
+            .value(
+                "--room", \.room,
+                .text(
+                    placeholder: "CODE", expectation: "2 to 4 letters",
+                    isAllowed: { (2...4).contains($0.count) && $0.allSatisfy(\.isLetter) },
+                    transform: { $0.uppercased() }, accepted: ["ab", "abcd"], refused: ["a", "abcde"]),
+                help: "which room", section: "NETWORK"),
+            .flag("--loud", sets: \.isLoud, to: true, help: "ring bells", section: "TIMES"),
+            .flag("--resume", sets: \.resume, to: true, help: "come back", section: "TIMES"),
+            .flag("--fresh", sets: \.resume, to: false, help: "start over", section: "TIMES"),
+            .value(
+                "--fair", \.isFair, .choice(["on": true, "off": false]), help: "order by press time", section: "TIMES"),
+            .value("--sizes", \.sizes, .list(of: .integer(in: 2...1000)), help: "client counts", section: "TIMES"),
+            .value(
+                "--delay", \.delay, OptionValue.decimal(in: 0...1000, placeholder: "MS").orNone(), help: "a delay",
+                section: "TIMES"),
+            .value("--budget", \.budget, .decimal(in: 0...3600), help: "seconds to spend", section: "TIMES"),
+            .flag("--internal", sets: \.isLoud, to: true, help: "not for people", section: "TIMES", isHidden: true),
+        ]
+    }
 }
 
 private func parse(_ arguments: [String], _ table: CommandLineTable<Settings> = Settings.table()) throws(UsageError)
-    -> ParsedCommandLine<Settings> {
+    -> ParsedCommandLine<Settings>
+{
     try table.parse(arguments)
 }
 
@@ -90,19 +102,24 @@ private func message(_ arguments: [String], _ table: CommandLineTable<Settings> 
         #expect(try parse(["help"]).request == .help)
         #expect(try parse(["--version"]).request == .version)
         #expect(try parse(["--name", "help"]).values.name == "help")  // a value is never a request
-        #expect(message(["extra"], Settings.table(takesArguments: false))
-            == #"Unexpected argument "extra": toy takes only options. See toy --help."#)
+        #expect(
+            message(["extra"], Settings.table(takesArguments: false))
+                == #"Unexpected argument "extra": toy takes only options. See toy --help."#)
     }
 
     @Test func mistakesAreSaidPlainly() {
-        #expect(message(["--seconds", "x"]) == #"--seconds must be a whole number from 1 to 3600, not "x". See toy --help."#)
+        #expect(
+            message(["--seconds", "x"]) == #"--seconds must be a whole number from 1 to 3600, not "x". See toy --help."#
+        )
         #expect(message(["-s", "0"]) == #"--seconds must be a whole number from 1 to 3600, not "0". See toy --help."#)
         #expect(message(["--port=0"]) == #"--port must be a whole number from 1 to 65535, not "0". See toy --help."#)
         #expect(message(["--room", "a"]) == #"--room must be 2 to 4 letters, not "a". See toy --help."#)
         #expect(message(["--fair", "maybe"]) == #"--fair must be on or off, not "maybe". See toy --help."#)
-        #expect(message(["--sizes", "2,x"])
-            == #"--sizes must be a comma-separated list, each a whole number from 2 to 1000, not "2,x". See toy --help."#)
-        #expect(message(["--delay", "-1"]) == #"--delay must be a number from 0 to 1000, or none, not "-1". See toy --help."#)
+        let listRefusal = #"--sizes must be a comma-separated list, each a whole number from 2 to 1000, not "2,x"."#
+        #expect(message(["--sizes", "2,x"]) == listRefusal + " See toy --help.")
+        #expect(
+            message(["--delay", "-1"])
+                == #"--delay must be a number from 0 to 1000, or none, not "-1". See toy --help."#)
         #expect(message(["--seconds"]) == "--seconds needs a value (N). See toy --help.")
         #expect(message(["--loud=yes"]) == #"--loud takes no value; leave out "=yes". See toy --help."#)
         #expect(message(["--secnds", "5"]) == "Unknown option --secnds; did you mean --seconds? See toy --help.")
@@ -136,7 +153,8 @@ private func message(_ arguments: [String], _ table: CommandLineTable<Settings> 
 
     @Test func longSentencesWrapUnderTheirColumnAndKeepTheDefaultAtTheEdge() {
         let lines = CommandLineTable<Settings>.layOut(
-            signature: "--long N", text: String(repeating: "word ", count: 30), shownDefault: "7", column: 12, width: 60)
+            signature: "--long N", text: String(repeating: "word ", count: 30), shownDefault: "7", column: 12, width: 60
+        )
         #expect(lines.count > 2)
         #expect(lines.dropFirst().allSatisfy { $0.hasPrefix(String(repeating: " ", count: 12) + "word") })
         #expect(lines.allSatisfy { $0.count <= 60 })
@@ -151,10 +169,13 @@ private func message(_ arguments: [String], _ table: CommandLineTable<Settings> 
         // A default outside its own range, a range whose end is refused, a flag that changes nothing, a name twice.
         let broken: [CommandLineOption<Settings>] = [
             .value("--seconds", \.seconds, .integer(in: 100...200), help: "how long", section: "A"),
-            .value("--room", \.room, .text(placeholder: "CODE", isAllowed: { $0.count == 4 }, accepted: ["ab"]),
-                   help: "which room", section: "A"),
-            .value("--port", \.port, OptionValue<String>.text(placeholder: "N").map({ UInt16($0) ?? 0 }, back: { String($0) }),
-                   help: "where", section: "A"),
+            .value(
+                "--room", \.room, .text(placeholder: "CODE", isAllowed: { $0.count == 4 }, accepted: ["ab"]),
+                help: "which room", section: "A"),
+            .value(
+                "--port", \.port,
+                OptionValue<String>.text(placeholder: "N").map({ UInt16($0) ?? 0 }, back: { String($0) }),
+                help: "where", section: "A"),
             .flag("--fresh", sets: \.isFair, to: true, help: "start over", section: "A"),
             .flag("--seconds", sets: \.isLoud, to: true, help: "again", section: "A"),
         ]

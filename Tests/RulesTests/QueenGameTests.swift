@@ -72,7 +72,8 @@ import Testing
     @Test func settingsAreValidAtTheEndsOfTheirRangesAndRefusedOnePast() {
         typealias Field = WritableKeyPath<QueenSettings, Int>
         let ranges: [(Field, ClosedRange<Int>)] = [
-            (\.chooseSeconds, QueenSettings.chooseSecondsRange), (\.countdownSeconds, QueenSettings.countdownSecondsRange),
+            (\.chooseSeconds, QueenSettings.chooseSecondsRange),
+            (\.countdownSeconds, QueenSettings.countdownSecondsRange),
             (\.maxPlayers, QueenSettings.playerCountRange),
         ]
         func error(_ change: (inout QueenSettings) -> Void) -> RuleError? {
@@ -88,10 +89,12 @@ import Testing
         }
         #expect(QueenSettings.playerCountRange.upperBound == QueenSettings.playerLimit)
         let next = QueenSettings.autoNextSecondsRange
-        #expect(error { $0.autoNextSeconds = next.lowerBound } == nil && error { $0.autoNextSeconds = next.upperBound } == nil)
+        #expect(error { $0.autoNextSeconds = next.lowerBound } == nil)
+        #expect(error { $0.autoNextSeconds = next.upperBound } == nil)
         #expect(error { $0.autoNextSeconds = next.upperBound + 1 }?.code == .badSettings)
         #expect(error { $0.minPlayers = 2 }?.code == .badSettings)
-        #expect(error { $0.chooseSeconds = 0 }?.message == "The Queen's time to choose a command must be 1 to 3600 seconds, not 0.")
+        #expect(error { $0.chooseSeconds = 0 }?.message
+            == "The Queen's time to choose a command must be 1 to 3600 seconds, not 0.")
     }
 
     @Test func startRefusals() {

@@ -61,10 +61,12 @@ public struct QueenSettings: Codable, Sendable, Equatable {
             throw refuse("The Queen's game needs at least 3 players; the minimum can't be \(minPlayers).")
         }
         guard maxPlayers <= Self.playerCountRange.upperBound else {
-            throw refuse("At most \(Self.playerLimit) players can play the Queen's game; the limit can't be \(maxPlayers).")
+            throw refuse(
+                "At most \(Self.playerLimit) players can play the Queen's game; the limit can't be \(maxPlayers).")
         }
         guard maxPlayers >= minPlayers else {
-            throw refuse("The player limit (\(maxPlayers)) can't be below the minimum number of players (\(minPlayers)).")
+            throw refuse(
+                "The player limit (\(maxPlayers)) can't be below the minimum number of players (\(minPlayers)).")
         }
         func check(_ value: Int, in range: ClosedRange<Int>, _ what: String) throws(RuleError) {
             guard range.contains(value) else {

@@ -115,7 +115,9 @@ public struct ShakySettings: Codable, Sendable, Equatable, Hashable {
         try check(questionSeconds, in: Self.questionSecondsRange, "The buzz clock")
         try check(afterBuzzSeconds, in: Self.afterBuzzSecondsRange, "The time left after the first buzz")
         try check(answerSeconds, in: Self.answerSecondsRange, "The answer clock")
-        if let revealSeconds { try check(revealSeconds, in: Self.revealSecondsRange, "The pause before the next question") }
+        if let revealSeconds {
+            try check(revealSeconds, in: Self.revealSecondsRange, "The pause before the next question")
+        }
         guard basePoints.easy >= 0, basePoints.medium >= 0, basePoints.hard >= 0 else {
             throw refuse("Questions cannot be worth negative points.")
         }
