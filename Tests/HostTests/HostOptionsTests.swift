@@ -1,6 +1,7 @@
 @testable import Host
 import Protocol
 import Rules
+import TestSupport
 import Testing
 
 /// The host's command line: one table drives parsing and `--help`, and its house-rule flags take the games' ranges.
@@ -94,6 +95,18 @@ struct HostOptionsTests {
             #expect(message([flag, String(range.lowerBound - 1)])?.hasPrefix(refusal) == true, "\(flag)")
             #expect(message([flag, String(range.upperBound + 1)])?.hasPrefix(refusal) == true, "\(flag)")
         }
+    }
+
+    @Test func theRealHostPrintsItsHelpAndRefusesABadFlagInPlainWords() throws {
+        let host = BuiltProducts.path("partyline-host")
+        let help = try ChildProcess.run(host, ["--help"])
+        #expect(help.terminationStatus == 0)
+        #expect(help.output == HostOptions.helpText + "\n")
+        let refused = try ChildProcess.run(host, ["--queen-choose-seconds", "0", "--port", "0", "--no-console"])
+        #expect(refused.terminationStatus == 2)
+        #expect(refused.errors == "partyline-host: --queen-choose-seconds must be a whole number from 1 to 3600, "
+                    + #"not "0". See partyline-host --help."# + "\n")
+        #expect(refused.output.isEmpty)
     }
 
     @Test func commandsAndMistakes() throws {
