@@ -21,11 +21,14 @@ let package = Package(
         .target(name: "Rules", dependencies: ["Common"]),
         .executableTarget(name: "Host", dependencies: ["Protocol", "Rules", "Net", "CSystem"]),
         .executableTarget(name: "Client", dependencies: ["Protocol", "Net"]),
-        .executableTarget(name: "Bench", dependencies: ["Protocol", "Rules", "Net"]),
+        // What the end-to-end tests and the bench share: starting built products (the host above all), JSON test
+        // clients, a delaying and cutting TCP proxy. A library, not a test target, so the bench can use it.
+        .target(name: "TestSupport", dependencies: ["Protocol", "Net", "Rules"]),
+        .executableTarget(name: "Bench", dependencies: ["Protocol", "Net", "TestSupport"]),
         .testTarget(name: "ProtocolTests", dependencies: ["Protocol", "Common"]),
         .testTarget(name: "RulesTests", dependencies: ["Rules", "Common"]),
-        .testTarget(name: "HostTests", dependencies: ["Host", "Bench", "Protocol", "Rules", "Net"]),
-        .testTarget(name: "ClientTests", dependencies: ["Client", "Protocol", "Net", "Host"]),
+        .testTarget(name: "HostTests", dependencies: ["Host", "Bench", "Protocol", "Rules", "Net", "TestSupport"]),
+        .testTarget(name: "ClientTests", dependencies: ["Client", "Protocol", "Net", "Host", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

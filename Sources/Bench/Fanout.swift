@@ -1,6 +1,7 @@
 import Foundation
 import Net
 import Protocol
+import TestSupport
 
 /// Buzz fan-out: one client buzzes (or, on the floor, writes a line); the time until every client has read the `buzzed` line.
 struct FanoutRun {
@@ -57,7 +58,7 @@ struct FanoutRun {
     /// One server under test for one size: the floor relay or a host (fsync on or off), with its own clients.
     final class Contender {
         enum Kind {
-            case floor(ChildProcess)
+            case floor(ServerProcess)
             case host(HostSession, fsync: Bool)
         }
         let kind: Kind

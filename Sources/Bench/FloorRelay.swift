@@ -17,7 +17,7 @@ enum FloorRelay {
     /// Runs the relay on 127.0.0.1 (a free port, printed as `ready port=P`) until stdin closes.
     static func run() -> Never {
         signal(SIGPIPE, SIG_IGN)
-        raiseOpenFileLimit()
+        OpenFileLimit.raise(toAtLeast: .max)
         let listener: Socket
         let poller: Poller
         let port: UInt16

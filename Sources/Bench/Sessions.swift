@@ -1,6 +1,7 @@
 import Foundation
 import Net
 import Protocol
+import TestSupport
 
 /// What every part of a run shares: options, the host binary, the temporary folder, progress output.
 final class BenchContext {
@@ -14,7 +15,7 @@ final class BenchContext {
     init(options: BenchOptions, hostBinary: String) {
         self.options = options
         self.hostBinary = hostBinary
-        ownBinary = ownExecutablePath()
+        ownBinary = BuiltProducts.currentExecutable
         folder = NSTemporaryDirectory() + "partyline-bench-" + UUID().uuidString.prefix(8)
         dataFolder = folder + "/data"
         try? FileManager.default.createDirectory(atPath: dataFolder, withIntermediateDirectories: true)
@@ -32,17 +33,18 @@ final class BenchContext {
     }
 
     /// Starts a floor relay (this executable with --floor-relay).
-    func startFloor() throws -> ChildProcess {
-        try ChildProcess(name: "floor relay", executable: ownBinary, arguments: ["--floor-relay"], logPath: nextLogPath("floor"))
+    func startFloor() throws -> ServerProcess {
+        try ServerProcess(ownBinary, ["--floor-relay"], name: "floor relay", standardError: .file(nextLogPath("floor")))
     }
 
     /// Starts a host on 127.0.0.1 with the bench's data folder (fresh room each time) and the given extra flags.
-    func startHost(maxClients: Int, fsync: Bool = true, extra: [String] = []) throws -> ChildProcess {
-        var arguments = ["--port", "0", "--bind", "127.0.0.1", "--data", dataFolder, "--no-console", "--no-discovery", "--fresh",
-                         "--max-clients", String(maxClients), "--connection-rate", "0", "--rate", "1000000", "--log-level", "warning"]
+    func startHost(maxClients: Int, fsync: Bool = true, extra: [String] = []) throws -> HostProcess {
+        var arguments = ["--no-console", "--fresh", "--max-clients", String(maxClients), "--connection-rate", "0",
+                         "--rate", "1000000"]
         if !fsync { arguments.append("--no-fsync") }
         arguments += extra
-        return try ChildProcess(name: "partyline-host", executable: hostBinary, arguments: arguments, logPath: nextLogPath("host"))
+        return try HostProcess(arguments, data: dataFolder, logLevel: "warning", executable: hostBinary,
+                               standardError: .file(nextLogPath("host")))
     }
 
     func removeFolder() {
@@ -57,7 +59,7 @@ final class BenchContext {
 /// A running host with a client pool, an operator connection and helpers for the admin protocol.
 final class HostSession {
     let context: BenchContext
-    let host: ChildProcess
+    let host: HostProcess
     let pool: ClientPool
     let room: String
     let adminKey: String
@@ -73,8 +75,8 @@ final class HostSession {
     init(context: BenchContext, capacity: Int, maxClients: Int, fsync: Bool = true, extra: [String] = [], withAdmin: Bool = true) throws {
         self.context = context
         host = try context.startHost(maxClients: maxClients, fsync: fsync, extra: extra)
-        room = host.fields["room"] ?? ""
-        adminKey = host.fields["admin-key"] ?? ""
+        room = host.room
+        adminKey = host.adminKey
         do {
             pool = try ClientPool(port: host.port, capacity: capacity + 1, readerCount: context.options.readers)
         } catch {

@@ -1,6 +1,7 @@
 import Foundation
 import Net
 import Protocol
+import TestSupport
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -26,8 +27,8 @@ do {
 
 if parsedOptions.isFloorRelay { FloorRelay.run() }
 
-let openFiles = raiseOpenFileLimit()
-let ownDirectory = URL(fileURLWithPath: ownExecutablePath()).deletingLastPathComponent()
+let openFiles = OpenFileLimit.raise(toAtLeast: .max) ?? 1024
+let ownDirectory = URL(fileURLWithPath: BuiltProducts.currentExecutable).deletingLastPathComponent()
 let hostBinary = parsedOptions.hostBinary ?? ownDirectory.appendingPathComponent("partyline-host").path
 guard FileManager.default.isExecutableFile(atPath: hostBinary) else {
     FileHandle.standardError.write(Data("partyline-bench: no partyline-host at \(hostBinary); build it (swift build -c release) or pass --host-binary PATH.\n".utf8))
@@ -46,7 +47,7 @@ for signalNumber in [SIGINT, SIGTERM] {
     signal(signalNumber, SIG_IGN)
     let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: signalQueue)
     source.setEventHandler {
-        ChildRegistry.shared.killAll()
+        ChildProcess.killAll()
         FileHandle.standardError.write(Data("partyline-bench: interrupted.\n".utf8))
         exit(130)
     }
@@ -77,16 +78,8 @@ if parsedOptions.sections.contains(.fairness) { FairnessRun(context: context).ru
 // MARK: Output
 
 func run(_ executable: String, _ arguments: [String]) -> String? {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: executable)
-    process.arguments = arguments
-    let pipe = Pipe()
-    process.standardOutput = pipe
-    process.standardError = pipe
-    do { try process.run() } catch { return nil }
-    let data = pipe.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+    guard let finished = try? ChildProcess.run(executable, arguments, timeout: 60) else { return nil }
+    return (finished.output + finished.errors).trimmingCharacters(in: .whitespacesAndNewlines)
 }
 
 let formatter = ISO8601DateFormatter()

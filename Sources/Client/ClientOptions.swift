@@ -1,14 +1,5 @@
 import Protocol
 
-/// A command-line problem, with a message for the person who typed it.
-struct UsageError: Error, Equatable, CustomStringConvertible {
-    /// What was wrong.
-    var message: String
-    /// Creates an error.
-    init(_ message: String) { self.message = message }
-    var description: String { message }
-}
-
 /// Everything `partyline` can be told on its command line.
 struct ClientOptions: Equatable, Sendable {
     /// The well-known host port (TCP for play, UDP for discovery probes).
@@ -50,115 +41,95 @@ struct ClientOptions: Equatable, Sendable {
         return isBoard ? .board : .player
     }
 
-    static let helpText = """
-        partyline — the terminal client for a Partyline party game host.
+    /// The options' declarations: each flag once, with its help and allowed values; `parse` and `helpText` read it.
+    static var table: CommandLineTable<ClientOptions> {
+        let section = "OPTIONS"
+        return CommandLineTable(tool: "partyline", defaults: ClientOptions(), introduction: """
+            partyline — the terminal client for a Partyline party game host.
 
-        USAGE
-          partyline [HOST[:PORT]] [--name NAME] [--team TEAM] [--room CODE]
-                    [--board] [--admin-key KEY] [--no-bell] [--discover-port N]
-                    [--plain] [--no-color]
+            USAGE
+              partyline [HOST[:PORT]] [options]
 
-          HOST[:PORT]          the host's address as shown on its screen, e.g. 192.168.1.20
-                               or 192.168.1.20:5000 (port 4747 when left out). Leave it out to
-                               search this network: hosts that answer within 2 s are listed and
-                               you pick one (when exactly one answers it is picked for you; when
-                               several answer, --room CODE picks the one running that room).
-          --name NAME          your player name (asked for when missing)
-          --team TEAM          your team (asked for; empty means a team of one named after you)
-          --room CODE          the room code shown on the host's screen. When left out the client
-                               asks the host (discovery) and then you, if the host does not say.
-          --board              watch only: a big read-only view for a projector
-          --admin-key KEY      join as the operator (the key is on the host's screen): run games
-                               with commands typed after a colon, e.g. :start shaky 5 mixed
-          --no-bell            no terminal bell on buzzes and on your turn
-          --discover-port N    the UDP port to search for hosts on                    [4747]
-          --plain              plain line mode even on a terminal
-          --no-color           no colours (also when the NO_COLOR variable is set)
-          -h, --help           this text        --version    the version
+              HOST[:PORT]        the host's address as shown on its screen, e.g. 192.168.1.20 or 192.168.1.20:5000
+                                 (port \(defaultPort) when left out). Leave it out to search this network: hosts
+                                 that answer within 2 s are listed and you pick one (when exactly one answers it
+                                 is picked for you; when several answer, --room CODE picks the one running that
+                                 room).
+            """, options: [
+            .value("--name", aliases: ["-n"], \.name, .text(placeholder: "NAME"),
+                   help: "your player name (asked for when missing)", section: section),
+            .value("--team", aliases: ["-t"], \.team, .text(placeholder: "TEAM"),
+                   help: "your team (asked for; empty means a team of one named after you)", section: section),
+            .value("--room", aliases: ["-r"], \.room, .text(placeholder: "CODE", transform: { $0.uppercased() }),
+                   help: "the room code shown on the host's screen. When left out the client asks the host "
+                       + "(discovery) and then you, if the host does not say.", section: section),
+            .flag("--board", aliases: ["--watch"], sets: \.isBoard, to: true,
+                  help: "watch only: a big read-only view for a projector", section: section),
+            .value("--admin-key", aliases: ["--admin"], \.adminKey, .text(placeholder: "KEY"),
+                   help: "join as the operator (the key is on the host's screen): run games with commands typed "
+                       + "after a colon, e.g. :start shaky 5 mixed", section: section),
+            .flag("--no-bell", sets: \.isBellEnabled, to: false, help: "no terminal bell on buzzes and on your turn",
+                  section: section),
+            .value("--discover-port", \.discoverPort, .integer(in: 1...65535),
+                   help: "the UDP port to search for hosts on", section: section),
+            .flag("--plain", sets: \.isPlainForced, to: true, help: "plain line mode even on a terminal",
+                  section: section),
+            .flag("--no-color", aliases: ["--no-colour"], sets: \.isColorDisabled, to: true,
+                  help: "no colours (also when the NO_COLOR variable is set)", section: section),
+        ], closing: """
+            ON A TERMINAL (full screen)
+              Space or Enter   buzz                      s      shake: one more letter in place, fewer points
+              (your turn)      type your answer, Enter sends it, Tab shakes, Esc clears the line
+              :                a command line: :pick b12, :order No. {1} must sing to No. {2},
+                               :scores, and for the operator :start shaky 5 mixed, :next, :pause,
+                               :continue, :kick NAME, :end, :status, :packs, :library search TEXT
+              Queen's game     as the Queen: Up/Down choose a command, Enter gives it, / searches
+                               the library, o writes your own order (Tab: also save it)
+              ?                help                      q      quit (asks first during a game)
+              Ctrl-C           quit at once
 
-        ON A TERMINAL (full screen)
-          Space or Enter   buzz                      s      shake: one more letter in place, fewer points
-          (your turn)      type your answer, Enter sends it, Tab shakes, Esc clears the line
-          :                a command line: :pick b12, :order No. {1} must sing to No. {2},
-                           :scores, and for the operator :start shaky 5 mixed, :next, :pause,
-                           :continue, :kick NAME, :end, :status, :packs, :library search TEXT
-          Queen's game     as the Queen: Up/Down choose a command, Enter gives it, / searches
-                           the library, o writes your own order (Tab: also save it)
-          ?                help                      q      quit (asks first during a game)
-          Ctrl-C           quit at once
+            PIPED (stdin or stdout not a terminal): one line per event on stdout, one command per
+            line on stdin, for scripts and bots:
+              buzz | answer TEXT | shake | pick ID | order TEXT | commands [TEXT] | scores | quit
+              (and the operator's: start shaky 5 mixed, next, pause, continue, kick NAME, end, status)
+              A line that is no command is your answer when it is your team's turn (or your order
+              when you are the Queen). End of input does not leave the game: send quit.
 
-        PIPED (stdin or stdout not a terminal): one line per event on stdout, one command per
-        line on stdin, for scripts and bots:
-          buzz | answer TEXT | shake | pick ID | order TEXT | commands [TEXT] | scores | quit
-          (and the operator's: start shaky 5 mixed, next, pause, continue, kick NAME, end, status)
-          A line that is no command is your answer when it is your team's turn (or your order
-          when you are the Queen). End of input does not leave the game: send quit.
+            If the connection drops, the client reconnects by itself and resumes as the same player.
+            Exit status: 0 after quit, 1 when the host refused or went away for good, 2 for usage.
 
-        If the connection drops, the client reconnects by itself and resumes as the same player.
-        Exit status: 0 after quit, 1 when the host refused or went away for good, 2 for usage.
+            EXAMPLES
+              partyline                                   search the LAN, then ask for the rest
+              partyline 192.168.1.20 --name Ann --team Red --room ABCD
+              partyline 192.168.1.20:5000 --board --room ABCD
+              partyline 192.168.1.20 --admin-key 3f9a1c2e --room ABCD
+              printf 'buzz\\n' | partyline 127.0.0.1 --name Bot --room ABCD
+            """, hasVersion: true, takesArguments: true)
+    }
 
-        EXAMPLES
-          partyline                                   search the LAN, then ask for the rest
-          partyline 192.168.1.20 --name Ann --team Red --room ABCD
-          partyline 192.168.1.20:5000 --board --room ABCD
-          partyline 192.168.1.20 --admin-key 3f9a1c2e --room ABCD
-          printf 'buzz\\n' | partyline 127.0.0.1 --name Bot --room ABCD
-        """
+    /// The `--help` text, written from the table.
+    static var helpText: String { table.helpText }
 
     /// Parses `arguments` (without the program name).
     static func parse(_ arguments: [String]) throws(UsageError) -> (ClientOptions, Command) {
-        var options = ClientOptions()
-        var expanded: [String] = []
-        for argument in arguments {
-            if argument.hasPrefix("--"), let equals = argument.firstIndex(of: "=") {
-                expanded.append(String(argument[..<equals]))
-                expanded.append(String(argument[argument.index(after: equals)...]))
-            } else {
-                expanded.append(argument)
-            }
+        let table = table
+        let parsed = try table.parse(arguments)
+        var options = parsed.values
+        switch parsed.request {
+        case .help: return (options, .help)
+        case .version: return (options, .version)
+        case nil: break
         }
-        var index = 0
-        func value(_ flag: String) throws(UsageError) -> String {
-            index += 1
-            guard index < expanded.count else { throw UsageError("\(flag) needs a value.") }
-            return expanded[index]
+        if parsed.arguments.count > 1 {
+            throw table.error("Give one host address, not \"\(parsed.arguments[0])\" and \"\(parsed.arguments[1])\".")
         }
-        func port(_ flag: String) throws(UsageError) -> UInt16 {
-            let text = try value(flag)
-            guard let number = UInt16(text), number > 0 else {
-                throw UsageError("\(flag) must be a port number from 1 to 65535, not \"\(text)\".")
-            }
-            return number
-        }
-        while index < expanded.count {
-            let argument = expanded[index]
-            switch argument {
-            case "-h", "--help", "help": return (options, .help)
-            case "--version": return (options, .version)
-            case "--name", "-n": options.name = try value(argument)
-            case "--team", "-t": options.team = try value(argument)
-            case "--room", "-r": options.room = try value(argument).uppercased()
-            case "--board", "--watch": options.isBoard = true
-            case "--admin-key", "--admin": options.adminKey = try value(argument)
-            case "--no-bell": options.isBellEnabled = false
-            case "--discover-port": options.discoverPort = try port(argument)
-            case "--plain": options.isPlainForced = true
-            case "--no-color", "--no-colour": options.isColorDisabled = true
-            default:
-                if argument.hasPrefix("-") {
-                    throw UsageError("Unknown option \(argument). See partyline --help.")
-                }
-                guard options.host == nil else {
-                    throw UsageError("Give one host address, not \"\(options.host!)\" and \"\(argument)\".")
-                }
-                let (host, hostPort) = try parseAddress(argument)
-                options.host = host
-                if let hostPort { options.port = hostPort }
-            }
-            index += 1
+        if let address = parsed.arguments.first {
+            let (host, hostPort) = try parseAddress(address)
+            options.host = host
+            if let hostPort { options.port = hostPort }
         }
         if options.isBoard && options.adminKey != nil {
-            throw UsageError("Choose --board or --admin-key, not both.")
+            throw table.error("Choose --board or --admin-key, not both.")
         }
         return (options, .run)
     }

@@ -41,16 +41,7 @@ enum Terminal {
 
     /// The window size in columns and rows (80×24 when unknown).
     static func size() -> (width: Int, height: Int) {
-        var size = winsize()
-        #if canImport(Glibc)
-        let request = UInt(TIOCGWINSZ)
-        #else
-        let request = TIOCGWINSZ
-        #endif
-        if ioctl(STDOUT_FILENO, request, &size) == 0, size.ws_col > 0, size.ws_row > 0 {
-            return (Int(size.ws_col), Int(size.ws_row))
-        }
-        return (80, 24)
+        TerminalSize.of(STDOUT_FILENO) ?? (80, 24)
     }
 }
 

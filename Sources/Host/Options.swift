@@ -1,5 +1,6 @@
 import Foundation
 import Protocol
+import Rules
 
 /// Everything the host can be told on its command line, with the defaults a party needs.
 struct HostOptions {
@@ -15,14 +16,15 @@ struct HostOptions {
     var isConsoleEnabled = true
     /// `nil`: ask on the console when a journal exists (resume when there is no console); true: resume; false: start fresh.
     var resume: Bool?
-    var questionSeconds = 60
-    var afterBuzzSeconds = 20
-    var answerSeconds = 60
-    var revealSeconds = 5
-    var isStrict = false
-    var queenMaxPlayers = 9
-    var queenCountdownSeconds = 5
-    var queenChooseSeconds = 60
+    // The house rules start as the games' own defaults.
+    var questionSeconds = ShakySettings().questionSeconds
+    var afterBuzzSeconds = ShakySettings().afterBuzzSeconds
+    var answerSeconds = ShakySettings().answerSeconds
+    var revealSeconds = ShakySettings().revealSeconds ?? 0
+    var isStrict = !ShakySettings().isForgiving
+    var queenMaxPlayers = QueenSettings().maxPlayers
+    var queenCountdownSeconds = QueenSettings().countdownSeconds
+    var queenChooseSeconds = QueenSettings().chooseSeconds
     var isFairnessEnabled = true
     var messagesPerSecond = 40
     var connectionsPerSecond = 50
@@ -41,159 +43,140 @@ struct HostOptions {
         case packExport(pack: String, file: String)
     }
 
-    static let helpText = """
-        partyline-host — host a Partyline party on this computer's network.
+    /// The options' declarations: each flag once, with its help, allowed values and section; `parse` and `helpText`
+    /// both read it.
+    static var table: CommandLineTable<HostOptions> {
+        let network = "NETWORK", data = "DATA"
+        let shaky = "SHAKY WORDS HOUSE RULES (each can also be set per game in `start`)"
+        let queen = "QUEEN'S GAME (each can also be set per game in `start queen`)"
+        let limits = "LIMITS", console = "CONSOLE AND LOG"
+        let onOff: OptionValue<Bool> = .choice(["on": true, "off": false])
+        let roomCharacters = 2...FieldLimits.room
+        return CommandLineTable(tool: "partyline-host", defaults: HostOptions(), introduction: """
+            partyline-host — host a Partyline party on this computer's network.
 
-        USAGE
-          partyline-host [options]                 start a host (defaults need no setup)
-          partyline-host history [--data DIR]      list finished games from the game log
-          partyline-host pack import FILE          add a quiz pack from .json or .csv
-          partyline-host pack export ID FILE       write a pack to .json or .csv
+            USAGE
+              partyline-host [options]                 start a host (defaults need no setup)
+              partyline-host history [--data DIR]      list finished games from the game log
+              partyline-host pack import FILE          add a quiz pack from .json or .csv
+              partyline-host pack export ID FILE       write a pack to .json or .csv
 
-        Players join with `partyline <this computer's address>` or `nc <address> 4747`.
-        The one line on stdout, `ready port=<P> room=<CODE> admin-key=<KEY>`, is for scripts;
-        everything else (addresses, how to join, logs) goes to stderr.
+            Players join with `partyline <this computer's address>` or `nc <address> 4747`.
+            The one line on stdout, `ready port=<P> room=<CODE> admin-key=<KEY>`, is for scripts;
+            everything else (addresses, how to join, logs) goes to stderr.
+            """, options: [
+            .value("--port", \.port, .integer(in: 0...65535), help: "TCP (and UDP discovery) port; 0 picks a free one",
+                   section: network),
+            .value("--bind", \.bindAddress, .text(placeholder: "ADDR"),
+                   help: "IPv4 address to listen on (0.0.0.0: all)", section: network),
+            .value("--room", \.room, .text(
+                placeholder: "CODE",
+                expectation: "\(roomCharacters.lowerBound) to \(roomCharacters.upperBound) letters or digits",
+                isAllowed: { code in
+                    roomCharacters.contains(code.count)
+                        && code.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber) }
+                },
+                transform: { $0.uppercased() }, accepted: ["ab", String(repeating: "Z", count: FieldLimits.room)],
+                refused: ["A", String(repeating: "Z", count: FieldLimits.room + 1), "A-B"]),
+                   help: "room code players must type", section: network, shownDefault: "4 random letters"),
+            .value("--admin-key", \.adminKey, .text(
+                placeholder: "KEY", expectation: "4 to 128 characters without spaces",
+                isAllowed: { (4...128).contains($0.count) && !$0.contains(" ") },
+                accepted: ["abcd", String(repeating: "k", count: 128)],
+                refused: ["abc", String(repeating: "k", count: 129), "ab cd"]),
+                   help: "key for operator clients and `admin` in text mode", section: network, shownDefault: "random"),
+            .value("--name", \.hostName, .text(placeholder: "NAME"),
+                   help: "host name shown to clients that search the LAN", section: network,
+                   shownDefault: "computer name"),
+            .value("--max-clients", \.maxClients, .integer(in: 1...1_000_000),
+                   help: "connections at once; extras get an error", section: network),
+            .flag("--no-discovery", sets: \.isDiscoveryEnabled, to: false,
+                  help: "do not answer or send LAN discovery packets", section: network),
 
-        NETWORK
-          --port N               TCP (and UDP discovery) port; 0 picks a free one   [4747]
-          --bind ADDR            IPv4 address to listen on                         [0.0.0.0: all]
-          --room CODE            room code players must type (letters/digits)       [4 random letters]
-          --admin-key KEY        key for operator clients and `admin` in text mode  [random]
-          --name NAME            host name shown to clients that search the LAN     [computer name]
-          --max-clients N        connections at once; extras get an error           [2000]
-          --no-discovery         do not answer or send LAN discovery packets
+            .value("--data", \.dataDirectory, .text(placeholder: "DIR"),
+                   help: "data folder: packs, commands, journal, game log ($XDG_DATA_HOME/partyline when that is "
+                       + "set; ~/Library/Application Support/Partyline on macOS)",
+                   section: data, shownDefault: "~/.local/share/partyline"),
+            .flag("--resume", sets: \.resume, to: true, help: "come back from the journal of a crashed or stopped host",
+                  section: data),
+            .flag("--fresh", sets: \.resume, to: false,
+                  help: "ignore any journal and start a new room (neither: ask on the console if a journal exists)",
+                  section: data),
+            .flag("--no-fsync", sets: \.isJournalSyncEnabled, to: false,
+                  help: "do not fsync the journal (faster, loses the last events on power loss)", section: data),
 
-        DATA
-          --data DIR             data folder: packs, commands, journal, game log
-                                 [$XDG_DATA_HOME/partyline or ~/.local/share/partyline;
-                                  ~/Library/Application Support/Partyline on macOS]
-          --resume               come back from the journal of a crashed or stopped host
-          --fresh                ignore any journal and start a new room
-                                 (neither: ask on the console if a journal exists)
-          --no-fsync             do not fsync the journal (faster, loses the last events on power loss)
+            .value("--question-seconds", \.questionSeconds, .integer(in: ShakySettings.questionSecondsRange),
+                   help: "buzz clock", section: shaky),
+            .value("--after-buzz-seconds", \.afterBuzzSeconds, .integer(in: ShakySettings.afterBuzzSecondsRange),
+                   help: "buzz clock left after the first buzz, at most", section: shaky),
+            .value("--answer-seconds", \.answerSeconds, .integer(in: ShakySettings.answerSecondsRange),
+                   help: "answer clock of the team on turn", section: shaky),
+            .value("--reveal-seconds", \.revealSeconds, .integer(in: ShakySettings.revealSecondsRange),
+                   help: "pause after a question; 0 waits for `next`", section: shaky),
+            .flag("--strict", sets: \.isStrict, to: true, help: "no forgiveness for small spelling mistakes",
+                  section: shaky),
+            .value("--fairness", \.isFairnessEnabled, onOff, help: "order buzzes by press time (on) or arrival (off)",
+                   section: shaky),
 
-        SHAKY WORDS HOUSE RULES (each can also be set per game in `start`)
-          --question-seconds N   buzz clock                                         [60]
-          --after-buzz-seconds N buzz clock left after the first buzz, at most      [20]
-          --answer-seconds N     answer clock of the team on turn                   [60]
-          --reveal-seconds N     pause after a question; 0 waits for `next`         [5]
-          --strict               no forgiveness for small spelling mistakes
-          --fairness on|off      order buzzes by press time (on) or arrival (off)   [on]
+            .value("--queen-max-players", \.queenMaxPlayers, .integer(in: QueenSettings.playerCountRange),
+                   help: "most players in one game", section: queen),
+            .value("--queen-countdown-seconds", \.queenCountdownSeconds,
+                   .integer(in: QueenSettings.countdownSecondsRange), help: "countdown before the reveal",
+                   section: queen),
+            .value("--queen-choose-seconds", \.queenChooseSeconds, .integer(in: QueenSettings.chooseSecondsRange),
+                   help: "time the Queen has to pick a command", section: queen),
 
-        QUEEN'S GAME
-          --queen-max-players N  most players in one game (3…30)                    [9]
-          --queen-countdown-seconds N   countdown before the reveal                 [5]
-          --queen-choose-seconds N      time the Queen has to pick a command        [60]
+            .value("--rate", \.messagesPerSecond, .integer(in: 1...10_000_000),
+                   help: "messages per second per connection before errors", section: limits),
+            .value("--connection-rate", \.connectionsPerSecond, .integer(in: 0...1_000_000),
+                   help: "new connections per second per address (0: off)", section: limits),
+            .value("--idle-timeout", \.idleTimeoutSeconds, .integer(in: 1...86_400),
+                   help: "seconds of silence before a connection is dropped", section: limits),
+            .value("--max-output-kb", \.maximumOutputKilobytes, .integer(in: 16...1_048_576),
+                   help: "unsent output a slow client may pile up before it is cut off", section: limits),
 
-        LIMITS
-          --rate N               messages per second per connection before errors   [40]
-          --connection-rate N    new connections per second per address (0: off)    [50]
-          --idle-timeout N       seconds of silence before a connection is dropped  [90]
-          --max-output-kb N      unsent output a slow client may pile up before it is cut off [1024]
-          --log-level LEVEL      debug, info, warning or error                      [info]
+            .flag("--no-console", sets: \.isConsoleEnabled, to: false,
+                  help: "do not read operator commands from stdin (for scripts and services)", section: console),
+            .value("--log-level", \.logLevel, .choice(["debug": .debug, "info": .info, "warning": .warning,
+                                                        "warn": .warning, "error": .error], placeholder: "LEVEL"),
+                   help: "least important lines logged: debug, info, warning or error", section: console),
+        ], closing: """
+            CONSOLE (type on the host's terminal while it runs)
+              status, start shaky [N] [easy|medium|hard|mixed] [packs], start queen, next, pause,
+              continue, kick NAME, end, packs, pack …, library …, help, quit
 
-          -h, --help             this text        --version    the version
+            EXAMPLES
+              swift run -c release partyline-host
+              partyline-host --port 5000 --room PUB --question-seconds 30
+              partyline-host --data ./party --resume
+            """, hasVersion: true, takesArguments: true)
+    }
 
-        CONSOLE (type on the host's terminal while it runs)
-          status, start shaky [N] [easy|medium|hard|mixed] [packs], start queen, next, pause,
-          continue, kick NAME, end, packs, pack …, library …, help, quit
-
-        EXAMPLES
-          swift run -c release partyline-host
-          partyline-host --port 5000 --room PUB --question-seconds 30
-          partyline-host --data ./party --resume
-        """
+    /// The `--help` text, written from the table.
+    static var helpText: String { table.helpText }
 
     /// Parses `arguments` (without the program name).
-    static func parse(_ arguments: [String]) throws(OptionError) -> (HostOptions, Command) {
-        var options = HostOptions()
-        var command = Command.run
-        var index = 0
-        func value(_ flag: String) throws(OptionError) -> String {
-            index += 1
-            guard index < arguments.count else { throw OptionError("\(flag) needs a value.") }
-            return arguments[index]
-        }
-        func number(_ flag: String, _ range: ClosedRange<Int>) throws(OptionError) -> Int {
-            let text = try value(flag)
-            guard let number = Int(text), range.contains(number) else {
-                throw OptionError("\(flag) must be a whole number from \(range.lowerBound) to \(range.upperBound), not \"\(text)\".")
-            }
-            return number
-        }
-        var positional: [String] = []
-        while index < arguments.count {
-            var argument = arguments[index]
-            if argument.hasPrefix("--"), let equals = argument.firstIndex(of: "=") {
-                // --flag=value is the same as --flag value
-                let flag = String(argument[..<equals])
-                var copy = arguments
-                copy[index] = flag
-                copy.insert(String(argument[argument.index(after: equals)...]), at: index + 1)
-                return try parse(copy)
-            }
-            argument = argument.lowercased() == argument ? argument : argument
-            switch argument {
-            case "-h", "--help", "help": return (options, .help)
-            case "--version": return (options, .version)
-            case "--port": options.port = UInt16(try number(argument, 0...65535))
-            case "--bind": options.bindAddress = try value(argument)
-            case "--room":
-                let room = try value(argument).uppercased()
-                guard (2...FieldLimits.room).contains(room.count), room.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber) }) else {
-                    throw OptionError("--room must be 2 to \(FieldLimits.room) letters or digits.")
-                }
-                options.room = room
-            case "--admin-key":
-                let key = try value(argument)
-                guard key.count >= 4, key.count <= 128, !key.contains(" ") else { throw OptionError("--admin-key must be 4 to 128 characters without spaces.") }
-                options.adminKey = key
-            case "--data": options.dataDirectory = try value(argument)
-            case "--name": options.hostName = try value(argument)
-            case "--max-clients": options.maxClients = try number(argument, 1...1_000_000)
-            case "--no-discovery": options.isDiscoveryEnabled = false
-            case "--no-console": options.isConsoleEnabled = false
-            case "--resume": options.resume = true
-            case "--fresh": options.resume = false
-            case "--no-fsync": options.isJournalSyncEnabled = false
-            case "--log-level":
-                let text = try value(argument)
-                guard let level = LogLevel(name: text) else { throw OptionError("--log-level must be debug, info, warning or error.") }
-                options.logLevel = level
-            case "--question-seconds": options.questionSeconds = try number(argument, 1...3600)
-            case "--after-buzz-seconds": options.afterBuzzSeconds = try number(argument, 1...3600)
-            case "--answer-seconds": options.answerSeconds = try number(argument, 1...3600)
-            case "--reveal-seconds": options.revealSeconds = try number(argument, 0...3600)
-            case "--strict": options.isStrict = true
-            case "--fairness":
-                switch try value(argument).lowercased() {
-                case "on": options.isFairnessEnabled = true
-                case "off": options.isFairnessEnabled = false
-                default: throw OptionError("--fairness must be on or off.")
-                }
-            case "--queen-max-players": options.queenMaxPlayers = try number(argument, 3...30)
-            case "--queen-countdown-seconds": options.queenCountdownSeconds = try number(argument, 0...600)
-            case "--queen-choose-seconds": options.queenChooseSeconds = try number(argument, 5...3600)
-            case "--rate": options.messagesPerSecond = try number(argument, 1...10_000_000)
-            case "--connection-rate": options.connectionsPerSecond = try number(argument, 0...1_000_000)
-            case "--idle-timeout": options.idleTimeoutSeconds = try number(argument, 1...86_400)
-            case "--max-output-kb": options.maximumOutputKilobytes = try number(argument, 16...1_048_576)
-            default:
-                if argument.hasPrefix("-") { throw OptionError("Unknown option \(argument). See partyline-host --help.") }
-                positional.append(argument)
-            }
-            index += 1
-        }
-        switch positional.first {
+    static func parse(_ arguments: [String]) throws(UsageError) -> (HostOptions, Command) {
+        let table = table
+        let parsed = try table.parse(arguments)
+        switch parsed.request {
+        case .help: return (parsed.values, .help)
+        case .version: return (parsed.values, .version)
         case nil: break
-        case "history": command = .history
-        case "pack":
-            if positional.count == 3, positional[1] == "import" { command = .packImport(file: positional[2]) }
-            else if positional.count == 4, positional[1] == "export" { command = .packExport(pack: positional[2], file: positional[3]) }
-            else { throw OptionError("Use: partyline-host pack import FILE, or partyline-host pack export ID FILE.") }
-        default: throw OptionError("Unknown command \"\(positional[0])\". See partyline-host --help.")
         }
-        return (options, command)
+        let words = parsed.arguments
+        switch words.first {
+        case nil: return (parsed.values, .run)
+        case "history" where words.count == 1: return (parsed.values, .history)
+        case "pack":
+            if words.count == 3, words[1] == "import" { return (parsed.values, .packImport(file: words[2])) }
+            if words.count == 4, words[1] == "export" {
+                return (parsed.values, .packExport(pack: words[2], file: words[3]))
+            }
+            throw UsageError("Use: partyline-host pack import FILE, or partyline-host pack export ID FILE.")
+        default:
+            throw table.error("Unknown command \"\(words.joined(separator: " "))\".")
+        }
     }
 
     /// The data folder: `--data`, else the platform's per-user data folder.
@@ -209,10 +192,4 @@ struct HostOptions {
         return home + "/.local/share/partyline"
         #endif
     }
-}
-
-/// A command-line mistake, said plainly.
-struct OptionError: Error {
-    let message: String
-    init(_ message: String) { self.message = message }
 }

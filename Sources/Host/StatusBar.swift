@@ -1,4 +1,5 @@
 import Foundation
+import Net
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -58,14 +59,8 @@ final class StatusBar {
     }
 
     private static func size() -> (height: Int, width: Int) {
-        var window = winsize()
-        #if canImport(Glibc)
-        let request = UInt(TIOCGWINSZ)
-        #else
-        let request = TIOCGWINSZ
-        #endif
-        guard ioctl(STDERR_FILENO, request, &window) == 0, window.ws_row > 0, window.ws_col > 0 else { return (24, 80) }
-        return (Int(window.ws_row), Int(window.ws_col))
+        let size = TerminalSize.of(STDERR_FILENO) ?? (width: 80, height: 24)
+        return (size.height, size.width)
     }
 
     private static func write(_ text: String) {

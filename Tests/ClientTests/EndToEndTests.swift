@@ -2,6 +2,7 @@
 import Foundation
 import Net
 import Protocol
+import TestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -14,19 +15,19 @@ import Darwin
 @Suite("partyline against a real host", .timeLimit(.minutes(1)))
 struct EndToEndTests {
     /// Starts `partyline` in piped mode.
-    func client(_ arguments: [String]) throws -> Child {
-        try Child("partyline", arguments)
+    func client(_ arguments: [String]) throws -> ChildProcess {
+        try startClient(arguments)
     }
 
     @Test func joinsSeesTheLobbyAndBuzzes() throws {
-        let host = try HostUnderTest()
+        let host = try HostProcess.forClients()
         let ann = try client(["127.0.0.1:\(host.port)", "--name", "Ann", "--team", "Red", "--room", host.room])
         defer { ann.stop() }
         try ann.waitForLine(containing: "joined room \(host.room) as Ann (Red)")
         try ann.waitForLine(containing: "Lobby: Red: Ann")
 
         // another player joins: the lobby update shows both teams
-        let bob = try host.player("Bob", team: "Blue")
+        let bob = try host.join("Bob", team: "Blue")
         try ann.waitForLine(containing: "Lobby: Red: Ann | Blue: Bob")
 
         // the operator starts Shaky Words; Ann buzzes from her keyboard (stdin)
@@ -53,12 +54,12 @@ struct EndToEndTests {
     }
 
     @Test func aDroppedConnectionResumesAsTheSamePlayer() throws {
-        let host = try HostUnderTest()
-        let proxy = try CuttableProxy(to: host.port)
+        let host = try HostProcess.forClients()
+        let proxy = try TCPProxy(to: host.port)
         let ann = try client(["127.0.0.1:\(proxy.port)", "--name", "Ann", "--team", "Red", "--room", host.room])
         defer { ann.stop() }
         try ann.waitForLine(containing: "joined room \(host.room) as Ann (Red)")
-        let bob = try host.player("Bob", team: "Blue")
+        let bob = try host.join("Bob", team: "Blue")
         try ann.waitForLine(containing: "Lobby: Red: Ann | Blue: Bob")
 
         proxy.cut()
@@ -79,7 +80,7 @@ struct EndToEndTests {
     }
 
     @Test func aWrongRoomEndsAPipedClientWithAnError() throws {
-        let host = try HostUnderTest()
+        let host = try HostProcess.forClients()
         let ann = try client(["127.0.0.1:\(host.port)", "--name", "Ann", "--room", "NOPE"])
         defer { ann.stop() }
         let status = ann.waitForExit()
@@ -88,7 +89,7 @@ struct EndToEndTests {
     }
 
     @Test func theRoomIsLearnedFromTheHostWhenNotGiven() throws {
-        let host = try HostUnderTest(discovery: true)
+        let host = try HostProcess.forClients(discovery: true)
         let ann = try client(["127.0.0.1:\(host.port)", "--name", "Ann"])
         defer { ann.stop() }
         try ann.waitForLine(containing: "runs room \(host.room)")
@@ -96,7 +97,7 @@ struct EndToEndTests {
     }
 
     @Test func discoveryOnLoopbackFindsTheHost() throws {
-        let host = try HostUnderTest(discovery: true)
+        let host = try HostProcess.forClients(discovery: true)
         let ann = try client(["--discover-port", "\(host.port)", "--name", "Ann", "--team", "Red", "--room", host.room])
         defer { ann.stop() }
         let found = try ann.waitForLine(containing: "room \(host.room) at ")
@@ -106,14 +107,14 @@ struct EndToEndTests {
     }
 
     @Test func theFullScreenShowsLettersAndClockAndRestoresTheTerminal() throws {
-        let host = try HostUnderTest()
+        let host = try HostProcess.forClients()
         let terminal = try PseudoTerminal(width: 80, height: 24)
-        let ann = try Child("partyline", ["127.0.0.1:\(host.port)", "--name", "Ann", "--team", "Red", "--room", host.room],
-                            stdin: terminal.childHandle, stdout: terminal.childHandle, stderr: terminal.childHandle)
+        let ann = try startClient(["127.0.0.1:\(host.port)", "--name", "Ann", "--team", "Red", "--room", host.room],
+                                  terminal: terminal.childHandle)
         defer { ann.stop() }
         terminal.closeChildSide()
         try terminal.waitFor("the lobby") { $0.contains("Waiting for the operator") }
-        let rita = try host.player("Rita", team: "Red")  // Ann's teammate sees the same letters
+        let rita = try host.join("Rita", team: "Red")  // Ann's teammate sees the same letters
         let admin = try host.admin()
         try admin.send(["type": "start", "game": "shaky", "questions": 1, "questionSeconds": 30])
         let question = try rita.waitFor("question")

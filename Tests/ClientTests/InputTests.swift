@@ -228,6 +228,32 @@ struct InputTests {
         #expect(ClientOptions.helpText.contains("EXAMPLES"))
     }
 
+    @Test func optionsComeFromOneTable() throws {
+        #expect(ClientOptions.table.declarationProblems() == [])
+        let table = ClientOptions.table
+        for option in table.options where !option.isHidden {
+            #expect(ClientOptions.helpText.contains(" \(option.flag)"), "\(option.flag)")
+            if let shown = option.shownDefault(table.defaults) {
+                #expect(ClientOptions.helpText.contains("[\(shown)]"), "\(option.flag)")
+            }
+        }
+        // The short and old names still work.
+        let (options, _) = try ClientOptions.parse(["-n", "Ann", "-t", "Red", "-r", "pub", "--no-colour", "--plain"])
+        #expect(options.name == "Ann" && options.team == "Red" && options.room == "PUB")
+        #expect(options.isColorDisabled && options.isPlainForced)
+        #expect(try ClientOptions.parse(["--watch"]).0.role == .board)
+        #expect(try ClientOptions.parse(["--admin=k"]).0.adminKey == "k")
+        #expect(try ClientOptions.parse(["--team", ""]).0.team == "")
+        #expect(try ClientOptions.parse(["--version"]).1 == .version)
+        #expect(throws: UsageError("Choose --board or --admin-key, not both. See partyline --help.")) {
+            try ClientOptions.parse(["--board", "--admin-key", "k"])
+        }
+        let portRefusal = #"--discover-port must be a whole number from 1 to 65535, not "0". See partyline --help."#
+        #expect(throws: UsageError(portRefusal)) {
+            try ClientOptions.parse(["--discover-port", "0"])
+        }
+    }
+
     // MARK: Discovery
 
     @Test func discoveryListsHostsAndForgetsStaleOnes() {

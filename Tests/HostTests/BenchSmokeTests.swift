@@ -1,5 +1,6 @@
 import Foundation
 import Protocol
+import TestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -14,16 +15,10 @@ struct BenchSmokeTests {
     @Test func quickBenchRunsAndWritesEverySectionWithNumbers() throws {
         let folder = TemporaryDirectory()
         let jsonPath = folder.path + "/bench.json"
-        let process = Process()
-        process.executableURL = BuiltProducts.executable("partyline-bench")
-        process.arguments = ["--quick", "--json", jsonPath, "--host-binary", BuiltProducts.executable("partyline-host").path]
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = output
-        try process.run()
-        let transcript = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        let text = String(decoding: transcript, as: UTF8.self)
+        let process = try ChildProcess.run(
+            BuiltProducts.path("partyline-bench"),
+            ["--quick", "--json", jsonPath, "--host-binary", BuiltProducts.path("partyline-host")])
+        let text = process.output + process.errors
         #expect(process.terminationStatus == 0, "partyline-bench exited with \(process.terminationStatus):\n\(text)")
         #expect(text.contains("| Measure"), "no table printed:\n\(text)")
 

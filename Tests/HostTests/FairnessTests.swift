@@ -1,7 +1,7 @@
 import Foundation
-@testable import Bench
 import Net
 import Protocol
+import TestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -10,7 +10,7 @@ import Glibc
 import Darwin
 #endif
 
-/// The bench's clock-syncing client (`SyncClient`), joined to a test host.
+/// The clock-syncing client (`SyncClient`), joined to a test host.
 extension SyncClient {
     /// Joins `host` as a player of `team` that syncs its clock, optionally through a proxy port.
     static func player(_ name: String, team: String, host: HostProcess, port: UInt16? = nil, clockOffset: Int64,
@@ -39,7 +39,7 @@ struct FairnessTests {
     /// A running Shaky Words game with Red behind the delay proxy and Blue connected directly.
     struct Match {
         let host: HostProcess
-        let proxy: LatencyProxy
+        let proxy: TCPProxy
         let admin: SyncClient
         let red: SyncClient
         let blue: SyncClient
@@ -49,7 +49,7 @@ struct FairnessTests {
         /// sync burst finish and starts a game of `questions` questions that waits for the operator between them.
         init(hostArguments: [String] = [], redDelay: Double = FairnessTests.delay, questions: Int) throws {
             host = try HostProcess(FairnessTests.hostArguments + hostArguments)
-            proxy = try LatencyProxy(targetPort: host.port, delay: redDelay, jitter: FairnessTests.jitter)
+            proxy = try TCPProxy(to: host.port, delay: redDelay, jitter: FairnessTests.jitter)
             admin = try SyncClient.admin(host)
             red = try SyncClient.player("Rita", team: "Red", host: host, port: proxy.port, clockOffset: 123_456)
             blue = try SyncClient.player("Bo", team: "Blue", host: host, clockOffset: 7_654_321)

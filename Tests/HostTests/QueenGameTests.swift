@@ -1,5 +1,6 @@
 import Foundation
 import Protocol
+import TestSupport
 import Testing
 
 /// The Queen's game over real TCP: secret numbers reach their owners only, and the deal is provably fair.

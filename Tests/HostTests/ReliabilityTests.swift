@@ -1,5 +1,6 @@
 import Foundation
 import Protocol
+import TestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -116,16 +117,11 @@ struct ReliabilityTests {
         var lines = String(decoding: whole, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         lines[1] = "12345678 {\"k\":\"join\"}"  // a checksum that does not match
         #expect(FileManager.default.createFile(atPath: journal, contents: Data(lines.joined(separator: "\n").utf8)))
-        let refused = Process()
-        refused.executableURL = BuiltProducts.executable("partyline-host")
-        refused.arguments = ["--port", "0", "--data", data.path, "--resume", "--no-discovery", "--no-console"]
-        let errors = Pipe()
-        refused.standardError = errors
-        refused.standardOutput = Pipe()
-        try refused.run()
-        refused.waitUntilExit()
+        let refused = try ChildProcess.run(
+            BuiltProducts.path("partyline-host"),
+            ["--port", "0", "--data", data.path, "--resume", "--no-discovery", "--no-console"])
         #expect(refused.terminationStatus != 0)
-        let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let message = refused.errors
         #expect(message.contains("damaged at line"))
     }
 
@@ -247,13 +243,6 @@ struct ReliabilityTests {
 extension HostProcess {
     /// Runs `partyline-host history` on a data folder and returns what it printed.
     static func runHistory(data: String) throws -> String {
-        let process = Process()
-        process.executableURL = BuiltProducts.executable("partyline-host")
-        process.arguments = ["history", "--data", data]
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        process.waitUntilExit()
-        return String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        try ChildProcess.run(BuiltProducts.path("partyline-host"), ["history", "--data", data]).output
     }
 }

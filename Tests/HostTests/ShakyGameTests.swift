@@ -1,5 +1,6 @@
 import Foundation
 import Protocol
+import TestSupport
 import Testing
 
 /// A whole Shaky Words game over real TCP, with every client's bytes captured for the secrecy check.

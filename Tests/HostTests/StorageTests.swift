@@ -1,5 +1,6 @@
 import Foundation
 import Protocol
+import TestSupport
 import Testing
 
 /// Quiz packs on disk: broken files are reported by name and line, imports and exports round-trip.
@@ -59,14 +60,7 @@ struct StorageTests {
     }
 
     static func run(_ arguments: [String]) throws -> (status: Int32, output: String) {
-        let process = Process()
-        process.executableURL = BuiltProducts.executable("partyline-host")
-        process.arguments = arguments
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = output
-        try process.run()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self))
+        let finished = try ChildProcess.run(BuiltProducts.path("partyline-host"), arguments)
+        return (finished.terminationStatus, finished.output + finished.errors)
     }
 }

@@ -69,6 +69,34 @@ import Testing
 
     // MARK: - Start and settings
 
+    @Test func settingsAreValidAtTheEndsOfTheirRangesAndRefusedOnePast() {
+        typealias Field = WritableKeyPath<QueenSettings, Int>
+        let ranges: [(Field, ClosedRange<Int>)] = [
+            (\.chooseSeconds, QueenSettings.chooseSecondsRange),
+            (\.countdownSeconds, QueenSettings.countdownSecondsRange),
+            (\.maxPlayers, QueenSettings.playerCountRange),
+        ]
+        func error(_ change: (inout QueenSettings) -> Void) -> RuleError? {
+            var settings = QueenSettings()
+            change(&settings)
+            do { try settings.validate(); return nil } catch { return error }
+        }
+        for (field, range) in ranges {
+            #expect(error { $0[keyPath: field] = range.lowerBound } == nil, "\(field) \(range.lowerBound)")
+            #expect(error { $0[keyPath: field] = range.upperBound } == nil, "\(field) \(range.upperBound)")
+            #expect(error { $0[keyPath: field] = range.lowerBound - 1 }?.code == .badSettings, "\(field)")
+            #expect(error { $0[keyPath: field] = range.upperBound + 1 }?.code == .badSettings, "\(field)")
+        }
+        #expect(QueenSettings.playerCountRange.upperBound == QueenSettings.playerLimit)
+        let next = QueenSettings.autoNextSecondsRange
+        #expect(error { $0.autoNextSeconds = next.lowerBound } == nil)
+        #expect(error { $0.autoNextSeconds = next.upperBound } == nil)
+        #expect(error { $0.autoNextSeconds = next.upperBound + 1 }?.code == .badSettings)
+        #expect(error { $0.minPlayers = 2 }?.code == .badSettings)
+        #expect(error { $0.chooseSeconds = 0 }?.message
+            == "The Queen's time to choose a command must be 1 to 3600 seconds, not 0.")
+    }
+
     @Test func startRefusals() {
         #expect(initError { () throws(RuleError) in try makeGame(players: 2) }
             == RuleError(.tooFewPlayers, "The Queen's game needs at least 3 players; 2 are connected."))

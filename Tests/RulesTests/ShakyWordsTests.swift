@@ -79,6 +79,33 @@ private func skeleton(_ text: String) -> [Character?] { text.map { LetterScrambl
         #expect(code { () throws(RuleError) in try makeGame() } == nil)
     }
 
+    @Test func settingsAreValidAtTheEndsOfTheirRangesAndRefusedOnePast() {
+        typealias Field = WritableKeyPath<ShakySettings, Int>
+        let ranges: [(Field, ClosedRange<Int>)] = [
+            (\.questionSeconds, ShakySettings.questionSecondsRange),
+            (\.afterBuzzSeconds, ShakySettings.afterBuzzSecondsRange),
+            (\.answerSeconds, ShakySettings.answerSecondsRange),
+            (\.shakeCostPercent, ShakySettings.shakeCostPercentRange),
+        ]
+        func error(_ change: (inout ShakySettings) -> Void) -> RuleError? {
+            var settings = ShakySettings()
+            change(&settings)
+            do { try settings.validate(); return nil } catch { return error }
+        }
+        for (field, range) in ranges {
+            #expect(error { $0[keyPath: field] = range.lowerBound } == nil, "\(field) \(range.lowerBound)")
+            #expect(error { $0[keyPath: field] = range.upperBound } == nil, "\(field) \(range.upperBound)")
+            #expect(error { $0[keyPath: field] = range.lowerBound - 1 }?.code == .invalidSettings, "\(field)")
+            #expect(error { $0[keyPath: field] = range.upperBound + 1 }?.code == .invalidSettings, "\(field)")
+        }
+        let reveal = ShakySettings.revealSecondsRange
+        #expect(error { $0.revealSeconds = reveal.lowerBound } == nil)
+        #expect(error { $0.revealSeconds = reveal.upperBound } == nil)
+        #expect(error { $0.revealSeconds = reveal.upperBound + 1 }?.code == .invalidSettings)
+        #expect(error { $0.revealSeconds = reveal.lowerBound - 1 }?.code == .invalidSettings)
+        #expect(error { $0.questionSeconds = 3601 }?.message == "The buzz clock must be 1 to 3600 seconds, not 3601.")
+    }
+
     @Test func settingsDefaultsAndLenientDecoding() throws {
         let defaults = ShakySettings()
         #expect(defaults.questionSeconds == 60 && defaults.afterBuzzSeconds == 20 && defaults.answerSeconds == 60)

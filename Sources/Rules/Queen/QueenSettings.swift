@@ -2,6 +2,14 @@
 public struct QueenSettings: Codable, Sendable, Equatable {
     /// The most players a Queen's game can ever take, whatever the settings.
     public static let playerLimit = 30
+    /// The player counts the minimum and the maximum may be set to (at least 3, so the numbers stay secret).
+    public static let playerCountRange = 3...playerLimit
+    /// The time the Queen may be given to choose a command, in seconds.
+    public static let chooseSecondsRange = 1...3600
+    /// The countdowns between the command and the reveal an operator may set, in seconds.
+    public static let countdownSecondsRange = 0...600
+    /// The pauses after the reveal an operator may set, in seconds (0, like nil, waits for `next`).
+    public static let autoNextSecondsRange = 0...3600
 
     /// Fewest players needed to deal (at least 3, so the numbers stay secret).
     public var minPlayers = 3
@@ -48,22 +56,27 @@ public struct QueenSettings: Codable, Sendable, Equatable {
 
     /// Throws `bad_settings` with the first setting that is out of range.
     public func validate() throws(RuleError) {
-        guard minPlayers >= 3 else {
-            throw RuleError(.badSettings, "The Queen's game needs at least 3 players; the minimum can't be \(minPlayers).")
+        func refuse(_ message: String) -> RuleError { RuleError(.badSettings, message) }
+        guard minPlayers >= Self.playerCountRange.lowerBound else {
+            throw refuse("The Queen's game needs at least 3 players; the minimum can't be \(minPlayers).")
         }
-        guard maxPlayers <= Self.playerLimit else {
-            throw RuleError(.badSettings,
-                            "At most \(Self.playerLimit) players can play the Queen's game; the limit can't be \(maxPlayers).")
+        guard maxPlayers <= Self.playerCountRange.upperBound else {
+            throw refuse(
+                "At most \(Self.playerLimit) players can play the Queen's game; the limit can't be \(maxPlayers).")
         }
         guard maxPlayers >= minPlayers else {
-            throw RuleError(.badSettings,
-                            "The player limit (\(maxPlayers)) can't be below the minimum number of players (\(minPlayers)).")
+            throw refuse(
+                "The player limit (\(maxPlayers)) can't be below the minimum number of players (\(minPlayers)).")
         }
-        guard chooseSeconds >= 1 else {
-            throw RuleError(.badSettings, "The Queen needs at least 1 second to choose a command.")
+        func check(_ value: Int, in range: ClosedRange<Int>, _ what: String) throws(RuleError) {
+            guard range.contains(value) else {
+                throw refuse("\(what) must be \(range.lowerBound) to \(range.upperBound) seconds, not \(value).")
+            }
         }
-        guard countdownSeconds >= 0, (autoNextSeconds ?? 0) >= 0 else {
-            throw RuleError(.badSettings, "The countdown and the pause before the next deal can't be negative.")
+        try check(chooseSeconds, in: Self.chooseSecondsRange, "The Queen's time to choose a command")
+        try check(countdownSeconds, in: Self.countdownSecondsRange, "The countdown before the reveal")
+        if let autoNextSeconds {
+            try check(autoNextSeconds, in: Self.autoNextSecondsRange, "The pause before the next deal")
         }
     }
 

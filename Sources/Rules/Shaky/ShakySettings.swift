@@ -28,6 +28,17 @@ public struct ShakySettings: Codable, Sendable, Equatable, Hashable {
         }
     }
 
+    /// The buzz clocks an operator may set, in seconds (the host's flags and `start` options use the same bounds).
+    public static let questionSecondsRange = 1...3600
+    /// The time left after the first buzz an operator may set, in seconds.
+    public static let afterBuzzSecondsRange = 1...3600
+    /// The answer clocks an operator may set, in seconds.
+    public static let answerSecondsRange = 1...3600
+    /// The reveal pauses an operator may set, in seconds; 0 (like nil) waits for the operator's `next`.
+    public static let revealSecondsRange = 0...3600
+    /// What a shake may cost, in percent of the question's base points.
+    public static let shakeCostPercentRange = 0...100
+
     /// Length of the buzz clock that starts when a question opens, in seconds.
     public var questionSeconds: Int
     /// The first buzz cuts the buzz clock to at most this many seconds from that buzz.
@@ -96,14 +107,21 @@ public struct ShakySettings: Codable, Sendable, Equatable, Hashable {
     /// Throws `invalid_settings` naming the first field that makes no sense.
     func validate() throws(RuleError) {
         func refuse(_ message: String) -> RuleError { RuleError(.invalidSettings, message) }
-        guard questionSeconds > 0 else { throw refuse("The buzz clock must run for at least one second.") }
-        guard afterBuzzSeconds >= 0 else { throw refuse("The time left after the first buzz cannot be negative.") }
-        guard answerSeconds > 0 else { throw refuse("Teams need at least one second to answer.") }
-        guard (revealSeconds ?? 0) >= 0 else { throw refuse("The pause before the next question cannot be negative.") }
+        func check(_ value: Int, in range: ClosedRange<Int>, _ what: String) throws(RuleError) {
+            guard range.contains(value) else {
+                throw refuse("\(what) must be \(range.lowerBound) to \(range.upperBound) seconds, not \(value).")
+            }
+        }
+        try check(questionSeconds, in: Self.questionSecondsRange, "The buzz clock")
+        try check(afterBuzzSeconds, in: Self.afterBuzzSecondsRange, "The time left after the first buzz")
+        try check(answerSeconds, in: Self.answerSecondsRange, "The answer clock")
+        if let revealSeconds {
+            try check(revealSeconds, in: Self.revealSecondsRange, "The pause before the next question")
+        }
         guard basePoints.easy >= 0, basePoints.medium >= 0, basePoints.hard >= 0 else {
             throw refuse("Questions cannot be worth negative points.")
         }
-        guard (0...100).contains(shakeCostPercent) else {
+        guard Self.shakeCostPercentRange.contains(shakeCostPercent) else {
             throw refuse("A shake must cost between 0 and 100 percent of the points.")
         }
     }

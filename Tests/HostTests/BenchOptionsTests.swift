@@ -1,0 +1,44 @@
+@testable import Bench
+import Protocol
+import Testing
+
+/// The bench's command line: one table drives parsing and `--help`; `--quick` shrinks what was not given.
+@Suite("Bench options")
+struct BenchOptionsTests {
+    @Test func theTableHasNoDeclarationProblems() {
+        #expect(BenchOptions.table.declarationProblems() == [])
+    }
+
+    @Test func theHelpMentionsEveryDeclaredFlagWithItsDefault() {
+        let table = BenchOptions.table
+        let help = BenchOptions.helpText
+        for option in table.options where !option.isHidden {
+            #expect(help.contains(" \(option.flag)"), "\(option.flag)")
+            if let shown = option.shownDefault(table.defaults) {
+                #expect(help.contains("[\(shown)]"), "\(option.flag)")
+            }
+        }
+        #expect(!help.contains("--floor-relay"))
+        #expect(help.contains("See BENCHMARKS.md."))
+    }
+
+    @Test func quickShrinksOnlyWhatWasNotGiven() throws {
+        let quick = try #require(try BenchOptions.parse(["--quick", "--buzzes=7"]))
+        #expect(quick.isQuick && quick.buzzes == 7 && quick.sizes == [8] && quick.fairnessDelays == [0, 40])
+        let full = try #require(
+            try BenchOptions.parse([
+                "--only", "fanout,clock", "--fairness-off-delay", "none",
+                "--fsync", "off", "-v", "--floor-relay",
+            ]))
+        #expect(full.sections == [.fanout, .clock] && full.fairnessOffDelay == nil && full.fsync == .off)
+        #expect(full.isVerbose && full.isFloorRelay && full.sizes == [8, 100, 1000])
+        #expect(try BenchOptions.parse(["help"]) == nil)
+        #expect(
+            throws: UsageError(
+                "--only must be a comma-separated list, each fanout, storm, idle, clock or fairness, "
+                    + #"not "fanout,x". See partyline-bench --help."#)
+        ) {
+            try BenchOptions.parse(["--only", "fanout,x"])
+        }
+    }
+}
