@@ -28,6 +28,8 @@ let package = Package(
         .testTarget(name: "ProtocolTests", dependencies: ["Protocol", "Common"]),
         .testTarget(name: "RulesTests", dependencies: ["Rules", "Common"]),
         .testTarget(name: "HostTests", dependencies: ["Host", "Bench", "Protocol", "Rules", "Net", "TestSupport"]),
+        // The mode seam driven in-process (host core with a recording outlet, client views): no sockets, no clocks.
+        .testTarget(name: "SeamTests", dependencies: ["Host", "Client", "Protocol", "Rules", "TestSupport"]),
         .testTarget(name: "ClientTests", dependencies: ["Client", "Protocol", "Net", "Host", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]

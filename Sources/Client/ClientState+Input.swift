@@ -27,7 +27,7 @@ extension ClientState {
     /// Runs a typed command: session commands map to host messages; the running game reads the rest (its
     /// commands, an answer on your turn, the Queen's order).
     mutating func perform(commandLine line: String, at now: Int64) -> [ClientAction] {
-        switch TextCommandParsing.parse(line) {
+        switch TextCommandParsing.parse(line, games: catalog.startGrammars) {
         case .message(.bye):
             return [.quit(status: 0, sayBye: true)]
         case .message(let message):

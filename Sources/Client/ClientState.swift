@@ -275,10 +275,10 @@ struct ClientState: Equatable, Sendable {
         case .lobbyUpdate(let update): applyLobbyUpdate(update)
         case .status(let status):
             setNotice(status.summary, isError: false, at: now)
-        case .paused:
+        case .paused(let paused):
             if !isPaused {
                 isPaused = true
-                pausedAtHost = clock.hostTime(atClient: now)
+                pausedAtHost = paused.at ?? clock.hostTime(atClient: now)
             }
         case .library(let listing):
             library = listing.commands

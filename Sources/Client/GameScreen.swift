@@ -82,6 +82,13 @@ struct ScreenCatalog: Sendable {
         return nil
     }
 
+    /// How `start` reads each game's words (the operator's `:start` line).
+    var startGrammars: StartGrammars {
+        var grammars = StartGrammars()
+        for screen in screens { grammars.add(screen.startGrammar, names: [screen.gameName]) }
+        return grammars
+    }
+
     /// The help lines of every game.
     var keyHelp: [String] { screens.flatMap { $0.keyHelp } }
 
@@ -98,6 +105,8 @@ extension GameScreen {
     static var gameTitle: String { Wire.title }
     /// The mode's typed commands, as help lines.
     static var commandHelp: [String] { Wire.Action.textHelp }
+    /// How `start` reads the words after the mode's name.
+    static var startGrammar: StartGrammar { Wire.startGrammar }
 
     /// A view from a wire intro object.
     static func make(_ intro: JSONObject) -> Self? { Wire.Message.decode(intro).flatMap { Self(intro: $0) } }

@@ -88,7 +88,7 @@ final class HostCore: SessionHandler {
     func console(_ line: String) {
         let trimmed = line.trimmingCharacters(in: .whitespaces)
         guard !trimmed.isEmpty else { return }
-        switch TextCommandParsing.parse(trimmed) {
+        switch TextCommandParsing.parse(trimmed, games: room.catalog.startGrammars) {
         case .message(.bye):
             environment.consoleOutput("Stopping the host…")
             isRunning = false
@@ -167,6 +167,8 @@ final class HostCore: SessionHandler {
     // MARK: SessionHandler
 
     var actionTypes: Set<String> { room.catalog.actionTypes }
+
+    var startGrammars: StartGrammars { room.catalog.startGrammars }
 
     func join(_ hello: Hello, session: Session, id: JSONValue?) {
         guard hello.room.uppercased() == room.room.code else {
@@ -381,7 +383,7 @@ final class HostCore: SessionHandler {
             "Operator commands:",
             "  status                          who is here and what is running",
         ]
-        lines += room.catalog.entries.map { "  " + $0.startHelp }
+        lines += room.catalog.entries.map { "  " + $0.startGrammar.usage }
         lines += [
             "                                  e.g. start shaky 10 mixed science,animals answer-seconds=30",
             "  next | pause | continue | end   steer the running game",

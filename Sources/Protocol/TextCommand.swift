@@ -22,8 +22,8 @@ public enum TextCommand: Equatable, Sendable {
 
 /// Parses typed lines into `TextCommand`s.
 public enum TextCommandParsing {
-    /// Parses `line` (already framed, without terminator).
-    public static func parse(_ line: String) -> TextCommand {
+    /// Parses `line` (already framed, without terminator); `games` say how each game reads `start`'s words.
+    public static func parse(_ line: String, games: StartGrammars = StartGrammars()) -> TextCommand {
         let trimmed = line.trimmingCharacters(in: .whitespacesAndControls)
         guard !trimmed.isEmpty else { return .freeText("") }
         let (word, rest) = splitFirstWord(trimmed)
@@ -53,7 +53,7 @@ public enum TextCommandParsing {
             guard !rest.isEmpty else { return .usage("kick NAME") }
             return .message(.kick(name: rest))
         case "ping": return .message(.ping(clientTime: nil))
-        case "start": return parseStart(rest)
+        case "start": return parseStart(rest, games: games)
         case "commands":
             return rest.isEmpty ? .message(.library(action: "list", fields: [:]))
                 : .message(.library(action: "search", fields: ["text": .string(rest)]))
@@ -81,41 +81,32 @@ public enum TextCommandParsing {
         return String(first) + parts.dropFirst().map { $0.prefix(1).uppercased() + $0.dropFirst() }.joined()
     }
 
-    static func optionValue(_ text: String, key: String) -> JSONValue {
+    /// A typed option value: a whole number, a yes/no word, a comma list (for `lists`), or the text.
+    static func optionValue(_ text: String, key: String, lists: Set<String> = []) -> JSONValue {
         if let integer = Int64(text) { return .int(integer) }
         switch text.lowercased() {
         case "true", "on", "yes": return .bool(true)
         case "false", "off", "no": return .bool(false)
         default: break
         }
-        if key == "packs" || key == "kinds" || key == "difficulties" {
-            return .array(text.split(separator: ",").map { .string(String($0)) })
-        }
+        if lists.contains(key) { return .array(text.split(separator: ",").map { .string(String($0)) }) }
         return .string(text)
     }
 
-    static let startUsage = """
-        start shaky [QUESTIONS] [easy|medium|hard|mixed] [PACK,PACK…] [key=value …]
-          e.g. start shaky 10 mixed science,animals answer-seconds=30
-        start queen [key=value …]   e.g. start queen countdown-seconds=5
-        """
-
-    static func parseStart(_ rest: String) -> TextCommand {
+    static func parseStart(_ rest: String, games: StartGrammars) -> TextCommand {
         let parts = words(rest)
-        guard let game = parts.first?.lowercased() else { return .usage(startUsage) }
+        guard let game = parts.first?.lowercased() else { return .usage(games.usage) }
+        let grammar = games.grammar(for: game)
         var options = JSONObject()
         for part in parts.dropFirst() {
             if let equals = part.firstIndex(of: "=") {
                 let key = camelCase(String(part[..<equals]))
-                options[key] = optionValue(String(part[part.index(after: equals)...]), key: key)
-            } else if let count = Int64(part) {
-                options["questions"] = .int(count)
-            } else if ["easy", "medium", "hard", "mixed"].contains(part.lowercased()) {
-                options["difficulty"] = .string(part.lowercased())
-            } else if part == "--strict" || part == "strict" {
-                options["strict"] = .bool(true)
+                let value = String(part[part.index(after: equals)...])
+                options[key] = optionValue(value, key: key, lists: grammar?.listKeys ?? [])
+            } else if let grammar, let value = grammar.read(part) {
+                options[value.key] = value.value
             } else {
-                options["packs"] = optionValue(part, key: "packs")
+                return .usage(grammar?.usage ?? games.usage)
             }
         }
         return .message(.start(game: game, options: options))

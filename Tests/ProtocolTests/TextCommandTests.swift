@@ -1,7 +1,15 @@
 import Testing
 @testable import Protocol
 
-private func parse(_ line: String) -> TextCommand { TextCommandParsing.parse(line) }
+/// The start grammars of the games the host ships with.
+private let games: StartGrammars = {
+    var games = StartGrammars()
+    games.add(ShakyWire.startGrammar, names: ["shaky", "shakywords"])
+    games.add(QueenWire.startGrammar, names: ["queen"])
+    return games
+}()
+
+private func parse(_ line: String) -> TextCommand { TextCommandParsing.parse(line, games: games) }
 
 private func isUsage(_ command: TextCommand) -> Bool {
     if case .usage(let text) = command { return !text.isEmpty }
@@ -93,15 +101,21 @@ private func isUsage(_ command: TextCommand) -> Bool {
         #expect(parse("start shaky HARD strict") == .message(.start(game: "shaky", options: ["difficulty": "hard", "strict": true])))
         #expect(parse("start shaky --strict easy") == .message(.start(game: "shaky", options: ["strict": true, "difficulty": "easy"])))
         #expect(parse("start shaky science") == .message(.start(game: "shaky", options: ["packs": ["science"]])))
-        let flags = parse("start shaky steal=on hints=no shuffle=TRUE team-mode=relay kinds=a,b difficulties=easy,hard x-y-z=-3")
+        let flags = parse("start shaky steal=on hints=no shuffle=TRUE team-mode=relay x-y-z=-3")
         #expect(flags == .message(.start(game: "shaky", options: [
-            "steal": true, "hints": false, "shuffle": true, "teamMode": "relay", "kinds": ["a", "b"],
-            "difficulties": ["easy", "hard"], "xYZ": -3,
+            "steal": true, "hints": false, "shuffle": true, "teamMode": "relay", "xYZ": -3,
+        ])))
+        // A comma list is a list where the game reads one (the Queen's kinds and difficulties).
+        #expect(parse("start queen kinds=a,b difficulties=easy,hard") == .message(.start(game: "queen", options: [
+            "kinds": ["a", "b"], "difficulties": ["easy", "hard"],
         ])))
         // A later positional wins over an earlier one.
         #expect(parse("start shaky 5 20") == .message(.start(game: "shaky", options: ["questions": 20])))
-        #expect(parse("start") == .usage(TextCommandParsing.startUsage))
-        #expect(TextCommandParsing.startUsage.contains("start shaky 10 mixed science,animals answer-seconds=30"))
+        #expect(parse("start") == .usage(games.usage))
+        #expect(games.usage.contains("start shaky [QUESTIONS] [easy|medium|hard|mixed] [PACK,PACK…]"))
+        // A word a game has no place for is refused with that game's usage, not guessed at.
+        #expect(parse("start queen 5") == .usage(QueenWire.startGrammar.usage))
+        #expect(parse("start nosuchgame 5") == .usage(games.usage))
     }
 
     @Test func librarySubcommands() {

@@ -94,7 +94,7 @@ struct QueenView: GameScreen {
             }
             let round = Round(
                 number: dealt.number, queen: dealt.queen, players: dealt.players, commitment: dealt.commitment,
-                chooseDeadline: state.hostDeadline(in: dealt.chooseMs, now: now))
+                chooseDeadline: state.deadline(dealt.deadline, remaining: dealt.chooseMs, now: now))
             self.round = round
             phase = .choosing
             if state.role == .player && round.queen == state.name {
@@ -125,7 +125,7 @@ struct QueenView: GameScreen {
             revealed = Revealed(
                 round: shown.round, numbers: shown.numbers.entries.sorted { $0.number < $1.number },
                 targets: shown.targets, saltHex: shown.salt, verification: verification,
-                nextAt: state.hostDeadline(in: shown.nextInMs, now: now))
+                nextAt: state.deadline(shown.deadline, remaining: shown.nextInMs, now: now))
             phase = .revealed
         case .ended(let ended):
             phase = .ended

@@ -161,7 +161,7 @@ struct ShakyView: GameScreen {
             buzzDeadline = nil
             reveal = Reveal(
                 number: ended.number, answer: ended.answer, scorer: ended.scorer, points: ended.points,
-                nextAt: state.hostDeadline(in: ended.nextInMs, now: now), isLast: ended.last)
+                nextAt: state.deadline(ended.deadline, remaining: ended.nextInMs, now: now), isLast: ended.last)
             if !ended.scores.isEmpty { standings = ShakyView.standings(ended.scores) }
             state.ui.answer = ""
         case .scoreboard(let scoreboard):

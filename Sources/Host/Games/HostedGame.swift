@@ -222,8 +222,8 @@ struct ModeEntry: Sendable {
     var aliases: [String]
     /// The mode's name for people.
     var title: String
-    /// The console's usage line for starting it.
-    var startHelp: String
+    /// How `start` reads the words after the game's name (its usage line is the console's help).
+    var startGrammar: StartGrammar
     /// The mode's player action types.
     var actionTypes: [String]
     /// The mode's text-mode help lines.
@@ -237,19 +237,24 @@ struct ModeEntry: Sendable {
 
     /// An entry for adapter `Adapter`, with the wire's name, title, actions and help.
     init<Adapter: GameAdapter>(
-        _ adapter: Adapter.Type, aliases: [String], startHelp: String,
-        make: @escaping @Sendable (_ options: JSONObject, _ context: GameContext) throws(RuleError) -> Adapter,
-        restore: @escaping @Sendable (_ record: JSONValue) throws -> Adapter
+        _ adapter: Adapter.Type, aliases: [String],
+        make: @escaping @Sendable (_ options: JSONObject, _ context: GameContext) throws(RuleError) -> any HostedGame,
+        restore: @escaping @Sendable (_ record: JSONValue) throws -> any HostedGame
     ) {
         name = Adapter.Wire.name
         self.aliases = aliases
         title = Adapter.Wire.title
-        self.startHelp = startHelp
+        startGrammar = Adapter.Wire.startGrammar
         actionTypes = Adapter.Wire.Action.types
         textHelp = Adapter.Wire.Action.textHelp
-        parsesText = { Adapter.Wire.Action.parse(text: $0) != nil }
-        self.make = { (options, context) throws(RuleError) in try make(options, context) }
-        self.restore = { try restore($0) }
+        parsesText = ModeEntry.recognizer(for: Adapter.Wire.Action.self)
+        self.make = make
+        self.restore = restore
+    }
+
+    /// Whether a typed line is one of `Action`'s text commands.
+    private static func recognizer<Action: GameAction>(for action: Action.Type) -> @Sendable (String) -> Bool {
+        { Action.parse(text: $0) != nil }
     }
 }
 
@@ -272,6 +277,13 @@ struct ModeCatalog: Sendable {
 
     /// Every player action type of every mode (for decoding and the `unknown_type` error).
     var actionTypes: Set<String> { Set(entries.flatMap(\.actionTypes)) }
+
+    /// How `start` reads each game's words, by name and alias.
+    var startGrammars: StartGrammars {
+        var grammars = StartGrammars()
+        for entry in entries { grammars.add(entry.startGrammar, names: [entry.name] + entry.aliases) }
+        return grammars
+    }
 
     /// `shaky (Shaky Words), queen (The Queen's game)`.
     var summary: String { entries.map { "\($0.name) (\($0.title))" }.joined(separator: ", ") }

@@ -18,8 +18,9 @@ final class QueenHost: GameAdapter {
     }
 
     static let entry = ModeEntry(
-        QueenHost.self, aliases: ["queens", "king"], startHelp: "start queen [key=value …]",
-        make: QueenHost.make, restore: QueenHost.restore)
+        QueenHost.self, aliases: ["queens", "king"],
+        make: { (options, context) throws(RuleError) in try QueenHost.make(options: options, context: context) },
+        restore: { try QueenHost.restore(record: $0) })
 
     var mode: ModeEntry { QueenHost.entry }
     var game: QueenGame
@@ -37,15 +38,14 @@ final class QueenHost: GameAdapter {
         let present = context.room.players.filter(\.isConnected)
         var settings = QueenSettings()
         settings.maxPlayers = try options.integer(
-            "maxPlayers", default: host.queenMaxPlayers, in: 3...QueenSettings.playerLimit)
+            "maxPlayers", default: host.queenMaxPlayers, in: QueenSettings.playerCountRange)
         settings.countdownSeconds = try options.integer(
-            "countdownSeconds", default: host.queenCountdownSeconds, in: 0...600)
-        settings.chooseSeconds = try options.integer("chooseSeconds", default: host.queenChooseSeconds, in: 1...3600)
-        if let next = fields["autoNextSeconds"] {
-            guard let seconds = next.intValue, seconds >= 0 else {
-                throw RuleError(.badOption, "auto-next-seconds must be a whole number of seconds.")
-            }
-            settings.autoNextSeconds = seconds == 0 ? nil : Int(seconds)
+            "countdownSeconds", default: host.queenCountdownSeconds, in: QueenSettings.countdownSecondsRange)
+        settings.chooseSeconds = try options.integer(
+            "chooseSeconds", default: host.queenChooseSeconds, in: QueenSettings.chooseSecondsRange)
+        if fields["autoNextSeconds"] != nil {
+            let seconds = try options.integer("autoNextSeconds", default: 0, in: QueenSettings.autoNextSecondsRange)
+            settings.autoNextSeconds = seconds == 0 ? nil : seconds
         }
         if let kinds = try options.strings("kinds") {
             settings.kinds = Set(
@@ -149,11 +149,14 @@ final class QueenHost: GameAdapter {
             room: record.room, round: round, saltHex: DealCommitment.saltHex(salt), numbers: numbers)
     }
 
+    /// When the Queen's time to choose ends, while she chooses.
+    private var choosingEnd: Instant? { game.phase == .choosing ? game.clockEnd : nil }
+
     private func roundMessage(_ round: QueenRound, at now: Instant) -> QueenWire.Round {
         QueenWire.Round(
             number: round.number, queen: round.queen, players: round.players,
             commitment: commitment(round: round.number, salt: round.salt, numbers: round.numbers),
-            chooseMs: remaining(game.phase == .choosing ? game.nextDeadline : nil, now))
+            chooseMs: remaining(choosingEnd, now), deadline: choosingEnd?.milliseconds)
     }
 
     private func orderMessage(_ order: QueenOrder, at now: Instant) -> QueenWire.Order {
@@ -162,13 +165,17 @@ final class QueenHost: GameAdapter {
             revealInMs: remaining(order.revealAt, now) ?? 0, deadline: order.revealAt.milliseconds)
     }
 
+    private func ended(_ history: [QueenRoundRecord]) -> QueenWire.Ended {
+        QueenWire.Ended(reason: "\(Wording.count(history.count, "round")) played.")
+    }
+
     private func revealedMessage(
         round: Int, numbers: [String: Int], targets: [String], salt: [UInt8], at now: Instant
     ) -> QueenWire.Revealed {
         QueenWire.Revealed(
             round: round, numbers: numbers, targets: targets, salt: DealCommitment.saltHex(salt),
             commitment: commitment(round: round, salt: salt, numbers: numbers),
-            nextInMs: remaining(game.nextDeadline, now))
+            nextInMs: remaining(game.clockEnd, now), deadline: game.clockEnd?.milliseconds)
     }
 
     func messages(for effects: [QueenGame.Effect], at now: Instant) -> [Outgoing] {
@@ -190,18 +197,18 @@ final class QueenHost: GameAdapter {
             case .dealDeferred(let error):
                 outgoing.append(Outgoing(.everyone, Notice(error.message)))
             case .paused:
-                outgoing.append(Outgoing(.everyone, Paused()))
+                outgoing.append(Outgoing(.everyone, Paused(at: now.milliseconds)))
             case .resumed(let deadline):
                 outgoing.append(Outgoing(.everyone, QueenWire.Resumed(remainingMs: remaining(deadline, now))))
             case .ended(let history):
-                outgoing.append(
-                    Outgoing(.everyone, QueenWire.Ended(reason: "\(Wording.count(history.count, "round")) played.")))
+                outgoing.append(Outgoing(.everyone, ended(history)))
             }
         }
         return outgoing
     }
 
-    func snapshot(for viewer: Viewer, at now: Instant) -> [any HostMessage] {
+    func snapshot(for viewer: Viewer, at current: Instant) -> [any HostMessage] {
+        let now = game.pausedAt ?? current  // a paused game's clocks stand still: show what was left at the pause
         var messages: [any HostMessage] = [intro]
         guard let round = game.currentRound else { return messages }
         messages.append(roundMessage(round, at: now))
@@ -210,13 +217,16 @@ final class QueenHost: GameAdapter {
         {
             messages.append(QueenWire.Secret(number: number, round: round.number))
         }
-        if let order = round.order, game.phase == .countdown { messages.append(orderMessage(order, at: now)) }
+        if let order = round.order, game.phase == .countdown || game.phase == .revealed {
+            messages.append(orderMessage(order, at: now))
+        }
         if game.phase == .revealed, let last = game.history.last {
             messages.append(
                 revealedMessage(
                     round: last.round, numbers: last.numbers, targets: last.targets, salt: last.salt, at: now))
         }
-        if game.isPaused { messages.append(Paused()) }
+        if game.phase == .finished { messages.append(ended(game.history)) }
+        if let pausedAt = game.pausedAt { messages.append(Paused(at: pausedAt.milliseconds)) }
         return messages
     }
 

@@ -23,8 +23,8 @@ final class ShakyHost: GameAdapter {
 
     static let entry = ModeEntry(
         ShakyHost.self, aliases: ["shakywords", "shaky-words"],
-        startHelp: "start shaky [QUESTIONS] [easy|medium|hard|mixed] [PACK,PACK…] [key=value …]",
-        make: ShakyHost.make, restore: ShakyHost.restore)
+        make: { (options, context) throws(RuleError) in try ShakyHost.make(options: options, context: context) },
+        restore: { try ShakyHost.restore(record: $0) })
 
     var mode: ModeEntry { ShakyHost.entry }
     var game: ShakyWords
@@ -32,7 +32,8 @@ final class ShakyHost: GameAdapter {
     /// Who buzzed in which order and how each question ended, for the game log.
     private var questionLog: [JSONValue] = []
     private var currentBuzzOrder: [String] = []
-    private var currentResults: [JSONValue] = []
+    /// How each turn of the current (or just revealed) question ended, for the log and for late joiners.
+    private var currentResults: [ShakyWire.Result] = []
 
     init(record: StartRecord) throws(RuleError) {
         self.record = record
@@ -56,11 +57,15 @@ final class ShakyHost: GameAdapter {
         let questions = try context.packs.drawQuestions(
             packIDs: packs, count: count, difficulty: difficulty, using: &rng)
         let host = context.options
-        let reveal = try options.integer("revealSeconds", default: host.revealSeconds, in: 0...3600)
+        let reveal = try options.integer(
+            "revealSeconds", default: host.revealSeconds, in: ShakySettings.revealSecondsRange)
         let settings = ShakySettings(
-            questionSeconds: try options.integer("questionSeconds", default: host.questionSeconds, in: 1...3600),
-            afterBuzzSeconds: try options.integer("afterBuzzSeconds", default: host.afterBuzzSeconds, in: 1...3600),
-            answerSeconds: try options.integer("answerSeconds", default: host.answerSeconds, in: 1...3600),
+            questionSeconds: try options.integer(
+                "questionSeconds", default: host.questionSeconds, in: ShakySettings.questionSecondsRange),
+            afterBuzzSeconds: try options.integer(
+                "afterBuzzSeconds", default: host.afterBuzzSeconds, in: ShakySettings.afterBuzzSecondsRange),
+            answerSeconds: try options.integer(
+                "answerSeconds", default: host.answerSeconds, in: ShakySettings.answerSecondsRange),
             revealSeconds: reveal == 0 ? nil : reveal,
             isForgiving: !(try options.bool("strict", default: host.isStrict)))
         return try ShakyHost(
@@ -133,7 +138,8 @@ final class ShakyHost: GameAdapter {
     private func question(_ opened: ShakyWords.QuestionOpened, for team: String?, at now: Instant)
         -> ShakyWire.Question
     {
-        let letters = team.flatMap { opened.letters[$0] } ?? game.teams.first.flatMap { opened.letters[$0] }
+        // A team sees its own letters with its hints; boards and operators the first team's as dealt.
+        let letters = team.flatMap { opened.letters[$0] } ?? game.spectatorLetters
         let points = team.flatMap { game.pointsOnOffer(for: $0) } ?? opened.pointsOnOffer
         let deadline = game.isBuzzOpen ? opened.buzzDeadline : nil
         return ShakyWire.Question(
@@ -158,7 +164,7 @@ final class ShakyHost: GameAdapter {
         ShakyWire.Reveal(
             number: reveal.number, answer: reveal.answer, scorer: reveal.scorer, points: reveal.pointsAwarded,
             scores: ShakyHost.standings(reveal.standings), nextInMs: remaining(reveal.nextQuestionAt, now),
-            last: reveal.isLastQuestion)
+            last: reveal.isLastQuestion, deadline: reveal.nextQuestionAt?.milliseconds)
     }
 
     func messages(for effects: [ShakyWords.Effect], at now: Instant) -> [Outgoing] {
@@ -172,7 +178,7 @@ final class ShakyHost: GameAdapter {
                 for team in game.teams { outgoing.append(Outgoing(.team(team), question(opened, for: team, at: now))) }
                 outgoing.append(Outgoing(.spectators, question(opened, for: nil, at: now)))
             case .teamJoined(let team, let letters):
-                if letters != nil, let opened = game.openQuestion {
+                if letters != nil, let opened = game.shownQuestion {
                     outgoing.append(Outgoing(.team(team), question(opened, for: team, at: now)))
                 }
             case .buzzed(let update):
@@ -186,7 +192,7 @@ final class ShakyHost: GameAdapter {
             case .result(let team, let correct, let points, let isMisspelling, let isTimedOut):
                 let result = ShakyWire.Result(
                     team: team, correct: correct, points: points, timedOut: isTimedOut, misspelled: isMisspelling)
-                currentResults.append(result.json)
+                currentResults.append(result)
                 outgoing.append(Outgoing(.everyone, result))
             case .reveal(let ended):
                 outgoing.append(Outgoing(.everyone, reveal(ended, at: now)))
@@ -194,12 +200,12 @@ final class ShakyHost: GameAdapter {
                     .object([
                         "number": .number(ended.number), "question": .string(game.questionText ?? ""),
                         "answer": .string(ended.answer), "buzzOrder": .array(currentBuzzOrder.map { .string($0) }),
-                        "results": .array(currentResults), "scorer": .optional(ended.scorer),
+                        "results": .array(currentResults.map(\.json)), "scorer": .optional(ended.scorer),
                     ]))
             case .scoreboard(let ranking):
                 outgoing.append(Outgoing(.everyone, ShakyWire.Scoreboard(ranking: ShakyHost.standings(ranking))))
             case .paused:
-                outgoing.append(Outgoing(.everyone, Paused()))
+                outgoing.append(Outgoing(.everyone, Paused(at: now.milliseconds)))
             case .resumed(let clocks):
                 outgoing.append(
                     Outgoing(
@@ -216,19 +222,20 @@ final class ShakyHost: GameAdapter {
     func snapshot(for viewer: Viewer, at current: Instant) -> [any HostMessage] {
         let now = game.pausedAt ?? current  // a paused game's clocks stand still: show what was left at the pause
         var messages: [any HostMessage] = [intro]
+        let team = viewer.team.flatMap { name in game.teams.first { Room.key($0) == Room.key(name) } }
         switch game.phase {
-        case .question:
-            guard let opened = game.openQuestion else { break }
-            let team = viewer.team.flatMap { name in game.teams.first { Room.key($0) == Room.key(name) } }
+        case .question, .reveal:
+            // What a viewer who was there has seen of this question: it, the queue, how turns ended, the reveal.
+            guard let opened = game.shownQuestion else { break }
             messages.append(question(opened, for: team, at: now))
             if !game.queueEntries.isEmpty {
                 messages.append(buzzed(game.queueEntries, deadline: game.buzzDeadline, at: now))
             }
+            messages += currentResults as [any HostMessage]
             if let onTurn = game.teamOnTurn, let deadline = game.answerDeadline {
                 messages.append(turn(onTurn, deadline: deadline, at: now))
             }
-        case .reveal:
-            if let last = game.lastReveal { messages.append(reveal(last, at: now)) }
+            if game.phase == .reveal, let last = game.lastReveal { messages.append(reveal(last, at: now)) }
         case .finished:
             if let ranking = game.finalRanking {
                 messages.append(ShakyWire.Scoreboard(ranking: ShakyHost.standings(ranking)))
@@ -236,7 +243,7 @@ final class ShakyHost: GameAdapter {
         case .notStarted:
             break
         }
-        if game.isPaused { messages.append(Paused()) }
+        if let pausedAt = game.pausedAt { messages.append(Paused(at: pausedAt.milliseconds)) }
         return messages
     }
 

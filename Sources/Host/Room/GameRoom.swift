@@ -10,6 +10,8 @@ import Rules
 final class GameRoom {
     private(set) var room: Room
     private(set) var game: (any HostedGame)?
+    /// The game that ended last, shown to whoever joins until the next one starts (its final scoreboard).
+    private(set) var finishedGame: (any HostedGame)?
     let catalog: ModeCatalog
     let sessions: Sessions
     let storage: Storage
@@ -75,6 +77,7 @@ final class GameRoom {
             "at": .int(now.milliseconds),
         ])
         game = newGame
+        finishedGame = nil
         log.info("Game started: \(newGame.statusLine)")
         apply(newGame.start(at: now), at: now)
     }
@@ -99,6 +102,7 @@ final class GameRoom {
         storage.saveGameLog(game.gameLog, name: game.mode.name, log: log)
         journal(["k": "gameEnd"])
         log.info("Game over: \(game.mode.title).")
+        finishedGame = game
         self.game = nil
         isStatusDirty = true
     }
@@ -183,7 +187,7 @@ final class GameRoom {
             // In a hall-sized room a player gets its own team and the head count, not every name.
             sessions.send(lobby(only: room.members(of: team)), to: session)
         }
-        if let game {
+        if let game = game ?? finishedGame {
             let viewer = Viewer(
                 playerID: session.player?.id, name: session.player?.name, team: session.player?.team,
                 role: session.role ?? .board)

@@ -13,6 +13,8 @@ protocol Outlet: AnyObject {
 protocol SessionHandler: AnyObject {
     /// Every game action type the host knows (for decoding and `unknown_type`).
     var actionTypes: Set<String> { get }
+    /// How each game reads `start`'s words (typed lines).
+    var startGrammars: StartGrammars { get }
     /// A `hello` (or a typed `join`/`watch`/`admin`/`resume`) from a session that has not joined.
     func join(_ hello: Hello, session: Session, id: JSONValue?)
     /// A game action from a joined player.
@@ -228,7 +230,7 @@ final class Sessions {
             let hello = Hello(room: String(words[1]).uppercased(), name: "", resume: String(words[2]))
             return handle(.hello(hello), id: nil, from: session, at: now)
         }
-        switch TextCommandParsing.parse(line) {
+        switch TextCommandParsing.parse(line, games: handler?.startGrammars ?? StartGrammars()) {
         case .join(let code, let name, let team):
             handle(.hello(Hello(room: code, name: name, team: team)), id: nil, from: session, at: now)
         case .watch(let code):

@@ -2,6 +2,8 @@
 public enum QueenWire: GameWire {
     public static let name = "queen"
     public static let title = "The Queen's game"
+    public static let startGrammar = StartGrammar(
+        listKeys: ["kinds", "difficulties"], usage: "start queen [key=value …]   e.g. start queen countdown-seconds=5")
 
     /// A Queen's game started.
     public struct Intro: GameIntro {
@@ -31,16 +33,21 @@ public enum QueenWire: GameWire {
         public var players: [String]
         /// The SHA-256 commitment to the deal (PROTOCOL.md §11).
         public var commitment: String
-        /// The Queen's time left to choose; null when not choosing or paused.
+        /// The Queen's time left to choose; null when not choosing.
         @Nullable public var chooseMs: Int64?
+        /// When the Queen's time to choose ends (host ms); null when not choosing.
+        @Nullable public var deadline: Int64?
 
         /// Creates the message.
-        public init(number: Int, queen: String, players: [String], commitment: String, chooseMs: Int64?) {
+        public init(
+            number: Int, queen: String, players: [String], commitment: String, chooseMs: Int64?, deadline: Int64?
+        ) {
             self.number = number
             self.queen = queen
             self.players = players
             self.commitment = commitment
             self.chooseMs = chooseMs
+            self.deadline = deadline
         }
 
         public func line(for reader: Perspective) -> String? {
@@ -149,10 +156,13 @@ public enum QueenWire: GameWire {
         public var commitment: String
         /// Until the automatic next deal; null when waiting for `next`.
         @Nullable public var nextInMs: Int64?
+        /// When the automatic next deal comes (host ms); null when waiting for `next`.
+        @Nullable public var deadline: Int64?
 
         /// Creates the message.
         public init(
-            round: Int, numbers: [String: Int], targets: [String], salt: String, commitment: String, nextInMs: Int64?
+            round: Int, numbers: [String: Int], targets: [String], salt: String, commitment: String, nextInMs: Int64?,
+            deadline: Int64?
         ) {
             self.round = round
             self.numbers = Numbers(numbers)
@@ -160,6 +170,7 @@ public enum QueenWire: GameWire {
             self.salt = salt
             self.commitment = commitment
             self.nextInMs = nextInMs
+            self.deadline = deadline
         }
 
         public func line(for reader: Perspective) -> String? {

@@ -2,6 +2,10 @@
 public enum ShakyWire: GameWire {
     public static let name = "shaky"
     public static let title = "Shaky Words"
+    public static let startGrammar = StartGrammar(
+        count: "questions", choices: [("difficulty", ["easy", "medium", "hard", "mixed"])],
+        flags: ["strict": "strict", "--strict": "strict"], rest: ("packs", true),
+        usage: "start shaky [QUESTIONS] [easy|medium|hard|mixed] [PACK,PACK…] [key=value …]")
 
     /// One team's line on a scoreboard; equal scores share a rank (1, 1, 3).
     public struct Standing: Codable, Sendable, Equatable {
@@ -242,11 +246,13 @@ public enum ShakyWire: GameWire {
         @Nullable public var nextInMs: Int64?
         /// Whether this was the last question.
         public var last: Bool
+        /// When the next question or the final scoreboard comes (host ms); null when the operator decides.
+        @Nullable public var deadline: Int64?
 
         /// Creates the message.
         public init(
             number: Int, answer: String, scorer: String?, points: Int, scores: [Standing], nextInMs: Int64?,
-            last: Bool
+            last: Bool, deadline: Int64?
         ) {
             self.number = number
             self.answer = answer
@@ -255,6 +261,7 @@ public enum ShakyWire: GameWire {
             self.scores = scores
             self.nextInMs = nextInMs
             self.last = last
+            self.deadline = deadline
         }
 
         public func line(for reader: Perspective) -> String? {

@@ -11,6 +11,8 @@ public protocol GameWire {
     static var name: String { get }
     /// The mode's name for people ("Shaky Words").
     static var title: String { get }
+    /// How the mode reads the words after `start NAME`.
+    static var startGrammar: StartGrammar { get }
 }
 
 /// The player actions of one game mode (client → host), each decoded and encoded here.
@@ -68,4 +70,66 @@ public func splitCommand(_ line: String) -> (verb: String, rest: String) {
     return (
         String(trimmed[..<space]).lowercased(), String(trimmed[space...]).trimmingCharacters(in: .whitespacesAndControls)
     )
+}
+
+/// How a game reads the words after `start NAME` typed on the console, in text mode or on the client's `:` line:
+/// `start shaky 10 mixed science,animals` is a count, a difficulty and a pack list. `key=value` words are read
+/// the same way for every game.
+public struct StartGrammar: Sendable {
+    /// The option a bare whole number sets (`questions`, `rounds`), if any.
+    public var count: String?
+    /// Options chosen by one of their words (`difficulty`: easy, medium, hard, mixed).
+    public var choices: [(key: String, values: [String])]
+    /// Words that switch an option on (`strict` → `strict: true`).
+    public var flags: [String: String]
+    /// The option any other word sets, and whether it is a comma list (`packs`) or one word (`hunt`).
+    public var rest: (key: String, isList: Bool)?
+    /// Options whose `key=value` form is a comma list (`kinds=a,b`).
+    public var listKeys: Set<String>
+    /// The usage line for help and mistakes: `start shaky [QUESTIONS] [easy|medium|hard|mixed] [PACK,PACK…]`.
+    public var usage: String
+
+    /// Creates a grammar.
+    public init(
+        count: String? = nil, choices: [(key: String, values: [String])] = [], flags: [String: String] = [:],
+        rest: (key: String, isList: Bool)? = nil, listKeys: Set<String> = [], usage: String
+    ) {
+        self.count = count
+        self.choices = choices
+        self.flags = flags
+        self.rest = rest
+        self.listKeys = listKeys.union(rest.map { $0.isList ? [$0.key] : [] } ?? [])
+        self.usage = usage
+    }
+
+    /// The option one positional word sets, or nil when this game has no place for it.
+    public func read(_ word: String) -> (key: String, value: JSONValue)? {
+        let lowered = word.lowercased()
+        if let count, let number = Int64(word) { return (count, .int(number)) }
+        for choice in choices where choice.values.contains(lowered) { return (choice.key, .string(lowered)) }
+        if let flag = flags[lowered] { return (flag, .bool(true)) }
+        guard let rest else { return nil }
+        return rest.isList ? (rest.key, .array(word.split(separator: ",").map { .string(String($0)) })) : (rest.key, .string(word))
+    }
+}
+
+/// The `start` grammars of the games one side knows, by wire name and alias.
+public struct StartGrammars: Sendable {
+    private var grammars: [String: StartGrammar] = [:]
+    private var usages: [String] = []
+
+    /// No games: `start` words other than `key=value` are refused with a general usage.
+    public init() {}
+
+    /// Adds a game under its names (wire name first).
+    public mutating func add(_ grammar: StartGrammar, names: [String]) {
+        for name in names { grammars[name.lowercased()] = grammar }
+        usages.append(grammar.usage)
+    }
+
+    /// The grammar for a game name or alias.
+    public func grammar(for name: String) -> StartGrammar? { grammars[name.lowercased()] }
+
+    /// Every game's usage line.
+    public var usage: String { usages.isEmpty ? "start GAME [key=value …]" : usages.joined(separator: "\n") }
 }

@@ -288,9 +288,11 @@ public struct SyncProbe: HostMessage {
 /// The operator froze every clock.
 public struct Paused: HostMessage {
     public static let type = "paused"
+    /// When the clocks stopped (host ms), so a viewer joining later freezes them at the same instant.
+    public var at: Int64?
 
     /// Creates the message.
-    public init() {}
+    public init(at: Int64? = nil) { self.at = at }
 
     public func line(for reader: Perspective) -> String? { "Paused by the operator." }
 }

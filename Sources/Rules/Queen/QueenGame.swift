@@ -139,6 +139,8 @@ public struct QueenGame: SteeredMode, Sendable, Equatable, Codable {
     private var deadline: Instant?
     /// Milliseconds that were left before `deadline` when the game was paused.
     private var remainingWhenPaused: Int64?
+    /// When the operator paused, while paused.
+    public private(set) var pausedAt: Instant?
     /// The game's only source of randomness.
     private var rng: SplitMix64
 
@@ -174,6 +176,13 @@ public struct QueenGame: SteeredMode, Sendable, Equatable, Codable {
     /// When the host must send `.tick`: the Queen's timeout, the reveal, or the automatic next deal.
     public var nextDeadline: Instant? { deadline }
 
+    /// When the running clock of this phase ends; while paused, when it would end had the pause not lasted
+    /// beyond its start (so a viewer freezing it at `pausedAt` sees the time that was left).
+    public var clockEnd: Instant? {
+        if let pausedAt { return remainingWhenPaused.map { pausedAt.advanced(byMilliseconds: $0) } }
+        return deadline
+    }
+
     /// Applies `event` as seen at `now`, returning what to announce, or throws why it is refused.
     public mutating func apply(_ event: Event, at now: Instant) throws(RuleError) -> [Effect] {
         if event == .tick { return tick(at: now) }
@@ -200,12 +209,14 @@ public struct QueenGame: SteeredMode, Sendable, Equatable, Codable {
         case .steer(.pause):
             guard !isPaused else { throw RuleError(.alreadyPaused, "The game is already paused.") }
             isPaused = true
+            pausedAt = now
             remainingWhenPaused = deadline.map { max(0, now.milliseconds(until: $0)) }
             deadline = nil
             return [.paused]
         case .steer(.resume):
             guard isPaused else { throw RuleError(.notPaused, "The game is not paused.") }
             isPaused = false
+            pausedAt = nil
             deadline = remainingWhenPaused.map { now.advanced(byMilliseconds: $0) }
             remainingWhenPaused = nil
             if phase == .countdown, let deadline { currentRound?.order?.revealAt = deadline }
@@ -218,6 +229,7 @@ public struct QueenGame: SteeredMode, Sendable, Equatable, Codable {
             }
             phase = .finished
             isPaused = false
+            pausedAt = nil
             deadline = nil
             remainingWhenPaused = nil
             return effects + [.ended(history: history)]

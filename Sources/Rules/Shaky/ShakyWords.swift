@@ -37,6 +37,8 @@ public struct ShakyWords: SteeredMode, Codable, Sendable, Equatable {
         var queue = BuzzQueue()
         var answerDeadline: Instant?
         var letters: [String: ShakyLetters] = [:]
+        /// What boards and operators see: the first team's letters as dealt, before any team's paid hints.
+        var spectatorLetters: ShakyLetters?
         var shakes: [String: Int] = [:]
     }
 
@@ -82,6 +84,9 @@ public struct ShakyWords: SteeredMode, Codable, Sendable, Equatable {
 
     /// The answer, only once revealed (during a reveal); nil otherwise.
     public var revealedAnswer: String? { phase == .reveal ? currentQuestion?.answer : nil }
+
+    /// The letters boards and operators see for the open (or just revealed) question: never a team's hints.
+    public var spectatorLetters: ShakyLetters? { round.spectatorLetters }
 
     /// `team`'s letters for the open (or just revealed) question.
     public func letters(for team: String) -> ShakyLetters? { round.letters[team] }
@@ -137,9 +142,10 @@ public struct ShakyWords: SteeredMode, Codable, Sendable, Equatable {
         }
     }
 
-    /// The open question as it stands now (each team's letters with its hints so far), for a viewer joining now.
-    public var openQuestion: QuestionOpened? {
-        guard phase == .question, let question = currentQuestion else { return nil }
+    /// The open or just-revealed question as it stands now (each team's letters with its hints so far), for a
+    /// viewer joining now.
+    public var shownQuestion: QuestionOpened? {
+        guard phase == .question || phase == .reveal, let question = currentQuestion else { return nil }
         return QuestionOpened(number: round.index + 1, total: questions.count, text: question.text,
                               difficulty: question.difficulty,
                               pointsOnOffer: settings.basePoints.points(for: question.difficulty),
@@ -344,6 +350,7 @@ public struct ShakyWords: SteeredMode, Codable, Sendable, Equatable {
         for team in teams {
             round.letters[team] = LetterScrambler.scramble(question.answer, fixing: 0, using: &rng)
         }
+        round.spectatorLetters = teams.first.flatMap { round.letters[$0] }
         phase = .question
         nextQuestionAt = nil
         return .question(QuestionOpened(number: index + 1, total: questions.count, text: question.text,
