@@ -176,6 +176,7 @@ enum CoinWire: GameWire {
 
         static func decode(_ request: PlayRequest) throws(ProtocolError) -> Action {
             let fields = MessageFields(request)
+            guard request.type == "call" else { throw fields.error(.unknownType, "Coin toss has no \"\(request.type)\".") }
             let side = try fields.requiredString("side", limit: 5)
             guard let parsed = CoinToss.Side(rawValue: side) else {
                 throw fields.error(.badField, "\"side\" must be heads or tails.")

@@ -297,6 +297,9 @@ public enum QueenWire: GameWire {
 
         public static func decode(_ request: PlayRequest) throws(ProtocolError) -> Action {
             let fields = MessageFields(request)
+            guard request.type == "command" else {
+                throw fields.error(.unknownType, "The Queen's game has no \"\(request.type)\".")
+            }
             let save = try fields.bool("save") ?? false
             if let template = try fields.string("template", required: false, limit: 64) {
                 return .command(.template(template), save: save)

@@ -387,7 +387,8 @@ public enum ShakyWire: GameWire {
             switch request.type {
             case "buzz": return .buzz(pressedAt: try fields.integer("t"))
             case "answer": return .answer(try fields.requiredString("text"))
-            default: return .shake
+            case "shake": return .shake
+            default: throw fields.error(.unknownType, "Shaky Words has no \"\(request.type)\".")
             }
         }
 

@@ -1,0 +1,113 @@
+import Foundation
+import Protocol
+import Testing
+
+/// PROTOCOL.md is held to the code: every JSON example decodes into its typed message and encodes back to the
+/// same JSON, every message type has an example, and §12 lists exactly the error codes the code knows.
+@Suite("PROTOCOL.md pins the wire")
+struct ProtocolDocumentTests {
+    static let document: String = {
+        var folder = URL(fileURLWithPath: #filePath)
+        while folder.path != "/" {
+            folder.deleteLastPathComponent()
+            let candidate = folder.appendingPathComponent("PROTOCOL.md")
+            if let text = try? String(contentsOf: candidate, encoding: .utf8) { return text }
+        }
+        return ""
+    }()
+
+    /// Every JSON object line of the document's ```json blocks, with its line number.
+    static var examples: [(line: Int, object: JSONObject)] {
+        var result: [(Int, JSONObject)] = []
+        var isInBlock = false
+        for (index, line) in document.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            if line.hasPrefix("```") {
+                isInBlock = line == "```json"
+                continue
+            }
+            guard isInBlock, line.hasPrefix("{"), case .object(let object)? = try? JSONParsing.parse(String(line)) else {
+                continue
+            }
+            result.append((index + 1, object))
+        }
+        return result
+    }
+
+    /// The host's message families, each as a decoder that re-encodes what it read.
+    static let hostFamilies: [(name: String, roundTrip: @Sendable (JSONObject) -> JSONObject?)] = [
+        ("session", { SessionMessage.decode($0).map { $0.message.object() } }),
+        ("shaky", { ShakyWire.Message.decode($0).map { $0.message.object() } }),
+        ("queen", { QueenWire.Message.decode($0).map { $0.message.object() } }),
+    ]
+
+    static let actions = Set(ShakyWire.Action.types + QueenWire.Action.types)
+
+    /// The example as the code writes it, or nil when no message type fits.
+    static func reencoded(_ object: JSONObject) -> JSONObject? {
+        var withoutRe = object
+        let re = object["re"]
+        withoutRe["re"] = nil
+        for family in hostFamilies {
+            guard var encoded = family.roundTrip(withoutRe) else { continue }
+            if let re { encoded["re"] = re }
+            if encoded == object { return encoded }
+        }
+        // A client message: decode it as the host does and write it as the client does.
+        guard case .success(let envelope) = ClientMessageDecoding.decode(.object(object), actions: actions) else {
+            return nil
+        }
+        var encoded: JSONObject?
+        switch envelope.message {
+        case .play(let request):
+            if let shaky = try? ShakyWire.Action.decode(request) {
+                encoded = shaky.request.json.objectValue
+            } else if let queen = try? QueenWire.Action.decode(request) {
+                encoded = queen.request.json.objectValue
+            }
+        default:
+            encoded = envelope.message.json.objectValue
+        }
+        if let id = envelope.id { encoded?["id"] = id }
+        return encoded
+    }
+
+    @Test func everyExampleDecodesAndEncodesBackToItself() {
+        let examples = Self.examples
+        #expect(examples.count > 40, "PROTOCOL.md should have its examples (found \(examples.count))")
+        for (line, object) in examples {
+            let encoded = Self.reencoded(object)
+            #expect(encoded != nil, "PROTOCOL.md line \(line): no message type reads \(JSONValue.object(object))")
+            guard let encoded, encoded != object else { continue }
+            // Client messages may be written with defaults left out; what the host reads must still be the same.
+            let decodedAgain = ClientMessageDecoding.decode(.object(encoded), actions: Self.actions)
+            let decodedExample = ClientMessageDecoding.decode(.object(object), actions: Self.actions)
+            #expect(
+                decodedAgain == decodedExample,
+                "PROTOCOL.md line \(line): \(JSONValue.object(object)) encodes back as \(JSONValue.object(encoded))")
+        }
+    }
+
+    @Test func everyHostMessageTypeHasAnExample() {
+        let shown = Set(Self.examples.compactMap { $0.object["type"]?.stringValue })
+        for type in SessionMessage.types + ShakyWire.Message.types + QueenWire.Message.types {
+            #expect(shown.contains(type), "PROTOCOL.md has no example of the \(type) message")
+        }
+        for type in ClientMessage.typeNames + Array(Self.actions) {
+            #expect(shown.contains(type), "PROTOCOL.md has no example of the client's \(type) message")
+        }
+    }
+
+    @Test func theErrorCodeTableListsExactlyTheCodesTheCodeKnows() throws {
+        let start = try #require(Self.document.range(of: "## 12. Error codes"))
+        let end = try #require(Self.document.range(of: "\n## 13.", range: start.upperBound..<Self.document.endIndex))
+        let section = Self.document[start.upperBound..<end.lowerBound]
+        var documented: Set<String> = []
+        for row in section.split(separator: "\n") where row.hasPrefix("| `") {
+            let cell = row.dropFirst(3).prefix { $0 != "`" }
+            documented.insert(String(cell))
+        }
+        let known = Set(ErrorCode.all.map(\.rawValue))
+        #expect(documented.subtracting(known).isEmpty, "documented but unknown: \(documented.subtracting(known).sorted())")
+        #expect(known.subtracting(documented).isEmpty, "known but undocumented: \(known.subtracting(documented).sorted())")
+    }
+}
