@@ -30,10 +30,10 @@ struct FanoutRun {
 
     /// The line the floor relays: shaped like the host's `buzzed` for one team, so both paths carry the same bytes.
     static func floorLine(team: String) -> [UInt8] {
-        JSONEncoding.encodeLine(.object([
-            "type": "buzzed", "order": [.string(team)],
-            "entries": [.object(["team": .string(team), "offsetMs": 0, "uncertaintyMs": 0, "tie": false])],
-            "remainingMs": 3_600_000, "deadline": 3_601_234]))
+        ShakyWire.Buzzed(
+            entries: [ShakyWire.BuzzEntry(team: team, offsetMs: 0, uncertaintyMs: 0, tie: false)],
+            remainingMs: 3_600_000, deadline: 3_601_234
+        ).encodedLine()
     }
 
     /// Times one write on `writer` until all `clients` targets have a `buzzed` line; appends to `series`.

@@ -269,8 +269,10 @@ struct ScaleRuns {
             try session.endGame()
             let lines = pool.takeInbox(admin)
             let questions = lines.filter { $0.kind == .question }.compactMap { line -> (at: Int64, opened: Int64, deadline: Int64)? in
-                guard let value = try? JSONParsing.parse(line.body), let deadline = value["deadline"]?.intValue,
-                      let remaining = value["remainingMs"]?.intValue else { return nil }
+                guard case .object(let object)? = try? JSONParsing.parse(line.body),
+                    let question = ShakyWire.Question.decode(object), let deadline = question.deadline,
+                    let remaining = question.remainingMs
+                else { return nil }
                 return (line.at, deadline - remaining, deadline)
             }
             let reveals = lines.filter { $0.kind == .reveal }.map(\.at)

@@ -106,7 +106,7 @@ final class Storage {
             try? FileManager.default.moveItem(atPath: journalPath, toPath: directory + "/journal-\(stamp).jsonl.old")
         }
         try openJournal()
-        journal(["k": "room", "room": .string(room), "adminKey": .string(adminKey), "at": .int(clock)])
+        journal(.room(code: room, adminKey: adminKey, at: clock))
         syncJournal()
     }
 
@@ -117,9 +117,9 @@ final class Storage {
     }
 
     /// Queues a record; `syncJournal` writes and fsyncs everything queued before replies go out.
-    func journal(_ record: JSONObject) {
-        guard journalHandle >= 0 else { return }
-        appendJournalLine(JSONEncoding.encode(.object(record)))
+    func journal(_ record: JournalRecord) {
+        guard journalHandle >= 0, let body = try? JSONCoding.bytes(record) else { return }
+        appendJournalLine(body)
     }
 
     /// Queues one journal line: the body's CRC-32, a space, the body and a newline.
@@ -133,9 +133,7 @@ final class Storage {
     /// Queues a game event record whose `event` member is already JSON text (`{"k":"event","at":…,"event":…}`).
     func journalEvent(_ event: [UInt8], at milliseconds: Int64) {
         guard journalHandle >= 0 else { return }
-        var body = Array(#"{"k":"event","at":"#.utf8)
-        body.append(contentsOf: String(milliseconds).utf8)
-        body.append(contentsOf: #","event":"#.utf8)
+        var body = JournalRecord.eventPrefix(at: milliseconds)
         body.append(contentsOf: event)
         body.append(UInt8(ascii: "}"))
         appendJournalLine(body)
@@ -174,8 +172,8 @@ final class Storage {
         formatter.dateFormat = "yyyyMMdd-HHmmss"
         let path = gamesDirectory + "/\(formatter.string(from: Date()))-\(name).json"
         var object = record.objectValue ?? JSONObject()
-        object["game"] = .string(name)
-        object["finishedAt"] = .string(ISO8601DateFormatter().string(from: Date()))
+        let header = GameLogSummary(game: name, finishedAt: ISO8601DateFormatter().string(from: Date()))
+        for member in (try? JSONCoding.encode(header))?.objectValue ?? JSONObject() { object[member.key] = member.value }
         do {
             try Storage.writeAtomically(JSONEncoding.pretty(.object(object), sortingKeys: true), to: path)
             log.info("Game log saved: \(path)")
@@ -186,19 +184,41 @@ final class Storage {
 
     /// One line per finished game, newest last.
     func history() -> [String] {
-        let files = ((try? FileManager.default.contentsOfDirectory(atPath: gamesDirectory)) ?? []).filter { $0.hasSuffix(".json") }.sorted()
+        let files = ((try? FileManager.default.contentsOfDirectory(atPath: gamesDirectory)) ?? [])
+            .filter { $0.hasSuffix(".json") }.sorted()
         return files.map { file in
             guard let data = FileManager.default.contents(atPath: gamesDirectory + "/" + file),
-                  let record = try? JSONParsing.parse(Array(data)) else { return "\(file): unreadable" }
-            let game = record["game"]?.stringValue ?? "?"
-            let when = record["finishedAt"]?.stringValue ?? "?"
-            let ranking = (record["ranking"]?.arrayValue ?? []).prefix(5).compactMap { entry -> String? in
-                guard let name = entry["team"]?.stringValue ?? entry["player"]?.stringValue else { return nil }
-                return "\(entry["rank"]?.intValue.map { "#\($0) " } ?? "")\(name) \(entry["score"]?.intValue.map(String.init) ?? "")"
+                let summary = try? JSONCoding.decode(GameLogSummary.self, from: Array(data))
+            else { return "\(file): unreadable" }
+            let ranking = (summary.ranking ?? []).prefix(5).compactMap { entry -> String? in
+                guard let name = entry.team ?? entry.player else { return nil }
+                return "\(entry.rank.map { "#\($0) " } ?? "")\(name) \(entry.score.map(String.init) ?? "")"
             }
-            let rounds = record["rounds"]?.arrayValue?.count
-            return "\(when)  \(game)  " + (ranking.isEmpty ? (rounds.map { "\($0) rounds" } ?? "") : ranking.joined(separator: ", ")) + "  [\(file)]"
+            let rounds = summary.rounds.map { Wording.count($0.count, "round") } ?? ""
+            return "\(summary.finishedAt ?? "?")  \(summary.game ?? "?")  "
+                + (ranking.isEmpty ? rounds : ranking.joined(separator: ", ")) + "  [\(file)]"
         }
+    }
+}
+
+/// What every game log holds besides its game's own record: which game, when it ended, and its ranking or rounds.
+struct GameLogSummary: Codable {
+    /// One line of a ranking (a team's or a player's).
+    struct Entry: Codable {
+        var team: String?
+        var player: String?
+        var rank: Int?
+        var score: Int?
+    }
+
+    var game: String?
+    var finishedAt: String?
+    var ranking: [Entry]?
+    var rounds: [JSONValue]?
+
+    init(game: String, finishedAt: String) {
+        self.game = game
+        self.finishedAt = finishedAt
     }
 }
 

@@ -239,17 +239,27 @@ final class QueenHost: GameAdapter {
             ranking: game.players.map { QueenWire.Reign(player: $0, score: reigns[$0] ?? 0) })
     }
 
+    /// One revealed round as the game log keeps it.
+    struct RoundRecord: Codable {
+        var round: Int
+        var queen: String
+        var command: String
+        var targets: [String]
+        var numbers: QueenWire.Numbers
+    }
+
+    /// The readable record of a game (games/*.json).
+    struct Log: Codable {
+        var players: [String]
+        var rounds: [RoundRecord]
+    }
+
     var gameLog: JSONValue {
-        .object([
-            "players": .array(record.players.map { .string($0) }),
-            "rounds": .array(
-                game.history.map { entry in
-                    .object([
-                        "round": .number(entry.round), "queen": .string(entry.queen), "command": .string(entry.command),
-                        "targets": .array(entry.targets.map { .string($0) }),
-                        "numbers": (try? JSONCoding.encode(QueenWire.Numbers(entry.numbers))) ?? .null,
-                    ])
-                }),
-        ])
+        let rounds = game.history.map {
+            RoundRecord(
+                round: $0.round, queen: $0.queen, command: $0.command, targets: $0.targets,
+                numbers: QueenWire.Numbers($0.numbers))
+        }
+        return (try? JSONCoding.encode(Log(players: record.players, rounds: rounds))) ?? .null
     }
 }

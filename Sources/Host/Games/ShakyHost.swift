@@ -29,8 +29,27 @@ final class ShakyHost: GameAdapter {
     var mode: ModeEntry { ShakyHost.entry }
     var game: ShakyWords
     let record: StartRecord
+    /// One question as the game log keeps it.
+    struct QuestionRecord: Codable {
+        var number: Int
+        var question: String
+        var answer: String
+        var buzzOrder: [String]
+        var results: [ShakyWire.Result]
+        var scorer: String?
+    }
+
+    /// The readable record of a game (games/*.json).
+    struct Log: Codable {
+        var teams: [String]
+        var packs: [String]
+        var difficulty: String
+        var questions: [QuestionRecord]
+        var ranking: [ShakyWire.Standing]
+    }
+
     /// Who buzzed in which order and how each question ended, for the game log.
-    private var questionLog: [JSONValue] = []
+    private var questionLog: [QuestionRecord] = []
     private var currentBuzzOrder: [String] = []
     /// How each turn of the current (or just revealed) question ended, for the log and for late joiners.
     private var currentResults: [ShakyWire.Result] = []
@@ -197,11 +216,9 @@ final class ShakyHost: GameAdapter {
             case .reveal(let ended):
                 outgoing.append(Outgoing(.everyone, reveal(ended, at: now)))
                 questionLog.append(
-                    .object([
-                        "number": .number(ended.number), "question": .string(game.questionText ?? ""),
-                        "answer": .string(ended.answer), "buzzOrder": .array(currentBuzzOrder.map { .string($0) }),
-                        "results": .array(currentResults.map(\.json)), "scorer": .optional(ended.scorer),
-                    ]))
+                    QuestionRecord(
+                        number: ended.number, question: game.questionText ?? "", answer: ended.answer,
+                        buzzOrder: currentBuzzOrder, results: currentResults, scorer: ended.scorer))
             case .scoreboard(let ranking):
                 outgoing.append(Outgoing(.everyone, ShakyWire.Scoreboard(ranking: ShakyHost.standings(ranking))))
             case .paused:
@@ -252,10 +269,9 @@ final class ShakyHost: GameAdapter {
     }
 
     var gameLog: JSONValue {
-        .object([
-            "teams": .array(game.teams.map { .string($0) }), "packs": .array(record.packs.map { .string($0) }),
-            "difficulty": .string(record.difficulty), "questions": .array(questionLog),
-            "ranking": (try? JSONCoding.encode(ShakyHost.standings(game.finalRanking ?? game.standings))) ?? .null,
-        ])
+        let log = Log(
+            teams: game.teams, packs: record.packs, difficulty: record.difficulty, questions: questionLog,
+            ranking: ShakyHost.standings(game.finalRanking ?? game.standings))
+        return (try? JSONCoding.encode(log)) ?? .null
     }
 }

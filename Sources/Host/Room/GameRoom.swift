@@ -39,7 +39,7 @@ final class GameRoom {
     /// Adds a new player, journals it and tells the game.
     func addPlayer(name: String, team: String, token: String, at now: Instant) -> Player {
         let player = room.add(name: name, team: team, token: token)
-        journal(["k": "join", "player": (try? JSONCoding.encode(player)) ?? .null])
+        journal(.join(player))
         log.info("\(player.name) joined team \(player.team).")
         if let game { apply(game.playerJoined(player, at: now), at: now) }
         lobbyChanged()
@@ -55,7 +55,7 @@ final class GameRoom {
     /// Removes a player (kicked or expired): their token stops working and the game is told.
     func removePlayer(_ player: Player, reason: String, at now: Instant) {
         room.remove(player.id)
-        journal(["k": "leave", "player": .string(player.id)])
+        journal(.leave(playerID: player.id))
         if let session = sessions.session(ofPlayer: player.id) { sessions.close(session, reason: reason) }
         log.info("\(player.name) (\(player.team)) left the room: \(reason).")
         if let game { apply(game.playerRemoved(player, at: now), at: now) }
@@ -72,10 +72,7 @@ final class GameRoom {
 
     /// Starts `newGame` (made by the catalog from a `start` request): journals its start record and announces it.
     func begin(_ newGame: any HostedGame, at now: Instant) {
-        journal([
-            "k": "start", "game": .string(newGame.mode.name), "record": newGame.startRecord,
-            "at": .int(now.milliseconds),
-        ])
+        journal(.start(game: newGame.mode.name, record: newGame.startRecord, at: now.milliseconds))
         game = newGame
         finishedGame = nil
         log.info("Game started: \(newGame.statusLine)")
@@ -100,7 +97,7 @@ final class GameRoom {
     private func finishIfOver() {
         guard let game, game.isFinished else { return }
         storage.saveGameLog(game.gameLog, name: game.mode.name, log: log)
-        journal(["k": "gameEnd"])
+        journal(.gameEnd)
         log.info("Game over: \(game.mode.title).")
         finishedGame = game
         self.game = nil
@@ -198,7 +195,7 @@ final class GameRoom {
     // MARK: Journal and status
 
     /// Queues a journal record (written and flushed before the loop sends anything).
-    func journal(_ record: JSONObject) { storage.journal(record) }
+    func journal(_ record: JournalRecord) { storage.journal(record) }
 
     /// One line for the operator: room, players by team, what is being played.
     var statusSummary: String {

@@ -22,9 +22,9 @@ enum JournalReplay {
             throw StorageError("the journal \(path) is damaged at line(s) \(reading.damagedLines.map(String.init).joined(separator: ", ")); "
                 + "it was left untouched. Start with --fresh (the old journal is kept beside the new one) or repair it.")
         }
-        guard let first = reading.records.first, first["k"]?.stringValue == "room",
-              let room = first["room"]?.stringValue, let key = first["adminKey"]?.stringValue else {
-            throw StorageError("the journal \(path) does not start with a room record")
+        let records = reading.records.compactMap { try? JSONCoding.decode(JournalRecord.self, from: .object($0)) }
+        guard records.count == reading.records.count, case .room(let room, let key, _)? = records.first else {
+            throw StorageError("the journal \(path) does not start with a room record, or holds a record this host cannot read")
         }
         var state = ResumedState(room: room, adminKey: key)
         if reading.isTornAtEnd {
@@ -32,26 +32,29 @@ enum JournalReplay {
         }
         var playersByID: [String: Player] = [:]
         var order: [String] = []
-        for record in reading.records {
-            if let at = record["at"]?.intValue { state.lastClock = max(state.lastClock, at) }
-            switch record["k"]?.stringValue {
-            case "join":
-                if let json = record["player"], let player = try? JSONCoding.decode(Player.self, from: json) {
-                    if playersByID[player.id] == nil { order.append(player.id) }
-                    playersByID[player.id] = player
-                }
-            case "leave":
-                if let id = record["player"]?.stringValue { playersByID[id] = nil; order.removeAll { $0 == id } }
-            case "start":
-                guard let name = record["game"]?.stringValue, let startRecord = record["record"] else { continue }
-                state.game = try catalog.restore(game: name, record: startRecord)
-            case "event":
-                guard let game = state.game, let event = record["event"], let at = record["at"]?.intValue else { continue }
-                try game.replay(event, at: Instant(milliseconds: at))
-            case "gameEnd":
-                state.game = nil
+        for record in records {
+            switch record {
+            case .room(_, _, let at), .start(_, _, let at), .event(let at, _):
+                state.lastClock = max(state.lastClock, at)
             default:
+                break
+            }
+            switch record {
+            case .room:
                 continue
+            case .join(let player):
+                if playersByID[player.id] == nil { order.append(player.id) }
+                playersByID[player.id] = player
+            case .leave(let id):
+                playersByID[id] = nil
+                order.removeAll { $0 == id }
+            case .start(let name, let startRecord, _):
+                state.game = try catalog.restore(game: name, record: startRecord)
+            case .event(let at, let event):
+                guard let game = state.game else { continue }
+                try game.replay(event, at: Instant(milliseconds: at))
+            case .gameEnd:
+                state.game = nil
             }
         }
         state.players = order.compactMap { playersByID[$0] }.map {

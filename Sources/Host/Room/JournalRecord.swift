@@ -1,0 +1,84 @@
+import Protocol
+
+/// One record of the journal (`journal.jsonl`), the room's history from which `--resume` rebuilds it.
+///
+/// On disk each is a JSON object with its kind in `k`; its one codec is below. Game events are written on the
+/// hot path as JSON text already encoded by the game (`eventPrefix`), so they are never parsed to be re-encoded.
+enum JournalRecord: Codable, Equatable {
+    /// The room was created with this code and admin key.
+    case room(code: String, adminKey: String, at: Int64)
+    /// A player joined.
+    case join(Player)
+    /// A player left for good (kicked or expired).
+    case leave(playerID: String)
+    /// A game started from this record.
+    case start(game: String, record: JSONValue, at: Int64)
+    /// The running game accepted this event at this instant.
+    case event(at: Int64, event: JSONValue)
+    /// The running game ended.
+    case gameEnd
+
+    private enum Kind: String, Codable {
+        case room, join, leave, start, event, gameEnd
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case k, room, adminKey, at, player, game, record, event
+    }
+
+    init(from decoder: any Decoder) throws {
+        let fields = try decoder.container(keyedBy: CodingKeys.self)
+        switch try fields.decode(Kind.self, forKey: .k) {
+        case .room:
+            self = .room(
+                code: try fields.decode(String.self, forKey: .room), adminKey: try fields.decode(String.self, forKey: .adminKey),
+                at: try fields.decodeIfPresent(Int64.self, forKey: .at) ?? 0)
+        case .join: self = .join(try fields.decode(Player.self, forKey: .player))
+        case .leave: self = .leave(playerID: try fields.decode(String.self, forKey: .player))
+        case .start:
+            self = .start(
+                game: try fields.decode(String.self, forKey: .game), record: try fields.decode(JSONValue.self, forKey: .record),
+                at: try fields.decodeIfPresent(Int64.self, forKey: .at) ?? 0)
+        case .event:
+            self = .event(at: try fields.decode(Int64.self, forKey: .at), event: try fields.decode(JSONValue.self, forKey: .event))
+        case .gameEnd: self = .gameEnd
+        }
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var fields = encoder.container(keyedBy: CodingKeys.self)
+        switch self {
+        case .room(let code, let adminKey, let at):
+            try fields.encode(Kind.room, forKey: .k)
+            try fields.encode(code, forKey: .room)
+            try fields.encode(adminKey, forKey: .adminKey)
+            try fields.encode(at, forKey: .at)
+        case .join(let player):
+            try fields.encode(Kind.join, forKey: .k)
+            try fields.encode(player, forKey: .player)
+        case .leave(let playerID):
+            try fields.encode(Kind.leave, forKey: .k)
+            try fields.encode(playerID, forKey: .player)
+        case .start(let game, let record, let at):
+            try fields.encode(Kind.start, forKey: .k)
+            try fields.encode(game, forKey: .game)
+            try fields.encode(record, forKey: .record)
+            try fields.encode(at, forKey: .at)
+        case .event(let at, let event):
+            try fields.encode(Kind.event, forKey: .k)
+            try fields.encode(at, forKey: .at)
+            try fields.encode(event, forKey: .event)
+        case .gameEnd:
+            try fields.encode(Kind.gameEnd, forKey: .k)
+        }
+    }
+
+    /// The JSON text of an event record up to its `event` member, for events written as already-encoded text:
+    /// `{"k":"event","at":123,"event":` — the caller appends the event's JSON and `}`.
+    static func eventPrefix(at milliseconds: Int64) -> [UInt8] {
+        var text = JSONEncoding.encode(.object([CodingKeys.k.stringValue: .string(Kind.event.rawValue)]))
+        text.removeLast()  // the closing brace
+        text += Array(",\"\(CodingKeys.at.stringValue)\":\(milliseconds),\"\(CodingKeys.event.stringValue)\":".utf8)
+        return text
+    }
+}
