@@ -295,10 +295,21 @@ final class HostCore: SessionHandler {
         switch message {
         case .scores:
             sessions.send(room.game?.scores ?? room.lobby(), to: session, re: id)
-        case .library(let action, let fields) where action == "list" || action == "search":
-            operators.libraryRequest(action, fields: fields, replyTo: target)  // reading is for everyone
-        case .library(let action, let fields) where action == "add" && mayAddCommand(session):
-            operators.libraryRequest(action, fields: fields, replyTo: target)  // the Queen may save her own command
+        case .library(let action, let fields) where session.role != .admin:
+            // Reading is for everyone; the Queen may save her own command; the rest is the operator's.
+            let request: LibraryRequest
+            do {
+                request = try LibraryRequest.decode(action: action, fields: fields)
+            } catch {
+                return sessions.send(ErrorReply(error.code, error.message), to: session, re: id)
+            }
+            let isOwnCommand = if case .add = request { mayAddCommand(session) } else { false }
+            guard request.isReading || isOwnCommand else {
+                return sessions.send(
+                    ErrorReply(.forbidden, "Only the operator can do that (join with role admin and the admin key)."),
+                    to: session, re: id)
+            }
+            operators.libraryRequest(request, replyTo: target)
         default:
             guard session.role == .admin else {
                 return sessions.send(

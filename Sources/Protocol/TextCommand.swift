@@ -55,10 +55,9 @@ public enum TextCommandParsing {
         case "ping": return .message(.ping(clientTime: nil))
         case "start": return parseStart(rest, games: games)
         case "commands":
-            return rest.isEmpty ? .message(.library(action: "list", fields: [:]))
-                : .message(.library(action: "search", fields: ["text": .string(rest)]))
+            return .message((rest.isEmpty ? LibraryRequest.list(includingHidden: false) : .search(rest)).message)
         case "library", "lib": return parseLibrary(rest)
-        case "packs": return .message(.packs(action: "list", fields: [:]))
+        case "packs": return .message(PackRequest.list.message)
         case "pack": return parsePack(rest)
         default: return .freeText(trimmed)
         }
@@ -119,31 +118,34 @@ public enum TextCommandParsing {
 
     static func parseLibrary(_ rest: String) -> TextCommand {
         let (action, argument) = splitFirstWord(rest)
+        let request: LibraryRequest
         switch action.lowercased() {
-        case "list", "": return .message(.library(action: "list", fields: [:]))
-        case "search":
-            return .message(.library(action: "search", fields: ["text": .string(argument)]))
+        case "list", "": request = .list(includingHidden: false)
+        case "search": request = .search(argument)
         case "add":
-            var fields = JSONObject()
+            var settings: [String: String] = [:]
             var text = argument
             while true {
                 let (word, remainder) = splitFirstWord(text)
-                guard let equals = word.firstIndex(of: "="), ["kind", "difficulty"].contains(String(word[..<equals])) else { break }
-                fields[String(word[..<equals])] = .string(String(word[word.index(after: equals)...]))
+                guard let equals = word.firstIndex(of: "="), ["kind", "difficulty"].contains(String(word[..<equals])) else {
+                    break
+                }
+                settings[String(word[..<equals])] = String(word[word.index(after: equals)...])
                 text = remainder
             }
             guard !text.isEmpty else { return .usage(libraryUsage) }
-            fields["text"] = .string(text)
-            return .message(.library(action: "add", fields: fields))
+            request = .add(text: text, kind: settings["kind"], difficulty: settings["difficulty"])
         case "edit":
             let (id, text) = splitFirstWord(argument)
             guard !id.isEmpty, !text.isEmpty else { return .usage(libraryUsage) }
-            return .message(.library(action: "edit", fields: ["commandId": .string(id), "text": .string(text)]))
+            request = .edit(id: id, text: text, kind: nil, difficulty: nil)
         case "delete", "hide", "unhide":
             guard !argument.isEmpty else { return .usage(libraryUsage) }
-            return .message(.library(action: action.lowercased(), fields: ["commandId": .string(argument)]))
+            request = action.lowercased() == "delete" ? .delete(id: argument) : action.lowercased() == "hide"
+                ? .hide(id: argument) : .unhide(id: argument)
         default: return .usage(libraryUsage)
         }
+        return .message(request.message)
     }
 
     static let packUsage = """
@@ -153,50 +155,50 @@ public enum TextCommandParsing {
         pack import FILE | pack export ID FILE   (files on the host; .json or .csv)
         """
 
-    static func question(_ text: String) -> JSONValue? {
+    static func question(_ text: String) -> PackQuestion? {
         let parts = text.split(separator: "|", omittingEmptySubsequences: false)
             .map { $0.trimmingCharacters(in: .whitespacesAndControls) }
         guard parts.count == 3 else { return nil }
-        return .object(["difficulty": .string(parts[0].lowercased()), "text": .string(parts[1]), "answer": .string(parts[2])])
+        return PackQuestion(difficulty: parts[0].lowercased(), text: parts[1], answer: parts[2])
     }
 
     static func parsePack(_ rest: String) -> TextCommand {
         let (action, argument) = splitFirstWord(rest)
         let (first, remainder) = splitFirstWord(argument)
+        let request: PackRequest
         switch action.lowercased() {
-        case "list", "": return .message(.packs(action: "list", fields: [:]))
+        case "list", "": request = .list
         case "show", "delete":
             guard !first.isEmpty else { return .usage(packUsage) }
-            return .message(.packs(action: action.lowercased(), fields: ["pack": .string(first)]))
+            request = action.lowercased() == "show" ? .show(pack: first) : .delete(pack: first)
         case "create":
             guard !argument.isEmpty else { return .usage(packUsage) }
-            return .message(.packs(action: "create", fields: ["name": .string(argument)]))
+            request = .create(name: argument)
         case "rename":
             guard !first.isEmpty, !remainder.isEmpty else { return .usage(packUsage) }
-            return .message(.packs(action: "rename", fields: ["pack": .string(first), "name": .string(remainder)]))
+            request = .rename(pack: first, name: remainder)
         case "copy":
             guard !first.isEmpty else { return .usage(packUsage) }
-            var fields: JSONObject = ["pack": .string(first)]
-            if !remainder.isEmpty { fields["name"] = .string(remainder) }
-            return .message(.packs(action: "copy", fields: fields))
+            request = .copy(pack: first, name: remainder.isEmpty ? nil : remainder)
         case "add":
             guard !first.isEmpty, let question = question(remainder) else { return .usage(packUsage) }
-            return .message(.packs(action: "add", fields: ["pack": .string(first), "question": question]))
+            request = .add(pack: first, question: question)
         case "edit":
             let (number, text) = splitFirstWord(remainder)
-            guard !first.isEmpty, let index = Int64(number), let question = question(text) else { return .usage(packUsage) }
-            return .message(.packs(action: "edit", fields: ["pack": .string(first), "number": .int(index), "question": question]))
+            guard !first.isEmpty, let index = Int(number), let question = question(text) else { return .usage(packUsage) }
+            request = .edit(pack: first, number: index, question: question)
         case "remove":
-            guard !first.isEmpty, let index = Int64(remainder) else { return .usage(packUsage) }
-            return .message(.packs(action: "remove", fields: ["pack": .string(first), "number": .int(index)]))
+            guard !first.isEmpty, let index = Int(remainder) else { return .usage(packUsage) }
+            request = .remove(pack: first, number: index)
         case "import":
             guard !argument.isEmpty else { return .usage(packUsage) }
-            return .message(.packs(action: "import", fields: ["file": .string(argument)]))
+            request = .importFile(argument)
         case "export":
             guard !first.isEmpty, !remainder.isEmpty else { return .usage(packUsage) }
-            return .message(.packs(action: "export", fields: ["pack": .string(first), "file": .string(remainder)]))
+            request = .export(pack: first, file: remainder)
         default: return .usage(packUsage)
         }
+        return .message(request.message)
     }
 }
 

@@ -138,31 +138,29 @@ final class OperatorService {
             builtin: command.isBuiltin, hidden: hidden)
     }
 
-    func question(from value: JSONValue?) throws(RuleError) -> QuizQuestion {
-        guard let value, let text = value["text"]?.stringValue, let answer = value["answer"]?.stringValue else {
-            throw RuleError(
-                .badField,
-                "A question needs \"text\" and \"answer\" (and may give \"difficulty\": easy, medium or hard; medium if left out)."
-            )
+    func question(_ question: PackQuestion) throws(RuleError) -> QuizQuestion {
+        guard let difficulty = Difficulty(rawValue: question.difficulty.trimmingCharacters(in: .whitespaces)) else {
+            throw RuleError(.badField, "Difficulty must be easy, medium or hard, not \"\(question.difficulty)\".")
         }
-        let difficultyText = value["difficulty"]?.stringValue ?? "medium"
-        guard let difficulty = Difficulty(rawValue: difficultyText.lowercased()) else {
-            throw RuleError(.badField, "Difficulty must be easy, medium or hard, not \"\(difficultyText)\".")
-        }
-        return QuizQuestion(difficulty: difficulty, text: text, answer: answer)
+        return QuizQuestion(difficulty: difficulty, text: question.text, answer: question.answer)
     }
 
     func packRequest(_ action: String, fields: JSONObject, replyTo target: ReplyTarget) {
+        let request: PackRequest
+        do {
+            request = try PackRequest.decode(action: action, fields: fields)
+        } catch {
+            return refuse(target, error.code, error.message)
+        }
         var library = storage.packs
-        let packID = fields["pack"]?.stringValue ?? ""
         do throws(RuleError) {
-            var changed: String?
+            let changed: String
             var created: String?
-            var message = ""
-            switch action {
-            case "list":
+            let message: String
+            switch request {
+            case .list:
                 return answer(target, PackListing(packs: storage.packs.listPacks().map(OperatorService.packEntry)))
-            case "show":
+            case .show(let packID):
                 guard let pack = library.pack(id: packID) else {
                     throw RuleError(.unknownPack, "There is no pack \"\(packID)\". See `packs`.")
                 }
@@ -173,86 +171,90 @@ final class OperatorService {
                         questions: pack.questions.map {
                             PackQuestion(difficulty: $0.difficulty.rawValue, text: $0.text, answer: $0.answer)
                         }))
-            case "create":
-                let id = try library.createPack(named: fields["name"]?.stringValue ?? "")
+            case .create(let name):
+                let id = try library.createPack(named: name)
                 changed = id
                 created = id
                 message = "Created pack \(id)."
-            case "rename":
-                try library.renamePack(packID, to: fields["name"]?.stringValue ?? "")
+            case .rename(let packID, let name):
+                try library.renamePack(packID, to: name)
                 changed = packID
                 message = "Renamed pack \(packID)."
-            case "delete":
+            case .delete(let packID):
                 try library.deletePack(packID)
                 changed = packID
                 message = "Deleted pack \(packID)."
-            case "copy":
-                let id = try library.copyPack(packID, named: fields["name"]?.stringValue)
+            case .copy(let packID, let name):
+                let id = try library.copyPack(packID, named: name)
                 changed = id
                 created = id
                 message = "Copied \(packID) to the custom pack \(id); edit it freely."
-            case "add":
-                try library.addQuestion(try question(from: fields["question"]), toPack: packID)
+            case .add(let packID, let added):
+                try library.addQuestion(try question(added), toPack: packID)
                 changed = packID
                 message = "Added a question to \(packID)."
-            case "edit":
-                guard let number = fields["number"]?.intValue else {
-                    throw RuleError(.badField, "\"number\" (1 = first question) is missing.")
-                }
-                try library.editQuestion(at: Int(number) - 1, inPack: packID, to: try question(from: fields["question"]))
+            case .edit(let packID, let number, let edited):
+                try library.editQuestion(at: number - 1, inPack: packID, to: try question(edited))
                 changed = packID
                 message = "Changed question \(number) of \(packID)."
-            case "remove":
-                guard let number = fields["number"]?.intValue else {
-                    throw RuleError(.badField, "\"number\" (1 = first question) is missing.")
-                }
-                _ = try library.removeQuestion(at: Int(number) - 1, fromPack: packID)
+            case .remove(let packID, let number):
+                _ = try library.removeQuestion(at: number - 1, fromPack: packID)
                 changed = packID
                 message = "Removed question \(number) from \(packID)."
-            case "import", "export":
-                guard target.isConsole else {
-                    throw RuleError(
-                        .forbidden,
-                        "Importing and exporting files works from the host's console only (files live on the host).")
-                }
-                guard let file = fields["file"]?.stringValue else { throw RuleError(.badField, "Name a file.") }
+            case .importFile(let file):
+                try checkFilesAreLocal(target)
                 do {
-                    if action == "import" {
-                        let pack = try storage.importPack(file: file)
-                        return okay(
-                            target,
-                            "Imported pack \(pack.id) (\(pack.name)), \(Wording.count(pack.questions.count, "question")).")
-                    }
+                    let pack = try storage.importPack(file: file)
+                    return okay(
+                        target,
+                        "Imported pack \(pack.id) (\(pack.name)), \(Wording.count(pack.questions.count, "question")).")
+                } catch {
+                    throw RuleError(.storage, "\(error)")
+                }
+            case .export(let packID, let file):
+                try checkFilesAreLocal(target)
+                do {
                     try storage.exportPack(id: packID, file: file)
                     return okay(target, "Wrote \(file).")
                 } catch {
                     throw RuleError(.storage, "\(error)")
                 }
-            default:
-                throw RuleError(
-                    .unknownCommand,
-                    "Unknown packs action \"\(action)\". Actions: list, show, create, rename, delete, copy, add, edit, remove, import, export."
-                )
             }
-            if let changed {
-                let previous = storage.packs
-                storage.packs = library
-                do {
-                    try storage.savePack(id: changed)
-                } catch {
-                    storage.packs = previous
-                    throw RuleError(.storage, "Could not save the pack: \(error). Nothing was changed.")
-                }
-                okay(target, message, created: created)
+            let previous = storage.packs
+            storage.packs = library
+            do {
+                try storage.savePack(id: changed)
+            } catch {
+                storage.packs = previous
+                throw RuleError(.storage, "Could not save the pack: \(error). Nothing was changed.")
             }
+            okay(target, message, created: created)
         } catch {
             refuse(target, error.code, error.message)
+        }
+    }
+
+    /// Files live on the host: reading and writing them is for its console only.
+    private func checkFilesAreLocal(_ target: ReplyTarget) throws(RuleError) {
+        guard target.isConsole else {
+            throw RuleError(
+                .forbidden, "Importing and exporting files works from the host's console only (files live on the host).")
         }
     }
 
     // MARK: The Queen's command library
 
     func libraryRequest(_ action: String, fields: JSONObject, replyTo target: ReplyTarget) {
+        let request: LibraryRequest
+        do {
+            request = try LibraryRequest.decode(action: action, fields: fields)
+        } catch {
+            return refuse(target, error.code, error.message)
+        }
+        libraryRequest(request, replyTo: target)
+    }
+
+    func libraryRequest(_ request: LibraryRequest, replyTo target: ReplyTarget) {
         var library = storage.commands
         func listReply(_ commands: [QueenCommand]) {
             answer(
@@ -260,54 +262,51 @@ final class OperatorService {
                 LibraryListing(
                     commands: commands.map { OperatorService.libraryEntry($0, hidden: library.isHidden(id: $0.id)) }))
         }
+        func kind(_ text: String?) throws(RuleError) -> CommandKind? {
+            guard let text else { return nil }
+            guard let kind = CommandKind(rawValue: text) else {
+                let known = CommandKind.allCases.map(\.rawValue).joined(separator: ", ")
+                throw RuleError(.badField, "kind must be one of \(known).")
+            }
+            return kind
+        }
+        func difficulty(_ text: String?) throws(RuleError) -> CommandDifficulty? {
+            guard let text else { return nil }
+            guard let difficulty = CommandDifficulty(rawValue: text) else {
+                let known = CommandDifficulty.allCases.map(\.rawValue).joined(separator: ", ")
+                throw RuleError(.badField, "difficulty must be one of \(known).")
+            }
+            return difficulty
+        }
         do throws(RuleError) {
-            let kind = try fields["kind"]?.stringValue.map { text throws(RuleError) -> CommandKind in
-                guard let kind = CommandKind(rawValue: text) else {
-                    throw RuleError(
-                        .badField, "kind must be one of \(CommandKind.allCases.map(\.rawValue).joined(separator: ", ")).")
-                }
-                return kind
-            }
-            let difficulty = try fields["difficulty"]?.stringValue.map { text throws(RuleError) -> CommandDifficulty in
-                guard let difficulty = CommandDifficulty(rawValue: text) else {
-                    let known = CommandDifficulty.allCases.map(\.rawValue).joined(separator: ", ")
-                    throw RuleError(.badField, "difficulty must be one of \(known).")
-                }
-                return difficulty
-            }
-            let id = fields["commandId"]?.stringValue ?? fields["command"]?.stringValue ?? ""
-            var message = ""
+            let message: String
             var created: String?
-            switch action {
-            case "list": return listReply(library.commands(includingHidden: fields["hidden"]?.boolValue ?? false))
-            case "search": return listReply(library.commands(matching: fields["text"]?.stringValue ?? ""))
-            case "add":
+            switch request {
+            case .list(let includingHidden): return listReply(library.commands(includingHidden: includingHidden))
+            case .search(let text): return listReply(library.commands(matching: text))
+            case .add(let text, let kindText, let difficultyText):
                 let command = try library.add(
-                    text: fields["text"]?.stringValue ?? "", kind: kind ?? .citizenToCitizen,
-                    difficulty: difficulty ?? .mild)
+                    text: text, kind: try kind(kindText) ?? .citizenToCitizen,
+                    difficulty: try difficulty(difficultyText) ?? .mild)
                 message = "Added command \(command.id)."
                 created = command.id
-            case "edit":
+            case .edit(let id, let text, let kindText, let difficultyText):
                 guard let existing = library.command(id: id) else {
                     throw RuleError(.unknownCommand, "There is no command \"\(id)\".")
                 }
                 try library.edit(
-                    id: id, text: fields["text"]?.stringValue ?? existing.text, kind: kind ?? existing.kind,
-                    difficulty: difficulty ?? existing.difficulty)
+                    id: id, text: text ?? existing.text, kind: try kind(kindText) ?? existing.kind,
+                    difficulty: try difficulty(difficultyText) ?? existing.difficulty)
                 message = "Changed command \(id)."
-            case "delete":
+            case .delete(let id):
                 try library.delete(id: id)
                 message = "Deleted command \(id)."
-            case "hide":
+            case .hide(let id):
                 try library.hide(id: id)
                 message = "Hid built-in command \(id)."
-            case "unhide":
+            case .unhide(let id):
                 try library.unhide(id: id)
                 message = "Command \(id) is shown again."
-            default:
-                throw RuleError(
-                    .unknownCommand,
-                    "Unknown library action \"\(action)\". Actions: list, search, add, edit, delete, hide, unhide.")
             }
             try saveLibrary(library)
             okay(target, message, created: created)
