@@ -203,15 +203,20 @@ struct ClientState: Equatable, Sendable {
 
     /// Takes in one message from the host, received at client monotonic time `now`.
     mutating func apply(_ message: JSONValue, at now: Int64) -> [ClientAction] {
-        guard case .object(let object) = message, let type = object["type"]?.stringValue else { return [] }
+        guard case .object(let object) = message else { return [] }
         var actions: [ClientAction] = []
         var line: String?
-        if type == "game", let name = object["game"]?.stringValue {
+        var isQuiet = false
+        if let name = introducedGame(in: object) {
             startGame(named: name, intro: object, at: now)
             line = game.flatMap { $0.line(for: object, in: self) }
         } else if let session = SessionMessage.decode(object) {
             actions += apply(session, at: now)
             line = EventText.line(for: session, in: self)
+            switch session {
+            case .welcome, .lobby, .sync, .ping, .pong: isQuiet = true
+            default: break
+            }
         } else if var screen = game {
             if let taken = screen.apply(object, to: &self, at: now) {
                 actions += taken
@@ -219,8 +224,7 @@ struct ClientState: Equatable, Sendable {
                 line = screen.line(for: object, in: self)
             }
         }
-        let quiet = ["welcome", "lobby", "sync", "ping", "pong"]
-        if let line, !quiet.contains(type) {
+        if let line, !isQuiet {
             recent.append(line.replacingOccurrences(of: "\n", with: " "))
             if recent.count > 8 { recent.removeFirst(recent.count - 8) }
         }

@@ -39,19 +39,19 @@ struct DiscoveryList: Equatable, Sendable {
 
     /// The probe a client sends to find hosts.
     static var probe: [UInt8] {
-        JSONEncoding.encode(.object(["type": "discover", "protocol": .number(wireProtocolVersion)]))
+        DiscoveryProbe().datagram
     }
 
     /// Takes in one datagram from `address` at client time `now`; returns whether it described a host.
     @discardableResult
     mutating func receive(_ datagram: [UInt8], from address: String, at now: Int64) -> Bool {
-        guard let value = try? JSONParsing.parse(datagram), value["type"]?.stringValue == "host",
-              let port = value["port"]?.intValue, let validPort = UInt16(exactly: port), validPort > 0,
-              let room = value["room"]?.stringValue, !room.isEmpty else { return false }
-        if let version = value["protocol"]?.intValue, version != Int64(wireProtocolVersion) { return false }
-        let host = DiscoveredHost(name: value["name"]?.stringValue ?? address, address: address, port: validPort, room: room,
-                                  players: Int(value["players"]?.intValue ?? 0), game: value["game"]?.stringValue,
-                                  lastHeardAt: now)
+        guard case .object(let object)? = try? JSONParsing.parse(datagram), let beacon = DiscoveryBeacon.decode(object),
+            let validPort = UInt16(exactly: beacon.port), validPort > 0, !beacon.room.isEmpty,
+            beacon.protocol == wireProtocolVersion
+        else { return false }
+        let host = DiscoveredHost(
+            name: beacon.name, address: address, port: validPort, room: beacon.room, players: beacon.players,
+            game: beacon.game, lastHeardAt: now)
         if let index = entries.firstIndex(where: { $0.name == host.name && $0.port == host.port && $0.room == host.room }) {
             let keptAddress = entries[index].address
             entries[index] = host

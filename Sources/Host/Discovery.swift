@@ -27,7 +27,7 @@ final class Discovery {
     func receive() {
         while true {
             guard let (datagram, sender) = try? socket.receiveDatagram() else { return }
-            guard let probe = try? JSONParsing.parse(datagram), probe["type"]?.stringValue == "discover" else { continue }
+            guard DiscoveryProbe.isProbe(datagram) else { continue }
             try? socket.send(datagram: lastSummary, to: sender)
         }
     }

@@ -43,10 +43,9 @@ final class QueenHost: GameAdapter {
             "countdownSeconds", default: host.queenCountdownSeconds, in: QueenSettings.countdownSecondsRange)
         settings.chooseSeconds = try options.integer(
             "chooseSeconds", default: host.queenChooseSeconds, in: QueenSettings.chooseSecondsRange)
-        if fields["autoNextSeconds"] != nil {
-            let seconds = try options.integer("autoNextSeconds", default: 0, in: QueenSettings.autoNextSecondsRange)
-            settings.autoNextSeconds = seconds == 0 ? nil : seconds
-        }
+        let autoNext = try options.integer(
+            "autoNextSeconds", default: settings.autoNextSeconds ?? 0, in: QueenSettings.autoNextSecondsRange)
+        settings.autoNextSeconds = autoNext == 0 ? nil : autoNext
         if let kinds = try options.strings("kinds") {
             settings.kinds = Set(
                 try kinds.map { (text) throws(RuleError) -> CommandKind in

@@ -56,11 +56,12 @@ extension GameIntro {
         return intro.game == gameName ? intro : nil
     }
 
-    /// The `game` field of an intro message, read without knowing the mode.
-    public static func gameName(of object: JSONObject) -> String? {
-        guard object["type"]?.stringValue == "game" else { return nil }
-        return object["game"]?.stringValue
-    }
+}
+
+/// Which game an intro (`game`) message opens, read without knowing the mode; nil for any other message.
+public func introducedGame(in object: JSONObject) -> String? {
+    guard object["type"]?.stringValue == "game" else { return nil }
+    return object["game"]?.stringValue
 }
 
 /// Splits a typed line into its first word (lower-cased) and the rest (trimmed).

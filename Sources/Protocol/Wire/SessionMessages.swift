@@ -508,3 +508,26 @@ public struct DiscoveryBeacon: HostMessage {
         self.game = game
     }
 }
+
+/// A client looking for hosts on the LAN (UDP discovery, PROTOCOL.md §15); hosts answer with a `DiscoveryBeacon`.
+public struct DiscoveryProbe: Codable, Sendable, Equatable {
+    /// The wire `type`.
+    public static let type = "discover"
+    /// The protocol version the client speaks.
+    public var `protocol` = wireProtocolVersion
+
+    /// Creates a probe.
+    public init() {}
+
+    /// The datagram.
+    public var datagram: [UInt8] {
+        var object: JSONObject = ["type": .string(Self.type)]
+        for member in (try? JSONCoding.encode(self))?.objectValue ?? JSONObject() { object.append(member.key, member.value) }
+        return JSONEncoding.encode(.object(object))
+    }
+
+    /// Whether `datagram` is a probe.
+    public static func isProbe(_ datagram: [UInt8]) -> Bool {
+        (try? JSONParsing.parse(datagram))?["type"]?.stringValue == type
+    }
+}
