@@ -35,6 +35,8 @@ extension ClientState {
         case .freeText(let text):
             guard !text.isEmpty else { return [] }
             if let actions = game?.interpret(line: text, state: self, at: now) { return actions }
+            // The operator's other commands (a game's content, its records) are the host's console's to read.
+            if role == .admin { return [.send(.console(line: text))] }
             if let owner = catalog.owner(ofCommand: text) {
                 guard let game else { return [.print("! No game is running yet; wait for the operator to start one.")] }
                 return [.print("! That is a command of \(owner), but this is \(game.gameTitle).")]

@@ -301,6 +301,12 @@ struct ClientState: Equatable, Sendable {
             ui.panel = pack.questions.enumerated().map { index, question in
                 "\(index + 1). [\(question.difficulty)] \(question.text) → \(question.answer)"
             }
+        case .contents(let listing):
+            ui.panelTitle = listing.kind.prefix(1).uppercased() + listing.kind.dropFirst()
+            ui.panel = listing.items.map { "\($0.id)  \($0.name)  \($0.summary)" + ($0.builtin ? " (built-in)" : "") }
+        case .content(let detail):
+            ui.panelTitle = "\(detail.id): \(detail.name)"
+            ui.panel = detail.lines
         case .pong:
             break
         }

@@ -34,7 +34,8 @@ enum EventText {
         switch message {
         case .welcome: return joined(state, isResume: false)
         case .lobby, .lobbyUpdate: return lobby(state.lobby, teams: state.teams)
-        case .packs, .pack: return state.ui.panelTitle + ": " + (state.ui.panel ?? []).joined(separator: " | ")
+        case .packs, .pack, .contents, .content:
+            return state.ui.panelTitle + ": " + (state.ui.panel ?? []).joined(separator: " | ")
         case .library:
             if state.library.isEmpty { return "No commands match." }
             return "Commands: " + state.library.map { "\($0.id) \($0.text)" }.joined(separator: " | ")

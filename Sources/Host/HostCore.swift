@@ -44,7 +44,7 @@ final class HostCore: SessionHandler {
     init(
         options: HostOptions, environment: HostEnvironment, storage: Storage, outlet: any Outlet, roomCode: String,
         adminKey: String, port: UInt16, catalog: ModeCatalog = .standard
-    ) {
+    ) throws {
         self.options = options
         self.environment = environment
         self.storage = storage
@@ -58,8 +58,9 @@ final class HostCore: SessionHandler {
         room = GameRoom(code: roomCode, catalog: catalog, sessions: sessions, storage: storage, log: environment.log)
         let random = environment.random
         operators = OperatorService(
-            room: room, sessions: sessions, storage: storage, options: options, port: port, log: environment.log,
-            consoleOutput: environment.consoleOutput, seed: { random() })
+            room: room, sessions: sessions, storage: storage, tools: try ToolShelf(catalog: catalog, storage: storage),
+            options: options, port: port, log: environment.log, consoleOutput: environment.consoleOutput,
+            seed: { random() })
         sessions.handler = self
     }
 
@@ -85,21 +86,35 @@ final class HostCore: SessionHandler {
     func closed(_ id: SessionID, reason: String) { sessions.closed(id, reason: reason) }
 
     /// A line typed on the host's console.
-    func console(_ line: String) {
+    func console(_ line: String) { runConsole(line, replyTo: .console) }
+
+    /// Runs a console line for the console itself or for an operator's connection (`{"type":"console"}`).
+    private func runConsole(_ line: String, replyTo target: ReplyTarget) {
         let trimmed = line.trimmingCharacters(in: .whitespaces)
         guard !trimmed.isEmpty else { return }
         switch TextCommandParsing.parse(trimmed, games: room.catalog.startGrammars) {
         case .message(.bye):
+            guard target.isConsole else {
+                return operators.refuse(target, .forbidden, "quit stops the host: only its own console can do that.")
+            }
             environment.consoleOutput("Stopping the host…")
             isRunning = false
         case .message(let message):
-            operators.operate(message, replyTo: .console, at: instant)
+            operators.operate(message, replyTo: target, at: instant)
         case .help:
-            environment.consoleOutput(consoleHelp)
+            operators.answer(target, OkReply(message: consoleHelp))
         case .usage(let usage):
-            environment.consoleOutput("Usage: " + usage)
+            operators.refuse(target, .badField, "Usage: " + usage)
         default:
-            environment.consoleOutput("Unknown command \"\(trimmed.prefix(40))\". Type `help` for the console commands.")
+            let words = trimmed.split(separator: " ").map(String.init)
+            switch operators.tools.run(line: words, caller: target.caller) {
+            case .success(let reply)?: operators.answer(target, reply)
+            case .failure(let error)?: operators.refuse(target, error.code, error.message)
+            case nil:
+                operators.refuse(
+                    target, .unknownCommand,
+                    "Unknown command \"\(trimmed.prefix(40))\". Type `help` for the console commands.")
+            }
         }
     }
 
@@ -167,6 +182,8 @@ final class HostCore: SessionHandler {
     // MARK: SessionHandler
 
     var actionTypes: Set<String> { room.catalog.actionTypes }
+
+    var toolTypes: Set<String> { operators.tools.requestTypes }
 
     var startGrammars: StartGrammars { room.catalog.startGrammars }
 
@@ -316,6 +333,7 @@ final class HostCore: SessionHandler {
                     ErrorReply(.forbidden, "Only the operator can do that (join with role admin and the admin key)."),
                     to: session, re: id)
             }
+            if case .console(let line) = message { return runConsole(line, replyTo: target) }
             operators.operate(message, replyTo: target, at: instant)
         }
     }
@@ -405,6 +423,7 @@ final class HostCore: SessionHandler {
             "  pack import FILE | pack export ID FILE",
             "  library list | library search TEXT | library add [kind=K] [difficulty=D] TEXT",
             "  library edit ID TEXT | library delete ID | library hide ID | library unhide ID",
+        ] + operators.tools.usage.map { "  " + $0 } + [
             "  help | quit (stops the host)",
         ]
         return lines.joined(separator: "\n")

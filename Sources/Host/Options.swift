@@ -38,7 +38,10 @@ struct HostOptions {
         case run
         case help
         case version
-        case history
+        /// `history`, or `history WORDS…` for a game's own records (`history --fly`, `history hunt ID`).
+        case history([String])
+        /// `NOUN WORDS…`: a game's operator tool (`hunt import FILE`, `words list`).
+        case tool([String])
         case packImport(file: String)
         case packExport(pack: String, file: String)
     }
@@ -167,7 +170,7 @@ struct HostOptions {
         let words = parsed.arguments
         switch words.first {
         case nil: return (parsed.values, .run)
-        case "history" where words.count == 1: return (parsed.values, .history)
+        case "history": return (parsed.values, .history(Array(words.dropFirst())))
         case "pack":
             if words.count == 3, words[1] == "import" { return (parsed.values, .packImport(file: words[2])) }
             if words.count == 4, words[1] == "export" {
@@ -175,7 +178,7 @@ struct HostOptions {
             }
             throw UsageError("Use: partyline-host pack import FILE, or partyline-host pack export ID FILE.")
         default:
-            throw table.error("Unknown command \"\(words.joined(separator: " "))\".")
+            return (parsed.values, .tool(words))
         }
     }
 

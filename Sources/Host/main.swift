@@ -17,6 +17,28 @@ func fail(_ message: String) -> Never {
     exit(2)
 }
 
+/// Runs `partyline-host NOUN …` (a mode's operator tool: content, records) and exits.
+func runTool(_ words: [String], storage: Storage) -> Never {
+    let tools: ToolShelf
+    do {
+        tools = try ToolShelf(catalog: .standard, storage: storage)
+    } catch {
+        fail("cannot use the data folder \(storage.directory): \(error)")
+    }
+    // `history --fly` is `history fly`: the mode's own records.
+    let spoken = words.first == "history" ? Array(words.dropFirst()).map { $0.hasPrefix("--") ? String($0.dropFirst(2)) : $0 } : words
+    switch tools.run(line: spoken, caller: .commandLine) {
+    case .success(let reply)?:
+        print(reply.line(for: Perspective()) ?? "")
+        exit(0)
+    case .failure(let error)?:
+        fail(error.message)
+    case nil:
+        let nouns = tools.tools.map(\.noun).joined(separator: ", ")
+        fail("Unknown command \"\(words.joined(separator: " "))\". Commands: history, pack\(nouns.isEmpty ? "" : ", " + nouns). See partyline-host --help.")
+    }
+}
+
 let parsed: (HostOptions, HostOptions.Command)
 do {
     parsed = try HostOptions.parse(Array(CommandLine.arguments.dropFirst()))
@@ -47,10 +69,14 @@ storage.isJournalSyncEnabled = options.isJournalSyncEnabled
 for problem in storage.loadProblems { log.warning(problem) }
 
 switch command {
+case .history(let words) where !words.isEmpty:
+    runTool(["history"] + words, storage: storage)
 case .history:
     let lines = storage.history()
     print(lines.isEmpty ? "No finished games yet in \(storage.gamesDirectory)." : lines.joined(separator: "\n"))
     exit(0)
+case .tool(let words):
+    runTool(words, storage: storage)
 case .packImport(let file):
     do {
         let pack = try storage.importPack(file: file)
@@ -121,9 +147,14 @@ do {
     fail("cannot listen on \(options.bindAddress):\(options.port): \(error)")
 }
 if let resumed { clock.resume(from: resumed.lastClock) }
-let core = HostCore(
-    options: options, environment: environment, storage: storage, outlet: transport, roomCode: roomCode,
-    adminKey: adminKey, port: transport.port)
+let core: HostCore
+do {
+    core = try HostCore(
+        options: options, environment: environment, storage: storage, outlet: transport, roomCode: roomCode,
+        adminKey: adminKey, port: transport.port)
+} catch {
+    fail("cannot use the data folder \(storage.directory): \(error)")
+}
 let server = Server(transport: transport, core: core, clock: clock, storage: storage, inbox: inbox, options: options)
 do {
     if let resumed {

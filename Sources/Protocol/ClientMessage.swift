@@ -107,6 +107,10 @@ public enum ClientMessage: Equatable, Sendable {
     case library(action: String, fields: JSONObject)
     /// Edits or reads the quiz packs: `action` plus its fields.
     case packs(action: String, fields: JSONObject)
+    /// A request to one of the host's operator tools (a game's content or records): its `type`, `action` and fields.
+    case tool(type: String, action: String, fields: JSONObject)
+    /// An operator's console line, run as if typed on the host's console (replies come back as messages).
+    case console(line: String)
     case status
     case scores
     case bye
@@ -115,8 +119,8 @@ public enum ClientMessage: Equatable, Sendable {
 
     /// The `type` names of the session's own messages, for help texts and errors.
     public static let typeNames = [
-        "hello", "ping", "sync", "start", "next", "pause", "continue", "end", "kick", "library", "packs", "status",
-        "scores", "bye", "pong",
+        "hello", "ping", "sync", "start", "next", "pause", "continue", "end", "kick", "library", "packs", "console",
+        "status", "scores", "bye", "pong",
     ]
 
     /// The wire object of this message (the inverse of `ClientMessageDecoding`).
@@ -151,6 +155,9 @@ public enum ClientMessage: Equatable, Sendable {
             return with("library", JSONObject(dictionaryLiteral: ("action", .string(action))).merging(fields))
         case .packs(let action, let fields):
             return with("packs", JSONObject(dictionaryLiteral: ("action", .string(action))).merging(fields))
+        case .tool(let type, let action, let fields):
+            return with(type, JSONObject(dictionaryLiteral: ("action", .string(action))).merging(fields))
+        case .console(let line): return ["type": "console", "line": .string(line)]
         case .status: return ["type": "status"]
         case .scores: return ["type": "scores"]
         case .bye: return ["type": "bye"]
@@ -227,8 +234,11 @@ public enum FieldLimits {
 
 /// Turns one wire line into a `ClientEnvelope`, or a `ProtocolError` saying exactly what is wrong.
 public enum ClientMessageDecoding {
-    /// Decodes a line (without its terminator); `actions` are the game action types the host knows.
-    public static func decode(line: [UInt8], actions: Set<String>) -> Result<ClientEnvelope, ProtocolError> {
+    /// Decodes a line (without its terminator); `actions` are the game action types the host knows, `tools` its
+    /// operator tools' request types.
+    public static func decode(line: [UInt8], actions: Set<String>, tools: Set<String> = [])
+        -> Result<ClientEnvelope, ProtocolError>
+    {
         let value: JSONValue
         do {
             value = try JSONParsing.parse(line)
@@ -236,11 +246,14 @@ public enum ClientMessageDecoding {
             return .failure(
                 ProtocolError(.badJSON, "That line is not valid JSON (\(error.reason) at byte \(error.offset))."))
         }
-        return decode(value, actions: actions)
+        return decode(value, actions: actions, tools: tools)
     }
 
-    /// Decodes a parsed JSON value; `actions` are the game action types the host knows.
-    public static func decode(_ value: JSONValue, actions: Set<String>) -> Result<ClientEnvelope, ProtocolError> {
+    /// Decodes a parsed JSON value; `actions` are the game action types the host knows, `tools` its operator
+    /// tools' request types.
+    public static func decode(_ value: JSONValue, actions: Set<String>, tools: Set<String> = [])
+        -> Result<ClientEnvelope, ProtocolError>
+    {
         guard case .object(let object) = value else {
             return .failure(ProtocolError(.badJSON, "Each line must be one JSON object, not \(value.kindName)."))
         }
@@ -264,9 +277,13 @@ public enum ClientMessageDecoding {
                 message = session
             } else if actions.contains(type) {
                 message = .play(PlayRequest(type: type, fields: fields.fields(without: ["type", "id"])))
+            } else if tools.contains(type) {
+                message = .tool(
+                    type: type, action: try fields.requiredString("action", limit: 32),
+                    fields: fields.fields(without: ["type", "id", "action"]))
             } else {
                 let shown = type.count > 32 ? String(type.prefix(32)) + "…" : type
-                let known = (ClientMessage.typeNames + actions.sorted()).joined(separator: ", ")
+                let known = (ClientMessage.typeNames + actions.sorted() + tools.sorted()).joined(separator: ", ")
                 throw fields.error(.unknownType, "Unknown message type \"\(shown)\". Known types: \(known).")
             }
             return .success(ClientEnvelope(id: id, message: message))
@@ -394,6 +411,7 @@ public struct MessageFields: Sendable {
         case "packs":
             return .packs(
                 action: try requiredString("action", limit: 32), fields: fields(without: ["type", "id", "action"]))
+        case "console": return .console(line: try requiredString("line"))
         case "status": return .status
         case "scores": return .scores
         case "bye", "quit": return .bye

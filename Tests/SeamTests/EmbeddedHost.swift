@@ -59,7 +59,7 @@ final class EmbeddedHost {
         let environment = HostEnvironment(
             now: { clockSource() }, random: { randomSource() }, log: Logger(level: .error) { _ in },
             consoleOutput: { console($0) }, showStatus: { _ in })
-        core = HostCore(
+        core = try HostCore(
             options: options, environment: environment, storage: storage, outlet: outlet, roomCode: room,
             adminKey: adminKey, port: 4747, catalog: catalog)
         try storage.startJournal(room: room, adminKey: adminKey, at: now)

@@ -96,6 +96,10 @@ struct GameContext {
     var packs: PackLibrary
     var commands: CommandLibrary
     var seed: UInt64
+    /// The modes' operator tools (their content), for a game that reads its content at start.
+    var tools: ToolShelf
+    /// The host's data folder, for a game that keeps records across games (a hall of fame).
+    var dataDirectory: String
 }
 
 /// A running game as the room drives it, whatever the mode.
@@ -234,12 +238,15 @@ struct ModeEntry: Sendable {
     var make: @Sendable (_ options: JSONObject, _ context: GameContext) throws(RuleError) -> any HostedGame
     /// Recreates a game from its journaled start record.
     var restore: @Sendable (_ record: JSONValue) throws -> any HostedGame
+    /// The operator tools the mode brings (its content kinds, its records), each made on the data folder.
+    var tools: [@Sendable (Storage) throws -> any OperatorTool]
 
     /// An entry for adapter `Adapter`, with the wire's name, title, actions and help.
     init<Adapter: GameAdapter>(
         _ adapter: Adapter.Type, aliases: [String],
         make: @escaping @Sendable (_ options: JSONObject, _ context: GameContext) throws(RuleError) -> any HostedGame,
-        restore: @escaping @Sendable (_ record: JSONValue) throws -> any HostedGame
+        restore: @escaping @Sendable (_ record: JSONValue) throws -> any HostedGame,
+        tools: [@Sendable (Storage) throws -> any OperatorTool] = []
     ) {
         name = Adapter.Wire.name
         self.aliases = aliases
@@ -250,6 +257,7 @@ struct ModeEntry: Sendable {
         parsesText = ModeEntry.recognizer(for: Adapter.Wire.Action.self)
         self.make = make
         self.restore = restore
+        self.tools = tools
     }
 
     /// Whether a typed line is one of `Action`'s text commands.

@@ -11,6 +11,9 @@ enum ReplyTarget {
         if case .console = self { return true }
         return false
     }
+
+    /// Who is asking, for an operator tool.
+    var caller: ToolCaller { isConsole ? .console : .client }
 }
 
 /// The operator's service: the console and admin connections start and steer games, remove players and edit
@@ -19,6 +22,8 @@ final class OperatorService {
     let room: GameRoom
     let sessions: Sessions
     let storage: Storage
+    /// The modes' operator tools (content kinds, records).
+    let tools: ToolShelf
     let options: HostOptions
     let port: UInt16
     let log: Logger
@@ -28,12 +33,13 @@ final class OperatorService {
     let seed: () -> UInt64
 
     init(
-        room: GameRoom, sessions: Sessions, storage: Storage, options: HostOptions, port: UInt16, log: Logger,
-        consoleOutput: @escaping (String) -> Void, seed: @escaping () -> UInt64
+        room: GameRoom, sessions: Sessions, storage: Storage, tools: ToolShelf, options: HostOptions, port: UInt16,
+        log: Logger, consoleOutput: @escaping (String) -> Void, seed: @escaping () -> UInt64
     ) {
         self.room = room
         self.sessions = sessions
         self.storage = storage
+        self.tools = tools
         self.options = options
         self.port = port
         self.log = log
@@ -51,7 +57,7 @@ final class OperatorService {
         }
     }
 
-    /// Reports a refusal.
+    /// Reports a refusal (on the console as `! …`).
     func refuse(_ target: ReplyTarget, _ code: ErrorCode, _ message: String) {
         answer(target, ErrorReply(code, message))
     }
@@ -75,7 +81,8 @@ final class OperatorService {
                 return refuse(target, .gameRunning, "A game of \(game.mode.title) is running; `end` it first.")
             }
             let context = GameContext(
-                room: room.room, options: options, packs: storage.packs, commands: storage.commands, seed: seed())
+                room: room.room, options: options, packs: storage.packs, commands: storage.commands, seed: seed(),
+                tools: tools, dataDirectory: storage.directory)
             let game: any HostedGame
             do {
                 game = try room.catalog.make(game: name, options: fields, context: context)
@@ -113,6 +120,15 @@ final class OperatorService {
             libraryRequest(action, fields: fields, replyTo: target)
         case .packs(let action, let fields):
             packRequest(action, fields: fields, replyTo: target)
+        case .tool(let type, let action, let fields):
+            guard let tool = tools.tool(requestType: type) else {
+                return refuse(target, .unknownType, "Unknown message type \"\(type)\".")
+            }
+            do {
+                answer(target, try tool.run(ToolRequest(action: action, fields: fields), caller: target.caller))
+            } catch {
+                refuse(target, error.code, error.message)
+            }
         default:
             refuse(target, .unknownCommand, "That is not an operator command.")
         }

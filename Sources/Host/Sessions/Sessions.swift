@@ -15,6 +15,8 @@ protocol SessionHandler: AnyObject {
     var actionTypes: Set<String> { get }
     /// How each game reads `start`'s words (typed lines).
     var startGrammars: StartGrammars { get }
+    /// The request types of the host's operator tools (for decoding).
+    var toolTypes: Set<String> { get }
     /// A `hello` (or a typed `join`/`watch`/`admin`/`resume`) from a session that has not joined.
     func join(_ hello: Hello, session: Session, id: JSONValue?)
     /// A game action from a joined player.
@@ -144,7 +146,9 @@ final class Sessions {
         switch session.dialect {
         case .json:
             let line = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? Array(bytes.dropFirst(3)) : bytes  // a BOM is no content
-            switch ClientMessageDecoding.decode(line: line, actions: handler?.actionTypes ?? []) {
+            switch ClientMessageDecoding.decode(
+                line: line, actions: handler?.actionTypes ?? [], tools: handler?.toolTypes ?? [])
+            {
             case .success(let envelope): handle(envelope.message, id: envelope.id, from: session, at: now)
             case .failure(let error): send(ErrorReply(error.code, error.message), to: session, re: error.id)
             }

@@ -446,6 +446,8 @@ public enum SessionMessage: MessageFamily {
     case library(LibraryListing)
     case packs(PackListing)
     case pack(PackDetail)
+    case contents(ContentListing)
+    case content(ContentDetail)
 
     private static let decoder = FamilyDecoder<SessionMessage>([
         member(Welcome.self, SessionMessage.welcome), member(ErrorReply.self, SessionMessage.error),
@@ -455,7 +457,8 @@ public enum SessionMessage: MessageFamily {
         member(Pong.self, SessionMessage.pong), member(KeepalivePing.self, SessionMessage.ping),
         member(SyncProbe.self, SessionMessage.sync), member(Paused.self, SessionMessage.paused),
         member(LibraryListing.self, SessionMessage.library), member(PackListing.self, SessionMessage.packs),
-        member(PackDetail.self, SessionMessage.pack),
+        member(PackDetail.self, SessionMessage.pack), member(ContentListing.self, SessionMessage.contents),
+        member(ContentDetail.self, SessionMessage.content),
     ])
 
     public static var types: [String] { decoder.types }
@@ -479,6 +482,8 @@ public enum SessionMessage: MessageFamily {
         case .library(let message): message
         case .packs(let message): message
         case .pack(let message): message
+        case .contents(let message): message
+        case .content(let message): message
         }
     }
 }
@@ -529,5 +534,77 @@ public struct DiscoveryProbe: Codable, Sendable, Equatable {
     /// Whether `datagram` is a probe.
     public static func isProbe(_ datagram: [UInt8]) -> Bool {
         (try? JSONParsing.parse(datagram))?["type"]?.stringValue == type
+    }
+}
+
+/// One item of a content kind in a listing (a station hunt, a word list, a puzzle pack…).
+public struct ContentItem: Codable, Sendable, Equatable {
+    /// Its id.
+    public var id: String
+    /// Its name for people.
+    public var name: String
+    /// Whether it ships with the host (read-only).
+    public var builtin: Bool
+    /// A few words about its size ("5 stations", "3 levels, 73 words").
+    public var summary: String
+
+    /// Creates an item.
+    public init(id: String, name: String, builtin: Bool, summary: String) {
+        self.id = id
+        self.name = name
+        self.builtin = builtin
+        self.summary = summary
+    }
+}
+
+/// The items of one content kind (reply to `{"type":KIND,"action":"list"}` or `KIND list` on the console).
+public struct ContentListing: HostMessage {
+    public static let type = "contents"
+    /// The content kind's request type (`hunts`, `words`, `boards`, `puzzles`).
+    public var kind: String
+    /// The items, built-in first.
+    public var items: [ContentItem]
+
+    /// Creates a listing.
+    public init(kind: String, items: [ContentItem]) {
+        self.kind = kind
+        self.items = items
+    }
+
+    public func line(for reader: Perspective) -> String? {
+        guard !items.isEmpty else { return "No \(kind) yet." }
+        let rows = items.map { "  \($0.id)  \($0.name)  \($0.summary)\($0.builtin ? " (built-in)" : "")" }
+        return ([kind.prefix(1).uppercased() + kind.dropFirst() + ":"] + rows).joined(separator: "\n")
+    }
+}
+
+/// One item of a content kind in full, as its JSON file holds it (operators only: it may hold answers and codes).
+public struct ContentDetail: HostMessage {
+    public static let type = "content"
+    /// The content kind's request type.
+    public var kind: String
+    /// The item's id.
+    public var id: String
+    /// Its name.
+    public var name: String
+    /// Whether it ships with the host.
+    public var builtin: Bool
+    /// The item as its JSON file holds it.
+    public var item: JSONValue
+    /// The item for people, one line each.
+    public var lines: [String]
+
+    /// Creates a detail.
+    public init(kind: String, id: String, name: String, builtin: Bool, item: JSONValue, lines: [String]) {
+        self.kind = kind
+        self.id = id
+        self.name = name
+        self.builtin = builtin
+        self.item = item
+        self.lines = lines
+    }
+
+    public func line(for reader: Perspective) -> String? {
+        (["\(id): \(name)\(builtin ? " (built-in)" : "")"] + lines.map { "  " + $0 }).joined(separator: "\n")
     }
 }

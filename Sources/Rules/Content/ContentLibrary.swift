@@ -11,6 +11,9 @@ public protocol ContentLibrary: Sendable {
     /// A library holding only the built-in items.
     init()
 
+    /// The items that ship with the host (read-only), in their order.
+    var builtinItems: [Item] { get }
+
     /// The operator's items, in the order they were added.
     var customItems: [Item] { get }
 
@@ -22,4 +25,7 @@ public protocol ContentLibrary: Sendable {
 
     /// Checks `item` with every rule of the library and adds it as a custom item; returns the id it was given.
     mutating func add(_ item: Item) throws(RuleError) -> String
+
+    /// Removes the custom item `id`; refuses built-in ids and unknown ones.
+    mutating func remove(id: String) throws(RuleError)
 }

@@ -433,6 +433,9 @@ extension PackLibrary: ContentLibrary {
         self.init(builtinPacks: BuiltinPacks.all)
     }
 
+    /// The packs that ship with the host.
+    public var builtinItems: [QuizPack] { builtinPacks }
+
     /// The operator's packs.
     public var customItems: [QuizPack] { customPacks }
 
@@ -444,4 +447,7 @@ extension PackLibrary: ContentLibrary {
 
     /// Adds `item` through `importPack`, with every rule of the library.
     public mutating func add(_ item: QuizPack) throws(RuleError) -> String { try importPack(item) }
+
+    /// Deletes the custom pack `id`.
+    public mutating func remove(id: String) throws(RuleError) { try deletePack(id) }
 }

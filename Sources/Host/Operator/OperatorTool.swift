@@ -1,0 +1,213 @@
+import Foundation
+import Protocol
+import Rules
+
+/// What an operator tool is asked to do: an action and its fields, however it was asked.
+struct ToolRequest: Equatable {
+    var action: String
+    var fields: JSONObject = JSONObject()
+}
+
+/// Who asked a tool, which decides what it may do (files live on the host).
+enum ToolCaller {
+    /// The host's console.
+    case console
+    /// `partyline-host NOUN …` on the host's command line.
+    case commandLine
+    /// An admin connection over the network.
+    case client
+
+    /// Whether the caller sits at the host and may read and write its files.
+    var isLocal: Bool { self != .client }
+}
+
+/// A family of operator commands a game mode brings beside the game itself: its content kinds (hunts, word lists,
+/// puzzle packs, dice boards) or its records (leaderboards). The console reads `NOUN ACTION …`, admin clients send
+/// `{"type": requestType, "action": …}`, the command line takes `partyline-host NOUN ACTION …`, all through `run`.
+protocol OperatorTool: AnyObject {
+    /// The word that names the tool on the console and the command line (`hunt`).
+    var noun: String { get }
+    /// The wire `type` of admin requests (`hunts`).
+    var requestType: String { get }
+    /// Help lines, as typed on the console.
+    var usage: [String] { get }
+    /// Reads the words typed after the noun; nil when they make no request (the caller shows `usage`).
+    func parse(_ words: [String]) -> ToolRequest?
+    /// Runs a request and returns the reply (its readable line is what the console and the command line print).
+    func run(_ request: ToolRequest, caller: ToolCaller) throws(RuleError) -> any HostMessage
+}
+
+/// The operator tools of every registered mode, made once per data folder.
+struct ToolShelf {
+    let tools: [any OperatorTool]
+
+    /// Makes each mode's tools on `storage`'s data folder.
+    init(catalog: ModeCatalog, storage: Storage) throws {
+        var tools: [any OperatorTool] = []
+        for entry in catalog.entries {
+            for make in entry.tools { tools.append(try make(storage)) }
+        }
+        self.tools = tools
+    }
+
+    /// The tool a typed noun names (any case).
+    func tool(noun: String) -> (any OperatorTool)? { tools.first { $0.noun == noun.lowercased() } }
+
+    /// The tool an admin request's type names.
+    func tool(requestType: String) -> (any OperatorTool)? { tools.first { $0.requestType == requestType } }
+
+    /// Every request type, for decoding.
+    var requestTypes: Set<String> { Set(tools.map(\.requestType)) }
+
+    /// The tool of type `T`, for a game that reads its content at start.
+    func tool<T: OperatorTool>(_ type: T.Type) -> T? { tools.lazy.compactMap { $0 as? T }.first }
+
+    /// Runs a typed line whose first word is a tool's noun; nil when no tool has that noun.
+    func run(line words: [String], caller: ToolCaller) -> Result<any HostMessage, RuleError>? {
+        guard let first = words.first, let tool = tool(noun: first) else { return nil }
+        guard let request = tool.parse(Array(words.dropFirst())) else {
+            return .failure(RuleError(.unknownCommand, "Usage:\n" + tool.usage.map { "  " + $0 }.joined(separator: "\n")))
+        }
+        do {
+            return .success(try tool.run(request, caller: caller))
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    /// Every tool's help lines.
+    var usage: [String] { tools.flatMap(\.usage) }
+}
+
+/// A content kind the operator manages with the standard actions (list, show, delete, import, export) plus the
+/// kind's own edits.
+protocol ManagedContent: ContentKind {
+    /// The console noun (`hunt`).
+    static var commandWord: String { get }
+    /// The wire request type (`hunts`).
+    static var requestType: String { get }
+    /// An item's id, name and a few words about its size.
+    static func summary(of item: Library.Item) -> (id: String, name: String, detail: String)
+    /// An item for people, one line each (the console's `show`).
+    static func describe(_ item: Library.Item) -> [String]
+    /// Help lines for the kind's own edits.
+    static var editUsage: [String] { get }
+    /// Reads typed words into one of the kind's own edits; nil when they are none.
+    static func parseEdit(_ words: [String]) -> ToolRequest?
+    /// Applies one of the kind's own edits to the library; returns the changed id and what to say, or nil when the
+    /// action is not one of the kind's.
+    static func edit(_ request: ToolRequest, in library: inout Library) throws(RuleError) -> (id: String, message: String)?
+}
+
+extension ManagedContent {
+    static var editUsage: [String] { [] }
+    static func parseEdit(_ words: [String]) -> ToolRequest? { nil }
+    static func edit(_ request: ToolRequest, in library: inout Library) throws(RuleError) -> (id: String, message: String)? {
+        nil
+    }
+
+    /// A factory for the mode's `ModeEntry.tools`.
+    static var tool: @Sendable (Storage) throws -> any OperatorTool {
+        { storage in try ContentTool<Self>(folder: storage.directory + "/" + folderName, log: storage.log) }
+    }
+}
+
+/// The standard operator commands for one content kind, on its `ContentStore`.
+final class ContentTool<Kind: ManagedContent>: OperatorTool {
+    let store: ContentStore<Kind>
+
+    init(folder: String, log: Logger) throws {
+        store = try ContentStore<Kind>(folder: folder, log: log)
+        for problem in store.problems { log.warning(problem) }
+    }
+
+    var noun: String { Kind.commandWord }
+    var requestType: String { Kind.requestType }
+
+    /// The kind's library, for a game that reads it at start.
+    var library: Kind.Library { store.library }
+
+    var usage: [String] {
+        let noun = Kind.commandWord
+        return [
+            "\(noun) list | \(noun) show ID | \(noun) delete ID",
+            "\(noun) import FILE | \(noun) export ID FILE   (files on the host: \(Kind.formats.map { ".\($0)" }.joined(separator: " or ")))",
+        ] + Kind.editUsage
+    }
+
+    func parse(_ words: [String]) -> ToolRequest? {
+        let action = words.first?.lowercased() ?? "list"
+        let rest = Array(words.dropFirst())
+        switch (action, rest.count) {
+        case ("list", 0): return ToolRequest(action: "list")
+        case ("show", 1), ("delete", 1): return ToolRequest(action: action, fields: ["id": .string(rest[0])])
+        case ("import", 1...): return ToolRequest(action: "import", fields: ["file": .string(rest.joined(separator: " "))])
+        case ("export", 2...):
+            return ToolRequest(
+                action: "export",
+                fields: ["id": .string(rest[0]), "file": .string(rest.dropFirst().joined(separator: " "))])
+        default: return Kind.parseEdit(words)
+        }
+    }
+
+    func run(_ request: ToolRequest, caller: ToolCaller) throws(RuleError) -> any HostMessage {
+        let id = request.fields["id"]?.stringValue ?? ""
+        switch request.action {
+        case "list":
+            let library = store.library
+            let items = library.builtinItems + library.customItems
+            return ContentListing(
+                kind: Kind.requestType,
+                items: items.map { item in
+                    let summary = Kind.summary(of: item)
+                    return ContentItem(
+                        id: summary.id, name: summary.name, builtin: library.isBuiltin(id: summary.id),
+                        summary: summary.detail)
+                })
+        case "show":
+            guard let item = store.library.item(id: id) else { throw Kind.unknownItem(id) }
+            let summary = Kind.summary(of: item)
+            let json = (try? JSONParsing.parse(Kind.encode(item, format: "json"))) ?? .null
+            return ContentDetail(
+                kind: Kind.requestType, id: summary.id, name: summary.name, builtin: store.library.isBuiltin(id: id),
+                item: json, lines: Kind.describe(item))
+        case "delete":
+            guard store.library.item(id: id) != nil else { throw Kind.unknownItem(id) }
+            try store.change { library in
+                try library.remove(id: id)
+                return id
+            }
+            return OkReply(message: "Deleted \(Kind.noun) \(id).")
+        case "import":
+            try checkLocal(caller)
+            let file = request.fields["file"]?.stringValue ?? ""
+            let item = try store.importFile(file)
+            let summary = Kind.summary(of: item)
+            return OkReply(message: "Imported \(Kind.noun) \(summary.id) (\(summary.name)).", created: summary.id)
+        case "export":
+            try checkLocal(caller)
+            let file = request.fields["file"]?.stringValue ?? ""
+            try store.export(id: id, to: file)
+            return OkReply(message: "Wrote \(file).")
+        default:
+            var result: (id: String, message: String)?
+            try store.change { library in
+                guard let edited = try Kind.edit(request, in: &library) else {
+                    throw RuleError(
+                        .unknownCommand,
+                        "Unknown \(Kind.commandWord) action \"\(request.action)\". Use: \(usage.joined(separator: " · ")).")
+                }
+                result = edited
+                return edited.id
+            }
+            return OkReply(message: result?.message ?? "Done.", created: result?.id)
+        }
+    }
+
+    private func checkLocal(_ caller: ToolCaller) throws(RuleError) {
+        guard caller.isLocal else {
+            throw RuleError(
+                .forbidden, "Importing and exporting files works from the host's console only (files live on the host).")
+        }
+    }
+}
