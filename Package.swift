@@ -21,6 +21,8 @@ let package = Package(
         .target(name: "Rules", dependencies: ["Common"]),
         .executableTarget(name: "Host", dependencies: ["Protocol", "Rules", "Net", "CSystem"]),
         .executableTarget(name: "Client", dependencies: ["Protocol", "Net"]),
+        // The packet-level delay line of the fairness tests and bench: namespaces joined by delaying TUN devices.
+        .target(name: "DelayLine", dependencies: ["Net", "Rules", "CSystem"]),
         // What the end-to-end tests and the bench share: starting built products (the host above all), JSON test
         // clients, a delaying and cutting TCP proxy. A library, not a test target, so the bench can use it.
         .target(name: "TestSupport", dependencies: ["Protocol", "Net", "Rules"]),
@@ -28,7 +30,7 @@ let package = Package(
         .testTarget(name: "ProtocolTests", dependencies: ["Protocol", "Common"]),
         .testTarget(name: "RulesTests", dependencies: ["Rules", "Common"]),
         .testTarget(name: "HostTests", dependencies: ["Host", "Bench", "Protocol", "Rules", "Net", "TestSupport"]),
-        .testTarget(name: "NetTests", dependencies: ["Net"]),
+        .testTarget(name: "NetTests", dependencies: ["Net", "DelayLine"]),
         .testTarget(name: "ClientTests", dependencies: ["Client", "Protocol", "Net", "Host", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
