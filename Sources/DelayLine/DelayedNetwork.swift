@@ -90,13 +90,14 @@ public final class DelayedNetwork: @unchecked Sendable {
                 try host.ip(["link", "set", "plh\(index)", "up"])
                 try client.ip(["addr", "add", "\(subnet).2/24", "dev", "plc\(index)"])
                 try client.ip(["link", "set", "plc\(index)", "up"])
-                pairs.append(PacketForwarder.Link(hostSide: hostDevice, clientSide: clientDevice, down: delay.down, up: delay.up))
+                pairs.append(PacketForwarder.Link(hostSide: hostDevice, clientSide: clientDevice,
+                                                  down: delay.down, up: delay.up))
             }
             forwarder = try PacketForwarder(links: pairs, seed: seed)
             hostNamespace = host
             clientNamespaces = clients
         } catch {
-            for fd in devices { Glibc.close(fd) }
+            for fd in devices { Glue.close(fd) }
             for namespace in made { namespace.remove() }
             throw error
         }
@@ -126,7 +127,9 @@ public final class DelayedNetwork: @unchecked Sendable {
     /// Opens a blocking TCP connection from link `link`'s client namespace to the host's `port` there.
     public func connect(link: Int, port: UInt16) throws -> Socket {
         let address = hostAddress(link: link)
-        return try clientNamespaces[link].run { () throws -> Socket in try Socket.connectBlocking(host: address, port: port) }
+        return try clientNamespaces[link].run { () throws -> Socket in
+            try Socket.connectBlocking(host: address, port: port)
+        }
     }
 
     /// Runs `body` on a thread in link `link`'s client namespace (sockets it opens stay there).
@@ -135,7 +138,9 @@ public final class DelayedNetwork: @unchecked Sendable {
     }
 
     /// Runs `body` on a thread in the host's namespace (a listener it opens stays there).
-    public func inHostNamespace<T>(_ body: @escaping @Sendable () throws -> T) throws -> T { try hostNamespace.run(body) }
+    public func inHostNamespace<T>(_ body: @escaping @Sendable () throws -> T) throws -> T {
+        try hostNamespace.run(body)
+    }
 
     /// Opens /dev/net/tun in the calling thread's namespace as a new non-blocking TUN device `name`.
     static func openTUN(_ name: String) throws -> Int32 {

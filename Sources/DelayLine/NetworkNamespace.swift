@@ -74,7 +74,8 @@ public final class NetworkNamespace: @unchecked Sendable {
             defer { close(fd) }
             // The thread ends after `body`, so it never has to find its way back to the original namespace.
             guard partyline_enter_network_namespace(fd) == 0 else {
-                outcome.result = .failure(DelayLineError("cannot enter namespace \(self.name): \(String(cString: strerror(errno)))"))
+                let reason = String(cString: strerror(errno))
+                outcome.result = .failure(DelayLineError("cannot enter namespace \(self.name): \(reason)"))
                 return
             }
             outcome.result = Result { try body() }
@@ -96,14 +97,15 @@ public final class NetworkNamespace: @unchecked Sendable {
     // MARK: The ip tool
 
     /// Where iproute2's `ip` is.
-    static let ipTool = ["/usr/sbin/ip", "/sbin/ip", "/usr/bin/ip", "/bin/ip"].first { FileManager.default.isExecutableFile(atPath: $0) }
-        ?? "/usr/sbin/ip"
+    static let ipTool = ["/usr/sbin/ip", "/sbin/ip", "/usr/bin/ip", "/bin/ip"]
+        .first { FileManager.default.isExecutableFile(atPath: $0) } ?? "/usr/sbin/ip"
 
     /// Runs `ip <arguments>` and throws with its error output if it fails.
     static func ip(_ arguments: [String]) throws {
         let (status, output) = try run(ipTool, arguments)
         guard status == 0 else {
-            throw DelayLineError("ip \(arguments.joined(separator: " ")) failed (\(status)): \(output.trimmingCharacters(in: .whitespacesAndNewlines))")
+            let said = output.trimmingCharacters(in: .whitespacesAndNewlines)
+            throw DelayLineError("ip \(arguments.joined(separator: " ")) failed (\(status)): \(said)")
         }
     }
 

@@ -42,8 +42,11 @@ extension Socket {
         // Darwin keeps no minimum; its figures are in ms.
         var info = tcp_connection_info()
         var length = socklen_t(MemoryLayout<tcp_connection_info>.size)
-        guard getsockopt(fd, IPPROTO_TCP, TCP_CONNECTION_INFO, &info, &length) == 0, info.tcpi_srtt > 0 else { return nil }
-        return KernelRoundTrip(minimum: nil, smoothed: Int64(info.tcpi_srtt) * 1000, variation: Int64(info.tcpi_rttvar) * 1000)
+        guard getsockopt(fd, IPPROTO_TCP, TCP_CONNECTION_INFO, &info, &length) == 0, info.tcpi_srtt > 0 else {
+            return nil
+        }
+        return KernelRoundTrip(minimum: nil, smoothed: Int64(info.tcpi_srtt) * 1000,
+                               variation: Int64(info.tcpi_rttvar) * 1000)
         #else
         return nil
         #endif

@@ -43,7 +43,8 @@ private func median(_ values: [Int64]) -> Int64 { values.sorted()[values.count /
     }
 
     @Test func theSameSeedGivesTheSameDelays() {
-        var a = DelaySchedule(OneWayDelay(5, jitter: 2), seed: 42), b = DelaySchedule(OneWayDelay(5, jitter: 2), seed: 42)
+        var a = DelaySchedule(OneWayDelay(5, jitter: 2), seed: 42)
+        var b = DelaySchedule(OneWayDelay(5, jitter: 2), seed: 42)
         var c = DelaySchedule(OneWayDelay(5, jitter: 2), seed: 43)
         let times = (0..<20).map { Int64($0) * 50_000_000 }
         let first = times.map { a.release(arrivedAt: $0) }
@@ -115,7 +116,9 @@ struct DelayedNetworkTests {
         network.close()
         sleeper.waitUntilExit()  // killed with the namespace, long before its 30 s
         #expect(sleeper.terminationReason == .uncaughtSignal)
-        for name in names { #expect(!FileManager.default.fileExists(atPath: "/var/run/netns/\(name)"), "\(name) is left") }
+        for name in names {
+            #expect(!FileManager.default.fileExists(atPath: "/var/run/netns/\(name)"), "\(name) is left")
+        }
     }
 }
 

@@ -29,7 +29,9 @@ struct Peer {
         var stamp: Int64 = 0
         var received = 0
         while received < 8 {
-            let count = withUnsafeMutableBytes(of: &stamp) { Glue.recv(socket.fd, $0.baseAddress! + received, 8 - received, 0) }
+            let count = withUnsafeMutableBytes(of: &stamp) {
+                Glue.recv(socket.fd, $0.baseAddress! + received, 8 - received, 0)
+            }
             guard count > 0 else { throw PeerError("receive failed: errno \(errno)") }
             received += count
         }
