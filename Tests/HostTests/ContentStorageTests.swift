@@ -1,5 +1,6 @@
 import Foundation
 import Rules
+import TestSupport
 import Testing
 
 @testable import Host
