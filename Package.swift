@@ -24,12 +24,14 @@ let package = Package(
         // The packet-level delay line of the fairness tests and bench: namespaces joined by delaying TUN devices.
         .target(name: "DelayLine", dependencies: ["Net", "Rules", "CSystem"]),
         // What the end-to-end tests and the bench share: starting built products (the host above all), JSON test
-        // clients, a delaying and cutting TCP proxy. A library, not a test target, so the bench can use it.
-        .target(name: "TestSupport", dependencies: ["Protocol", "Net", "Rules"]),
+        // clients, a delaying and cutting TCP proxy, fairness matches on the delay line. A library, not a test
+        // target, so the bench can use it.
+        .target(name: "TestSupport", dependencies: ["Protocol", "Net", "Rules", "DelayLine"]),
         .executableTarget(name: "Bench", dependencies: ["Protocol", "Net", "TestSupport"]),
         .testTarget(name: "ProtocolTests", dependencies: ["Protocol", "Common"]),
         .testTarget(name: "RulesTests", dependencies: ["Rules", "Common"]),
-        .testTarget(name: "HostTests", dependencies: ["Host", "Bench", "Protocol", "Rules", "Net", "TestSupport"]),
+        .testTarget(
+            name: "HostTests", dependencies: ["Host", "Bench", "Protocol", "Rules", "Net", "TestSupport", "DelayLine"]),
         .testTarget(name: "NetTests", dependencies: ["Net", "DelayLine"]),
         .testTarget(name: "ClientTests", dependencies: ["Client", "Protocol", "Net", "Host", "TestSupport"]),
     ],
