@@ -27,7 +27,7 @@ let package = Package(
         // clients, a delaying and cutting TCP proxy, fairness matches on the delay line. A library, not a test
         // target, so the bench can use it.
         .target(name: "TestSupport", dependencies: ["Protocol", "Net", "Rules", "DelayLine"]),
-        .executableTarget(name: "Bench", dependencies: ["Protocol", "Net", "TestSupport"]),
+        .executableTarget(name: "Bench", dependencies: ["Protocol", "Net", "TestSupport", "DelayLine"]),
         .testTarget(name: "ProtocolTests", dependencies: ["Protocol", "Common"]),
         .testTarget(name: "RulesTests", dependencies: ["Rules", "Common"]),
         .testTarget(
