@@ -21,13 +21,18 @@ let package = Package(
         .target(name: "Rules", dependencies: ["Common"]),
         .executableTarget(name: "Host", dependencies: ["Protocol", "Rules", "Net", "CSystem"]),
         .executableTarget(name: "Client", dependencies: ["Protocol", "Net"]),
+        // The packet-level delay line of the fairness tests and bench: namespaces joined by delaying TUN devices.
+        .target(name: "DelayLine", dependencies: ["Net", "Rules", "CSystem"]),
         // What the end-to-end tests and the bench share: starting built products (the host above all), JSON test
-        // clients, a delaying and cutting TCP proxy. A library, not a test target, so the bench can use it.
-        .target(name: "TestSupport", dependencies: ["Protocol", "Net", "Rules"]),
-        .executableTarget(name: "Bench", dependencies: ["Protocol", "Net", "TestSupport"]),
+        // clients, a delaying and cutting TCP proxy, fairness matches on the delay line. A library, not a test
+        // target, so the bench can use it.
+        .target(name: "TestSupport", dependencies: ["Protocol", "Net", "Rules", "DelayLine"]),
+        .executableTarget(name: "Bench", dependencies: ["Protocol", "Net", "TestSupport", "DelayLine"]),
         .testTarget(name: "ProtocolTests", dependencies: ["Protocol", "Common"]),
         .testTarget(name: "RulesTests", dependencies: ["Rules", "Common"]),
-        .testTarget(name: "HostTests", dependencies: ["Host", "Bench", "Protocol", "Rules", "Net", "TestSupport"]),
+        .testTarget(
+            name: "HostTests", dependencies: ["Host", "Bench", "Protocol", "Rules", "Net", "TestSupport", "DelayLine"]),
+        .testTarget(name: "NetTests", dependencies: ["Net", "DelayLine"]),
         // The mode seam driven in-process (host core with a recording outlet, client views): no sockets, no clocks.
         .testTarget(name: "SeamTests", dependencies: ["Host", "Client", "Protocol", "Rules", "TestSupport"]),
         .testTarget(name: "ClientTests", dependencies: ["Client", "Protocol", "Net", "Host", "TestSupport"]),

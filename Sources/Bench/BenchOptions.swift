@@ -36,16 +36,14 @@ struct BenchOptions {
     var clockCycles = 20
     var clockClients = 1000
     var readers = 2
-    /// One-way delays (ms) put in front of Red in the fairness measurement (fair buzzing on).
-    var fairnessDelays: [Double] = [0, 10, 40, 80]
-    /// The delay at which the same is measured with `--fairness off` for comparison (nil: not measured).
-    var fairnessOffDelay: Double? = 40
+    /// The fairness settings to run (`FairnessSetting.names`).
+    var fairnessSettings = FairnessSetting.names
     /// Press pairs (questions) per fairness setting.
-    var fairnessTrials = 50
-    /// How many ms Red presses before Blue.
+    var fairnessTrials = 100
+    /// How many ms apart the two presses of a trial are.
     var fairnessGapMs = 20
-    /// Trials on one host and connection pair before a fresh one (a fresh clock-offset estimate) is set up.
-    var fairnessTrialsPerConnection = 10
+    /// Trials on one network, host and connection pair before a fresh one (a fresh clock-offset estimate).
+    var fairnessTrialsPerConnection = 25
     var fsync = FsyncChoice.both
     /// Whether the hosts in the buzz fan-out order buzzes by press time (fair buzzing waits a settle window of
     /// at least 10 ms before announcing `buzzed`) — off by default, so the figure is the fan-out itself.
@@ -79,7 +77,7 @@ struct BenchOptions {
                    shownDefault: "all"),
             .flag("--quick", sets: \.isQuick, to: true,
                   help: "small sizes for a smoke test (8 clients, 20 buzzes, 50-client storm, 200 idle clients for "
-                      + "1 s, 1 clock cycle, fairness at 0 and 40 ms with 5 trials each)", section: what),
+                      + "1 s, 1 clock cycle, fairness: down80, lan, off and cheat with 5 trials each)", section: what),
             .value("--sizes", \.sizes, .list(of: count(2...20_000)), help: "client counts for buzz fan-out",
                    section: what),
             .value("--buzzes", \.buzzes, count(1...100_000), help: "measured buzzes per size", section: what),
@@ -100,16 +98,15 @@ struct BenchOptions {
                    help: "clients connected during the deadline measurement", section: what),
             .value("--fsync", \.fsync, .choice([FsyncChoice.on, .off, .both].map { ($0.rawValue, $0) }),
                    help: "host journal fsync for buzz fan-out", section: what),
-            .value("--fairness-delays", \.fairnessDelays, .list(of: .decimal(in: 0...1000, placeholder: "MS")),
-                   help: "one-way delays (ms) before Red, fairness on", section: what),
-            .value("--fairness-off-delay", \.fairnessOffDelay, OptionValue.decimal(in: 0...1000).orNone(),
-                   placeholder: "MS", help: "the delay measured again with --fairness off", section: what),
+            .value("--fairness-settings", \.fairnessSettings,
+                   .list(of: .choice(FairnessSetting.names.map { ($0, $0) })),
+                   help: "fairness settings to run on the packet delay line (needs root)", section: what),
             .value("--fairness-trials", \.fairnessTrials, count(1...10_000), help: "press pairs per fairness setting",
                    section: what),
-            .value("--fairness-gap", \.fairnessGapMs, count(0...1000), placeholder: "MS",
-                   help: "how long before Blue Red presses", section: what),
+            .value("--fairness-gap", \.fairnessGapMs, count(1...1000), placeholder: "MS",
+                   help: "how far apart the two presses of a trial are", section: what),
             .value("--fairness-per-connection", \.fairnessTrialsPerConnection, count(1...10_000),
-                   help: "trials per fresh host + connections", section: what),
+                   help: "trials per fresh delay line, host and connections", section: what),
             .value("--host-fairness", \.isHostFairnessOn, onOff,
                    help: "host --fairness in the buzz fan-out: on adds the settle window (≥ 10 ms) before `buzzed` "
                        + "is announced", section: what),
@@ -147,7 +144,9 @@ struct BenchOptions {
             if !explicit.contains("--player-join-budget") { options.playerJoinBudgetSeconds = 0.5 }
             if !explicit.contains("--clock-cycles") { options.clockCycles = 1 }
             if !explicit.contains("--clock-clients") { options.clockClients = 8 }
-            if !explicit.contains("--fairness-delays") { options.fairnessDelays = [0, 40] }
+            if !explicit.contains("--fairness-settings") {
+                options.fairnessSettings = ["down80", "lan", "off", "cheat"]
+            }
             if !explicit.contains("--fairness-trials") { options.fairnessTrials = 5 }
         }
         return options

@@ -279,6 +279,7 @@ final class HostCore: SessionHandler {
         guard let member = room.room.player(id: player.id) else { return }
         let arrival = now
         let isFair = options.isFairnessEnabled
+        session.clock.notePathRoundTrip(sessions.outlet.pathRoundTrip(of: session.id))
         let clock = session.clock
         let log = self.log
         let context = PlayContext(
@@ -289,7 +290,7 @@ final class HostCore: SessionHandler {
                 if estimate.wasClamped, let stamp {
                     log.warning(
                         "\(member.name)'s press stamp \(stamp) (client clock) was outside what the network allows; "
-                            + "clamped to \(estimate.pressedAt).")
+                            + "set aside: pressed at \(estimate.pressedAt) ± \(estimate.uncertainty).")
                 }
                 return estimate
             }, settleMilliseconds: isFair ? sessions.settleWindow() : 0)

@@ -335,15 +335,20 @@ public struct MessageFields: Sendable {
         try string(key, required: true, limit: limit)!
     }
 
-    /// The whole number `key`, nil when absent or null.
+    /// The whole number `key`, nil when absent or null (PROTOCOL.md §5).
     public func integer(_ key: String) throws(ProtocolError) -> Int64? {
         guard let value = object[key], value != .null else { return nil }
-        guard let number = value.intValue else {
-            // A fraction or an out-of-range number is shown as sent: "not a number" would confuse.
-            let shown = value.doubleValue != nil ? String(describing: value) : value.kindName
-            throw error(.badField, "\"\(key)\" must be a whole number, not \(shown).")
+        if let number = value.intValue { return number }
+        guard let real = value.doubleValue else {
+            throw error(.badField, "\"\(key)\" must be a whole number, not \(value.kindName).")
         }
-        return number
+        // A fraction or an out-of-range number is shown as sent: "not a number" would confuse.
+        guard real.rounded() == real else { throw error(.badField, "\"\(key)\" must be a whole number, not \(value).") }
+        // Whole, but written with an exponent (1e16) or beyond what 64 bits hold (2^63 and up).
+        guard real >= -0x1p63, real < 0x1p63 else {
+            throw error(.badField, "\"\(key)\" is out of range: \(value) is not between \(Int64.min) and \(Int64.max).")
+        }
+        return Int64(real)
     }
 
     /// The required whole number `key`.

@@ -76,14 +76,18 @@ public class ChildProcess {
 
     /// Starts `executable` with `arguments` and `environment` added to this process's; stdin and stdout are pipes
     /// unless handles are given, stderr goes to `standardError`.
+    ///
+    /// A `launchPrefix` runs it through another program that then replaces itself with it, keeping the process id
+    /// (`ip netns exec NAME`: the child lives in that network namespace).
     public init(
         _ executable: String, _ arguments: [String], name: String? = nil, environment: [String: String] = [:],
-        standardInput: FileHandle? = nil, standardOutput: FileHandle? = nil,
+        launchPrefix: [String] = [], standardInput: FileHandle? = nil, standardOutput: FileHandle? = nil,
         standardError: ErrorDestination = .pipe
     ) throws {
         self.name = name ?? URL(fileURLWithPath: executable).lastPathComponent
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
+        let command = launchPrefix + [executable] + arguments
+        process.executableURL = URL(fileURLWithPath: command[0])
+        process.arguments = Array(command.dropFirst())
         if !environment.isEmpty {
             process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         }
@@ -267,10 +271,12 @@ public class ServerProcess: ChildProcess {
     /// Starts the server as `ChildProcess` does and waits up to `readyTimeout` seconds for its ready line.
     public init(
         _ executable: String, _ arguments: [String], name: String? = nil,
-        environment: [String: String] = [:], standardError: ErrorDestination = .pipe,
+        environment: [String: String] = [:], launchPrefix: [String] = [], standardError: ErrorDestination = .pipe,
         readyTimeout: TimeInterval = 20
     ) throws {
-        try super.init(executable, arguments, name: name, environment: environment, standardError: standardError)
+        try super.init(
+            executable, arguments, name: name, environment: environment, launchPrefix: launchPrefix,
+            standardError: standardError)
         let line = (try? waitForLine("a ready line", timeout: readyTimeout) { $0.hasPrefix("ready ") }) ?? ""
         for part in line.split(separator: " ") {
             let pair = part.split(separator: "=", maxSplits: 1)

@@ -13,20 +13,22 @@ public final class HostProcess: ServerProcess {
     /// Whether `data` was made for this host and is removed with it.
     private let ownsData: Bool
 
-    /// Starts the host on 127.0.0.1 port 0 with the data folder `data` (a fresh one, removed afterwards, when nil),
-    /// LAN discovery off unless `discovery`, logging at `logLevel`, then `arguments`; waits for its ready line.
+    /// Starts the host on port 0 of `bind` (loopback unless told) with the data folder `data` (a fresh one, removed
+    /// afterwards, when nil), LAN discovery off unless `discovery`, logging at `logLevel`, then `arguments`; waits
+    /// for its ready line. `launchPrefix` starts it through `ip netns exec …` (see `ChildProcess`).
     public init(
         _ arguments: [String] = [], data: String? = nil, discovery: Bool = false, logLevel: String = "debug",
-        executable: String? = nil, standardError: ErrorDestination = .pipe
+        bind: String = "127.0.0.1", executable: String? = nil, launchPrefix: [String] = [],
+        standardError: ErrorDestination = .pipe
     ) throws {
         let folder = data ?? (NSTemporaryDirectory() + "partyline-host-" + UUID().uuidString)
         self.data = folder
         ownsData = data == nil
-        var all = ["--port", "0", "--bind", "127.0.0.1", "--data", folder, "--log-level", logLevel]
+        var all = ["--port", "0", "--bind", bind, "--data", folder, "--log-level", logLevel]
         if !discovery { all.append("--no-discovery") }
         all += arguments
         try super.init(
-            executable ?? BuiltProducts.path("partyline-host"), all, name: "partyline-host",
+            executable ?? BuiltProducts.path("partyline-host"), all, name: "partyline-host", launchPrefix: launchPrefix,
             standardError: standardError)
         guard let room = readyFields["room"], let key = readyFields["admin-key"] else {
             stop(signal: SIGKILL)

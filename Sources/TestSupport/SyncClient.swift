@@ -25,15 +25,23 @@ public final class SyncClient: @unchecked Sendable {
     /// A cheat for tests: hold every sync reply this long while claiming it was sent at once (`c1 = c2`).
     private let syncReplyDelay: Int64
 
-    /// Connects to `port`, sends `hello` and waits for `welcome`.
-    public init(port: UInt16, hello: JSONObject, clockOffset: Int64 = 0, syncReplyDelay: Int64 = 0) throws {
-        self.syncReplyDelay = syncReplyDelay
-        self.clockOffset = clockOffset
+    /// Connects to `port` on loopback, sends `hello` and waits for `welcome`.
+    public convenience init(port: UInt16, hello: JSONObject, clockOffset: Int64 = 0, syncReplyDelay: Int64 = 0) throws {
+        let socket: Socket
         do {
             socket = try Socket.connectBlocking(host: "127.0.0.1", port: port)
         } catch {
             throw HarnessError("connecting a fairness client failed: \(error)")
         }
+        try self.init(socket: socket, hello: hello, clockOffset: clockOffset, syncReplyDelay: syncReplyDelay)
+    }
+
+    /// Takes over an already connected blocking `socket` (one opened in another network namespace, say), sends
+    /// `hello` and waits for `welcome`; the socket is closed with the client.
+    public init(socket: Socket, hello: JSONObject, clockOffset: Int64 = 0, syncReplyDelay: Int64 = 0) throws {
+        self.socket = socket
+        self.syncReplyDelay = syncReplyDelay
+        self.clockOffset = clockOffset
         var one: Int32 = 1
         setsockopt(socket.fd, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
         let thread = Thread { [self] in readLoop() }

@@ -24,14 +24,15 @@ struct BenchOptionsTests {
 
     @Test func quickShrinksOnlyWhatWasNotGiven() throws {
         let quick = try #require(try BenchOptions.parse(["--quick", "--buzzes=7"]))
-        #expect(quick.isQuick && quick.buzzes == 7 && quick.sizes == [8] && quick.fairnessDelays == [0, 40])
+        #expect(quick.isQuick && quick.buzzes == 7 && quick.sizes == [8])
+        #expect(quick.fairnessSettings == ["down80", "lan", "off", "cheat"] && quick.fairnessTrials == 5)
         let full = try #require(
             try BenchOptions.parse([
-                "--only", "fanout,clock", "--fairness-off-delay", "none",
+                "--only", "fanout,clock", "--fairness-settings", "lan,cheat",
                 "--fsync", "off", "-v", "--floor-relay",
             ]))
-        #expect(full.sections == [.fanout, .clock] && full.fairnessOffDelay == nil && full.fsync == .off)
-        #expect(full.isVerbose && full.isFloorRelay && full.sizes == [8, 100, 1000])
+        #expect(full.sections == [.fanout, .clock] && full.fairnessSettings == ["lan", "cheat"] && full.fsync == .off)
+        #expect(full.isVerbose && full.isFloorRelay && full.sizes == [8, 100, 1000] && full.fairnessTrials == 100)
         #expect(try BenchOptions.parse(["help"]) == nil)
         #expect(
             throws: UsageError(

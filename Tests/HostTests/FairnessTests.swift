@@ -1,3 +1,4 @@
+import DelayLine
 import Foundation
 import Net
 import Protocol
@@ -26,15 +27,18 @@ extension SyncClient {
     }
 }
 
-/// End-to-end fair buzzing over real TCP: one team behind a delay proxy (+40 ms ± 10 each way), one direct.
-@Suite("Fairness: fair buzzing through a delay proxy", .serialized, .timeLimit(.minutes(2)))
+/// End-to-end buzzing over real TCP on loopback, some of it through the application-level delay proxy: arrival
+/// order with fair buzzing off, reactive bots, simultaneous presses.
+///
+/// The proxy delays bytes above TCP, so the kernel sees a loopback round trip and the host (rightly) gives the
+/// proxied team no credit for the delay; fair buzzing itself is tested on the packet delay line
+/// (`DelayLineFairnessTests`).
+@Suite("Fairness: arrival order and bots on loopback", .serialized, .timeLimit(.minutes(2)))
 struct FairnessTests {
     /// One-way delay and jitter of the slow path, in ms.
     static let delay = 40.0, jitter = 10.0
     /// Fast journal, and room for the operator's two `next`s per question at the trials' pace.
     static let hostArguments = ["--no-fsync", "--rate", "1000"]
-    /// The highest round trip the slow path can show (both directions at their worst).
-    static let worstRoundTrip = Int64(2 * (delay + jitter))
 
     /// A running Shaky Words game with Red behind the delay proxy and Blue connected directly.
     struct Match {
@@ -65,24 +69,19 @@ struct FairnessTests {
         struct Outcome {
             let winner: String
             let entries: [JSONValue]
-
-            func entry(_ team: String) -> JSONValue? { entries.first { $0["team"]?.stringValue == team } }
-            /// `team`'s estimated press relative to the first entry's, in ms.
-            func offset(_ team: String) -> Int64? { entry(team)?["offsetMs"]?.intValue }
-            var isTied: Bool { entries.contains { $0["tie"] == true } }
         }
 
         /// Plays one question: waits for it to open, presses Red at T and Blue at T + `blueAfter` ms (each with its
-        /// own stamp, Red's forged `redLie` ms early), reads who got the turn and the final order, then moves on.
-        mutating func trial(blueAfter: Int64, redLie: Int64 = 0) throws -> Outcome {
+        /// own stamp), reads who got the turn and the final order, then moves on.
+        mutating func trial(blueAfter: Int64) throws -> Outcome {
             let number = question
             _ = try blue.waitFor("question") { $0["number"]?.intValue == Int64(number) }
             let start = MonotonicClock.nanoseconds() + 10_000_000
             let (first, second, gap) = blueAfter >= 0 ? (red, blue, blueAfter) : (blue, red, -blueAfter)
             FairnessTests.sleep(until: start)
-            try first.buzz(forgedBy: first === red ? redLie : 0)
+            try first.buzz()
             FairnessTests.sleep(until: start + gap * 1_000_000)
-            try second.buzz(forgedBy: second === red ? redLie : 0)
+            try second.buzz()
             let turn = try blue.waitFor("turn")
             let buzzed = try blue.waitFor("buzzed") { ($0["entries"]?.arrayValue?.count ?? 0) == 2 }
             // End the question, open the next one.
@@ -116,36 +115,6 @@ struct FairnessTests {
 
     static func percent(_ part: Int, _ whole: Int) -> String { String(format: "%.0f %%", 100 * Double(part) / Double(max(1, whole))) }
 
-    @Test func earlierPressWinsDespiteEightyMillisecondsOfLatency() throws {
-        let trials = 100
-        var match = try Match(questions: trials)
-        defer { match.finish() }
-        let began = Date()
-        var redWins = 0, ties = 0
-        var leads: [Int64] = []  // Red's estimated lead over Blue, ms (truth: 20)
-        for _ in 0..<trials {
-            let outcome = try match.trial(blueAfter: 20)
-            if outcome.winner == "Red" { redWins += 1 }
-            if outcome.isTied { ties += 1 }
-            if let red = outcome.offset("Red"), let blue = outcome.offset("Blue") { leads.append(blue - red) }
-        }
-        let probe = match.red.syncState.last
-        let sortedLeads = leads.sorted()
-        let medianLead = sortedLeads.isEmpty ? 0 : sortedLeads[sortedLeads.count / 2]
-        print("Fairness on: Red (+80 ms RTT, pressed 20 ms earlier) first in \(redWins)/\(trials) (\(FairnessTests.percent(redWins, trials))), "
-              + "\(ties) tied; estimated lead min \(sortedLeads.first ?? 0) median \(medianLead) max \(sortedLeads.last ?? 0) ms; "
-              + "host's view of Red: rtt \(probe?["rtt"]?.description ?? "?") offset \(probe?["offset"]?.description ?? "?") "
-              + "± \(probe?["uncertainty"]?.description ?? "?"); \(String(format: "%.1f", Date().timeIntervalSince(began))) s")
-        #expect(redWins >= 95, "Red pressed first but won only \(redWins) of \(trials)")
-        #expect(leads.count == trials)
-        // Red's clock reads 7.5 million ms behind Blue's, yet the estimated lead is about the true 20 ms.
-        #expect(medianLead >= 5 && medianLead <= 35, "median estimated lead \(medianLead) ms")
-        // Each offset is client − host clock; the host clock is shared, so their difference is the clocks' difference.
-        let redOffset = try #require(probe?["offset"]?.intValue)
-        let blueOffset = try #require(match.blue.syncState.last?["offset"]?.intValue)
-        #expect(abs((redOffset - blueOffset) - (123_456 - 7_654_321)) <= 15, "offsets \(redOffset), \(blueOffset)")
-    }
-
     @Test func arrivalOrderLetsTheNearerTeamWinWhenFairnessIsOff() throws {
         let trials = 100
         var match = try Match(hostArguments: ["--fairness", "off"], questions: trials)
@@ -156,37 +125,6 @@ struct FairnessTests {
         print("Fairness off: Blue (direct, pressed 20 ms later) first in \(blueWins)/\(trials) (\(FairnessTests.percent(blueWins, trials))); "
               + "\(String(format: "%.1f", Date().timeIntervalSince(began))) s")
         #expect(blueWins * 100 >= trials * 95, "arrival order should favour Blue; Blue won \(blueWins) of \(trials)")
-    }
-
-    @Test func aForgedStampGainsNoMoreThanTheForgersMeasuredLatency() throws {
-        let trials = 10
-        var match = try Match(questions: 2 * trials)
-        defer { match.finish() }
-        // Red (the forger, +80 ms RTT) presses 30 ms after Blue but stamps its press 500 ms early.
-        var gains: [Int64] = [], forgerWins = 0
-        for _ in 0..<trials {
-            let outcome = try match.trial(blueAfter: -30, redLie: 500)
-            if outcome.winner == "Red" { forgerWins += 1 }
-            let red = try #require(outcome.offset("Red")), blue = try #require(outcome.offset("Blue"))
-            // Blue is direct and honest, so its estimate is its press (± a ms or two): Red's estimate relative to
-            // its real press is its offset behind Blue minus the 30 ms it really was behind.
-            gains.append(30 - (red - blue))
-        }
-        let highestRoundTrip = FairnessTests.worstRoundTrip
-        print("Forged −500 ms, pressing 30 ms after an honest rival: gain over its real press \(gains) ms "
-              + "(bound: highest RTT \(highestRoundTrip) ms); forger first in \(forgerWins)/\(trials)")
-        for gain in gains {
-            #expect(gain <= highestRoundTrip + 10, "the forger gained \(gain) ms, more than its latency")
-            #expect(gain > 0, "the clamp should leave the forger the network's worth of doubt, not less")
-        }
-        // Pressing 200 ms after the honest rival, the forger must not win, nor even be estimated first.
-        for _ in 0..<trials {
-            let outcome = try match.trial(blueAfter: -200, redLie: 500)
-            #expect(outcome.winner == "Blue")
-            #expect(outcome.entries.first?["team"] == "Blue")
-            let behind = try #require(outcome.offset("Red")) - (outcome.offset("Blue") ?? 0)
-            #expect(behind >= 200 - highestRoundTrip - 10, "the forger's estimate is \(behind) ms after Blue's")
-        }
     }
 
     /// How a cheating bot fares that buzzes the moment it sees a rival's `buzzed`, stamping its press 500 ms early.
@@ -229,10 +167,9 @@ struct FairnessTests {
         return (first, firstUntied, cheat.syncState.last?.description ?? "-")
     }
 
-    /// The host measures a connection's latency from sync replies whose timing the client controls: holding each
-    /// reply 120 ms (claiming `c1 = c2`) makes a loopback client look 120 ms away, so the clamp
-    /// ([arrival − highest RTT, arrival]) and the settle window (p95 RTT) let it react to a rival's buzz and still
-    /// claim the earlier press. Remove `withKnownIssue` once the host bounds the clamp by latency it can verify.
+    /// Holding each sync reply 120 ms (claiming `c1 = c2`) makes a loopback client's sync round trip look 120 ms,
+    /// but the arrival window and the settle window are bounded by the kernel's round trip of the path, and the
+    /// order is announced only once the head has settled, so reacting to a rival's buzz comes too late.
     @Test func aForgerInflatingItsRoundTripCannotStealTheFirstTurn() throws {
         let trials = 10
         let result = try FairnessTests.reactiveForger(syncReplyDelay: 120, trials: trials)
@@ -283,5 +220,124 @@ struct FairnessTests {
         _ = try admin.waitFor("pong") { $0["re"] == 999 }
         #expect(host.process.isRunning)
         red.close(); blue.close(); admin.close()
+    }
+}
+
+/// Fair buzzing end to end on the packet-level delay line (`FairnessMatch`): Red and Blue each on a link whose delay
+/// TCP itself sees, the real host in its own network namespace.
+///
+/// What fair buzzing promises (PROTOCOL.md §9): the host is never confidently wrong — the truly earlier press comes
+/// first or the two are marked as tied — and the true gap lies within the estimates' combined uncertainty; on a LAN a
+/// 20 ms lead is resolved; a client that holds its sync replies and backdates its stamp gains nothing from it.
+@Suite(
+    "Fairness on the packet delay line", .serialized, .timeLimit(.minutes(3)),
+    .enabled(
+        if: DelayedNetwork.unavailableReason == nil,
+        Comment(
+            rawValue: "Skipped: \(DelayedNetwork.unavailableReason ?? ""); run the tests as root to include them.")))
+struct DelayLineFairnessTests {
+    typealias Link = DelayedNetwork.LinkDelay
+    typealias Trial = FairnessMatch.Trial
+
+    /// Plays `trials` questions on a fresh match, cycling through `gaps` (Blue's press − Red's, ms); prints a line.
+    static func play(
+        _ label: String, red: Link, blue: Link, gaps: [Int64], trials: Int, redHolds: Int64 = 0,
+        redBackdate: Int64 = 0, seed: UInt64 = 1
+    ) throws -> [Trial] {
+        let match = try FairnessMatch(
+            red: red, blue: blue, redHoldsSyncReplies: redHolds, questions: trials + 1, seed: seed)
+        defer { match.finish() }
+        let results = try (0..<trials).map { try match.trial(gap: gaps[$0 % gaps.count], redBackdate: redBackdate) }
+        let errors = results.map(\.error).sorted()
+        let turns = results.map(\.turnAfterFirstPress).sorted()
+        let view = { (client: SyncClient) in
+            let probe = client.syncState.last
+            return "rtt \(probe?["rtt"]?.description ?? "?") ± \(probe?["uncertainty"]?.description ?? "?")"
+        }
+        print(
+            "\(label): right untied \(results.filter(\.isRightUntied).count)/\(trials), tied "
+                + "\(results.filter(\.isTied).count), confidently wrong \(results.filter(\.isConfidentlyWrong).count), "
+                + "truth outside ± \(results.filter { !$0.isTruthInside }.count); "
+                + "gap error \(errors.first!)…\(errors.last!) ms, median uncertainty "
+                + "\(median(results.map(\.combinedUncertainty))) ms; turn after first press median "
+                + "\(String(format: "%.1f", turns[turns.count / 2])) ms; host's view of Red \(view(match.red)), "
+                + "of Blue \(view(match.blue))")
+        return results
+    }
+
+    static func median(_ values: [Int64]) -> Int64 { values.sorted()[values.count / 2] }
+
+    /// The promise: no trial ordered wrongly without a tie mark, and (unless `truthInside` is false) the true gap
+    /// always within the estimates' combined uncertainty.
+    static func expectNeverConfidentlyWrong(_ results: [Trial], _ label: String, truthInside: Bool = true) {
+        for trial in results {
+            #expect(!trial.isConfidentlyWrong, "\(label): the later press was put first, untied: \(trial)")
+            if truthInside {
+                #expect(trial.isTruthInside, "\(label): the true gap lies outside the uncertainty: \(trial)")
+            }
+        }
+    }
+
+    @Test func aSlowJitteryLinkIsNeverConfidentlyWrong() throws {
+        // Red 80 ± 10 ms each way presses 20 ms before Blue (direct): its press can only be placed within ~±80 ms.
+        let results = try Self.play(
+            "80 ± 10 each way vs direct, Red 20 ms first", red: .symmetric(80, jitter: 10), blue: .symmetric(0),
+            gaps: [20], trials: 16)
+        Self.expectNeverConfidentlyWrong(results, "80 ± 10")
+        #expect(results.allSatisfy { $0.winner == "Red" || $0.isTied })
+    }
+
+    @Test func aLopsidedLinkIsNeverConfidentlyWrongEitherWay() throws {
+        // The split of a round trip cannot be measured: 80 ms down and 5 up looks like 5 down and 80 up.
+        for (down, up) in [(80.0, 5.0), (5.0, 80.0)] {
+            let label = "\(Int(down)) down / \(Int(up)) up vs direct, ±20 ms"
+            let results = try Self.play(
+                label, red: Link(down: OneWayDelay(down), up: OneWayDelay(up)), blue: .symmetric(0), gaps: [20, -20],
+                trials: 12)
+            Self.expectNeverConfidentlyWrong(results, label)
+        }
+    }
+
+    @Test func onALANATwentyMillisecondLeadIsResolvedWhateverTheSplit() throws {
+        // On the lopsided links a press can take longer up (6…10 ms) than the fastest round trip (~7 ms), and the
+        // host places it up to that much late (PROTOCOL.md §9, "what the host cannot see" (1)): the order holds,
+        // the interval may miss the truth by a millisecond or two.
+        let settings: [(String, Link, Link, Bool)] = [
+            ("LAN 5 ± 2 each way, ±20 ms", .symmetric(5, jitter: 2), .symmetric(5, jitter: 2), true),
+            (
+                "LAN 8/2 vs 2/8 (± 2), ±20 ms", Link(down: OneWayDelay(8, jitter: 2), up: OneWayDelay(2, jitter: 2)),
+                Link(down: OneWayDelay(2, jitter: 2), up: OneWayDelay(8, jitter: 2)), false
+            ),
+        ]
+        for (label, red, blue, truthInside) in settings {
+            let results = try Self.play(label, red: red, blue: blue, gaps: [20, -20], trials: 16)
+            Self.expectNeverConfidentlyWrong(results, label, truthInside: truthInside)
+            let resolved = results.filter(\.isRightUntied).count
+            #expect(resolved >= results.count - 1, "\(label): only \(resolved) of \(results.count) resolved untied")
+        }
+    }
+
+    @Test func holdingSyncRepliesAndBackdatingGainsNothing() throws {
+        // Both on 5 ms links; Blue presses 20 ms before Red. First honest, then Red holds each sync reply 100 ms
+        // (claiming it answered at once: its sync round trip looks 110 ms) and stamps its press 500 ms early.
+        let link = Link.symmetric(5)
+        let honest = try Self.play("honest, Blue 20 ms first", red: link, blue: link, gaps: [-20], trials: 8)
+        let cheat = try Self.play(
+            "Red holds sync replies 100 ms and backdates 500 ms, Blue 20 ms first", red: link, blue: link,
+            gaps: [-20], trials: 12, redHolds: 100, redBackdate: 500)
+        for results in [honest, cheat] {
+            Self.expectNeverConfidentlyWrong(results, "5 ms links")
+            for trial in results {
+                #expect(trial.winner == "Blue" && trial.entries.first?.team == "Blue" && !trial.isTied, "\(trial)")
+            }
+        }
+        // Red's estimate moved towards Blue's by what its stamp claimed, but no further than the kernel's round
+        // trip of its 5 ms path allows: never past Blue's 20 ms lead.
+        for trial in cheat { #expect(trial.error < 20, "the cheat gained \(trial.error) of Blue's 20 ms lead") }
+        // Blue's settle window is the players' largest arrival window, bounded by the kernel's round trip: the
+        // cheat's 110 ms sync round trip stretches nobody's wait.
+        let honestTurn = honest.map(\.turnAfterFirstPress).sorted()[honest.count / 2]
+        let cheatTurn = cheat.map(\.turnAfterFirstPress).sorted()[cheat.count / 2]
+        #expect(cheatTurn - honestTurn <= 6, "Blue's turn \(cheatTurn) ms after its press, \(honestTurn) without cheat")
     }
 }

@@ -94,7 +94,16 @@ private func failure(_ text: String, sourceLocation: SourceLocation = #_sourceLo
         #expect(message(#"{"type":"buzz","t":-9223372036854775808}"#) == .shaky(.buzz(pressedAt: Int64.min)))
         #expect(failure(#"{"type":"buzz","t":"soon"}"#)?.message == #""t" must be a whole number, not a string."#)
         #expect(failure(#"{"type":"buzz","t":12.5}"#)?.message == #""t" must be a whole number, not 12.5."#)
-        #expect(failure(#"{"type":"buzz","t":1e20}"#)?.code == .badField)
+        #expect(message(#"{"type":"buzz","t":1e16}"#) == .shaky(.buzz(pressedAt: 10_000_000_000_000_000)))
+        #expect(message(#"{"type":"buzz","t":9223372036854775807}"#) == .shaky(.buzz(pressedAt: Int64.max)))
+        // 2^63 is whole but one past the largest stamp: out of range, not "not a whole number".
+        let tooLarge = failure(#"{"type":"buzz","t":9223372036854775808}"#)
+        #expect(tooLarge?.code == .badField)
+        #expect(tooLarge?.message.hasPrefix(#""t" is out of range: "#) == true, "\(String(describing: tooLarge))")
+        #expect(tooLarge?.message.hasSuffix("is not between -9223372036854775808 and 9223372036854775807.") == true)
+        #expect(failure(#"{"type":"buzz","t":-1e19}"#)?.message.hasPrefix(#""t" is out of range"#) == true)
+        let syncTooLarge = failure(#"{"type":"sync","n":1,"h":1,"c1":2e19,"c2":3}"#)
+        #expect(syncTooLarge?.message.hasPrefix(#""c1" is out of range"#) == true)
         #expect(failure(#"{"type":"ping","t":true}"#)?.message == #""t" must be a whole number, not a boolean."#)
     }
 

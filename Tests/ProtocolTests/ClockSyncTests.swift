@@ -32,6 +32,8 @@ private func estimator(roundTrips: [Int64]) -> ClockEstimator {
         let behind = exchange(at: 1000, offset: -12_345, outbound: 7, inbound: 7, processing: 100)
         #expect(behind.offset == -12_345)
         #expect(behind.roundTrip == 14)
+        // Whatever the split of its 14 ms, the offset lies within 7 ms (+ 1 for whole-ms stamps) either way.
+        #expect(behind.offsetBounds == -12_353 ... -12_337)
     }
 
     @Test func asymmetricDelayBiasesOneSampleByHalfTheAsymmetry() {
@@ -40,12 +42,16 @@ private func estimator(roundTrips: [Int64]) -> ClockEstimator {
         #expect(sample.offset == 510)  // (30 − 10) / 2 too far
         let reverse = exchange(at: 1000, offset: 500, outbound: 10, inbound: 50)
         #expect(reverse.offset == 480)
+        // The bounds still hold the truth: from "the reply took no time" to "the probe took no time".
+        #expect(sample.offsetBounds == 489...531)
+        #expect(reverse.offsetBounds == 449...511)
     }
 
     @Test func roundTripNeverGoesNegative() {
         // A client claiming more processing time than the whole round trip.
         let sample = ClockSample(hostSent: 1000, clientReceived: 0, clientSent: 500, hostReceived: 1010)
         #expect(sample.roundTrip == 0)
+        #expect(sample.offsetBounds == nil, "no offset is consistent with more processing than round trip")
     }
 
     @Test func offsetComesFromTheFastestExchanges() {
@@ -70,36 +76,54 @@ private func estimator(roundTrips: [Int64]) -> ClockEstimator {
         // A naive mean of all offsets would be far off.
         let mean = samples.map(\.offset).reduce(0, +) / Int64(samples.count)
         #expect(mean > 2_005)
-        // The best offsets agree, so the uncertainty is the larger of half the jitter and half of how far the
-        // p95 round trip lies above the fastest (the one-way queueing could sit on either side).
-        #expect(clock.uncertainty == max(1, clock.jitter / 2, (clock.p95RoundTrip - clock.minimumRoundTrip) / 2))
-        #expect(clock.uncertainty >= (clock.p95RoundTrip - clock.minimumRoundTrip) / 2)
+        // The uncongested exchanges bound the offset to 2,000 ± 5 (their one-way 5 ms) + 1 (whole-ms stamps), the
+        // latest of them 1 ms wider above for the drift since (rounded up); the newest bounds it below.
+        #expect(clock.offsetBounds(at: 7_511) == 1_994...2_007)
+        #expect(clock.uncertainty == 7)
         #expect(clock.hostTime(fromClient: 12_000) == 10_000)
         #expect(clock.clientTime(fromHost: 10_000) == 12_000)
     }
 
-    @Test func uncertaintyGrowsWithDisagreementAmongTheBest() {
-        let three = estimator([
-            exchange(at: 0, offset: 100, outbound: 5, inbound: 5),  // RTT 10, reads 100
-            exchange(at: 1, offset: 100, outbound: 14, inbound: 6),  // RTT 20, reads 104
-            exchange(at: 2, offset: 100, outbound: 6, inbound: 14),  // RTT 20, reads 96
-        ])
-        // Three samples: only the single best counts (3 / 3 = 1); jitter (10 + 0) / 2 = 5; p95 RTT 20 lies
-        // 10 above the fastest 10, so the round-trip variability term (10 / 2 = 5) decides.
-        #expect(three.offset == 100)
-        #expect(three.jitter == 5)
-        #expect(three.uncertainty == 5)
+    @Test func aLopsidedLinkIsBoundedNotGuessed() {
+        // 80 ms down, 5 ms up: every exchange reads 37.5 ms too high, and no number of them can tell.
+        let clock = estimator((0..<16).map { exchange(at: Int64($0) * 2_000, offset: 100, outbound: 80, inbound: 5) })
+        #expect(clock.samples.map(\.offset).allSatisfy { $0 == 137 })
+        // The host does not pretend to know: the offset lies in 100 − 5 − 1 … 100 + 80 + 1.
+        #expect(clock.offsetBounds(at: 30_000) == 94...181)
+        #expect(clock.offset == 137 && clock.uncertainty == 44)
+        #expect(abs(clock.offset - 100) <= clock.uncertainty)
+        // The reverse link errs the other way by as much, and says so as honestly.
+        let reverse = estimator((0..<16).map { exchange(at: Int64($0) * 2_000, offset: 100, outbound: 5, inbound: 80) })
+        #expect(reverse.offset == 62 && reverse.uncertainty == 44)
+    }
 
-        // Nine slow samples (RTT 30) and four fast ones (RTT 20) that disagree by up to 12 ms.
-        var clock = estimator(roundTrips: Array(repeating: 30, count: 9))
-        clock.add(exchange(at: 10_000, offset: 0, outbound: 14, inbound: 6))  // reads +4
-        clock.add(exchange(at: 10_001, offset: 0, outbound: 6, inbound: 14))  // reads −4
-        clock.add(exchange(at: 10_002, offset: 0, outbound: 18, inbound: 2))  // reads +8
-        clock.add(exchange(at: 10_003, offset: 0, outbound: 10, inbound: 10))  // reads 0
-        // 13 samples → the best 4, offsets −4, 0, 4, 8: the upper median, ± half the spread (jitter 10 / 12 = 0).
-        #expect(clock.offset == 4)
-        #expect(clock.jitter == 0)
-        #expect(clock.uncertainty == 6)
+    @Test func exchangesOfDifferentSplitsNarrowTheBounds() {
+        // One exchange with a slow probe, one with a slow reply: together they pin the offset to a few ms.
+        let clock = estimator([
+            exchange(at: 0, offset: -300, outbound: 40, inbound: 2),  // allows −303 … −259
+            exchange(at: 100, offset: -300, outbound: 2, inbound: 40),  // allows −341 … −297
+        ])
+        // (The older one widened by 1 ms of drift: 200 ppm of 100 ms, rounded up.)
+        #expect(clock.offsetBounds(at: 142) == -304 ... -297)
+        #expect(clock.offset == -301 && clock.uncertainty == 4)
+    }
+
+    @Test func olderExchangesAreWidenedForDrift() {
+        var clock = estimator([exchange(at: 0, offset: 0, outbound: 0, inbound: 0)])
+        #expect(clock.offsetBounds(at: 0) == -1...1)
+        // 200 ppm of 100 s: 20 ms either way.
+        #expect(clock.offsetBounds(at: 100_000) == -21...21)
+        // A newer, wider exchange keeps what the older one adds after widening.
+        clock.add(exchange(at: 100_000, offset: 0, outbound: 30, inbound: 30))
+        #expect(clock.offsetBounds(at: 100_000) == -21...21)
+    }
+
+    @Test func anExchangeThatContradictsTheNewerOnesIsLeftOut() {
+        var clock = estimator([exchange(at: 0, offset: 5_000, outbound: 3, inbound: 3)])  // a lie, or another clock
+        clock.add(exchange(at: 1_000, offset: 0, outbound: 3, inbound: 3))
+        clock.add(exchange(at: 2_000, offset: 0, outbound: 4, inbound: 2))
+        #expect(clock.offsetBounds(at: 2_006) == -3...5)
+        #expect(clock.offset == 1 && clock.uncertainty == 4)
     }
 
     @Test func percentilesOfRoundTrips() {
@@ -146,51 +170,86 @@ private func estimator(roundTrips: [Int64]) -> ClockEstimator {
             == PressEstimate(pressedAt: 5_000, uncertainty: 1, wasClamped: false))
     }
 
-    @Test func unstampedBuzzIsArrivalMinusHalfTheLowestRoundTrip() {
-        let clock = estimator(roundTrips: [40, 24, 60, 30])
+    @Test func aTextModePlayerWithAKernelRoundTripPressedWithinItBeforeArrival() {
+        var clock = ClockEstimator()
+        clock.notePathRoundTrip(30)
+        #expect(!clock.isMeasured && clock.backdateAllowance == 30)
+        // Somewhere in [arrival − 30, arrival]; a stamp means nothing without sync exchanges.
+        for stamp in [nil, Int64(1)] {
+            #expect(PressEstimate.estimate(arrival: 5_000, stamp: stamp, clock: clock)
+                == PressEstimate(pressedAt: 4_985, uncertainty: 15, wasClamped: false))
+        }
+    }
+
+    @Test func unstampedBuzzLiesSomewhereInTheArrivalWindow() {
+        var clock = estimator(roundTrips: [40, 24, 60, 30])
+        #expect(PressEstimate.estimate(arrival: 10_000, stamp: nil, clock: clock)
+            == PressEstimate(pressedAt: 9_970, uncertainty: 30, wasClamped: false))
+        clock.notePathRoundTrip(24)  // the kernel confirms only 24 ms
         #expect(PressEstimate.estimate(arrival: 10_000, stamp: nil, clock: clock)
             == PressEstimate(pressedAt: 9_988, uncertainty: 12, wasClamped: false))
         let fast = estimator(roundTrips: [1, 1])
         #expect(PressEstimate.estimate(arrival: 10_000, stamp: nil, clock: fast).uncertainty == 1)
     }
 
+    @Test func theBackdateAllowanceIsTheLowestWitness() {
+        var clock = ClockEstimator()
+        #expect(clock.backdateAllowance == nil)
+        clock.notePathRoundTrip(nil)
+        #expect(clock.backdateAllowance == nil)
+        clock = estimator(roundTrips: [10, 110, 105])  // a client holding its sync replies looks 110 ms away
+        #expect(clock.backdateAllowance == 110)
+        clock.notePathRoundTrip(10)  // …but its path takes 10
+        #expect(clock.backdateAllowance == 10)
+        clock.notePathRoundTrip(nil)  // no new figure keeps the last one
+        #expect(clock.pathRoundTrip == 10)
+        clock.notePathRoundTrip(400)
+        #expect(clock.backdateAllowance == 110, "the application's own measurement bounds it too")
+        #expect(estimator(roundTrips: [400, 500]).backdateAllowance == PressEstimate.maximumBackdate)
+    }
+
     @Test func honestStampMapsThroughTheOffset() {
-        // Client clock 3 s ahead; RTTs 20…40.
+        // Client clock 3 s ahead; RTTs 20…40, split evenly.
         let clock = estimator([20, 30, 40, 20, 30, 20].enumerated().map { index, rtt in
             exchange(at: Int64(index) * 1000, offset: 3_000, outbound: rtt / 2, inbound: rtt / 2)
         })
         #expect(clock.offset == 3_000)
-        let arrival: Int64 = 50_000
+        #expect(clock.uncertainty == 11)  // the fastest exchanges took 10 ms each way
+        let arrival: Int64 = 6_000  // a second after the last exchange: 1 ms of drift (rounded up)
         let pressed = arrival - 15  // pressed 15 ms before the buzz arrived, well within one RTT
         let estimate = PressEstimate.estimate(arrival: arrival, stamp: pressed + 3_000, clock: clock)
         #expect(estimate.pressedAt == pressed)
         #expect(!estimate.wasClamped)
-        #expect(estimate.uncertainty == clock.uncertainty)
+        // Mapped through every offset allowed, 2,988…3,012 by now: pressed − 12 … pressed + 13 (whole-ms stamps).
+        #expect(estimate.uncertainty == 13)
     }
 
-    @Test func forgedEarlyStampIsClampedToArrivalMinusMaximumRoundTrip() {
+    @Test func anImpossibleEarlyStampCountsAsNoStamp() {
         let clock = estimator([10, 20, 30, 40].enumerated().map { index, rtt in
             exchange(at: Int64(index) * 1000, offset: 700, outbound: rtt / 2, inbound: rtt / 2)
         })
-        #expect(clock.maximumRoundTrip == 40)
-        let arrival: Int64 = 80_000
-        // The client claims it pressed 500 ms before the buzz arrived.
+        #expect(clock.backdateAllowance == 40)
+        let arrival: Int64 = 4_000  // soon after the last exchange
+        // The client claims it pressed 500 ms before the buzz arrived: set aside, the press lies in the window.
         let forged = clock.clientTime(fromHost: arrival - 500)
         let estimate = PressEstimate.estimate(arrival: arrival, stamp: forged, clock: clock)
-        #expect(estimate.pressedAt == arrival - 40)
-        #expect(estimate.wasClamped)
-        // Exactly on the bound is allowed and not a clamp.
-        let edge = PressEstimate.estimate(arrival: arrival, stamp: clock.clientTime(fromHost: arrival - 40), clock: clock)
-        #expect(edge.pressedAt == arrival - 40 && !edge.wasClamped)
+        #expect(estimate == PressEstimate(pressedAt: arrival - 20, uncertainty: 20, wasClamped: true))
+        #expect(estimate == PressEstimate.estimate(arrival: arrival, stamp: nil, clock: clock).with(wasClamped: true),
+                "a forged stamp gains nothing over no stamp")
+        // A stamp that may just reach the window's edge narrows the press to the part inside it.
+        let edgeStamp = clock.clientTime(fromHost: arrival - 40)
+        let edge = PressEstimate.estimate(arrival: arrival, stamp: edgeStamp, clock: clock)
+        #expect(!edge.wasClamped)
+        #expect(edge.pressedAt - edge.uncertainty >= arrival - 41 && edge.pressedAt + edge.uncertainty <= arrival - 25)
     }
 
-    @Test func stampsInTheFutureAreClampedToArrival() {
+    @Test func stampsInTheFutureCountAsNoStamp() {
         let clock = estimator(roundTrips: [10, 12, 14])
         let arrival: Int64 = 80_000
         let late = PressEstimate.estimate(arrival: arrival, stamp: arrival + 250, clock: clock)
-        #expect(late.pressedAt == arrival && late.wasClamped)
+        #expect(late == PressEstimate(pressedAt: arrival - 7, uncertainty: 7, wasClamped: true))
         let exact = PressEstimate.estimate(arrival: arrival, stamp: arrival, clock: clock)
-        #expect(exact.pressedAt == arrival && !exact.wasClamped)
+        #expect(!exact.wasClamped && exact.pressedAt + exact.uncertainty >= arrival && exact.pressedAt <= arrival)
     }
 
     @Test func absurdStampsAndSyncRepliesDoNotTrap() {
@@ -211,6 +270,7 @@ private func estimator(roundTrips: [Int64]) -> ClockEstimator {
                         #expect(estimate.pressedAt <= 1_000)
                         #expect(estimate.pressedAt >= 1_000 - clock.maximumRoundTrip)
                         #expect(estimate.uncertainty >= 1)
+                        #expect(estimate.pressedAt - estimate.uncertainty >= 1_000 - clock.maximumRoundTrip - 1)
                     }
                 }
             }
@@ -222,5 +282,11 @@ private func estimator(roundTrips: [Int64]) -> ClockEstimator {
         #expect(edge.clientTime(fromHost: .max) == .max)
         let estimate = PressEstimate.estimate(arrival: 1_000, stamp: .min, clock: edge)
         #expect(estimate.pressedAt == 1_000 && estimate.wasClamped)
+    }
+}
+
+extension PressEstimate {
+    fileprivate func with(wasClamped: Bool) -> PressEstimate {
+        PressEstimate(pressedAt: pressedAt, uncertainty: uncertainty, wasClamped: wasClamped)
     }
 }

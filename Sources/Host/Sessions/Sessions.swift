@@ -7,6 +7,14 @@ protocol Outlet: AnyObject {
     func send(_ bytes: [UInt8], to id: SessionID)
     /// Closes a connection: at once, or after its queued output has been written.
     func close(_ id: SessionID, afterFlush: Bool)
+    /// The kernel's clean round trip of a connection's path in ms, which its peer's application cannot stretch;
+    /// nil when unknown.
+    func pathRoundTrip(of id: SessionID) -> Int64?
+}
+
+extension Outlet {
+    /// An outlet without sockets knows no path.
+    func pathRoundTrip(of id: SessionID) -> Int64? { nil }
 }
 
 /// What the session layer hands on once it has decoded a line and checked who may do it.
@@ -200,6 +208,7 @@ final class Sessions {
                 ClockSample(
                     hostSent: sync.hostSent, clientReceived: sync.clientReceived, clientSent: sync.clientSent,
                     hostReceived: now))
+            session.clock.notePathRoundTrip(outlet.pathRoundTrip(of: session.id))
         case .bye:
             send(Closing(.bye, "Bye!"), to: session)
             close(session, reason: "the client said bye")
@@ -416,15 +425,15 @@ final class Sessions {
             to: session)
     }
 
-    /// How long the head of a press queue waits for a fairer, slower press: 2 × the largest p95 one-way delay
-    /// among connected players, 10…150 ms.
+    /// How long the head of a press queue waits for a fairer, slower press: the largest backdate allowance among
+    /// connected players, 10…150 ms; no press that arrives later can have been pressed before the head's.
     func settleWindow() -> Int64 {
-        var worst: Int64 = 0
+        var widest: Int64 = 0
         for id in playerSessions.values {
-            guard let session = sessions[id], session.clock.isMeasured else { continue }
-            worst = max(worst, session.clock.p95RoundTrip)  // 2 × (p95 RTT / 2)
+            guard let session = sessions[id] else { continue }
+            widest = max(widest, session.clock.backdateAllowance ?? 0)
         }
-        return min(150, max(10, worst))
+        return min(PressEstimate.maximumBackdate, max(10, widest))
     }
 }
 

@@ -231,6 +231,11 @@ final class Transport: Outlet {
         }
     }
 
+    func pathRoundTrip(of id: SessionID) -> Int64? {
+        guard let fd = descriptors[id], let link = links[fd], !link.isClosed else { return nil }
+        return link.socket.kernelRoundTrip()?.cleanMilliseconds
+    }
+
     // MARK: Writing
 
     /// Writes everything queued this turn of the loop (the caller has flushed the journal first).
