@@ -25,8 +25,12 @@ func runTool(_ words: [String], storage: Storage) -> Never {
     } catch {
         fail("cannot use the data folder \(storage.directory): \(error)")
     }
-    // `history --fly` is `history fly`: the mode's own records.
-    let spoken = words.first == "history" ? Array(words.dropFirst()).map { $0.hasPrefix("--") ? String($0.dropFirst(2)) : $0 } : words
+    // `history --fly` (or `history fly`) asks the tool `fly` for its `history`: the mode's own records.
+    var spoken = words
+    if words.first == "history", words.count >= 2 {
+        let noun = words[1].hasPrefix("--") ? String(words[1].dropFirst(2)) : words[1]
+        spoken = [noun, "history"] + words.dropFirst(2)
+    }
     switch tools.run(line: spoken, caller: .commandLine) {
     case .success(let reply)?:
         print(reply.line(for: Perspective()) ?? "")

@@ -97,12 +97,21 @@ protocol ManagedContent: ContentKind {
     /// Applies one of the kind's own edits to the library; returns the changed id and what to say, or nil when the
     /// action is not one of the kind's.
     static func edit(_ request: ToolRequest, in library: inout Library) throws(RuleError) -> (id: String, message: String)?
+    /// Answers one of the kind's own read-only actions (`print`, `history`), with the kind's data folder at hand;
+    /// nil when the action is not one of them.
+    static func query(_ request: ToolRequest, in library: Library, folder: String, caller: ToolCaller)
+        throws(RuleError) -> (any HostMessage)?
 }
 
 extension ManagedContent {
     static var editUsage: [String] { [] }
     static func parseEdit(_ words: [String]) -> ToolRequest? { nil }
     static func edit(_ request: ToolRequest, in library: inout Library) throws(RuleError) -> (id: String, message: String)? {
+        nil
+    }
+    static func query(_ request: ToolRequest, in library: Library, folder: String, caller: ToolCaller)
+        throws(RuleError) -> (any HostMessage)?
+    {
         nil
     }
 
@@ -190,6 +199,9 @@ final class ContentTool<Kind: ManagedContent>: OperatorTool {
             try store.export(id: id, to: file)
             return OkReply(message: "Wrote \(file).")
         default:
+            if let answer = try Kind.query(request, in: store.library, folder: store.folder, caller: caller) {
+                return answer
+            }
             var result: (id: String, message: String)?
             try store.change { library in
                 guard let edited = try Kind.edit(request, in: &library) else {
