@@ -238,6 +238,7 @@ final class HostCore: SessionHandler {
             }
             player = existing
             log.info("\(player.name) (\(player.team)) is back.")
+            room.playerReturned(player, at: now)
         } else {
             let name = hello.name.trimmingCharacters(in: .whitespaces)
             if let problem = NameRules.problem(with: name, what: "player") {
@@ -404,7 +405,7 @@ final class HostCore: SessionHandler {
         case .board?:
             return "You are watching. Commands: scores, help, quit."
         case .admin?:
-            return consoleHelp
+            return consoleHelp.replacingOccurrences(of: "help | quit (stops the host)", with: "help | quit (leaves)")
         }
     }
 

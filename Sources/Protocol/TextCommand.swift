@@ -103,7 +103,12 @@ public enum TextCommandParsing {
                 let value = String(part[part.index(after: equals)...])
                 options[key] = optionValue(value, key: key, lists: grammar?.listKeys ?? [])
             } else if let grammar, let value = grammar.read(part) {
-                options[value.key] = value.value
+                // A second list word adds to the list (`science,animals zzz` is three packs).
+                if case .array(let earlier)? = options[value.key], case .array(let more) = value.value {
+                    options[value.key] = .array(earlier + more)
+                } else {
+                    options[value.key] = value.value
+                }
             } else {
                 return .usage(grammar?.usage ?? games.usage)
             }

@@ -112,6 +112,7 @@ final class QueenHost: GameAdapter {
     }
 
     func playerJoined(_ player: Player, at now: Instant) -> Step {
+        guard !game.players.contains(player.name) else { return Step() }  // coming back: still dealt in
         do {
             return try apply(.addPlayer(player.name), at: now)
         } catch {

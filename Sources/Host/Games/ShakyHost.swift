@@ -114,8 +114,13 @@ final class ShakyHost: GameAdapter {
         .announcing([Outgoing(.everyone, intro)]) + ((try? apply(.start, at: now)) ?? Step())
     }
 
+    /// The game's spelling of a player's team (a team re-formed as "red" after "Red" left is still Red).
+    private func team(of player: Player) -> String {
+        game.teams.first { Room.key($0) == Room.key(player.team) } ?? player.team
+    }
+
     func perform(_ action: ShakyWire.Action, context: PlayContext) throws(RuleError) -> Step {
-        let team = context.player.team
+        let team = team(of: context.player)
         switch action {
         case .buzz(let stamp):
             if game.hasBuzzed(team) {
@@ -245,7 +250,8 @@ final class ShakyHost: GameAdapter {
             // What a viewer who was there has seen of this question: it, the queue, how turns ended, the reveal.
             guard let opened = game.shownQuestion else { break }
             messages.append(question(opened, for: team, at: now))
-            if !game.queueEntries.isEmpty {
+            // While the head of the queue settles the order stays private, as it does live.
+            if !game.queueEntries.isEmpty, game.isBuzzOrderSettled {
                 messages.append(buzzed(game.queueEntries, deadline: game.buzzDeadline, at: now))
             }
             messages += currentResults as [any HostMessage]

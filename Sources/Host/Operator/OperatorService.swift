@@ -218,23 +218,15 @@ final class OperatorService {
                 changed = packID
                 message = "Removed question \(number) from \(packID)."
             case .importFile(let file):
+                // The store's own refusals keep their codes (bad_csv, bad_json, pack_name_taken…).
                 try checkFilesAreLocal(target)
-                do {
-                    let pack = try storage.importPack(file: file)
-                    return okay(
-                        target,
-                        "Imported pack \(pack.id) (\(pack.name)), \(Wording.count(pack.questions.count, "question")).")
-                } catch {
-                    throw RuleError(.storage, "\(error)")
-                }
+                let pack = try storage.packStore.importFile(file)
+                return okay(
+                    target, "Imported pack \(pack.id) (\(pack.name)), \(Wording.count(pack.questions.count, "question")).")
             case .export(let packID, let file):
                 try checkFilesAreLocal(target)
-                do {
-                    try storage.exportPack(id: packID, file: file)
-                    return okay(target, "Wrote \(file).")
-                } catch {
-                    throw RuleError(.storage, "\(error)")
-                }
+                try storage.packStore.export(id: packID, to: file)
+                return okay(target, "Wrote \(file).")
             }
             let previous = storage.packs
             storage.packs = library

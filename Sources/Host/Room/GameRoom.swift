@@ -46,6 +46,11 @@ final class GameRoom {
         return player
     }
 
+    /// A player came back (resumed): a game that left them out when they were away deals them in from now on.
+    func playerReturned(_ player: Player, at now: Instant) {
+        if let game { apply(game.playerJoined(player, at: now), at: now) }
+    }
+
     /// Marks a player connected or not (a session joined or ended).
     func setConnected(_ playerID: String, _ isConnected: Bool, at now: Instant) {
         room.setConnected(playerID, isConnected, at: now.milliseconds)
@@ -178,9 +183,11 @@ final class GameRoom {
 
     /// What a session that just joined is sent after its `welcome`: the lobby as it may see it, and the game.
     func catchUp(_ session: Session, at now: Instant) {
-        if session.role != .player {
-            sessions.send(lobby(), to: session)  // boards and operators get the whole list once
-        } else if room.players.count > GameRoom.fullLobbyLimit, let team = session.player?.team {
+        if room.players.count <= GameRoom.fullLobbyLimit {
+            // The coalesced broadcast at the end of this turn brings the whole list, to this session too.
+        } else if session.role != .player {
+            sessions.send(lobby(), to: session)  // in a hall, boards and operators get the whole list once
+        } else if let team = session.player?.team {
             // In a hall-sized room a player gets its own team and the head count, not every name.
             sessions.send(lobby(only: room.members(of: team)), to: session)
         }

@@ -236,7 +236,7 @@ final class Sessions {
 
     private func handleText(_ line: String, from session: Session, at now: Int64) {
         let words = line.split(separator: " ", omittingEmptySubsequences: true)
-        if words.first?.lowercased() == "resume" {
+        if words.first?.lowercased() == "resume", session.membership == nil {
             guard words.count == 3 else {
                 return sendText("Usage: resume ROOM TOKEN   (the token was shown when you joined)", to: session)
             }

@@ -108,6 +108,9 @@ public struct ShakyWords: SteeredMode, Codable, Sendable, Equatable {
     /// The team on turn to answer, if any.
     public var teamOnTurn: String? { phase == .question ? round.queue.teamOnTurn : nil }
 
+    /// Whether the buzz order may be shown: no first buzz is still waiting for earlier presses to arrive.
+    public var isBuzzOrderSettled: Bool { round.queue.commitDeadline == nil }
+
     /// Whether `team` has buzzed on the open question.
     public func hasBuzzed(_ team: String) -> Bool { phase == .question && round.queue.contains(team) }
 
