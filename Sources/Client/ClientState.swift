@@ -307,8 +307,8 @@ struct ClientState: Equatable, Sendable {
         case .content(let detail):
             ui.panelTitle = "\(detail.id): \(detail.name)"
             ui.panel = detail.lines
-        case .pong:
-            break
+        case .feed, .pong:
+            break  // the feed shows in the operator's list of recent events
         }
         return []
     }

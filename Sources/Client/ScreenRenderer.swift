@@ -129,7 +129,7 @@ enum ScreenRenderer {
         if case .reconnecting = state.link {
             rows.insert([Span(" Connection lost — reconnecting… you keep your place.", .colored(.yellow, bold: true))], at: 0)
         }
-        if state.role == .board, rows.count + 3 <= height, !state.recent.isEmpty {
+        if state.role != .player, rows.count + 3 <= height, !state.recent.isEmpty {
             let room = height - rows.count - 2
             rows.append([])
             rows.append([Span(" Recent", .dim)])

@@ -42,6 +42,8 @@ public struct ErrorCode: RawRepresentable, Hashable, Sendable, Codable, CustomSt
     public static let answerTooLong = ErrorCode("answer_too_long")
     /// `answer_too_short`
     public static let answerTooShort = ErrorCode("answer_too_short")
+    /// `awaiting_verdict`
+    public static let awaitingVerdict = ErrorCode("awaiting_verdict")
     /// `bad_csv`
     public static let badCSV = ErrorCode("bad_csv")
     /// `bad_field`
@@ -114,6 +116,8 @@ public struct ErrorCode: RawRepresentable, Hashable, Sendable, Codable, CustomSt
     public static let noQuestions = ErrorCode("no_questions")
     /// `no_teams`
     public static let noTeams = ErrorCode("no_teams")
+    /// `nothing_to_judge`
+    public static let nothingToJudge = ErrorCode("nothing_to_judge")
     /// `not_builtin`
     public static let notBuiltin = ErrorCode("not_builtin")
     /// `not_enough_questions`
@@ -175,12 +179,12 @@ public struct ErrorCode: RawRepresentable, Hashable, Sendable, Codable, CustomSt
 
     /// Every code, in alphabetical order.
     public static let all: [ErrorCode] = [
-        .alreadyBuzzed, .alreadyJoined, .alreadyPaused, .alreadyPlaying, .alreadyStarted, .answerInQuestion,
+        .alreadyBuzzed, .alreadyJoined, .alreadyPaused, .alreadyPlaying, .alreadyStarted, .answerInQuestion, .awaitingVerdict,
         .answerTooLong, .answerTooShort, .badCSV, .badField, .badJSON, .badKey, .badName, .badOption, .badPackName,
         .badPlaceholder, .badQuestionCount, .badQuestionIndex, .badSettings, .badToken, .badVersion, .buzzClosed,
         .commandTooLong, .duplicateCommand, .duplicatePlayer, .duplicateQuestion, .duplicateTeam, .emptyAnswer,
         .emptyCommand, .emptyQuestion, .forbidden, .full, .gameOver, .gameRunning, .invalidSettings, .invalidTeamName,
-        .kicked, .lineTooLong, .nameTaken, .noGame, .noMoreHints, .noPacks, .noQuestions, .noTeams, .notBuiltin,
+        .kicked, .lineTooLong, .nameTaken, .noGame, .noMoreHints, .noPacks, .noQuestions, .noTeams, .nothingToJudge, .notBuiltin,
         .notEnoughQuestions, .notJoined, .notPaused, .notQueen, .notStarted, .notYourTurn, .packFull, .packNameTaken,
         .paused, .questionClosed, .questionTooLong, .rateLimited, .readOnly, .roundRunning, .storage, .teamOut,
         .tooFewPlayers, .tooManyPlayers, .tooManyTargets, .unknownCommand, .unknownGame, .unknownPack, .unknownPlayer,

@@ -62,6 +62,15 @@ final class HostCore: SessionHandler {
             options: options, port: port, log: environment.log, consoleOutput: environment.consoleOutput,
             seed: { random() })
         sessions.handler = self
+        let output = environment.consoleOutput
+        room.consoleFeed = { line in output(HostCore.clockTime() + " " + line) }
+    }
+
+    /// The local wall-clock time, for the feed on the console (`21:04:07`).
+    static func clockTime() -> String {
+        let formatter = DateFormatter()
+        formatter.dateFormat = "HH:mm:ss"
+        return formatter.string(from: Date())
     }
 
     /// The game clock now.
@@ -106,6 +115,11 @@ final class HostCore: SessionHandler {
         case .usage(let usage):
             operators.refuse(target, .badField, "Usage: " + usage)
         default:
+            switch room.game?.parseCommand(text: trimmed) {
+            case .action(let request)?: return operatorCommand(request, replyTo: target)
+            case .usage(let usage)?: return operators.refuse(target, .badField, "Usage: " + usage)
+            case nil: break
+            }
             let words = trimmed.split(separator: " ").map(String.init)
             switch operators.tools.run(line: words, caller: target.caller) {
             case .success(let reply)?: operators.answer(target, reply)
@@ -170,6 +184,21 @@ final class HostCore: SessionHandler {
         log.info(
             "Resumed room \(room.room.code): \(Wording.count(state.players.count, "player")), "
                 + (room.game.map { "game \($0.statusLine)" } ?? "no game running") + ".")
+    }
+
+    /// One of the running game's own operator commands (a quizmaster's verdict).
+    private func operatorCommand(_ request: PlayRequest, replyTo target: ReplyTarget) {
+        guard let game = room.game else { return operators.refuse(target, .noGame, "No game is running.") }
+        guard game.mode.commandTypes.contains(request.type) else {
+            return operators.refuse(target, .forbidden, "Operators don't play; join as a player to play.")
+        }
+        do {
+            let step = try game.command(request, at: instant)
+            operators.okay(target, "Done.")
+            room.apply(step, at: instant)
+        } catch {
+            operators.refuse(target, error.code, error.message)
+        }
     }
 
     /// Says goodbye to every connection (the host is stopping).
@@ -335,8 +364,11 @@ final class HostCore: SessionHandler {
                     ErrorReply(.forbidden, "Only the operator can do that (join with role admin and the admin key)."),
                     to: session, re: id)
             }
-            if case .console(let line) = message { return runConsole(line, replyTo: target) }
-            operators.operate(message, replyTo: target, at: instant)
+            switch message {
+            case .console(let line): runConsole(line, replyTo: target)
+            case .play(let request): operatorCommand(request, replyTo: target)
+            default: operators.operate(message, replyTo: target, at: instant)
+            }
         }
     }
 
@@ -415,6 +447,7 @@ final class HostCore: SessionHandler {
             "  status                          who is here and what is running",
         ]
         lines += room.catalog.entries.map { "  " + $0.startGrammar.usage }
+        lines += room.catalog.entries.flatMap(\.commandHelp)
         lines += [
             "                                  e.g. start shaky 10 mixed science,animals answer-seconds=30",
             "  next | pause | continue | end   steer the running game",

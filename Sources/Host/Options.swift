@@ -22,6 +22,7 @@ struct HostOptions {
     var answerSeconds = ShakySettings().answerSeconds
     var revealSeconds = ShakySettings().revealSeconds ?? 0
     var isStrict = !ShakySettings().isForgiving
+    var isJudgedByHand = false
     var queenMaxPlayers = QueenSettings().maxPlayers
     var queenCountdownSeconds = QueenSettings().countdownSeconds
     var queenChooseSeconds = QueenSettings().chooseSeconds
@@ -54,6 +55,7 @@ struct HostOptions {
         let queen = "QUEEN'S GAME (each can also be set per game in `start queen`)"
         let limits = "LIMITS", console = "CONSOLE AND LOG"
         let onOff: OptionValue<Bool> = .choice(["on": true, "off": false])
+        let judging: OptionValue<Bool> = .choice(["auto": false, "manual": true])
         let roomCharacters = 2...FieldLimits.room
         return CommandLineTable(tool: "partyline-host", defaults: HostOptions(), introduction: """
             partyline-host — host a Partyline party on this computer's network.
@@ -118,6 +120,9 @@ struct HostOptions {
                    help: "pause after a question; 0 waits for `next`", section: shaky),
             .flag("--strict", sets: \.isStrict, to: true, help: "no forgiveness for small spelling mistakes",
                   section: shaky),
+            .value("--judge", \.isJudgedByHand, judging,
+                   help: "auto: the host judges answers; manual: every answer waits for your accept/reject",
+                   section: shaky),
             .value("--fairness", \.isFairnessEnabled, onOff, help: "order buzzes by press time (on) or arrival (off)",
                    section: shaky),
 

@@ -40,7 +40,20 @@ struct ProtocolDocumentTests {
         ("queen", { QueenWire.Message.decode($0).map { $0.message.object() } }),
     ]
 
-    static let actions = Set(ShakyWire.Action.types + QueenWire.Action.types)
+    /// Every game's client vocabularies: players' actions and the operator's commands (one line per vocabulary).
+    static let vocabularies: [any GameAction.Type] = [
+        ShakyWire.Action.self, ShakyWire.Command.self, QueenWire.Action.self,
+    ]
+
+    static let actions = Set(vocabularies.flatMap { $0.types })
+
+    /// A game request as its game reads it and writes it back; nil when no game reads it.
+    static func rewritten(_ request: PlayRequest) -> JSONObject? {
+        for vocabulary in vocabularies where vocabulary.types.contains(request.type) {
+            if let action = try? vocabulary.decode(request) { return action.request.json.objectValue }
+        }
+        return nil
+    }
 
     /// The example as the code writes it, or nil when no message type fits.
     static func reencoded(_ object: JSONObject) -> JSONObject? {
@@ -59,11 +72,7 @@ struct ProtocolDocumentTests {
         var encoded: JSONObject?
         switch envelope.message {
         case .play(let request):
-            if let shaky = try? ShakyWire.Action.decode(request) {
-                encoded = shaky.request.json.objectValue
-            } else if let queen = try? QueenWire.Action.decode(request) {
-                encoded = queen.request.json.objectValue
-            }
+            encoded = rewritten(request)
         default:
             encoded = envelope.message.json.objectValue
         }
@@ -73,8 +82,7 @@ struct ProtocolDocumentTests {
 
     /// What the host makes of a client message: a game action as its game reads it, anything else as decoded.
     enum HostReading: Equatable {
-        case shaky(ShakyWire.Action, id: JSONValue?)
-        case queen(QueenWire.Action, id: JSONValue?)
+        case game(JSONObject, id: JSONValue?)
         case session(Result<ClientEnvelope, ProtocolError>)
     }
 
@@ -82,8 +90,7 @@ struct ProtocolDocumentTests {
     static func hostReading(_ object: JSONObject) -> HostReading {
         let decoded = ClientMessageDecoding.decode(.object(object), actions: actions)
         if case .success(let envelope) = decoded, case .play(let request) = envelope.message {
-            if let action = try? ShakyWire.Action.decode(request) { return .shaky(action, id: envelope.id) }
-            if let action = try? QueenWire.Action.decode(request) { return .queen(action, id: envelope.id) }
+            if let action = rewritten(request) { return .game(action, id: envelope.id) }
         }
         return .session(decoded)
     }

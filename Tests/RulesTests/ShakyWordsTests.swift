@@ -654,3 +654,77 @@ private func skeleton(_ text: String) -> [Character?] { text.map { LetterScrambl
         #expect(restored == first)
     }
 }
+
+@Suite struct ShakyJudgingTests {
+    @Test func byHandEveryAnswerWaitsForTheVerdict() throws {
+        var settings = ShakySettings()
+        settings.isJudgedByHand = true
+        var game = try startedGame(teams: ["Red", "Blue"], settings: settings)
+        _ = try game.apply(press("Red", at: 1), at: s(1))
+        _ = try game.apply(press("Blue", at: 1.5), at: s(1.5))
+        let waiting = try game.apply(.answer(team: "Red", text: "Lyon"), at: s(2))
+        #expect(waiting == [.awaitingVerdict(team: "Red", text: "Lyon")])
+        #expect(game.teamAwaitingVerdict == "Red")
+        #expect(game.answerDeadline == nil, "the answer clock stops while the quizmaster decides")
+        #expect(refusal(&game, .answer(team: "Red", text: "Paris"), at: s(3)) == "awaiting_verdict")
+        // Even a long wait does not time the team out.
+        _ = try game.apply(.tick, at: s(200))
+        #expect(game.teamAwaitingVerdict == "Red")
+        let accepted = try game.apply(.judge(team: "Red", correct: true), at: s(201))
+        #expect(accepted.first == .result(team: "Red", correct: true, pointsAwarded: 100, isMisspelling: false, isTimedOut: false))
+        #expect(game.scores["Red"] == 100)
+        #expect(game.answers.last?.isByHand == true)
+    }
+
+    @Test func aRejectedAnswerPassesTheTurn() throws {
+        var settings = ShakySettings()
+        settings.isJudgedByHand = true
+        var game = try startedGame(teams: ["Red", "Blue"], settings: settings)
+        _ = try game.apply(press("Red", at: 1), at: s(1))
+        _ = try game.apply(press("Blue", at: 1.5), at: s(1.5))
+        _ = try game.apply(.answer(team: "Red", text: "Paris"), at: s(2))
+        let rejected = try game.apply(.judge(team: "Red", correct: false), at: s(3))
+        #expect(rejected.contains(.result(team: "Red", correct: false, pointsAwarded: 0, isMisspelling: false, isTimedOut: false)))
+        #expect(game.teamOnTurn == "Blue")
+        #expect(game.scores["Red"] == 0)
+    }
+
+    @Test func acceptingAWrongAnswerWhileTheQuestionIsOpenScoresItAndEndsTheQuestion() throws {
+        var game = try startedGame(teams: ["Red", "Blue"])
+        _ = try game.apply(press("Red", at: 1), at: s(1))
+        _ = try game.apply(press("Blue", at: 1.5), at: s(1.5))
+        _ = try game.apply(.answer(team: "Red", text: "Parris ville"), at: s(2))
+        #expect(game.teamOnTurn == "Blue")
+        let effects = try game.apply(.judge(team: "Red", correct: true), at: s(3))
+        #expect(effects.first == .result(team: "Red", correct: true, pointsAwarded: 100, isMisspelling: false, isTimedOut: false))
+        #expect(game.phase == .reveal)
+        #expect(game.scores["Red"] == 100)
+    }
+
+    @Test func overrulesAfterTheRevealMoveThePointsBothWays() throws {
+        var game = try startedGame(teams: ["Red", "Blue"])
+        _ = try game.apply(press("Red", at: 1), at: s(1))
+        _ = try game.apply(press("Blue", at: 1.5), at: s(1.5))
+        _ = try game.apply(.answer(team: "Red", text: "Lyon"), at: s(2))
+        _ = try game.apply(.answer(team: "Blue", text: "Paris"), at: s(3))
+        #expect(game.phase == .reveal)
+        let accept = try game.apply(.judge(team: "Red", correct: true), at: s(4))
+        guard case .overruled(let team, let correct, let points, let standings)? = accept.first else {
+            Issue.record("expected an overrule, got \(accept)")
+            return
+        }
+        #expect(team == "Red" && correct && points == 100)
+        #expect(standings.map(\.score) == [100, 100])
+        #expect(game.lastReveal?.standings == standings, "a late joiner's reveal shows the scores as they are now")
+        let reject = try game.apply(.judge(team: "Blue", correct: false), at: s(5))
+        #expect(reject.first.map { if case .overruled(_, false, -100, _) = $0 { true } else { false } } == true)
+        #expect(game.scores == ["Red": 100, "Blue": 0])
+        #expect(refusal(&game, .judge(team: "Blue", correct: false), at: s(6)) == "nothing_to_judge")
+        #expect(refusal(&game, .judge(team: "Green", correct: true), at: s(6)) == "unknown_team")
+    }
+
+    @Test func aTeamThatNeverAnsweredCannotBeJudged() throws {
+        var game = try startedGame(teams: ["Red", "Blue"])
+        #expect(refusal(&game, .judge(team: "Red", correct: true), at: s(1)) == "nothing_to_judge")
+    }
+}

@@ -71,6 +71,8 @@ struct ShakyView: GameScreen {
     var reveal: Reveal?
     var standings: [Standing] = []
     var isFinal = false
+    /// The team whose answer waits for the quizmaster's verdict (judging by hand).
+    var judgingTeam: String?
 
     init() {}
 
@@ -119,6 +121,7 @@ struct ShakyView: GameScreen {
                 fixedCount: opened.fixed, difficulty: opened.difficulty, points: opened.points)
             buzzDeadline = state.deadline(opened.deadline, remaining: opened.remainingMs, now: now)
             if isNewQuestion {
+                judgingTeam = nil
                 buzzOrder = []
                 turnTeam = nil
                 turnDeadline = nil
@@ -146,6 +149,7 @@ struct ShakyView: GameScreen {
             question?.fixedCount = hint.fixed
             question?.points = hint.points
         case .result(let result):
+            if judgingTeam?.lowercased() == result.team.lowercased() { judgingTeam = nil }
             results.append(
                 AnswerResult(
                     team: result.team, isCorrect: result.correct, points: result.points, isTimedOut: result.timedOut,
@@ -170,6 +174,16 @@ struct ShakyView: GameScreen {
         case .scores(let scores):
             if !scores.ranking.isEmpty { standings = ShakyView.standings(scores.ranking) }
             if scores.final { finish() }
+        case .judging(let judging):
+            judgingTeam = judging.team
+            turnTeam = nil
+            turnDeadline = nil
+        case .overruled(let overruled):
+            standings = ShakyView.standings(overruled.scores)
+            let change = overruled.points >= 0 ? "+\(overruled.points)" : "\(overruled.points)"
+            state.setNotice(
+                "The quizmaster counts \(overruled.team)'s answer as \(overruled.correct ? "right" : "wrong") (\(change)).",
+                isError: false, at: now)
         case .resumed(let resumed):
             state.endPause()
             if buzzDeadline != nil || resumed.buzzRemainingMs != nil {
@@ -279,6 +293,11 @@ struct ShakyView: GameScreen {
                 question.letters, fixedCount: question.fixedCount, preferred: style, width: width)
             rows.append([])
             rows += clockRows(state, now: now)
+            if let judgingTeam {
+                let whose = state.isMine(team: judgingTeam) ? "Your answer" : "\(judgingTeam)'s answer"
+                rows.append(
+                    ScreenRenderer.indent("\(whose) is with the quizmaster — waiting for the verdict…", .colored(.yellow)))
+            }
             if !buzzOrder.isEmpty {
                 var row: Row = [Span(" Buzz order   ", .bold)]
                 for (index, entry) in buzzOrder.enumerated() {
@@ -327,7 +346,7 @@ struct ShakyView: GameScreen {
             } else if reveal.isLast {
                 rows.append(ScreenRenderer.indent("That was the last question — the final scores are next.", .bold))
             } else {
-                rows.append(ScreenRenderer.indent("The operator starts the next question.", .dim))
+                rows.append(ScreenRenderer.indent("Waiting for the quizmaster to start the next question…", .dim))
             }
         case .finished:
             rows.append([])

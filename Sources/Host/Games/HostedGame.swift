@@ -128,6 +128,12 @@ protocol HostedGame: AnyObject {
     func perform(_ request: PlayRequest, context: PlayContext) throws(RuleError) -> Step
     /// Applies the operator's `next`, `pause`, `continue` or `end`.
     func steer(_ command: Steering, at now: Instant) throws(RuleError) -> Step
+    /// Applies one of the mode's own operator commands (a quizmaster's verdict).
+    func command(_ request: PlayRequest, at now: Instant) throws(RuleError) -> Step
+    /// Reads one of the mode's operator commands typed on the console (`accept Red`).
+    func parseCommand(text line: String) -> TextAction<PlayRequest>?
+    /// What the game waits for the operator to type, when it waits for them ("next", "accept Red or reject Red").
+    var operatorPrompt: String? { get }
     /// Advances clocks.
     func tick(at now: Instant) -> Step
     /// A player joined the room mid-game.
@@ -159,6 +165,8 @@ protocol GameAdapter: HostedGame {
     var game: Mode { get set }
     /// Applies one typed action.
     func perform(_ action: Wire.Action, context: PlayContext) throws(RuleError) -> Step
+    /// Applies one of the mode's own operator commands.
+    func perform(command: Wire.Command, at now: Instant) throws(RuleError) -> Step
     /// Turns the mode's effects into addressed messages (and notes what the game log needs).
     func messages(for effects: [Mode.Effect], at now: Instant) -> [Outgoing]
 }
@@ -194,6 +202,26 @@ extension GameAdapter {
         try apply(Mode.Event.steer(command), at: now)
     }
 
+    func command(_ request: PlayRequest, at now: Instant) throws(RuleError) -> Step {
+        let command: Wire.Command
+        do {
+            command = try Wire.Command.decode(request)
+        } catch {
+            throw RuleError(error.code, error.message)
+        }
+        return try perform(command: command, at: now)
+    }
+
+    func parseCommand(text line: String) -> TextAction<PlayRequest>? {
+        switch Wire.Command.parse(text: line) {
+        case .action(let command)?: return .action(command.request)
+        case .usage(let usage)?: return .usage(usage)
+        case nil: return nil
+        }
+    }
+
+    var operatorPrompt: String? { nil }
+
     func tick(at now: Instant) -> Step { (try? apply(Mode.Event.tick, at: now)) ?? Step() }
 
     func replay(_ event: JSONValue, at now: Instant) throws {
@@ -218,6 +246,10 @@ extension GameAdapter {
     func grants(_ permission: Permission, to player: Player) -> Bool { false }
 }
 
+extension GameAdapter where Wire.Command == NoCommands {
+    func perform(command: NoCommands, at now: Instant) throws(RuleError) -> Step {}
+}
+
 /// A mode as the host knows it: names, help and how to make or restore a game. One entry per mode.
 struct ModeEntry: Sendable {
     /// The wire name (`shaky`).
@@ -232,6 +264,9 @@ struct ModeEntry: Sendable {
     var actionTypes: [String]
     /// The mode's text-mode help lines.
     var textHelp: [String]
+    /// The mode's own operator command types (admin only), and their console help lines.
+    var commandTypes: [String]
+    var commandHelp: [String]
     /// Whether a typed line is one of the mode's text commands.
     var parsesText: @Sendable (String) -> Bool
     /// Creates a new game from a `start` request's options.
@@ -254,6 +289,8 @@ struct ModeEntry: Sendable {
         startGrammar = Adapter.Wire.startGrammar
         actionTypes = Adapter.Wire.Action.types
         textHelp = Adapter.Wire.Action.textHelp
+        commandTypes = Adapter.Wire.Command.types
+        commandHelp = Adapter.Wire.Command.textHelp
         parsesText = ModeEntry.recognizer(for: Adapter.Wire.Action.self)
         self.make = make
         self.restore = restore
@@ -283,8 +320,8 @@ struct ModeCatalog: Sendable {
     /// The mode whose player actions include `type`.
     func entry(forAction type: String) -> ModeEntry? { entries.first { $0.actionTypes.contains(type) } }
 
-    /// Every player action type of every mode (for decoding and the `unknown_type` error).
-    var actionTypes: Set<String> { Set(entries.flatMap(\.actionTypes)) }
+    /// Every player action and operator command type of every mode (for decoding and the `unknown_type` error).
+    var actionTypes: Set<String> { Set(entries.flatMap { $0.actionTypes + $0.commandTypes }) }
 
     /// How `start` reads each game's words, by name and alias.
     var startGrammars: StartGrammars {

@@ -129,6 +129,15 @@ final class QueenHost: GameAdapter {
         (try? apply(.removePlayer(player.name), at: now)) ?? Step()
     }
 
+    var operatorPrompt: String? {
+        guard !game.isPaused else { return nil }
+        switch game.phase {
+        case .waitingForDeal: return "next to deal"
+        case .revealed where game.nextDeadline == nil: return "next for the next round"
+        default: return nil
+        }
+    }
+
     func interpretFreeText(_ text: String, from player: Player) -> PlayRequest? {
         guard game.phase == .choosing, game.queen == player.name else { return nil }
         return QueenWire.Action.command(.text(text), save: false).request
@@ -141,6 +150,8 @@ final class QueenHost: GameAdapter {
     }
 
     // MARK: Messages (one builder each, for live and catch-up alike)
+
+    private func feed(_ text: String) -> Outgoing { Outgoing(.operators, FeedLine(text)) }
 
     private var intro: QueenWire.Intro { QueenWire.Intro(players: game.players) }
 
@@ -183,17 +194,21 @@ final class QueenHost: GameAdapter {
         for effect in effects {
             switch effect {
             case .round:
-                if let round = game.currentRound { outgoing.append(Outgoing(.everyone, roundMessage(round, at: now))) }
+                if let round = game.currentRound {
+                    outgoing.append(Outgoing(.everyone, roundMessage(round, at: now)))
+                    outgoing.append(feed("Round \(round.number): \(round.queen) is Queen; \(round.players.count - 1) numbers dealt."))
+                }
             case .secret(let player, let number):
                 outgoing.append(Outgoing(.playerNamed(player), QueenWire.Secret(number: number, round: game.roundNumber)))
             case .order(let text, let targets, let revealAt):
                 let order = QueenOrder(text: text, targets: targets, revealAt: revealAt)
                 outgoing.append(Outgoing(.everyone, orderMessage(order, at: now)))
+                outgoing.append(feed("The order: \(text)"))
             case .revealed(let numbers, let targets, let salt, let round):
-                outgoing.append(
-                    Outgoing(
-                        .everyone,
-                        revealedMessage(round: round, numbers: numbers, targets: targets, salt: salt, at: now)))
+                let revealed = revealedMessage(round: round, numbers: numbers, targets: targets, salt: salt, at: now)
+                outgoing.append(Outgoing(.everyone, revealed))
+                outgoing.append(feed(revealed.line(for: Perspective()) ?? ""))
+                if let prompt = operatorPrompt { outgoing.append(feed("Waiting for you: type \(prompt).")) }
             case .dealDeferred(let error):
                 outgoing.append(Outgoing(.everyone, Notice(error.message)))
             case .paused:

@@ -37,6 +37,8 @@ final class ShakyHost: GameAdapter {
         var buzzOrder: [String]
         var results: [ShakyWire.Result]
         var scorer: String?
+        /// Every answer typed (and every turn that ran out), with its verdict and whether the quizmaster gave it.
+        var answers: [ShakyWords.AnswerRecord]?
     }
 
     /// The readable record of a game (games/*.json).
@@ -78,7 +80,7 @@ final class ShakyHost: GameAdapter {
         let host = context.options
         let reveal = try options.integer(
             "revealSeconds", default: host.revealSeconds, in: ShakySettings.revealSecondsRange)
-        let settings = ShakySettings(
+        var settings = ShakySettings(
             questionSeconds: try options.integer(
                 "questionSeconds", default: host.questionSeconds, in: ShakySettings.questionSecondsRange),
             afterBuzzSeconds: try options.integer(
@@ -87,6 +89,7 @@ final class ShakyHost: GameAdapter {
                 "answerSeconds", default: host.answerSeconds, in: ShakySettings.answerSecondsRange),
             revealSeconds: reveal == 0 ? nil : reveal,
             isForgiving: !(try options.bool("strict", default: host.isStrict)))
+        settings.isJudgedByHand = try options.bool("judgeByHand", default: host.isJudgedByHand)
         return try ShakyHost(
             record: StartRecord(
                 teams: teams, questions: questions, settings: settings, seedText: String(rng.next()), packs: packs,
@@ -138,6 +141,24 @@ final class ShakyHost: GameAdapter {
         }
     }
 
+    func perform(command: ShakyWire.Command, at now: Instant) throws(RuleError) -> Step {
+        switch command {
+        case .judge(let named, let correct):
+            guard let team = game.teams.first(where: { Room.key($0) == Room.key(named) }) else {
+                throw RuleError(.unknownTeam, "There is no team called \(named) in this game.")
+            }
+            return try apply(.judge(team: team, correct: correct), at: now)
+        }
+    }
+
+    var operatorPrompt: String? {
+        if let team = game.teamAwaitingVerdict { return "accept \(team) or reject \(team)" }
+        if game.phase == .reveal, game.nextQuestionAt == nil, !game.isPaused {
+            return game.lastReveal?.isLastQuestion == true ? "next for the final scores" : "next for the next question"
+        }
+        return nil
+    }
+
     func playerJoined(_ player: Player, at now: Instant) -> Step {
         guard !game.teams.contains(where: { Room.key($0) == Room.key(player.team) }) else { return Step() }
         return (try? apply(.addTeam(player.team), at: now)) ?? Step()
@@ -148,6 +169,30 @@ final class ShakyHost: GameAdapter {
     func interpretFreeText(_ text: String, from player: Player) -> PlayRequest? {
         guard let team = game.teamOnTurn, Room.key(team) == Room.key(player.team) else { return nil }
         return ShakyWire.Action.answer(text).request
+    }
+
+    // MARK: The quizmaster's feed
+
+    private func feed(_ text: String, isSecondary: Bool = false) -> Outgoing {
+        Outgoing(.operators, FeedLine(text, isSecondary: isSecondary))
+    }
+
+    /// `Red answered "Napolean": right, forgiven (1 letter off), +200` — what was typed and why the judge decided.
+    private func verdictLine(team: String, correct: Bool, points: Int, isTimedOut: Bool) -> String {
+        guard !isTimedOut, let record = game.answers.last(where: { $0.team == team }) else {
+            return "\(team): time is up."
+        }
+        let said = "\(team) answered \"\(record.text)\": "
+        if record.isByHand { return said + (correct ? "right (your verdict), +\(points)" : "wrong (your verdict)") }
+        switch record.verdict {
+        case .exact?: return said + "right, +\(points)"
+        case .misspelling(let distance)?:
+            return said + "right, forgiven (\(Wording.count(distance, "letter")) off), +\(points)"
+        case .wrong?, nil:
+            let distance = AnswerJudge.editDistance(
+                Array(TextFolding.compact(record.text)), Array(TextFolding.compact(game.currentAnswer ?? "")))
+            return said + "wrong (\(Wording.count(distance, "letter")) off). Overrule with: accept \(team)"
+        }
     }
 
     // MARK: Messages (one builder each, for live and catch-up alike)
@@ -201,33 +246,59 @@ final class ShakyHost: GameAdapter {
                 // Each team sees its own arrangement; boards and operators see the first team's (never the answer).
                 for team in game.teams { outgoing.append(Outgoing(.team(team), question(opened, for: team, at: now))) }
                 outgoing.append(Outgoing(.spectators, question(opened, for: nil, at: now)))
+                outgoing.append(
+                    feed(
+                        "Question \(opened.number)/\(opened.total) (\(opened.difficulty.rawValue), \(opened.pointsOnOffer)): "
+                            + "\(opened.text) — answer: \(game.currentAnswer ?? "?")"))
             case .teamJoined(let team, let letters):
                 if letters != nil, let opened = game.shownQuestion {
                     outgoing.append(Outgoing(.team(team), question(opened, for: team, at: now)))
                 }
             case .buzzed(let update):
                 currentBuzzOrder = update.entries.map(\.team)
-                outgoing.append(Outgoing(.everyone, buzzed(update.entries, deadline: update.buzzDeadline, at: now)))
+                let message = buzzed(update.entries, deadline: update.buzzDeadline, at: now)
+                outgoing.append(Outgoing(.everyone, message))
+                outgoing.append(feed("Buzz order: " + message.entries.map(\.summary).joined(separator: " · ")))
             case .turn(let team, let deadline):
                 outgoing.append(Outgoing(.everyone, turn(team, deadline: deadline, at: now)))
             case .hint(let team, let letters, let points):
                 outgoing.append(
                     Outgoing(.team(team), ShakyWire.Hint(letters: letters.text, fixed: letters.fixedCount, points: points)))
+                outgoing.append(feed("\(team) shook: one more letter in place, now worth \(points).", isSecondary: true))
             case .result(let team, let correct, let points, let isMisspelling, let isTimedOut):
                 let result = ShakyWire.Result(
                     team: team, correct: correct, points: points, timedOut: isTimedOut, misspelled: isMisspelling)
                 currentResults.append(result)
                 outgoing.append(Outgoing(.everyone, result))
+                outgoing.append(feed(verdictLine(team: team, correct: correct, points: points, isTimedOut: isTimedOut)))
             case .reveal(let ended):
                 outgoing.append(Outgoing(.everyone, reveal(ended, at: now)))
                 questionLog.append(
                     QuestionRecord(
                         number: ended.number, question: game.questionText ?? "", answer: ended.answer,
-                        buzzOrder: currentBuzzOrder, results: currentResults, scorer: ended.scorer))
+                        buzzOrder: currentBuzzOrder, results: currentResults, scorer: ended.scorer,
+                        answers: game.answers))
+                let scores = ShakyWire.Standing.summary(ShakyHost.standings(ended.standings))
+                outgoing.append(feed("Revealed: \(ended.answer). Scores: \(scores)."))
+                if let prompt = operatorPrompt { outgoing.append(feed("Waiting for you: type \(prompt).")) }
             case .scoreboard(let ranking):
                 outgoing.append(Outgoing(.everyone, ShakyWire.Scoreboard(ranking: ShakyHost.standings(ranking))))
             case .paused:
                 outgoing.append(Outgoing(.everyone, Paused(at: now.milliseconds)))
+            case .awaitingVerdict(let team, let text):
+                outgoing.append(Outgoing(.everyone, ShakyWire.Judging(team: team)))
+                outgoing.append(
+                    feed("\(team) answered \"\(text)\" (the answer is \(game.currentAnswer ?? "?")). "
+                        + "Waiting for you: type accept \(team) or reject \(team)."))
+            case .overruled(let team, let correct, let points, let standings):
+                let message = ShakyWire.Overruled(
+                    team: team, correct: correct, points: points, scores: ShakyHost.standings(standings))
+                outgoing.append(Outgoing(.everyone, message))
+                outgoing.append(feed("Overruled: " + (message.line(for: Perspective()) ?? "")))
+                if var last = questionLog.popLast() {
+                    last.answers = game.answers
+                    questionLog.append(last)
+                }
             case .resumed(let clocks):
                 outgoing.append(
                     Outgoing(
@@ -258,6 +329,7 @@ final class ShakyHost: GameAdapter {
             if let onTurn = game.teamOnTurn, let deadline = game.answerDeadline {
                 messages.append(turn(onTurn, deadline: deadline, at: now))
             }
+            if let team = game.teamAwaitingVerdict { messages.append(ShakyWire.Judging(team: team)) }
             if game.phase == .reveal, let last = game.lastReveal { messages.append(reveal(last, at: now)) }
         case .finished:
             if let ranking = game.finalRanking {

@@ -22,6 +22,8 @@ final class GameRoom {
     private var nextLobbyAt: Int64 = 0
     /// Something the operator's status line shows may have changed.
     var isStatusDirty = true
+    /// Where the quizmaster's feed goes besides operator connections: the host's console.
+    var consoleFeed: ((String) -> Void)?
 
     /// Rooms up to this size get the full `lobby` on every change; larger ones get `lobbyUpdate` deltas.
     static let fullLobbyLimit = 200
@@ -126,9 +128,10 @@ final class GameRoom {
         }
     }
 
-    /// Sends `message` to everyone in `audience`, encoding it once.
+    /// Sends `message` to everyone in `audience`, encoding it once; the feed also goes to the console.
     func deliver(_ message: any HostMessage, to audience: Audience) {
         sessions.deliver(message, to: recipients(of: audience))
+        if let feed = message as? FeedLine { consoleFeed?(feed.text) }
     }
 
     /// Notes that the lobby changed; the broadcast goes out once per turn of the loop (see `sendLobbyIfDue`).
@@ -213,9 +216,11 @@ final class GameRoom {
         let people = room.players.count
         let boards = sessions.joined.filter { $0.role == .board }.count
         let gamePart = game.map { $0.statusLine } ?? "lobby, no game running"
-        return "room \(room.code) · \(Wording.count(people, "player"))"
+        let waiting = game?.operatorPrompt.map { "WAITING FOR YOU: type \($0) · " } ?? ""
+        // The phase first: a narrow terminal cuts the player list, not what the game is doing.
+        return waiting + gamePart + " · room \(room.code) · \(Wording.count(people, "player"))"
             + (boards > 0 ? " · \(Wording.count(boards, "board"))" : "")
-            + (teams.isEmpty ? "" : " · " + teams.joined(separator: " | ")) + " · " + gamePart
+            + (teams.isEmpty ? "" : " · " + teams.joined(separator: " | "))
     }
 
     /// Players whose resume window ended.

@@ -214,13 +214,11 @@ final class Sessions {
             close(session, reason: "the client said bye")
         case .play(let request):
             guard let membership = session.membership else { return refuseNotJoined(session, id: id) }
-            guard case .player(let player) = membership else {
-                let why =
-                    membership == .board
-                    ? "A board only watches; it cannot play." : "Operators don't play; join as a player to play."
-                return send(ErrorReply(.forbidden, why), to: session, re: id)
+            switch membership {
+            case .player(let player): handler?.play(request, by: player, session: session, id: id)
+            case .admin: handler?.request(message, session: session, id: id)  // a game's operator command
+            case .board: send(ErrorReply(.forbidden, "A board only watches; it cannot play."), to: session, re: id)
             }
-            handler?.play(request, by: player, session: session, id: id)
         default:
             guard session.membership != nil else { return refuseNotJoined(session, id: id) }
             handler?.request(message, session: session, id: id)

@@ -330,6 +330,47 @@ public enum ShakyWire: GameWire {
         public func line(for reader: Perspective) -> String? { "The game continues." }
     }
 
+    /// A team's answer waits for the quizmaster's verdict (judging by hand).
+    public struct Judging: HostMessage {
+        public static let type = "judging"
+        /// The team whose answer waits.
+        public var team: String
+
+        /// Creates the message.
+        public init(team: String) { self.team = team }
+
+        public func line(for reader: Perspective) -> String? {
+            "\(team) answered; waiting for the quizmaster's verdict."
+        }
+    }
+
+    /// The quizmaster overruled a verdict after the question: the points changed and the standings now.
+    public struct Overruled: HostMessage {
+        public static let type = "overruled"
+        /// The team.
+        public var team: String
+        /// The verdict now.
+        public var correct: Bool
+        /// Points added (or, when negative, taken back).
+        public var points: Int
+        /// The standings now.
+        public var scores: [Standing]
+
+        /// Creates the message.
+        public init(team: String, correct: Bool, points: Int, scores: [Standing]) {
+            self.team = team
+            self.correct = correct
+            self.points = points
+            self.scores = scores
+        }
+
+        public func line(for reader: Perspective) -> String? {
+            let change = points >= 0 ? "+\(points)" : "\(points)"
+            return "The quizmaster counts \(team)'s answer as \(correct ? "right" : "wrong") (\(change)). "
+                + "Scores: \(Standing.summary(scores))."
+        }
+    }
+
     /// Everything the host sends during Shaky Words.
     public enum Message: MessageFamily {
         case intro(Intro)
@@ -342,8 +383,11 @@ public enum ShakyWire: GameWire {
         case scoreboard(Scoreboard)
         case scores(Scores)
         case resumed(Resumed)
+        case judging(Judging)
+        case overruled(Overruled)
 
         private static let decoder = FamilyDecoder<Message>([
+            member(Judging.self, Message.judging), member(Overruled.self, Message.overruled),
             member(Intro.self, Message.intro), member(Question.self, Message.question),
             member(Buzzed.self, Message.buzzed), member(Turn.self, Message.turn), member(Hint.self, Message.hint),
             member(Result.self, Message.result), member(Reveal.self, Message.reveal),
@@ -367,8 +411,53 @@ public enum ShakyWire: GameWire {
             case .scoreboard(let message): message
             case .scores(let message): message
             case .resumed(let message): message
+            case .judging(let message): message
+            case .overruled(let message): message
             }
         }
+    }
+
+    /// What the quizmaster may ask of Shaky Words: a verdict on a team's answer.
+    public enum Command: GameAction {
+        /// Counts `team`'s answer (waiting for a verdict, or already judged on this question) as right or wrong.
+        case judge(team: String, correct: Bool)
+
+        public static let types = ["judge"]
+
+        private enum Field: String { case team, verdict }
+
+        public static func decode(_ request: PlayRequest) throws(ProtocolError) -> Command {
+            let fields = MessageFields(request)
+            guard request.type == "judge" else {
+                throw fields.error(.unknownType, "Shaky Words takes no \"\(request.type)\" from the operator.")
+            }
+            let team = try fields.requiredString(Field.team.rawValue, limit: FieldLimits.name)
+            switch try fields.requiredString(Field.verdict.rawValue, limit: 16) {
+            case "accept", "right": return .judge(team: team, correct: true)
+            case "reject", "wrong": return .judge(team: team, correct: false)
+            case let other: throw fields.error(.badField, "\"verdict\" must be accept or reject, not \"\(other)\".")
+            }
+        }
+
+        public var request: PlayRequest {
+            guard case .judge(let team, let correct) = self else { return PlayRequest(type: "judge") }
+            return PlayRequest(
+                type: "judge",
+                fields: [Field.team.rawValue: .string(team), Field.verdict.rawValue: .string(correct ? "accept" : "reject")])
+        }
+
+        public var pressedAt: Int64? { nil }
+
+        public static func parse(text line: String) -> TextAction<Command>? {
+            let (verb, rest) = splitCommand(line)
+            guard verb == "accept" || verb == "reject" else { return nil }
+            guard !rest.isEmpty else { return .usage("\(verb) TEAM   e.g. \(verb) Red") }
+            return .action(.judge(team: rest, correct: verb == "accept"))
+        }
+
+        public static let textHelp = [
+            "  accept TEAM | reject TEAM   count that team's answer right or wrong (judging by hand; also overrules)"
+        ]
     }
 
     /// What a team does in Shaky Words.

@@ -7,6 +7,8 @@ public protocol GameWire {
     associatedtype Message: MessageFamily
     /// What players send.
     associatedtype Action: GameAction
+    /// What the operator may ask of the running game beyond next, pause, continue and end (a quizmaster's verdict).
+    associatedtype Command: GameAction = NoCommands
     /// The mode's wire name (`shaky`), the `game` field of `start` and of the intro.
     static var name: String { get }
     /// The mode's name for people ("Shaky Words").
@@ -29,6 +31,21 @@ public protocol GameAction: Sendable, Equatable {
     var request: PlayRequest { get }
     /// The client's monotonic clock at the key press, for actions judged by press time (stamped like a buzz).
     var pressedAt: Int64? { get }
+}
+
+/// The operator commands of a mode that has none beyond the shared steering.
+public enum NoCommands: GameAction {
+    public static let types: [String] = []
+    public static let textHelp: [String] = []
+
+    public static func decode(_ request: PlayRequest) throws(ProtocolError) -> NoCommands {
+        throw ProtocolError(.unknownType, "This game takes no \"\(request.type)\" from the operator.")
+    }
+
+    public static func parse(text line: String) -> TextAction<NoCommands>? { nil }
+
+    public var request: PlayRequest { PlayRequest(type: "") }
+    public var pressedAt: Int64? { nil }
 }
 
 /// What a typed line meant to a game mode.

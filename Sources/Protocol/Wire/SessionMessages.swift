@@ -448,6 +448,7 @@ public enum SessionMessage: MessageFamily {
     case pack(PackDetail)
     case contents(ContentListing)
     case content(ContentDetail)
+    case feed(FeedLine)
 
     private static let decoder = FamilyDecoder<SessionMessage>([
         member(Welcome.self, SessionMessage.welcome), member(ErrorReply.self, SessionMessage.error),
@@ -458,7 +459,7 @@ public enum SessionMessage: MessageFamily {
         member(SyncProbe.self, SessionMessage.sync), member(Paused.self, SessionMessage.paused),
         member(LibraryListing.self, SessionMessage.library), member(PackListing.self, SessionMessage.packs),
         member(PackDetail.self, SessionMessage.pack), member(ContentListing.self, SessionMessage.contents),
-        member(ContentDetail.self, SessionMessage.content),
+        member(ContentDetail.self, SessionMessage.content), member(FeedLine.self, SessionMessage.feed),
     ])
 
     public static var types: [String] { decoder.types }
@@ -484,6 +485,7 @@ public enum SessionMessage: MessageFamily {
         case .pack(let message): message
         case .contents(let message): message
         case .content(let message): message
+        case .feed(let message): message
         }
     }
 }
@@ -607,4 +609,22 @@ public struct ContentDetail: HostMessage {
     public func line(for reader: Perspective) -> String? {
         (["\(id): \(name)\(builtin ? " (built-in)" : "")"] + lines.map { "  " + $0 }).joined(separator: "\n")
     }
+}
+
+/// One line of the game as the operator follows it (the quizmaster's feed): questions with their answers, buzzes,
+/// every typed answer with its verdict. Operators only — it may say what players must not see yet.
+public struct FeedLine: HostMessage {
+    public static let type = "feed"
+    /// The line.
+    public var text: String
+    /// Whether it is a detail the console shows dimmed.
+    public var secondary: Bool?
+
+    /// Creates a feed line.
+    public init(_ text: String, isSecondary: Bool = false) {
+        self.text = text
+        secondary = isSecondary ? true : nil
+    }
+
+    public func line(for reader: Perspective) -> String? { "· " + text }
 }

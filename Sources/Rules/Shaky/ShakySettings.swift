@@ -53,6 +53,8 @@ public struct ShakySettings: Codable, Sendable, Equatable, Hashable {
     public var basePoints: BasePoints
     /// What each shake costs the shaking team, in percent of the question's base points.
     public var shakeCostPercent: Int
+    /// Whether every answer waits for the operator's verdict instead of the judge's.
+    public var isJudgedByHand = false
 
     /// Creates settings; every argument defaults to the house values.
     public init(questionSeconds: Int = 60, afterBuzzSeconds: Int = 20, answerSeconds: Int = 60,
@@ -69,6 +71,7 @@ public struct ShakySettings: Codable, Sendable, Equatable, Hashable {
 
     private enum CodingKeys: String, CodingKey {
         case questionSeconds, afterBuzzSeconds, answerSeconds, revealSeconds, isForgiving, basePoints, shakeCostPercent
+        case isJudgedByHand
     }
 
     /// Decodes settings, using the default for every missing field (an explicit null reveal means "wait").
@@ -84,6 +87,7 @@ public struct ShakySettings: Codable, Sendable, Equatable, Hashable {
         isForgiving = try container.decodeIfPresent(Bool.self, forKey: .isForgiving) ?? defaults.isForgiving
         basePoints = try container.decodeIfPresent(BasePoints.self, forKey: .basePoints) ?? defaults.basePoints
         shakeCostPercent = try container.decodeIfPresent(Int.self, forKey: .shakeCostPercent) ?? defaults.shakeCostPercent
+        isJudgedByHand = try container.decodeIfPresent(Bool.self, forKey: .isJudgedByHand) ?? false
     }
 
     /// Encodes every field, writing a missing reveal pause as null so it does not decode back to the default.
@@ -96,6 +100,7 @@ public struct ShakySettings: Codable, Sendable, Equatable, Hashable {
         try container.encode(isForgiving, forKey: .isForgiving)
         try container.encode(basePoints, forKey: .basePoints)
         try container.encode(shakeCostPercent, forKey: .shakeCostPercent)
+        try container.encode(isJudgedByHand, forKey: .isJudgedByHand)
     }
 
     /// The reveal pause in seconds, or nil when the operator advances by hand.

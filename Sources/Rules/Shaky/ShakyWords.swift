@@ -40,6 +40,10 @@ public struct ShakyWords: SteeredMode, Codable, Sendable, Equatable {
         /// What boards and operators see: the first team's letters as dealt, before any team's paid hints.
         var spectatorLetters: ShakyLetters?
         var shakes: [String: Int] = [:]
+        /// Every answer typed to this question (and every turn that ran out), as judged.
+        var answers: [AnswerRecord] = []
+        /// The team whose answer waits for the operator's verdict (judging by hand).
+        var awaitingVerdict: String?
     }
 
     /// Creates a game; refuses no teams, duplicate or blank team names, no questions and nonsensical settings.
@@ -82,6 +86,10 @@ public struct ShakyWords: SteeredMode, Codable, Sendable, Equatable {
     /// The difficulty of the open (or just revealed) question.
     public var questionDifficulty: Difficulty? { currentQuestion?.difficulty }
 
+    /// The answer of the open (or just revealed) question, for the quizmaster's eyes only (never send it to players
+    /// before the reveal).
+    public var currentAnswer: String? { currentQuestion?.answer }
+
     /// The answer, only once revealed (during a reveal); nil otherwise.
     public var revealedAnswer: String? { phase == .reveal ? currentQuestion?.answer : nil }
 
@@ -107,6 +115,12 @@ public struct ShakyWords: SteeredMode, Codable, Sendable, Equatable {
 
     /// The team on turn to answer, if any.
     public var teamOnTurn: String? { phase == .question ? round.queue.teamOnTurn : nil }
+
+    /// The answers typed to the open or just-revealed question (and turns that ran out), as judged, in order.
+    public var answers: [AnswerRecord] { round.index >= 0 ? round.answers : [] }
+
+    /// The team whose answer waits for the operator's verdict, if any (judging by hand).
+    public var teamAwaitingVerdict: String? { phase == .question ? round.awaitingVerdict : nil }
 
     /// Whether the buzz order may be shown: no first buzz is still waiting for earlier presses to arrive.
     public var isBuzzOrderSettled: Bool { round.queue.commitDeadline == nil }
@@ -194,6 +208,12 @@ public struct ShakyWords: SteeredMode, Codable, Sendable, Equatable {
                                 settleMs: settleMs, at: now)
         case let .answer(team, text):
             effects += try answer(team: team, text: text, at: now)
+        case let .judge(team, correct):
+            try checkStarted()
+            guard scoreByTeam[team] != nil else {
+                throw RuleError(.unknownTeam, "There is no team called \(team) in this game.")
+            }
+            effects += try judge(team: team, correct: correct, at: now)
         case .shake(let team):
             effects.append(try shake(team: team))
         case .tick:
@@ -264,18 +284,76 @@ public struct ShakyWords: SteeredMode, Codable, Sendable, Equatable {
         guard !TextFolding.compact(text).isEmpty else {
             throw RuleError(.emptyAnswer, "Type an answer before sending it.")
         }
-        let answer = currentQuestion!.answer
-        let verdict = AnswerJudge(isForgiving: settings.isForgiving).judge(text, against: answer)
+        guard round.awaitingVerdict == nil else {
+            throw RuleError(.awaitingVerdict, "Your answer is with the quizmaster; wait for the verdict.")
+        }
+        if settings.isJudgedByHand {
+            round.answers.append(AnswerRecord(team: team, text: text, verdict: nil, isByHand: true, points: 0, at: now))
+            round.awaitingVerdict = team
+            round.answerDeadline = nil
+            return [.awaitingVerdict(team: team, text: text)]
+        }
+        let verdict = AnswerJudge(isForgiving: settings.isForgiving).judge(text, against: currentQuestion!.answer)
+        round.answers.append(AnswerRecord(team: team, text: text, verdict: verdict, isByHand: false, points: 0, at: now))
+        return settle(team: team, verdict: verdict, at: now)
+    }
+
+    /// Ends `team`'s turn with `verdict`: a right answer scores and ends the question, a wrong one passes the turn.
+    private mutating func settle(team: String, verdict: AnswerVerdict, at now: Instant) -> [Effect] {
         if verdict.isCorrect {
             let points = pointsOnOffer(for: team)!
             scoreByTeam[team]! += points
             correctByTeam[team]! += 1
+            round.answers[round.answers.count - 1].points = points
             round.queue.endTurn(at: now)
             return [.result(team: team, correct: true, pointsAwarded: points, isMisspelling: verdict.isMisspelling,
                             isTimedOut: false),
                     endQuestion(scorer: team, points: points, at: now)]
         }
         return endTurnWithoutScore(isTimedOut: false, at: now)
+    }
+
+    /// The operator's verdict on an answer waiting for it, or an overrule of an earlier verdict on this question.
+    private mutating func judge(team: String, correct: Bool, at now: Instant) throws(RuleError) -> [Effect] {
+        guard phase == .question || phase == .reveal else {
+            throw RuleError(.nothingToJudge, "There is no question to judge now.")
+        }
+        guard let index = round.answers.lastIndex(where: { $0.team == team }) else {
+            throw RuleError(.nothingToJudge, "\(team) has not answered this question.")
+        }
+        if phase == .question, round.awaitingVerdict == team {
+            round.awaitingVerdict = nil
+            round.answers[index].verdict = correct ? .exact : .wrong
+            return settle(team: team, verdict: correct ? .exact : .wrong, at: now)
+        }
+        let record = round.answers[index]
+        let wasCorrect = record.verdict?.isCorrect ?? false
+        guard wasCorrect != correct else {
+            let said = correct ? "right" : "wrong"
+            throw RuleError(.nothingToJudge, "\(team)'s answer already counts as \(said).")
+        }
+        round.answers[index].isByHand = true
+        round.answers[index].verdict = correct ? .exact : .wrong
+        if correct, phase == .question {
+            // Accepting an answer judged wrong while the question is open: the team scores and the question ends.
+            let points = pointsOnOffer(for: team)!
+            scoreByTeam[team]! += points
+            correctByTeam[team]! += 1
+            round.answers[index].points = points
+            var effects: [Effect] = []
+            if round.queue.teamOnTurn != nil { round.queue.endTurn(at: now) }
+            effects.append(.result(team: team, correct: true, pointsAwarded: points, isMisspelling: false,
+                                   isTimedOut: false))
+            effects.append(endQuestion(scorer: team, points: points, at: now))
+            return effects
+        }
+        let change = correct ? pointsOnOffer(for: team)! : -record.points
+        scoreByTeam[team]! += change
+        correctByTeam[team]! += correct ? 1 : -1
+        round.answers[index].points = correct ? change : 0
+        let table = standings
+        lastReveal?.standings = table
+        return [.overruled(team: team, correct: correct, points: change, standings: table)]
     }
 
     private mutating func shake(team: String) throws(RuleError) -> Effect {
@@ -365,6 +443,9 @@ public struct ShakyWords: SteeredMode, Codable, Sendable, Equatable {
     /// Ends the turn of the team on turn after a wrong answer or a timeout, and moves on.
     private mutating func endTurnWithoutScore(isTimedOut: Bool, at now: Instant) -> [Effect] {
         guard let team = round.queue.teamOnTurn else { return [] }
+        if isTimedOut {
+            round.answers.append(AnswerRecord(team: team, text: "", verdict: .wrong, isByHand: false, points: 0, at: now))
+        }
         round.queue.endTurn(at: now)
         round.answerDeadline = nil
         return [.result(team: team, correct: false, pointsAwarded: 0, isMisspelling: false, isTimedOut: isTimedOut)]

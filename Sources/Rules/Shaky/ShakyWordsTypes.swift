@@ -25,6 +25,9 @@ extension ShakyWords {
         case shake(team: String)
         /// The host's clock reached `nextDeadline` (or later).
         case tick
+        /// The operator's verdict on the answer waiting for it (`isJudgedByHand`), or an overrule of the judge's
+        /// verdict on `team`'s last answer to the open or just-revealed question.
+        case judge(team: String, correct: Bool)
         /// The operator steers: `next` ends the open question or opens the next one after a reveal, `pause` and
         /// `resume` freeze and restart every clock, `end` stops the game and shows the final scoreboard.
         case steer(Steering)
@@ -61,6 +64,27 @@ extension ShakyWords {
         case paused
         /// The clocks run again, with these deadlines.
         case resumed(Clocks)
+        /// `team`'s answer waits for the operator's verdict (judging by hand); the answer clock has stopped.
+        case awaitingVerdict(team: String, text: String)
+        /// The operator overruled the verdict on `team`'s answer after the question: `points` (added, or taken back
+        /// when negative) and the standings now.
+        case overruled(team: String, correct: Bool, points: Int, standings: [Standing])
+    }
+
+    /// One answer typed to the current question, as judged (for the operator's feed and the game log).
+    public struct AnswerRecord: Codable, Sendable, Equatable, Hashable {
+        /// The team that answered.
+        public var team: String
+        /// What it typed.
+        public var text: String
+        /// The judge's verdict (nil while it waits for the operator, when judging by hand).
+        public var verdict: AnswerVerdict?
+        /// Whether the operator gave or changed the verdict.
+        public var isByHand: Bool
+        /// The points it scored (0 when wrong).
+        public var points: Int
+        /// When it arrived.
+        public var at: Instant
     }
 
     /// A freshly opened question, as announced.
