@@ -44,6 +44,8 @@ public struct ErrorCode: RawRepresentable, Hashable, Sendable, Codable, CustomSt
     public static let answerTooShort = ErrorCode("answer_too_short")
     /// `awaiting_verdict`
     public static let awaitingVerdict = ErrorCode("awaiting_verdict")
+    /// `banned`
+    public static let banned = ErrorCode("banned")
     /// `bad_csv`
     public static let badCSV = ErrorCode("bad_csv")
     /// `bad_field`
@@ -179,7 +181,7 @@ public struct ErrorCode: RawRepresentable, Hashable, Sendable, Codable, CustomSt
 
     /// Every code, in alphabetical order.
     public static let all: [ErrorCode] = [
-        .alreadyBuzzed, .alreadyJoined, .alreadyPaused, .alreadyPlaying, .alreadyStarted, .answerInQuestion, .awaitingVerdict,
+        .alreadyBuzzed, .alreadyJoined, .alreadyPaused, .alreadyPlaying, .alreadyStarted, .answerInQuestion, .awaitingVerdict, .banned,
         .answerTooLong, .answerTooShort, .badCSV, .badField, .badJSON, .badKey, .badName, .badOption, .badPackName,
         .badPlaceholder, .badQuestionCount, .badQuestionIndex, .badSettings, .badToken, .badVersion, .buzzClosed,
         .commandTooLong, .duplicateCommand, .duplicatePlayer, .duplicateQuestion, .duplicateTeam, .emptyAnswer,

@@ -37,6 +37,8 @@ final class HostCore: SessionHandler {
     var log: Logger { environment.log }
     /// False once the operator typed `quit`.
     private(set) var isRunning = true
+    /// The operator typed `quit` during a game once; a second `quit` stops the host.
+    private var isQuitPending = false
     private var nextHousekeepingAt: Int64 = 0
     private var nextTrimAt: Int64 = 0
     private var lastStatusLine = ""
@@ -101,10 +103,24 @@ final class HostCore: SessionHandler {
     private func runConsole(_ line: String, replyTo target: ReplyTarget) {
         let trimmed = line.trimmingCharacters(in: .whitespaces)
         guard !trimmed.isEmpty else { return }
+        let wasQuitPending = isQuitPending
+        isQuitPending = false
+        if trimmed.lowercased() == "quit!", target.isConsole {
+            environment.consoleOutput("Stopping the host…")
+            isRunning = false
+            return
+        }
+        if wasQuitPending, ["quit", "exit", "bye"].contains(trimmed.lowercased()) { isQuitPending = true }
         switch TextCommandParsing.parse(trimmed, games: room.catalog.startGrammars) {
         case .message(.bye):
             guard target.isConsole else {
                 return operators.refuse(target, .forbidden, "quit stops the host: only its own console can do that.")
+            }
+            if let game = room.game, !game.isFinished, !isQuitPending {
+                isQuitPending = true
+                return environment.consoleOutput(
+                    "A game of \(game.mode.title) is running. Type quit again (or quit!) to stop the host anyway — "
+                        + "start it with --resume to come back — or end the game first.")
             }
             environment.consoleOutput("Stopping the host…")
             isRunning = false
@@ -201,8 +217,9 @@ final class HostCore: SessionHandler {
         }
     }
 
-    /// Says goodbye to every connection (the host is stopping).
+    /// Says goodbye to every connection (the host is stopping); a host between games notes that nothing needs resuming.
     func shutDown() {
+        if room.game == nil { room.journal(.closed) }
         for session in sessions.joined + sessions.sessions.values.filter({ $0.membership == nil }) {
             sessions.send(Closing(.shutdown, "The host is shutting down. Thanks for playing!"), to: session)
         }
@@ -251,6 +268,8 @@ final class HostCore: SessionHandler {
         if hello.isSyncing { sessions.startSync(session, at: current.milliseconds) }
         room.lobbyChanged()
         room.catchUp(session, at: current)
+        for later in room.deliverLater { if let target = sessions.session(ofPlayer: later.playerID) { sessions.send(later.message, to: target) } }
+        room.deliverLater = []
     }
 
     /// Finds or adds the player a `hello` names and admits the session as them; nil when refused (and answered).
@@ -272,6 +291,10 @@ final class HostCore: SessionHandler {
             let name = hello.name.trimmingCharacters(in: .whitespaces)
             if let problem = NameRules.problem(with: name, what: "player") {
                 sessions.send(ErrorReply(.badName, problem), to: session, re: id)
+                return nil
+            }
+            if let barred = room.refusal(forName: name, address: session.peer) {
+                sessions.send(ErrorReply(.banned, barred), to: session, re: id)
                 return nil
             }
             if room.room.player(named: name) != nil {

@@ -23,6 +23,8 @@ struct HostOptions {
     var revealSeconds = ShakySettings().revealSeconds ?? 0
     var isStrict = !ShakySettings().isForgiving
     var isJudgedByHand = false
+    /// `history GAME --csv`: one row per answer instead of the readable account.
+    var isCSV = false
     var queenMaxPlayers = QueenSettings().maxPlayers
     var queenCountdownSeconds = QueenSettings().countdownSeconds
     var queenChooseSeconds = QueenSettings().chooseSeconds
@@ -109,6 +111,8 @@ struct HostOptions {
                   section: data),
             .flag("--no-fsync", sets: \.isJournalSyncEnabled, to: false,
                   help: "do not fsync the journal (faster, loses the last events on power loss)", section: data),
+            .flag("--csv", sets: \.isCSV, to: true,
+                  help: "with `history GAME`: one row per answer, for a spreadsheet", section: data),
 
             .value("--question-seconds", \.questionSeconds, .integer(in: ShakySettings.questionSecondsRange),
                    help: "buzz clock", section: shaky),

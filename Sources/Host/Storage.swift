@@ -182,22 +182,43 @@ final class Storage {
         }
     }
 
-    /// One line per finished game, newest last.
+    /// The finished games' log files, oldest first.
+    var gameLogFiles: [String] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: gamesDirectory)) ?? []).filter { $0.hasSuffix(".json") }
+            .sorted()
+    }
+
+    /// A finished game's log by its number in `history` (1 = oldest) or its file name.
+    func gameLog(_ which: String) -> (file: String, log: JSONValue, game: String)? {
+        let files = gameLogFiles
+        let file = Int(which).flatMap { (1...files.count).contains($0) ? files[$0 - 1] : nil }
+            ?? files.first { $0 == which || $0 == which + ".json" }
+        guard let file, let data = FileManager.default.contents(atPath: gamesDirectory + "/" + file),
+            let log = try? JSONParsing.parse(Array(data)),
+            let summary = try? JSONCoding.decode(GameLogSummary.self, from: log)
+        else { return nil }
+        return (file, log, summary.game ?? "")
+    }
+
+    /// One line per finished game, newest last, each with its number for `history N`.
     func history() -> [String] {
-        let files = ((try? FileManager.default.contentsOfDirectory(atPath: gamesDirectory)) ?? [])
-            .filter { $0.hasSuffix(".json") }.sorted()
-        return files.map { file in
-            guard let data = FileManager.default.contents(atPath: gamesDirectory + "/" + file),
-                let summary = try? JSONCoding.decode(GameLogSummary.self, from: Array(data))
-            else { return "\(file): unreadable" }
-            let ranking = (summary.ranking ?? []).prefix(5).compactMap { entry -> String? in
-                guard let name = entry.team ?? entry.player else { return nil }
-                return "\(entry.rank.map { "#\($0) " } ?? "")\(name) \(entry.score.map(String.init) ?? "")"
-            }
-            let rounds = summary.rounds.map { Wording.count($0.count, "round") } ?? ""
-            return "\(summary.finishedAt ?? "?")  \(summary.game ?? "?")  "
-                + (ranking.isEmpty ? rounds : ranking.joined(separator: ", ")) + "  [\(file)]"
+        let files = gameLogFiles
+        return files.enumerated().map { index, file in
+            "\(index + 1). " + historyLine(file)
         }
+    }
+
+    private func historyLine(_ file: String) -> String {
+        guard let data = FileManager.default.contents(atPath: gamesDirectory + "/" + file),
+            let summary = try? JSONCoding.decode(GameLogSummary.self, from: Array(data))
+        else { return "\(file): unreadable" }
+        let ranking = (summary.ranking ?? []).prefix(5).compactMap { entry -> String? in
+            guard let name = entry.team ?? entry.player else { return nil }
+            return "\(entry.rank.map { "#\($0) " } ?? "")\(name) \(entry.score.map(String.init) ?? "")"
+        }
+        let rounds = summary.rounds.map { Wording.count($0.count, "round") } ?? ""
+        return "\(summary.finishedAt ?? "?")  \(summary.game ?? "?")  "
+            + (ranking.isEmpty ? rounds : ranking.joined(separator: ", ")) + "  [\(file)]"
     }
 }
 

@@ -74,6 +74,20 @@ for problem in storage.loadProblems { log.warning(problem) }
 
 switch command {
 case .history(let words) where !words.isEmpty:
+    if let (file, log, game) = storage.gameLog(words[0]), words.count == 1 {
+        let entry = ModeCatalog.standard.entry(named: game)
+        if options.isCSV {
+            let rows = entry?.logRows(log) ?? []
+            guard let header = rows.first else { fail("The \(game) game \(file) has no rows for a spreadsheet.") }
+            print(CSV.document(header: header, rows: Array(rows.dropFirst())), terminator: "")
+        } else {
+            print((entry?.logLines(log) ?? ModeEntry.plainLines(log)).joined(separator: "\n"))
+        }
+        exit(0)
+    }
+    if words.count == 1, words[0].allSatisfy(\.isNumber) || words[0].hasSuffix(".json") {
+        fail("There is no finished game \"\(words[0])\"; `partyline-host history` lists them with their numbers.")
+    }
     runTool(["history"] + words, storage: storage)
 case .history:
     let lines = storage.history()
@@ -117,21 +131,28 @@ let environment = HostEnvironment(
 let isInteractive = isatty(STDIN_FILENO) == 1 && options.isConsoleEnabled
 var resumed: ResumedState?
 if FileManager.default.fileExists(atPath: storage.journalPath), options.resume != false {
-    var shouldResume = options.resume ?? true
-    if options.resume == nil && isInteractive {
-        FileHandle.standardError.write(Data("A journal from an earlier host is in \(storage.directory). Resume that room? [Y/n] ".utf8))
-        let answer = readLine()?.trimmingCharacters(in: .whitespaces).lowercased() ?? "y"
-        shouldResume = answer.isEmpty || answer.hasPrefix("y")
-    } else if options.resume == nil {
-        shouldResume = false
-        log.info("A journal exists but --resume was not given; starting a fresh room (the old journal is kept as journal-*.jsonl.old).")
-    }
-    if shouldResume {
+    if options.resume == true {
         do {
             resumed = try JournalReplay.load(path: storage.journalPath)
         } catch {
             fail("cannot resume: \(error)")
         }
+    } else if isInteractive {
+        // Say what would come back, and ask only when something is worth resuming.
+        switch Result(catching: { try JournalReplay.load(path: storage.journalPath) }) {
+        case .success(let state) where state.isWorthResuming:
+            FileHandle.standardError.write(
+                Data("An earlier host left \(state.summary) in \(storage.directory). Resume it? [Y/n] ".utf8))
+            let answer = readLine()?.trimmingCharacters(in: .whitespaces).lowercased() ?? "y"
+            if answer.isEmpty || answer.hasPrefix("y") { resumed = state }
+        case .success:
+            log.info("The journal of the earlier host holds nothing to resume; starting a fresh room.")
+        case .failure(let error):
+            log.warning("The earlier host's journal cannot be resumed (\(error)); starting a fresh room (it is kept).")
+        }
+    } else {
+        log.info(
+            "A journal exists but --resume was not given; starting a fresh room (the old journal is kept as journal-*.jsonl.old).")
     }
 } else if options.resume == true {
     log.warning("--resume was given but there is no journal in \(storage.directory); starting a fresh room.")

@@ -103,6 +103,12 @@ public enum ClientMessage: Equatable, Sendable {
     case resume
     case end
     case kick(name: String)
+    /// Lets a kicked name (and its address) back in.
+    case unban(name: String)
+    /// Removes every disconnected player from the room.
+    case tidy
+    /// Closes the running game to newcomers (they wait in the lobby for the next game), or opens it again.
+    case lock(Bool)
     /// Edits or reads the Queen's command library: `action` plus its fields.
     case library(action: String, fields: JSONObject)
     /// Edits or reads the quiz packs: `action` plus its fields.
@@ -119,8 +125,8 @@ public enum ClientMessage: Equatable, Sendable {
 
     /// The `type` names of the session's own messages, for help texts and errors.
     public static let typeNames = [
-        "hello", "ping", "sync", "start", "next", "pause", "continue", "end", "kick", "library", "packs", "console",
-        "status", "scores", "bye", "pong",
+        "hello", "ping", "sync", "start", "next", "pause", "continue", "end", "kick", "unban", "tidy", "lock", "unlock",
+        "library", "packs", "console", "status", "scores", "bye", "pong",
     ]
 
     /// The wire object of this message (the inverse of `ClientMessageDecoding`).
@@ -151,6 +157,9 @@ public enum ClientMessage: Equatable, Sendable {
         case .resume: return ["type": "continue"]
         case .end: return ["type": "end"]
         case .kick(let name): return ["type": "kick", "name": .string(name)]
+        case .unban(let name): return ["type": "unban", "name": .string(name)]
+        case .tidy: return ["type": "tidy"]
+        case .lock(let isLocked): return ["type": isLocked ? "lock" : "unlock"]
         case .library(let action, let fields):
             return with("library", JSONObject(dictionaryLiteral: ("action", .string(action))).merging(fields))
         case .packs(let action, let fields):
@@ -410,6 +419,10 @@ public struct MessageFields: Sendable {
         case "continue", "resume": return .resume
         case "end": return .end
         case "kick": return .kick(name: try requiredString("name", limit: FieldLimits.name))
+        case "unban": return .unban(name: try requiredString("name", limit: FieldLimits.name))
+        case "tidy": return .tidy
+        case "lock": return .lock(true)
+        case "unlock": return .lock(false)
         case "library":
             return .library(
                 action: try requiredString("action", limit: 32), fields: fields(without: ["type", "id", "action"]))

@@ -52,6 +52,12 @@ public enum TextCommandParsing {
         case "kick":
             guard !rest.isEmpty else { return .usage("kick NAME") }
             return .message(.kick(name: rest))
+        case "unban":
+            guard !rest.isEmpty else { return .usage("unban NAME") }
+            return .message(.unban(name: rest))
+        case "tidy": return .message(.tidy)
+        case "lock": return .message(.lock(true))
+        case "unlock": return .message(.lock(false))
         case "ping": return .message(.ping(clientTime: nil))
         case "start": return parseStart(rest, games: games)
         case "commands":

@@ -380,6 +380,8 @@ struct QueenView: GameScreen {
         }
         if let remaining = state.remaining(until: revealed.nextAt, now: now) {
             rows.append(ScreenRenderer.indent("Next round in \(ScreenText.clock(remaining))", .dim))
+        } else {
+            rows.append(ScreenRenderer.indent("Waiting for the quizmaster to deal the next round…", .dim))
         }
         return rows
     }

@@ -100,6 +100,8 @@ struct GameContext {
     var tools: ToolShelf
     /// The host's data folder, for a game that keeps records across games (a hall of fame).
     var dataDirectory: String
+    /// What was played since the host started (by content key), for games that avoid repeats in one evening.
+    var played: Set<String> = []
 }
 
 /// A running game as the room drives it, whatever the mode.
@@ -121,6 +123,10 @@ protocol HostedGame: AnyObject {
     var scores: (any HostMessage)? { get }
     /// The readable record of the game, for the game log.
     var gameLog: JSONValue { get }
+    /// The content this game plays (question texts, puzzles…, as keys), so later games tonight avoid it.
+    var playedContent: [String] { get }
+    /// Something the operator should know about the start ("3 questions had to repeat"), if anything.
+    var startNote: String? { get }
 
     /// Announces the start.
     func start(at now: Instant) -> Step
@@ -222,6 +228,10 @@ extension GameAdapter {
 
     var operatorPrompt: String? { nil }
 
+    var playedContent: [String] { [] }
+
+    var startNote: String? { nil }
+
     func tick(at now: Instant) -> Step { (try? apply(Mode.Event.tick, at: now)) ?? Step() }
 
     func replay(_ event: JSONValue, at now: Instant) throws {
@@ -275,13 +285,19 @@ struct ModeEntry: Sendable {
     var restore: @Sendable (_ record: JSONValue) throws -> any HostedGame
     /// The operator tools the mode brings (its content kinds, its records), each made on the data folder.
     var tools: [@Sendable (Storage) throws -> any OperatorTool]
+    /// A finished game's log (games/*.json) for people, one line each (`partyline-host history GAME`).
+    var logLines: @Sendable (JSONValue) -> [String]
+    /// A finished game's log as spreadsheet rows, the header first (`partyline-host history GAME --csv`).
+    var logRows: @Sendable (JSONValue) -> [[String]]
 
     /// An entry for adapter `Adapter`, with the wire's name, title, actions and help.
     init<Adapter: GameAdapter>(
         _ adapter: Adapter.Type, aliases: [String],
         make: @escaping @Sendable (_ options: JSONObject, _ context: GameContext) throws(RuleError) -> any HostedGame,
         restore: @escaping @Sendable (_ record: JSONValue) throws -> any HostedGame,
-        tools: [@Sendable (Storage) throws -> any OperatorTool] = []
+        tools: [@Sendable (Storage) throws -> any OperatorTool] = [],
+        logLines: @escaping @Sendable (JSONValue) -> [String] = ModeEntry.plainLines,
+        logRows: @escaping @Sendable (JSONValue) -> [[String]] = { _ in [] }
     ) {
         name = Adapter.Wire.name
         self.aliases = aliases
@@ -295,6 +311,13 @@ struct ModeEntry: Sendable {
         self.make = make
         self.restore = restore
         self.tools = tools
+        self.logLines = logLines
+        self.logRows = logRows
+    }
+
+    /// A log shown as its indented JSON, for modes without their own account.
+    static func plainLines(_ log: JSONValue) -> [String] {
+        String(decoding: JSONEncoding.pretty(log, sortingKeys: true), as: UTF8.self).split(separator: "\n").map(String.init)
     }
 
     /// Whether a typed line is one of `Action`'s text commands.

@@ -80,7 +80,15 @@ final class QueenHost: GameAdapter {
     var isFinished: Bool { game.phase == .finished }
 
     var statusLine: String {
-        var parts = ["Queen's game", "round \(game.roundNumber)", game.phase.rawValue]
+        let phase: String
+        switch game.phase {
+        case .waitingForDeal: phase = "waiting for a deal"
+        case .choosing: phase = "the Queen chooses"
+        case .countdown: phase = "counting down"
+        case .revealed: phase = "numbers revealed"
+        case .finished: phase = "over"
+        }
+        var parts = ["Queen's game", "round \(game.roundNumber)", phase]
         if let queen = game.queen { parts.append("Queen \(queen)") }
         if game.isPaused { parts.append("paused") }
         return parts.joined(separator: " · ")

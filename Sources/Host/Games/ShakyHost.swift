@@ -19,12 +19,15 @@ final class ShakyHost: GameAdapter {
         var seed: UInt64 { UInt64(seedText) ?? 0 }
         var packs: [String]
         var difficulty: String
+        /// How many questions had to repeat from earlier games tonight.
+        var repeated: Int?
     }
 
     static let entry = ModeEntry(
         ShakyHost.self, aliases: ["shakywords", "shaky-words"],
         make: { (options, context) throws(RuleError) in try ShakyHost.make(options: options, context: context) },
-        restore: { try ShakyHost.restore(record: $0) })
+        restore: { try ShakyHost.restore(record: $0) },
+        logLines: { ShakyHost.logLines($0) }, logRows: { ShakyHost.logRows($0) })
 
     var mode: ModeEntry { ShakyHost.entry }
     var game: ShakyWords
@@ -38,7 +41,23 @@ final class ShakyHost: GameAdapter {
         var results: [ShakyWire.Result]
         var scorer: String?
         /// Every answer typed (and every turn that ran out), with its verdict and whether the quizmaster gave it.
-        var answers: [ShakyWords.AnswerRecord]?
+        var answers: [AnswerLine]?
+    }
+
+    /// One answer as the game log keeps it.
+    struct AnswerLine: Codable {
+        var team: String
+        /// Who typed it, when known.
+        var player: String?
+        /// What was typed ("" when the answer clock ran out).
+        var text: String
+        /// `right`, `forgiven`, `wrong`, `timeout`, or `waiting` (judging by hand, no verdict yet).
+        var verdict: String
+        /// Whether the quizmaster gave or changed the verdict.
+        var byHand: Bool
+        var points: Int
+        /// Milliseconds from the question's opening.
+        var ms: Int64
     }
 
     /// The readable record of a game (games/*.json).
@@ -52,6 +71,8 @@ final class ShakyHost: GameAdapter {
 
     /// Who buzzed in which order and how each question ended, for the game log.
     private var questionLog: [QuestionRecord] = []
+    /// Who typed each team's latest answer, for the game log.
+    private var answerAuthors: [String: [String]] = [:]
     private var currentBuzzOrder: [String] = []
     /// How each turn of the current (or just revealed) question ended, for the log and for late joiners.
     private var currentResults: [ShakyWire.Result] = []
@@ -64,9 +85,11 @@ final class ShakyHost: GameAdapter {
 
     static func make(options fields: JSONObject, context: GameContext) throws(RuleError) -> ShakyHost {
         let options = StartOptions(fields: fields)
-        let teams = context.room.teams
+        // The teams with someone here (away players' teams would be ghosts scoring 0), unless the operator names them.
+        let present = context.room.teams.filter { team in context.room.members(of: team).contains(where: \.isConnected) }
+        let teams = try options.strings("teams").map { $0.map(context.room.canonicalTeam) } ?? present
         guard !teams.isEmpty else {
-            throw RuleError(.noTeams, "Shaky Words needs at least one team in the lobby; players join with a team name.")
+            throw RuleError(.noTeams, "Shaky Words needs at least one team with a player here; players join with a team name.")
         }
         let count = try options.integer("questions", default: 10, in: 1...500)
         let difficultyText = try options.string("difficulty") ?? "mixed"
@@ -75,8 +98,8 @@ final class ShakyHost: GameAdapter {
         }
         let packs = try options.strings("packs") ?? context.packs.listPacks().filter(\.isBuiltin).map(\.id)
         var rng = SplitMix64(seed: context.seed)
-        let questions = try context.packs.drawQuestions(
-            packIDs: packs, count: count, difficulty: difficulty, using: &rng)
+        let (questions, repeated) = try context.packs.drawQuestions(
+            packIDs: packs, count: count, difficulty: difficulty, avoiding: context.played, using: &rng)
         let host = context.options
         let reveal = try options.integer(
             "revealSeconds", default: host.revealSeconds, in: ShakySettings.revealSecondsRange)
@@ -93,7 +116,7 @@ final class ShakyHost: GameAdapter {
         return try ShakyHost(
             record: StartRecord(
                 teams: teams, questions: questions, settings: settings, seedText: String(rng.next()), packs: packs,
-                difficulty: difficulty.rawValue))
+                difficulty: difficulty.rawValue, repeated: repeated))
     }
 
     static func restore(record json: JSONValue) throws -> ShakyHost {
@@ -101,11 +124,25 @@ final class ShakyHost: GameAdapter {
     }
 
     var startRecord: JSONValue { (try? JSONCoding.encode(record)) ?? .null }
+
+    var playedContent: [String] { record.questions.map { TextFolding.fold($0.text) } }
+
+    var startNote: String? {
+        guard let repeated = record.repeated, repeated > 0 else { return nil }
+        return "\(Wording.count(repeated, "question")) had to repeat from earlier tonight: the packs have no more new ones."
+    }
     var isFinished: Bool { game.phase == .finished }
 
     var statusLine: String {
         let number = game.questionNumber.map { "question \($0)/\(game.questionCount)" } ?? "starting"
-        var parts = ["Shaky Words", number, game.phase.rawValue]
+        let phase: String
+        switch game.phase {
+        case .notStarted: phase = "starting"
+        case .question: phase = game.teamAwaitingVerdict != nil ? "an answer waits for your verdict" : "question open"
+        case .reveal: phase = "answer shown"
+        case .finished: phase = "over"
+        }
+        var parts = ["Shaky Words", number, phase]
         if game.isPaused { parts.append("paused") }
         if let team = game.teamOnTurn { parts.append("\(team) answering") }
         return parts.joined(separator: " · ")
@@ -135,7 +172,9 @@ final class ShakyHost: GameAdapter {
                     team: team, pressedAt: Instant(milliseconds: press.pressedAt), uncertaintyMs: press.uncertainty,
                     settleMs: context.settleMilliseconds), at: context.now)
         case .answer(let text):
-            return try apply(.answer(team: team, text: text), at: context.now)
+            let step = try apply(.answer(team: team, text: text), at: context.now)
+            answerAuthors[team, default: []].append(context.player.name)
+            return step
         case .shake:
             return try apply(.shake(team: team), at: context.now)
         }
@@ -169,6 +208,69 @@ final class ShakyHost: GameAdapter {
     func interpretFreeText(_ text: String, from player: Player) -> PlayRequest? {
         guard let team = game.teamOnTurn, Room.key(team) == Room.key(player.team) else { return nil }
         return ShakyWire.Action.answer(text).request
+    }
+
+    /// The answers to the current question as the game log keeps them.
+    private func answerLines() -> [AnswerLine] {
+        let opened = game.questionOpenedAt ?? Instant(milliseconds: 0)
+        var typedSoFar: [String: Int] = [:]
+        return game.answers.map { record in
+            var player: String?
+            if !record.text.isEmpty {
+                let index = typedSoFar[record.team, default: 0]
+                typedSoFar[record.team] = index + 1
+                let authors = answerAuthors[record.team] ?? []
+                player = index < authors.count ? authors[index] : nil
+            }
+            let verdict: String
+            switch record.verdict {
+            case .exact?: verdict = "right"
+            case .misspelling?: verdict = "forgiven"
+            case .wrong?: verdict = record.text.isEmpty ? "timeout" : "wrong"
+            case nil: verdict = "waiting"
+            }
+            return AnswerLine(
+                team: record.team, player: player, text: record.text, verdict: verdict, byHand: record.isByHand,
+                points: record.points, ms: opened.milliseconds(until: record.at))
+        }
+    }
+
+    // MARK: The game log for people
+
+    static func logLines(_ json: JSONValue) -> [String] {
+        guard let log = try? JSONCoding.decode(Log.self, from: json) else { return ModeEntry.plainLines(json) }
+        var lines = [
+            "Shaky Words · teams: \(log.teams.joined(separator: ", ")) · packs: \(log.packs.joined(separator: ", "))"
+                + " · \(log.difficulty)"
+        ]
+        for question in log.questions {
+            lines.append("Q\(question.number). \(question.question) — \(question.answer)")
+            if !question.buzzOrder.isEmpty { lines.append("    buzzed: \(question.buzzOrder.joined(separator: ", "))") }
+            for answer in question.answers ?? [] {
+                let who = answer.player.map { "\(answer.team) (\($0))" } ?? answer.team
+                let typed = answer.text.isEmpty ? "no answer" : "\"\(answer.text)\""
+                let hand = answer.byHand ? ", by the quizmaster" : ""
+                lines.append(
+                    "    \(who): \(typed) — \(answer.verdict)\(hand), \(answer.points) points, "
+                        + String(format: "%.1f s", Double(answer.ms) / 1000))
+            }
+        }
+        lines.append("Ranking: " + ShakyWire.Standing.summary(log.ranking, unit: " points"))
+        return lines
+    }
+
+    static func logRows(_ json: JSONValue) -> [[String]] {
+        guard let log = try? JSONCoding.decode(Log.self, from: json) else { return [] }
+        var rows = [["question", "text", "answer", "team", "player", "typed", "verdict", "by quizmaster", "points", "ms"]]
+        for question in log.questions {
+            for answer in question.answers ?? [] {
+                rows.append([
+                    String(question.number), question.question, question.answer, answer.team, answer.player ?? "",
+                    answer.text, answer.verdict, answer.byHand ? "yes" : "no", String(answer.points), String(answer.ms),
+                ])
+            }
+        }
+        return rows
     }
 
     // MARK: The quizmaster's feed
@@ -243,6 +345,7 @@ final class ShakyHost: GameAdapter {
             case .question(let opened):
                 currentBuzzOrder = []
                 currentResults = []
+                answerAuthors = [:]
                 // Each team sees its own arrangement; boards and operators see the first team's (never the answer).
                 for team in game.teams { outgoing.append(Outgoing(.team(team), question(opened, for: team, at: now))) }
                 outgoing.append(Outgoing(.spectators, question(opened, for: nil, at: now)))
@@ -277,7 +380,7 @@ final class ShakyHost: GameAdapter {
                     QuestionRecord(
                         number: ended.number, question: game.questionText ?? "", answer: ended.answer,
                         buzzOrder: currentBuzzOrder, results: currentResults, scorer: ended.scorer,
-                        answers: game.answers))
+                        answers: answerLines()))
                 let scores = ShakyWire.Standing.summary(ShakyHost.standings(ended.standings))
                 outgoing.append(feed("Revealed: \(ended.answer). Scores: \(scores)."))
                 if let prompt = operatorPrompt { outgoing.append(feed("Waiting for you: type \(prompt).")) }
@@ -296,7 +399,7 @@ final class ShakyHost: GameAdapter {
                 outgoing.append(Outgoing(.everyone, message))
                 outgoing.append(feed("Overruled: " + (message.line(for: Perspective()) ?? "")))
                 if var last = questionLog.popLast() {
-                    last.answers = game.answers
+                    last.answers = answerLines()
                     questionLog.append(last)
                 }
             case .resumed(let clocks):

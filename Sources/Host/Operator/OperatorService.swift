@@ -82,14 +82,15 @@ final class OperatorService {
             }
             let context = GameContext(
                 room: room.room, options: options, packs: storage.packs, commands: storage.commands, seed: seed(),
-                tools: tools, dataDirectory: storage.directory)
+                tools: tools, dataDirectory: storage.directory, played: room.played)
             let game: any HostedGame
             do {
                 game = try room.catalog.make(game: name, options: fields, context: context)
             } catch {
                 return refuse(target, error.code, error.message)
             }
-            okay(target, "Started \(game.mode.name).")  // the `ok` goes before the game's first broadcasts
+            // The `ok` goes before the game's first broadcasts.
+            okay(target, "Started \(game.mode.name)." + (game.startNote.map { " " + $0 } ?? ""))
             room.begin(game, at: now)
         case .next, .pause, .resume, .end:
             guard let game = room.game else { return refuse(target, .noGame, "No game is running.") }
@@ -111,11 +112,33 @@ final class OperatorService {
             guard let player = room.room.player(named: name) else {
                 return refuse(target, .unknownPlayer, "Nobody called \"\(name)\" is in the room.")
             }
-            if let session = sessions.session(ofPlayer: player.id) {
-                sessions.send(ErrorReply(.kicked, "The operator removed you from the room."), to: session)
+            let session = sessions.session(ofPlayer: player.id)
+            if let session {
+                sessions.send(ErrorReply(.kicked, "The operator removed you from the room for tonight."), to: session)
             }
+            room.ban(name: player.name, address: session?.peer)
             room.removePlayer(player, reason: "kicked by the operator", at: now)
-            okay(target, "\(player.name) was removed; their resume token no longer works.")
+            okay(target, "\(player.name) was removed for tonight (name and address); `unban \(player.name)` lets them back.")
+        case .unban(let name):
+            guard room.unban(name: name) else {
+                return refuse(target, .unknownPlayer, "\(name) is not barred.")
+            }
+            okay(target, "\(name) may join again.")
+        case .tidy:
+            let removed = room.tidy(at: now)
+            okay(
+                target,
+                removed.isEmpty
+                    ? "Nobody is away; the room is tidy."
+                    : "Removed \(Wording.count(removed.count, "player")) who \(removed.count == 1 ? "was" : "were") away: "
+                        + removed.joined(separator: ", ") + ".")
+        case .lock(let locked):
+            room.setLocked(locked)
+            okay(
+                target,
+                locked
+                    ? "The room is locked: newcomers wait in the lobby for the next game."
+                    : "The room is open: newcomers join the running game.")
         case .library(let action, let fields):
             libraryRequest(action, fields: fields, replyTo: target)
         case .packs(let action, let fields):

@@ -22,6 +22,10 @@ final class GameRoom {
     private var nextLobbyAt: Int64 = 0
     /// Something the operator's status line shows may have changed.
     var isStatusDirty = true
+    /// Names barred for the evening (by name key), with the address each was barred at.
+    private(set) var bans: [String: String] = [:]
+    /// Whether newcomers wait in the lobby for the next game instead of joining the running one.
+    private(set) var isLocked = false
     /// Where the quizmaster's feed goes besides operator connections: the host's console.
     var consoleFeed: ((String) -> Void)?
 
@@ -43,7 +47,14 @@ final class GameRoom {
         let player = room.add(name: name, team: team, token: token)
         journal(.join(player))
         log.info("\(player.name) joined team \(player.team).")
-        if let game { apply(game.playerJoined(player, at: now), at: now) }
+        if let game {
+            if isLocked {
+                deliverLater.append(
+                    (player.id, Notice("The game has started and the room is locked: you play in the next game.")))
+            } else {
+                apply(game.playerJoined(player, at: now), at: now)
+            }
+        }
         lobbyChanged()
         return player
     }
@@ -73,12 +84,64 @@ final class GameRoom {
     func adopt(_ state: ResumedState) {
         for player in state.players { room.restore(player) }
         game = state.game
+        if let game = state.game { played.formUnion(game.playedContent) }
+        bans = state.bans
+        isLocked = state.isLocked
+    }
+
+    /// Notices for players who joined this turn, sent once their welcome is out.
+    var deliverLater: [(playerID: String, message: any HostMessage)] = []
+
+    // MARK: Keeping the room
+
+    /// Why `name` (or a player at `address`) may not join tonight, or nil.
+    func refusal(forName name: String, address: String) -> String? {
+        if bans[Room.key(name)] != nil {
+            return "The organiser removed \(name) for tonight; ask them if that is a mistake."
+        }
+        // The host's own machine is never barred: its console and local windows share that address.
+        let isHostMachine = ["127.0.0.1", "::1", "::ffff:127.0.0.1"].contains(address)
+        if !address.isEmpty, !isHostMachine, bans.values.contains(address) {
+            return "The organiser removed a player on this computer for tonight; ask them if that is a mistake."
+        }
+        return nil
+    }
+
+    /// Bars a name (and the address it played from) for the rest of the evening.
+    func ban(name: String, address: String?) {
+        bans[Room.key(name)] = address ?? ""
+        journal(.ban(name: Room.key(name), address: address))
+    }
+
+    /// Lets a barred name back in; false when it was not barred.
+    func unban(name: String) -> Bool {
+        guard bans.removeValue(forKey: Room.key(name)) != nil else { return false }
+        journal(.unban(name: Room.key(name)))
+        return true
+    }
+
+    /// Newcomers wait for the next game (true) or join the running one (false).
+    func setLocked(_ locked: Bool) {
+        isLocked = locked
+        journal(.lock(locked))
+        isStatusDirty = true
+    }
+
+    /// Removes every disconnected player; returns their names.
+    func tidy(at now: Instant) -> [String] {
+        let away = room.players.filter { !$0.isConnected }
+        for player in away { removePlayer(player, reason: "tidied away while disconnected", at: now) }
+        return away.map(\.name)
     }
 
     // MARK: Games
 
+    /// What was played since the host started, so later games tonight avoid it.
+    private(set) var played: Set<String> = []
+
     /// Starts `newGame` (made by the catalog from a `start` request): journals its start record and announces it.
     func begin(_ newGame: any HostedGame, at now: Instant) {
+        played.formUnion(newGame.playedContent)
         journal(.start(game: newGame.mode.name, record: newGame.startRecord, at: now.milliseconds))
         game = newGame
         finishedGame = nil
@@ -217,8 +280,9 @@ final class GameRoom {
         let boards = sessions.joined.filter { $0.role == .board }.count
         let gamePart = game.map { $0.statusLine } ?? "lobby, no game running"
         let waiting = game?.operatorPrompt.map { "WAITING FOR YOU: type \($0) · " } ?? ""
+        let locked = isLocked ? " · locked" : ""
         // The phase first: a narrow terminal cuts the player list, not what the game is doing.
-        return waiting + gamePart + " · room \(room.code) · \(Wording.count(people, "player"))"
+        return waiting + gamePart + locked + " · room \(room.code) · \(Wording.count(people, "player"))"
             + (boards > 0 ? " · \(Wording.count(boards, "board"))" : "")
             + (teams.isEmpty ? "" : " · " + teams.joined(separator: " | "))
     }

@@ -17,13 +17,21 @@ enum JournalRecord: Codable, Equatable {
     case event(at: Int64, event: JSONValue)
     /// The running game ended.
     case gameEnd
+    /// The operator barred a name and its address for the rest of the evening.
+    case ban(name: String, address: String?)
+    /// The operator let a name back in.
+    case unban(name: String)
+    /// Newcomers wait for the next game (true) or join the running one (false).
+    case lock(Bool)
+    /// The host stopped cleanly with no game running: nothing here needs resuming.
+    case closed
 
     private enum Kind: String, Codable {
-        case room, join, leave, start, event, gameEnd
+        case room, join, leave, start, event, gameEnd, ban, unban, lock, closed
     }
 
     private enum CodingKeys: String, CodingKey {
-        case k, room, adminKey, at, player, game, record, event
+        case k, room, adminKey, at, player, game, record, event, name, address, locked
     }
 
     init(from decoder: any Decoder) throws {
@@ -42,6 +50,13 @@ enum JournalRecord: Codable, Equatable {
         case .event:
             self = .event(at: try fields.decode(Int64.self, forKey: .at), event: try fields.decode(JSONValue.self, forKey: .event))
         case .gameEnd: self = .gameEnd
+        case .ban:
+            self = .ban(
+                name: try fields.decode(String.self, forKey: .name),
+                address: try fields.decodeIfPresent(String.self, forKey: .address))
+        case .unban: self = .unban(name: try fields.decode(String.self, forKey: .name))
+        case .lock: self = .lock(try fields.decode(Bool.self, forKey: .locked))
+        case .closed: self = .closed
         }
     }
 
@@ -70,6 +85,18 @@ enum JournalRecord: Codable, Equatable {
             try fields.encode(event, forKey: .event)
         case .gameEnd:
             try fields.encode(Kind.gameEnd, forKey: .k)
+        case .ban(let name, let address):
+            try fields.encode(Kind.ban, forKey: .k)
+            try fields.encode(name, forKey: .name)
+            try fields.encodeIfPresent(address, forKey: .address)
+        case .unban(let name):
+            try fields.encode(Kind.unban, forKey: .k)
+            try fields.encode(name, forKey: .name)
+        case .lock(let isLocked):
+            try fields.encode(Kind.lock, forKey: .k)
+            try fields.encode(isLocked, forKey: .locked)
+        case .closed:
+            try fields.encode(Kind.closed, forKey: .k)
         }
     }
 

@@ -10,7 +10,26 @@ struct ResumedState {
     var game: (any HostedGame)?
     /// The game-clock time of the last record: the clock continues from here.
     var lastClock: Int64 = 0
+    /// Names the operator barred for the evening, with the address each was barred at ("" when none).
+    var bans: [String: String] = [:]
+    /// Whether newcomers wait for the next game.
+    var isLocked = false
+    /// Whether the last record says the host stopped cleanly with no game running.
+    var wasClosedCleanly = false
     var notes: [String] = []
+}
+
+extension ResumedState {
+    /// Whether resuming brings back anything: players, or a game (not a host that stopped cleanly between games).
+    var isWorthResuming: Bool { game != nil || (!players.isEmpty && !wasClosedCleanly) }
+
+    /// What would come back: `room KXQT with 5 players (Ann, Bob, Cid, …) in Shaky Words · question 3/10 · question`.
+    var summary: String {
+        let names = players.prefix(4).map(\.name).joined(separator: ", ") + (players.count > 4 ? ", …" : "")
+        let who = players.isEmpty ? "nobody" : Wording.count(players.count, "player") + " (\(names))"
+        let playing = game.map { " in \($0.statusLine)" } ?? " between games"
+        return "room \(room) with \(who)\(playing)"
+    }
 }
 
 enum JournalReplay {
@@ -55,7 +74,16 @@ enum JournalReplay {
                 try game.replay(event, at: Instant(milliseconds: at))
             case .gameEnd:
                 state.game = nil
+            case .ban(let name, let address):
+                state.bans[name] = address ?? ""
+            case .unban(let name):
+                state.bans[name] = nil
+            case .lock(let isLocked):
+                state.isLocked = isLocked
+            case .closed:
+                break
             }
+            if case .closed = record { state.wasClosedCleanly = true } else { state.wasClosedCleanly = false }
         }
         state.players = order.compactMap { playersByID[$0] }.map {
             var player = $0

@@ -4,7 +4,7 @@ public enum ShakyWire: GameWire {
     public static let title = "Shaky Words"
     public static let startGrammar = StartGrammar(
         count: "questions", choices: [("difficulty", ["easy", "medium", "hard", "mixed"])],
-        flags: ["strict": "strict", "--strict": "strict"], rest: ("packs", true),
+        flags: ["strict": "strict", "--strict": "strict"], rest: ("packs", true), listKeys: ["teams"],
         usage: "start shaky [QUESTIONS] [easy|medium|hard|mixed] [PACK,PACK…] [key=value …]")
 
     /// One team's line on a scoreboard; equal scores share a rank (1, 1, 3).

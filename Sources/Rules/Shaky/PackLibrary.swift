@@ -139,7 +139,7 @@ public struct PackLibrary: Sendable, Hashable, Codable {
     /// Copying is the only way to change a built-in pack.
     @discardableResult
     public mutating func copyPack(_ id: String, named name: String? = nil) throws(RuleError) -> String {
-        guard let source = pack(id: id) else { throw Self.unknownPack(id) }
+        guard let source = pack(id: id) else { throw unknownPack(id) }
         let newName: String
         if let name {
             newName = try checkedNewName(name)
@@ -224,13 +224,22 @@ public struct PackLibrary: Sendable, Hashable, Codable {
     /// Refuses unknown packs, an empty pack list, a count below one, and more questions than the packs hold.
     public func drawQuestions(packIDs: [String], count: Int, difficulty: DifficultyChoice,
                               using rng: inout some RandomNumberGenerator) throws(RuleError) -> [QuizQuestion] {
+        try drawQuestions(packIDs: packIDs, count: count, difficulty: difficulty, avoiding: [], using: &rng).questions
+    }
+
+    /// Draws like `drawQuestions`, but questions already played tonight (`played`, by `TextFolding.fold` of their
+    /// text) come last: they are used only when the packs run out of new ones, and `repeated` says how many were.
+    public func drawQuestions(packIDs: [String], count: Int, difficulty: DifficultyChoice, avoiding played: Set<String>,
+                              using rng: inout some RandomNumberGenerator) throws(RuleError)
+        -> (questions: [QuizQuestion], repeated: Int)
+    {
         guard !packIDs.isEmpty else { throw RuleError(.noPacks, "Choose at least one question pack.") }
         guard count >= 1 else { throw RuleError(.badQuestionCount, "Ask for at least one question.") }
         var chosenIDs: [String] = []
         var pool: [QuizQuestion] = []
         var seen = Set<String>()
         for id in packIDs {
-            guard let pack = pack(id: id) else { throw Self.unknownPack(id) }
+            guard let pack = pack(id: id) else { throw unknownPack(id) }
             if chosenIDs.contains(id) { continue }
             chosenIDs.append(id)
             for question in pack.questions where difficulty.admits(question.difficulty) {
@@ -240,8 +249,15 @@ public struct PackLibrary: Sendable, Hashable, Codable {
         guard pool.count >= count else {
             throw Self.notEnoughQuestions(packIDs: chosenIDs, available: pool.count, difficulty: difficulty)
         }
+        let fresh = pool.filter { !played.contains(TextFolding.fold($0.text)) }
+        if fresh.count < count {
+            let stale = pool.filter { played.contains(TextFolding.fold($0.text)) }
+            let drawn = fresh + Self.pick(count - fresh.count, from: stale, using: &rng)
+            return (Self.pick(drawn.count, from: drawn, using: &rng), count - fresh.count)
+        }
+        pool = fresh
         guard difficulty == .mixed else {
-            return Self.pick(count, from: pool, using: &rng)
+            return (Self.pick(count, from: pool, using: &rng), 0)
         }
         let buckets: [[QuizQuestion]] = Difficulty.allCases.map { level in pool.filter { $0.difficulty == level } }
         var quotas = [Int](repeating: 0, count: buckets.count)
@@ -258,7 +274,7 @@ public struct PackLibrary: Sendable, Hashable, Codable {
         for bucket in buckets.indices {
             drawn += Self.pick(quotas[bucket], from: buckets[bucket], using: &rng)
         }
-        return Self.pick(drawn.count, from: drawn, using: &rng)
+        return (Self.pick(drawn.count, from: drawn, using: &rng), 0)
     }
 
     // MARK: Question rules
@@ -344,8 +360,17 @@ public struct PackLibrary: Sendable, Hashable, Codable {
                      answer: question.answer.trimmingCharacters(in: .whitespacesAndNewlines))
     }
 
-    static func unknownPack(_ id: String) -> RuleError {
-        RuleError(.unknownPack, "There is no question pack with the id \"\(id)\".")
+    /// The refusal for an id no pack has, suggesting the closest id when one is near (a typo).
+    func unknownPack(_ id: String) -> RuleError {
+        let typed = Array(TextFolding.compact(id))
+        let closest = (builtinPacks + customPacks).map(\.id).map { candidate in
+            (candidate, AnswerJudge.editDistance(typed, Array(TextFolding.compact(candidate))))
+        }.min { $0.1 < $1.1 }
+        var message = "There is no question pack with the id \"\(id)\"."
+        if let (candidate, distance) = closest, distance <= max(2, typed.count / 3) {
+            message += " Did you mean \(candidate)?"
+        }
+        return RuleError(.unknownPack, message + " See `packs`.")
     }
 
     static func notEnoughQuestions(packIDs: [String], available: Int, difficulty: DifficultyChoice) -> RuleError {
@@ -373,7 +398,7 @@ public struct PackLibrary: Sendable, Hashable, Codable {
         if let builtin = builtinPacks.first(where: { $0.id == id }) {
             throw RuleError(.readOnly, "The built-in pack \"\(builtin.name)\" cannot be \(action); copy it to make your own version.")
         }
-        guard let index = customPacks.firstIndex(where: { $0.id == id }) else { throw Self.unknownPack(id) }
+        guard let index = customPacks.firstIndex(where: { $0.id == id }) else { throw unknownPack(id) }
         return index
     }
 

@@ -116,6 +116,9 @@ public struct ShakyWords: SteeredMode, Codable, Sendable, Equatable {
     /// The team on turn to answer, if any.
     public var teamOnTurn: String? { phase == .question ? round.queue.teamOnTurn : nil }
 
+    /// When the open or just-revealed question opened.
+    public var questionOpenedAt: Instant? { round.index >= 0 ? round.openedAt : nil }
+
     /// The answers typed to the open or just-revealed question (and turns that ran out), as judged, in order.
     public var answers: [AnswerRecord] { round.index >= 0 ? round.answers : [] }
 

@@ -1,0 +1,158 @@
+import Foundation
+import Protocol
+import Rules
+import Testing
+
+@testable import Client
+@testable import Host
+
+/// The organiser runs the show (#18), in-process: the feed, judging by hand, a clean room, no repeats, safe stops.
+@Suite("The organiser's console, in-process")
+struct OrganiserTests {
+    @Test func theConsoleFollowsTheGameWhilePlayersSeeNothingTheyShouldNot() throws {
+        let host = try EmbeddedHost()
+        let ann = try host.player("Ann", team: "Red")
+        let bob = try host.player("Bob", team: "Blue")
+        let admin = try host.watcher(.admin)
+        let started = host.console("start shaky 2 easy")
+        let game = try #require(host.core.room.game as? ShakyHost)
+        let answer = try #require(game.game.currentAnswer)
+        #expect(started.contains { $0.contains("Question 1/2") && $0.contains("answer: \(answer)") }, "\(started)")
+        #expect(admin.drain().contains { $0["type"] == "feed" && $0["text"]?.stringValue?.contains(answer) == true })
+        ann.send(["type": "buzz"])
+        bob.send(["type": "buzz"])
+        let typed = host.console("status")  // the feed arrived with the buzzes; status itself is quiet here
+        _ = typed
+        ann.send(["type": "answer", "text": "zebra crossing"])
+        let lines = host.consoleLines.joined(separator: "\n")
+        _ = lines
+        // Everything the players received before the reveal: neither the answer nor Red's wrong answer.
+        for player in [ann, bob] {
+            let seen = player.drain().map(\.description).joined()
+            #expect(!seen.contains(answer), "the answer reached a player before the reveal")
+            #expect(!seen.contains("zebra crossing"), "a typed answer reached the players")
+            #expect(!seen.contains("\"feed\""), "the feed is for operators")
+        }
+        let feed = admin.drain().compactMap { $0["type"] == "feed" ? $0["text"]?.stringValue : nil }
+        #expect(feed.contains { $0.contains("Red answered \"zebra crossing\": wrong") && $0.contains("accept Red") }, "\(feed)")
+    }
+
+    @Test func acceptChangesTheScoresEveryoneSeesAndIsJournaled() throws {
+        let host = try EmbeddedHost()
+        let ann = try host.player("Ann", team: "Red")
+        let bob = try host.player("Bob", team: "Blue")
+        host.console("start shaky 2 easy")
+        ann.send(["type": "buzz"])
+        ann.send(["type": "answer", "text": "certainly wrong"])
+        host.advance(by: 21_000)  // buzzing closes: the question is revealed unanswered (the next opens at 25 s)
+        #expect(try bob.expect("reveal")["scorer"] == .null)
+        #expect(host.console("accept red").first == "Done.")
+        let overruled = try bob.expect("overruled")
+        #expect(overruled["team"] == "Red")
+        #expect(overruled["points"] == 100)
+        #expect(host.console("accept Red") == [#"! Red's answer already counts as right."#])
+        host.core.storage.syncJournal()
+        let replayed = try JournalReplay.load(path: host.core.storage.journalPath)
+        let game = try #require(replayed.game as? ShakyHost)
+        #expect(game.game.scores["Red"] == 100, "the overrule survives a restart")
+    }
+
+    @Test func judgingByHandHoldsEveryVerdictForTheOperator() throws {
+        var options = EmbeddedHost.defaultOptions
+        options.isJudgedByHand = true
+        let host = try EmbeddedHost(options: options)
+        let ann = try host.player("Ann", team: "Red")
+        let board = try host.watcher(.board)
+        host.console("start shaky 1 easy")
+        let answer = try #require((host.core.room.game as? ShakyHost)?.game.currentAnswer)
+        ann.send(["type": "buzz"])
+        ann.send(["type": "answer", "text": .string(answer)])
+        #expect(try board.expect("judging")["team"] == "Red")
+        #expect(!board.types().contains("result"), "no verdict until the operator gives it")
+        #expect(host.core.room.statusSummary.hasPrefix("WAITING FOR YOU: type accept Red or reject Red"))
+        host.advance(by: 80_000)  // past the 60 s answer clock (and under the 90 s idle timeout of the board)
+        #expect(!board.types().contains("result"), "the answer clock does not run out while the quizmaster decides")
+        #expect(host.console("accept Red").first == "Done.")
+        #expect(try board.expect("result")["correct"] == true)
+    }
+
+    @Test func aKickedNameAndAddressStayOutUntilUnbanned() throws {
+        let host = try EmbeddedHost()
+        let cid = host.connect(peer: "10.1.2.3")
+        cid.send(["type": "hello", "room": "ROOM", "name": "Cid", "team": "Red"])
+        #expect(host.console("kick cid").first?.contains("removed for tonight") == true)
+        #expect(cid.isClosed)
+        let again = host.connect(peer: "10.1.2.3")
+        again.send(["type": "hello", "room": "ROOM", "name": "Cedric", "team": "Red"])
+        #expect(try again.expect("error")["code"] == "banned", "the address is barred")
+        let elsewhere = host.connect(peer: "10.1.2.4")
+        elsewhere.send(["type": "hello", "room": "ROOM", "name": "CID", "team": "Red"])
+        #expect(try elsewhere.expect("error")["code"] == "banned", "the name is barred")
+        #expect(host.console("unban Cid") == ["Cid may join again."])
+        let back = host.connect(peer: "10.1.2.3")
+        back.send(["type": "hello", "room": "ROOM", "name": "Cid", "team": "Red"])
+        _ = try back.expect("welcome")
+    }
+
+    @Test func tidyAndANewGameLeaveNoGhostTeams() throws {
+        let host = try EmbeddedHost()
+        _ = try host.player("Ann", team: "Red")
+        let bob = try host.player("Bob", team: "Blue")
+        bob.send(["type": "bye"])
+        host.console("start shaky 1")
+        #expect((host.core.room.game as? ShakyHost)?.game.teams == ["Red"], "an away team does not play")
+        host.console("end")
+        #expect(host.console("tidy") == ["Removed 1 player who was away: Bob."])
+        #expect(host.console("tidy") == ["Nobody is away; the room is tidy."])
+        #expect(host.core.room.room.player(named: "Bob") == nil)
+        host.console("start shaky 1 teams=Red")
+        #expect((host.core.room.game as? ShakyHost)?.game.teams == ["Red"])
+    }
+
+    @Test func twoGamesInOneEveningRepeatNoQuestionWhileEnoughRemain() throws {
+        let host = try EmbeddedHost()
+        _ = try host.player("Ann", team: "Red")
+        host.console("start shaky 8 easy animals")
+        let first = try #require(host.core.room.game as? ShakyHost).record.questions.map(\.text)
+        host.console("end")
+        host.console("start shaky 8 easy animals")
+        let second = try #require(host.core.room.game as? ShakyHost).record.questions.map(\.text)
+        #expect(Set(first).isDisjoint(with: second))
+        host.console("end")
+        let pool = host.core.storage.packs.pack(id: "animals")?.questions.filter { $0.difficulty == .easy }.count ?? 0
+        let reply = host.console("start shaky \(pool) easy animals")
+        #expect(reply.first?.contains("had to repeat") == true, "\(reply)")
+    }
+
+    @Test func quitDuringAGameAsksFirst() throws {
+        let host = try EmbeddedHost()
+        _ = try host.player("Ann", team: "Red")
+        host.console("start shaky 1")
+        #expect(host.console("quit").first?.contains("Type quit again") == true)
+        #expect(host.core.isRunning)
+        host.console("status")
+        #expect(host.console("quit").first?.contains("Type quit again") == true, "another command in between asks again")
+        host.console("quit")
+        #expect(!host.core.isRunning)
+    }
+
+    @Test func aLockedRoomKeepsNewcomersForTheNextGame() throws {
+        let host = try EmbeddedHost()
+        _ = try host.player("Ann", team: "Red")
+        host.console("start shaky 2")
+        #expect(host.console("lock").first?.contains("locked") == true)
+        let late = try host.player("Zed", team: "Green")
+        #expect((host.core.room.game as? ShakyHost)?.game.teams == ["Red"])
+        #expect(late.types().contains("notice"))
+        host.console("unlock")
+        _ = try host.player("Yan", team: "Gold")
+        #expect((host.core.room.game as? ShakyHost)?.game.teams == ["Red", "Gold"])
+    }
+
+    @Test func aMistypedPackNameIsCorrected() throws {
+        let host = try EmbeddedHost()
+        _ = try host.player("Ann", team: "Red")
+        let reply = host.console("start shaky 3 sciense")
+        #expect(reply.first?.contains("Did you mean science?") == true, "\(reply)")
+    }
+}
