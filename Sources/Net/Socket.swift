@@ -127,10 +127,26 @@ public struct Socket: Hashable, Sendable {
         return socket
     }
 
-    /// Connects a blocking TCP client socket (used by tests and tools, never by the loop).
-    public static func connectBlocking(host: String, port: UInt16) throws(SocketError) -> Socket {
+    /// Connects a blocking TCP client socket (used by tests and tools, never by the loop), from the local address
+    /// `source` when given (such as 127.0.0.2, to look like another machine to a host on loopback).
+    public static func connectBlocking(host: String, port: UInt16, from source: String? = nil) throws(SocketError)
+        -> Socket
+    {
         let fd = Glue.socket(AF_INET, streamType, 0)
         guard fd >= 0 else { throw SocketError.current("socket") }
+        if let source {
+            var local = try makeAddress(source, 0)
+            let bound = withUnsafePointer(to: &local) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    Glue.bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+                }
+            }
+            guard bound == 0 else {
+                let error = SocketError.current("bind(\(source))")
+                Glue.close(fd)
+                throw error
+            }
+        }
         var address = try makeAddress(host, port)
         let result = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glue.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }

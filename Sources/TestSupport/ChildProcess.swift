@@ -166,6 +166,25 @@ public class ChildProcess {
         try waitForLine("a line with \"\(text)\"", timeout: timeout) { $0.contains(text) }
     }
 
+    /// Waits for a stderr line (the host's console) containing `text`, after the last one this found; returns it.
+    @discardableResult
+    public func waitForErrorLine(containing text: String, timeout: TimeInterval = 10) throws -> String {
+        let deadline = Date().addingTimeInterval(timeout)
+        while true {
+            let all = errorText.split(separator: "\n", omittingEmptySubsequences: false).dropLast().map(String.init)
+            if let index = all.indices.dropFirst(errorLinesConsumed).first(where: { all[$0].contains(text) }) {
+                errorLinesConsumed = index + 1
+                return all[index]
+            }
+            guard Date() < deadline else {
+                throw HarnessError("no stderr line with \"\(text)\" from \(name) within \(timeout) s; stderr so far:\n"
+                    + errorText.suffix(3000))
+            }
+            Thread.sleep(forTimeInterval: 0.02)
+        }
+    }
+    private var errorLinesConsumed = 0
+
     /// Waits for the process to end; its exit status, or nil when it did not end within `timeout`.
     public func waitForExit(timeout: TimeInterval = 10) -> Int32? {
         let deadline = Date().addingTimeInterval(timeout)

@@ -49,12 +49,15 @@ public final class HostProcess: ServerProcess {
     /// Everything the host wrote to stderr so far.
     public func errorOutput() -> String { errorText }
 
-    /// Connects a test client (no hello sent).
-    public func connect() throws -> TestClient { try TestClient(port: port) }
+    /// Connects a test client (no hello sent), from the local address `source` when given.
+    public func connect(from source: String? = nil) throws -> TestClient { try TestClient(port: port, from: source) }
 
-    /// Connects and joins as a player of `team`, with `extra` hello fields; keeps the resume token.
-    public func join(_ name: String, team: String, extra: JSONObject = [:]) throws -> TestClient {
-        let client = try connect()
+    /// Connects (from `source` when given) and joins as a player of `team`, with `extra` hello fields; keeps the
+    /// resume token.
+    public func join(_ name: String, team: String, extra: JSONObject = [:], from source: String? = nil) throws
+        -> TestClient
+    {
+        let client = try connect(from: source)
         var hello: JSONObject = [
             "type": "hello", "protocol": 1, "room": .string(room), "name": .string(name),
             "team": .string(team), "role": "player",

@@ -23,9 +23,10 @@ public final class TestClient {
     /// Whether the host closed the connection.
     public private(set) var isClosed = false
 
-    /// Connects to 127.0.0.1:`port`.
-    public init(port: UInt16) throws {
-        socket = try Socket.connectBlocking(host: "127.0.0.1", port: port)
+    /// Connects to 127.0.0.1:`port`, from the local address `source` when given (127.0.0.2 looks like another
+    /// machine to the host).
+    public init(port: UInt16, from source: String? = nil) throws {
+        socket = try Socket.connectBlocking(host: "127.0.0.1", port: port, from: source)
     }
 
     deinit { socket.close() }

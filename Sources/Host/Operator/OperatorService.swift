@@ -103,7 +103,12 @@ final class OperatorService {
                 }
             do {
                 let step = try game.steer(command, at: now)
-                okay(target, "\(command == .resume ? "continue" : command.rawValue): done.")
+                switch command {
+                case .next: okay(target, "Moving on.")
+                case .pause: okay(target, "Paused: every clock stands still until you type continue.")
+                case .resume: okay(target, "Continuing: the clocks run again.")
+                case .end: okay(target, "The game is over.")
+                }
                 room.apply(step, at: now)
             } catch {
                 refuse(target, error.code, error.message)
