@@ -460,29 +460,37 @@ final class HostCore: SessionHandler {
         case .board?:
             return "You are watching. Commands: scores, help, quit."
         case .admin?:
-            return consoleHelp.replacingOccurrences(of: "help | quit (stops the host)", with: "help | quit (leaves)")
+            return consoleHelp.replacingOccurrences(
+                of: "help · quit (stops the host; during a game it asks first)", with: "help · quit (you leave; the game goes on)")
         }
     }
 
+    /// The console's help: what to type to run the games, keep the room, and edit content.
     var consoleHelp: String {
-        var lines = [
-            "Operator commands:",
-            "  status                          who is here and what is running",
-        ]
-        lines += room.catalog.entries.map { "  " + $0.startGrammar.usage }
-        lines += room.catalog.entries.flatMap(\.commandHelp)
+        var lines = ["Operator commands:", " Running a game"]
+        for entry in room.catalog.entries {
+            lines.append("  " + entry.startGrammar.usage)
+            if let example = entry.startGrammar.example { lines.append("      e.g. " + example) }
+        }
         lines += [
-            "                                  e.g. start shaky 10 mixed science,animals answer-seconds=30",
-            "  next | pause | continue | end   steer the running game",
-            "  kick NAME                       remove a player (their token stops working)",
+            "  next · pause · continue · end   steer the running game",
             "  scores                          the standings",
-            "  packs | pack show ID | pack create NAME | pack rename ID NAME | pack delete ID | pack copy ID [NAME]",
-            "  pack add ID DIFFICULTY | QUESTION | ANSWER   pack edit ID N D | Q | A   pack remove ID N",
-            "  pack import FILE | pack export ID FILE",
-            "  library list | library search TEXT | library add [kind=K] [difficulty=D] TEXT",
-            "  library edit ID TEXT | library delete ID | library hide ID | library unhide ID",
+        ]
+        lines += room.catalog.entries.flatMap(\.commandHelp).map { "  " + $0 }
+        lines += [
+            " The room",
+            "  status                          who is here and what is running",
+            "  kick NAME · unban NAME          bar a player (name and computer) for tonight · let back",
+            "  tidy                            remove every player who is away",
+            "  lock · unlock                   late arrivals wait for the next game · join at once",
+            " Questions, commands and each game's content",
+            "  packs · pack show ID · pack create NAME · pack rename ID NAME · pack delete ID",
+            "  pack copy ID [NAME] · pack import FILE · pack export ID FILE · pack remove ID N",
+            "  pack add ID DIFFICULTY | QUESTION | ANSWER · pack edit ID N DIFFICULTY | Q | A",
+            "  library list · library search TEXT · library add [kind=K] [difficulty=D] TEXT",
+            "  library edit ID TEXT · library delete ID · library hide ID · library unhide ID",
         ] + operators.tools.usage.map { "  " + $0 } + [
-            "  help | quit (stops the host)",
+            "  help · quit (stops the host; during a game it asks first)",
         ]
         return lines.joined(separator: "\n")
     }

@@ -66,7 +66,7 @@ struct RegressionTests {
         operatorText.send(line: "resume")
         #expect(host.core.room.game?.statusLine.contains("paused") == false, "resume is continue for an operator")
         operatorText.send(line: "help")
-        #expect(operatorText.text().contains("quit (leaves)"))
+        #expect(operatorText.text().contains("quit (you leave; the game goes on)"))
     }
 
     @Test func aBoardGetsTheLobbyOnceWhenItJoins() throws {

@@ -18,7 +18,7 @@ struct ToyModeTests {
         cleo.send(line: "join ROOM Cleo Green")
         #expect(cleo.text().contains("Welcome, Cleo"))
 
-        #expect(host.console("start coin 2") == ["Started coin."])
+        #expect(host.console("start coin 2") == ["Started Coin toss."])
         bob.update()
         #expect(bob.state.game is CoinView)
         #expect(bob.state.isGameRunning)

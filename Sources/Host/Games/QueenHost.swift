@@ -49,9 +49,9 @@ final class QueenHost: GameAdapter {
         if let kinds = try options.strings("kinds") {
             settings.kinds = Set(
                 try kinds.map { (text) throws(RuleError) -> CommandKind in
-                    guard let kind = CommandKind(rawValue: text) else {
-                        let known = CommandKind.allCases.map(\.rawValue).joined(separator: ", ")
-                        throw RuleError(.badOption, "Unknown command kind \"\(text)\"; kinds: \(known).")
+                    guard let kind = CommandKind.named(text) else {
+                        throw RuleError(
+                            .badOption, "Unknown command kind \"\(text)\"; kinds: \(CommandKind.spelledList).")
                     }
                     return kind
                 })

@@ -90,7 +90,7 @@ final class OperatorService {
                 return refuse(target, error.code, error.message)
             }
             // The `ok` goes before the game's first broadcasts.
-            okay(target, "Started \(game.mode.name)." + (game.startNote.map { " " + $0 } ?? ""))
+            okay(target, "Started \(game.mode.title)." + (game.startNote.map { " " + $0 } ?? ""))
             room.begin(game, at: now)
         case .next, .pause, .resume, .end:
             guard let game = room.game else { return refuse(target, .noGame, "No game is running.") }
@@ -300,9 +300,8 @@ final class OperatorService {
         }
         func kind(_ text: String?) throws(RuleError) -> CommandKind? {
             guard let text else { return nil }
-            guard let kind = CommandKind(rawValue: text) else {
-                let known = CommandKind.allCases.map(\.rawValue).joined(separator: ", ")
-                throw RuleError(.badField, "kind must be one of \(known).")
+            guard let kind = CommandKind.named(text) else {
+                throw RuleError(.badField, "kind must be one of \(CommandKind.spelledList).")
             }
             return kind
         }

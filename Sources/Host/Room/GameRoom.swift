@@ -145,7 +145,7 @@ final class GameRoom {
         journal(.start(game: newGame.mode.name, record: newGame.startRecord, at: now.milliseconds))
         game = newGame
         finishedGame = nil
-        log.info("Game started: \(newGame.statusLine)")
+        log.info("Game started: \(newGame.mode.title).")
         apply(newGame.start(at: now), at: now)
     }
 

@@ -3,7 +3,8 @@ public enum QueenWire: GameWire {
     public static let name = "queen"
     public static let title = "The Queen's game"
     public static let startGrammar = StartGrammar(
-        listKeys: ["kinds", "difficulties"], usage: "start queen [key=value …]   e.g. start queen countdown-seconds=5")
+        listKeys: ["kinds", "difficulties"], usage: "start queen [key=value …]",
+        example: "start queen countdown-seconds=5 kinds=citizen-to-all")
 
     /// A Queen's game started.
     public struct Intro: GameIntro {

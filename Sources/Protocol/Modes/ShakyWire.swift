@@ -5,7 +5,8 @@ public enum ShakyWire: GameWire {
     public static let startGrammar = StartGrammar(
         count: "questions", choices: [("difficulty", ["easy", "medium", "hard", "mixed"])],
         flags: ["strict": "strict", "--strict": "strict"], rest: ("packs", true), listKeys: ["teams"],
-        usage: "start shaky [QUESTIONS] [easy|medium|hard|mixed] [PACK,PACK…] [key=value …]")
+        usage: "start shaky [QUESTIONS] [easy|medium|hard|mixed] [PACK,PACK…] [key=value …]",
+        example: "start shaky 10 mixed science,animals answer-seconds=30")
 
     /// One team's line on a scoreboard; equal scores share a rank (1, 1, 3).
     public struct Standing: Codable, Sendable, Equatable {
@@ -456,7 +457,7 @@ public enum ShakyWire: GameWire {
         }
 
         public static let textHelp = [
-            "  accept TEAM | reject TEAM   count that team's answer right or wrong (judging by hand; also overrules)"
+            "accept TEAM · reject TEAM       overrule the judge, or give the verdict (--judge manual)"
         ]
     }
 

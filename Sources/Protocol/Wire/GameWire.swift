@@ -106,12 +106,15 @@ public struct StartGrammar: Sendable {
     public var listKeys: Set<String>
     /// The usage line for help and mistakes: `start shaky [QUESTIONS] [easy|medium|hard|mixed] [PACK,PACK…]`.
     public var usage: String
+    /// A typical start, shown under the usage in the console's help: `start queen countdown-seconds=5`.
+    public var example: String?
 
     /// Creates a grammar.
     public init(
         count: String? = nil, choices: [(key: String, values: [String])] = [], flags: [String: String] = [:],
-        rest: (key: String, isList: Bool)? = nil, listKeys: Set<String> = [], usage: String
+        rest: (key: String, isList: Bool)? = nil, listKeys: Set<String> = [], usage: String, example: String? = nil
     ) {
+        self.example = example
         self.count = count
         self.choices = choices
         self.flags = flags

@@ -6,6 +6,24 @@ public enum CommandKind: String, CaseIterable, Codable, Sendable, Hashable {
     case citizenToAll
     /// Numbered players do something for the Queen.
     case citizenToQueen
+
+    /// How people type it: `citizen-to-all`.
+    public var spelled: String {
+        switch self {
+        case .citizenToCitizen: "citizen-to-citizen"
+        case .citizenToAll: "citizen-to-all"
+        case .citizenToQueen: "citizen-to-queen"
+        }
+    }
+
+    /// The kind `text` names, however it is written (`citizen-to-all`, `citizenToAll`, `Citizen to all`).
+    public static func named(_ text: String) -> CommandKind? {
+        let folded = String(text.lowercased().unicodeScalars.filter { $0.properties.isAlphabetic }.map(Character.init))
+        return allCases.first { $0.rawValue.lowercased() == folded }
+    }
+
+    /// Every kind as people type it, for messages: `citizen-to-citizen, citizen-to-all, citizen-to-queen`.
+    public static var spelledList: String { allCases.map(\.spelled).joined(separator: ", ") }
 }
 
 /// How much a Queen's command asks of the players.
