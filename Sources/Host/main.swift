@@ -204,12 +204,16 @@ if options.isDiscoveryEnabled {
 FileHandle.standardOutput.write(Data("ready port=\(transport.port) room=\(roomCode) admin-key=\(adminKey)\n".utf8))
 let addresses = HostInfo.addresses()
 let lanAddress = addresses.first ?? "127.0.0.1"
+let clientCommand = "partyline \(lanAddress)" + (transport.port == 4747 ? "" : ":\(transport.port)")
+let textCommand = "nc \(lanAddress) \(transport.port)"
+let commandWidth = max(clientCommand.count, textCommand.count) + 3
+func padded(_ text: String) -> String { text + String(repeating: " ", count: commandWidth - text.count) }
 environment.consoleOutput("""
 
     Partyline is running. Room code: \(roomCode)   Admin key: \(adminKey)
     Players join from their laptops on this network with:
-      partyline \(lanAddress)\(transport.port == 4747 ? "" : ":\(transport.port)")      (the terminal client)
-      nc \(lanAddress) \(transport.port)            (plain text: then type  join \(roomCode) NAME TEAM)
+      \(padded(clientCommand))(the terminal client)
+      \(padded(textCommand))(plain text: then type  join \(roomCode) NAME TEAM)
     This computer's addresses: \(addresses.joined(separator: ", "))
     Data folder: \(storage.directory)
     Type `help` here for the operator's commands.

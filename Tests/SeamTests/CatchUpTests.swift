@@ -104,6 +104,14 @@ struct CatchUpTests {
         let reveal = try #require(board.connection.received.last { $0["type"] == "reveal" })
         #expect(reveal["points"]?.intValue ?? 0 > 0, "the reveal carries the points won")
 
+        host.console("accept Red")  // the quizmaster also counts Red's wrong answer right
+        try CatchUpTests.check(host, board: &board, player: &ann, phase: "a reveal after an overrule")
+        #expect(ann.screen().joined().contains("✔ Red counted right by the quizmaster, +75"))
+        host.console("reject Blue")
+        try CatchUpTests.check(host, board: &board, player: &ann, phase: "a reveal after two overrules")
+        #expect(ann.screen().joined().contains("✔ Red scored 75 points (the quizmaster's verdict)"))
+        #expect(ann.screen().joined().contains("✘ Blue: wrong."))
+
         host.advance(by: 5_000)
         host.console("end")
         try CatchUpTests.check(host, board: &board, player: &ann, phase: "the final scoreboard")

@@ -24,6 +24,8 @@ struct AnswerResult: Equatable, Sendable {
     var isTimedOut: Bool
     /// A small misspelling was forgiven; the reveal that follows shows the spelling.
     var isMisspelling: Bool
+    /// The quizmaster gave or changed this verdict.
+    var isByQuizmaster = false
 }
 
 /// Shaky Words as this client sees it.
@@ -180,6 +182,7 @@ struct ShakyView: GameScreen {
             turnDeadline = nil
         case .overruled(let overruled):
             standings = ShakyView.standings(overruled.scores)
+            applyOverrule(team: overruled.team, isCorrect: overruled.correct, points: overruled.points)
             let change = overruled.points >= 0 ? "+\(overruled.points)" : "\(overruled.points)"
             state.setNotice(
                 "The quizmaster counts \(overruled.team)'s answer as \(overruled.correct ? "right" : "wrong") (\(change)).",
@@ -193,6 +196,30 @@ struct ShakyView: GameScreen {
             if phase == .reveal { reveal?.nextAt = state.hostDeadline(in: resumed.nextInMs, now: now) }
         }
         return actions
+    }
+
+    /// Shows the quizmaster's changed verdict in the reveal: who scored, and the team's result.
+    private mutating func applyOverrule(team: String, isCorrect: Bool, points: Int) {
+        let same = { (other: String) in other.lowercased() == team.lowercased() }
+        if let index = results.lastIndex(where: { same($0.team) }) {
+            results[index].isCorrect = isCorrect
+            results[index].points = isCorrect ? points : 0
+            results[index].isByQuizmaster = true
+        } else if isCorrect {
+            results.append(
+                AnswerResult(
+                    team: team, isCorrect: true, points: points, isTimedOut: false, isMisspelling: false,
+                    isByQuizmaster: true))
+        }
+        guard var shown = reveal else { return }
+        if isCorrect, shown.scorer == nil {
+            shown.scorer = team
+            shown.points = points
+        } else if !isCorrect, let scorer = shown.scorer, same(scorer) {
+            shown.scorer = results.first { $0.isCorrect && !same($0.team) }?.team
+            shown.points = results.first { $0.isCorrect && !same($0.team) }?.points ?? 0
+        }
+        reveal = shown
     }
 
     private mutating func finish() {
@@ -327,14 +354,25 @@ struct ShakyView: GameScreen {
             if let text = question?.text { rows += ScreenRenderer.wrapped(text, width: width, style: .dim) }
             rows += ScreenRenderer.lettersBlock(
                 reveal.answer.uppercased(), fixedCount: Int.max, preferred: style, width: width)
+            let byQuizmaster = { (team: String) in
+                results.contains { $0.team.lowercased() == team.lowercased() && $0.isByQuizmaster && $0.isCorrect }
+            }
             if let scorer = reveal.scorer {
                 rows.append(
                     ScreenRenderer.indent(
                         "✔ \(scorer) scored \(reveal.points) points"
+                            + (byQuizmaster(scorer) ? " (the quizmaster's verdict)" : "")
                             + (state.isMine(team: scorer) ? " — that's your team!" : ""),
                         .colored(.green, bold: true)))
             } else {
                 rows.append(ScreenRenderer.indent("Nobody got it this time.", .colored(.yellow)))
+            }
+            for result in results where result.isCorrect && result.isByQuizmaster
+                && result.team.lowercased() != reveal.scorer?.lowercased()
+            {
+                rows.append(
+                    ScreenRenderer.indent(
+                        "✔ \(result.team) counted right by the quizmaster, +\(result.points)", .colored(.green)))
             }
             for result in results where !result.isCorrect { rows.append(ShakyView.resultRow(result)) }
             rows.append([])

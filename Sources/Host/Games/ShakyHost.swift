@@ -76,6 +76,8 @@ final class ShakyHost: GameAdapter {
     private var currentBuzzOrder: [String] = []
     /// How each turn of the current (or just revealed) question ended, for the log and for late joiners.
     private var currentResults: [ShakyWire.Result] = []
+    /// The quizmaster's overrules on the revealed question, for the catch-up.
+    private var currentOverrules: [ShakyWire.Overruled] = []
 
     init(record: StartRecord) throws(RuleError) {
         self.record = record
@@ -345,6 +347,7 @@ final class ShakyHost: GameAdapter {
             case .question(let opened):
                 currentBuzzOrder = []
                 currentResults = []
+                currentOverrules = []
                 answerAuthors = [:]
                 // Each team sees its own arrangement; boards and operators see the first team's (never the answer).
                 for team in game.teams { outgoing.append(Outgoing(.team(team), question(opened, for: team, at: now))) }
@@ -397,6 +400,7 @@ final class ShakyHost: GameAdapter {
                 let message = ShakyWire.Overruled(
                     team: team, correct: correct, points: points, scores: ShakyHost.standings(standings))
                 outgoing.append(Outgoing(.everyone, message))
+                currentOverrules.append(message)
                 outgoing.append(feed("Overruled: " + (message.line(for: Perspective()) ?? "")))
                 if var last = questionLog.popLast() {
                     last.answers = answerLines()
@@ -433,7 +437,10 @@ final class ShakyHost: GameAdapter {
                 messages.append(turn(onTurn, deadline: deadline, at: now))
             }
             if let team = game.teamAwaitingVerdict { messages.append(ShakyWire.Judging(team: team)) }
-            if game.phase == .reveal, let last = game.lastReveal { messages.append(reveal(last, at: now)) }
+            if game.phase == .reveal, let last = game.lastReveal {
+                messages.append(reveal(last, at: now))
+                messages += currentOverrules as [any HostMessage]
+            }
         case .finished:
             if let ranking = game.finalRanking {
                 messages.append(ShakyWire.Scoreboard(ranking: ShakyHost.standings(ranking)))
