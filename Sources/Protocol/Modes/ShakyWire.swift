@@ -270,7 +270,7 @@ public enum ShakyWire: GameWire {
             if let nextInMs {
                 next = " " + (last ? "Final scores in" : "Next question in") + " \(Wording.seconds(nextInMs))."
             } else {
-                next = ""
+                next = last ? " The quizmaster will show the final scores." : " Waiting for the quizmaster's next question…"
             }
             return "The answer was: \(answer). Scores: \(Standing.summary(scores)).\(next)"
         }
