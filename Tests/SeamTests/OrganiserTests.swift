@@ -55,6 +55,7 @@ struct OrganiserTests {
         let replayed = try JournalReplay.load(path: host.core.storage.journalPath)
         let game = try #require(replayed.game as? ShakyHost)
         #expect(game.game.scores["Red"] == 100, "the overrule survives a restart")
+        #expect(game.game.answers.map(\.player) == ["Ann"], "who typed it survives too, for the game log")
     }
 
     @Test func judgingByHandHoldsEveryVerdictForTheOperator() throws {

@@ -71,8 +71,6 @@ final class ShakyHost: GameAdapter {
 
     /// Who buzzed in which order and how each question ended, for the game log.
     private var questionLog: [QuestionRecord] = []
-    /// Who typed each team's latest answer, for the game log.
-    private var answerAuthors: [String: [String]] = [:]
     private var currentBuzzOrder: [String] = []
     /// How each turn of the current (or just revealed) question ended, for the log and for late joiners.
     private var currentResults: [ShakyWire.Result] = []
@@ -174,9 +172,7 @@ final class ShakyHost: GameAdapter {
                     team: team, pressedAt: Instant(milliseconds: press.pressedAt), uncertaintyMs: press.uncertainty,
                     settleMs: context.settleMilliseconds), at: context.now)
         case .answer(let text):
-            let step = try apply(.answer(team: team, text: text), at: context.now)
-            answerAuthors[team, default: []].append(context.player.name)
-            return step
+            return try apply(.answer(team: team, text: text, player: context.player.name), at: context.now)
         case .shake:
             return try apply(.shake(team: team), at: context.now)
         }
@@ -215,15 +211,7 @@ final class ShakyHost: GameAdapter {
     /// The answers to the current question as the game log keeps them.
     private func answerLines() -> [AnswerLine] {
         let opened = game.questionOpenedAt ?? Instant(milliseconds: 0)
-        var typedSoFar: [String: Int] = [:]
         return game.answers.map { record in
-            var player: String?
-            if !record.text.isEmpty {
-                let index = typedSoFar[record.team, default: 0]
-                typedSoFar[record.team] = index + 1
-                let authors = answerAuthors[record.team] ?? []
-                player = index < authors.count ? authors[index] : nil
-            }
             let verdict: String
             switch record.verdict {
             case .exact?: verdict = "right"
@@ -232,7 +220,7 @@ final class ShakyHost: GameAdapter {
             case nil: verdict = "waiting"
             }
             return AnswerLine(
-                team: record.team, player: player, text: record.text, verdict: verdict, byHand: record.isByHand,
+                team: record.team, player: record.player, text: record.text, verdict: verdict, byHand: record.isByHand,
                 points: record.points, ms: opened.milliseconds(until: record.at))
         }
     }
@@ -348,7 +336,6 @@ final class ShakyHost: GameAdapter {
                 currentBuzzOrder = []
                 currentResults = []
                 currentOverrules = []
-                answerAuthors = [:]
                 // Each team sees its own arrangement; boards and operators see the first team's (never the answer).
                 for team in game.teams { outgoing.append(Outgoing(.team(team), question(opened, for: team, at: now))) }
                 outgoing.append(Outgoing(.spectators, question(opened, for: nil, at: now)))

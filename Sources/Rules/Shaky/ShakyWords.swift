@@ -209,8 +209,8 @@ public struct ShakyWords: SteeredMode, Codable, Sendable, Equatable {
         case let .buzz(team, pressedAt, uncertaintyMs, settleMs):
             effects += try buzz(team: team, pressedAt: pressedAt, uncertaintyMs: uncertaintyMs,
                                 settleMs: settleMs, at: now)
-        case let .answer(team, text):
-            effects += try answer(team: team, text: text, at: now)
+        case let .answer(team, text, player):
+            effects += try answer(team: team, text: text, player: player, at: now)
         case let .judge(team, correct):
             try checkStarted()
             guard scoreByTeam[team] != nil else {
@@ -277,7 +277,9 @@ public struct ShakyWords: SteeredMode, Codable, Sendable, Equatable {
         return effects
     }
 
-    private mutating func answer(team: String, text: String, at now: Instant) throws(RuleError) -> [Effect] {
+    private mutating func answer(team: String, text: String, player: String?, at now: Instant) throws(RuleError)
+        -> [Effect]
+    {
         try checkPlayable(by: team)
         guard round.queue.teamOnTurn == team else {
             let onTurn = round.queue.teamOnTurn.map { "It is \($0)'s turn to answer." } ?? "Nobody is on turn to answer."
@@ -291,13 +293,15 @@ public struct ShakyWords: SteeredMode, Codable, Sendable, Equatable {
             throw RuleError(.awaitingVerdict, "Your answer is with the quizmaster; wait for the verdict.")
         }
         if settings.isJudgedByHand {
-            round.answers.append(AnswerRecord(team: team, text: text, verdict: nil, isByHand: true, points: 0, at: now))
+            round.answers.append(
+                AnswerRecord(team: team, text: text, player: player, verdict: nil, isByHand: true, points: 0, at: now))
             round.awaitingVerdict = team
             round.answerDeadline = nil
             return [.awaitingVerdict(team: team, text: text)]
         }
         let verdict = AnswerJudge(isForgiving: settings.isForgiving).judge(text, against: currentQuestion!.answer)
-        round.answers.append(AnswerRecord(team: team, text: text, verdict: verdict, isByHand: false, points: 0, at: now))
+        round.answers.append(
+            AnswerRecord(team: team, text: text, player: player, verdict: verdict, isByHand: false, points: 0, at: now))
         return settle(team: team, verdict: verdict, at: now)
     }
 
@@ -447,7 +451,8 @@ public struct ShakyWords: SteeredMode, Codable, Sendable, Equatable {
     private mutating func endTurnWithoutScore(isTimedOut: Bool, at now: Instant) -> [Effect] {
         guard let team = round.queue.teamOnTurn else { return [] }
         if isTimedOut {
-            round.answers.append(AnswerRecord(team: team, text: "", verdict: .wrong, isByHand: false, points: 0, at: now))
+            round.answers.append(
+                AnswerRecord(team: team, text: "", player: nil, verdict: .wrong, isByHand: false, points: 0, at: now))
         }
         round.queue.endTurn(at: now)
         round.answerDeadline = nil

@@ -19,8 +19,8 @@ extension ShakyWords {
         case addTeam(String)
         /// A team buzzed: its estimated press instant, how far off that may be, and how long to let the order settle.
         case buzz(team: String, pressedAt: Instant, uncertaintyMs: Int64, settleMs: Int64)
-        /// The team on turn answers.
-        case answer(team: String, text: String)
+        /// The team on turn answers; `player` is who typed it (for the game log; older journals lack it).
+        case answer(team: String, text: String, player: String? = nil)
         /// A team asks for a hint: one more letter fixed in place, for a cost.
         case shake(team: String)
         /// The host's clock reached `nextDeadline` (or later).
@@ -77,6 +77,8 @@ extension ShakyWords {
         public var team: String
         /// What it typed.
         public var text: String
+        /// Who typed it, when known.
+        public var player: String?
         /// The judge's verdict (nil while it waits for the operator, when judging by hand).
         public var verdict: AnswerVerdict?
         /// Whether the operator gave or changed the verdict.
