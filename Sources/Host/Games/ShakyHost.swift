@@ -209,9 +209,8 @@ final class ShakyHost: GameAdapter {
     }
 
     /// The answers to the current question as the game log keeps them.
-    private func answerLines() -> [AnswerLine] {
-        let opened = game.questionOpenedAt ?? Instant(milliseconds: 0)
-        return game.answers.map { record in
+    private static func answerLines(_ answers: [ShakyWords.AnswerRecord], openedAt opened: Instant) -> [AnswerLine] {
+        answers.map { record in
             let verdict: String
             switch record.verdict {
             case .exact?: verdict = "right"
@@ -368,9 +367,9 @@ final class ShakyHost: GameAdapter {
                 outgoing.append(Outgoing(.everyone, reveal(ended, at: now)))
                 questionLog.append(
                     QuestionRecord(
-                        number: ended.number, question: game.questionText ?? "", answer: ended.answer,
+                        number: ended.number, question: ended.question, answer: ended.answer,
                         buzzOrder: currentBuzzOrder, results: currentResults, scorer: ended.scorer,
-                        answers: answerLines()))
+                        answers: ShakyHost.answerLines(ended.answers, openedAt: ended.openedAt)))
                 let scores = ShakyWire.Standing.summary(ShakyHost.standings(ended.standings))
                 outgoing.append(feed("Revealed: \(ended.answer). Scores: \(scores)."))
                 if let prompt = operatorPrompt { outgoing.append(feed("Waiting for you: type \(prompt).")) }
@@ -390,7 +389,7 @@ final class ShakyHost: GameAdapter {
                 currentOverrules.append(message)
                 outgoing.append(feed("Overruled: " + (message.line(for: Perspective()) ?? "")))
                 if var last = questionLog.popLast() {
-                    last.answers = answerLines()
+                    last.answers = ShakyHost.answerLines(game.answers, openedAt: game.questionOpenedAt ?? Instant(milliseconds: 0))
                     questionLog.append(last)
                 }
             case .resumed(let clocks):

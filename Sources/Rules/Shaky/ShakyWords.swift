@@ -480,7 +480,8 @@ public struct ShakyWords: SteeredMode, Codable, Sendable, Equatable {
         nextQuestionAt = settings.automaticRevealSeconds.map { now.advanced(bySeconds: $0) }
         let reveal = Reveal(number: round.index + 1, answer: currentQuestion!.answer, scorer: scorer,
                             pointsAwarded: points, standings: standings, nextQuestionAt: nextQuestionAt,
-                            isLastQuestion: round.index + 1 == questions.count)
+                            isLastQuestion: round.index + 1 == questions.count,
+                            question: currentQuestion!.text, openedAt: round.openedAt, answers: round.answers)
         lastReveal = reveal
         return .reveal(reveal)
     }

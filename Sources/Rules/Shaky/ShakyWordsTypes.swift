@@ -133,6 +133,12 @@ extension ShakyWords {
         public var nextQuestionAt: Instant?
         /// Whether this was the last question.
         public var isLastQuestion: Bool
+        /// The question's text, for the game log (the next question may already be open when it is read).
+        public var question: String
+        /// When the question opened.
+        public var openedAt: Instant
+        /// The answers typed to it (and turns that ran out), as judged.
+        public var answers: [AnswerRecord]
     }
 
     /// One team's line on a scoreboard; teams with equal scores share a rank (1, 1, 3).
