@@ -156,6 +156,8 @@ struct ClientState: Equatable, Sendable {
     var playerID: String?
     /// The resume token from `welcome`.
     var token: String?
+    /// The short rejoin code from `welcome`, for coming back from `nc` or `telnet` (`rejoin NAME CODE`).
+    var rejoinCode: String?
     var link = LinkStatus.connecting
     var clock = ClockView()
     var lobby: [LobbyPlayer] = []
@@ -187,6 +189,7 @@ struct ClientState: Equatable, Sendable {
     static func == (lhs: ClientState, rhs: ClientState) -> Bool {
         lhs.role == rhs.role && lhs.room == rhs.room && lhs.hostAddress == rhs.hostAddress && lhs.name == rhs.name
             && lhs.team == rhs.team && lhs.playerID == rhs.playerID && lhs.token == rhs.token && lhs.link == rhs.link
+            && lhs.rejoinCode == rhs.rejoinCode
             && lhs.clock == rhs.clock && lhs.lobby == rhs.lobby && lhs.teams == rhs.teams
             && lhs.isPaused == rhs.isPaused && lhs.pausedAtHost == rhs.pausedAtHost && lhs.notice == rhs.notice
             && lhs.unreachableSince == rhs.unreachableSince
@@ -370,6 +373,7 @@ struct ClientState: Equatable, Sendable {
         if let team = welcome.team { self.team = team }
         if let id = welcome.player { playerID = id }
         if let token = welcome.token { self.token = token }
+        if let code = welcome.code { rejoinCode = code }
         clock = ClockView(offset: now - welcome.hostTime)  // a new connection (maybe a new host): measure again
         if welcome.game == nil {
             if isGameRunning { game = nil }

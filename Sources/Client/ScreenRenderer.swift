@@ -158,7 +158,11 @@ enum ScreenRenderer {
                       "  :status  :scores  :packs  :pack show ID  :library search TEXT"]
         }
         lines += ["  ?                this help (any key closes it)",
-                  "  q                quit (asks first during a game) · Ctrl-C quits at once"]
+                  "  q                leave (asks first during a game); your name is free again at once",
+                  "  Ctrl-C           quit at once, keeping your place: start partyline again to come back"]
+        if state.role == .player, let code = state.rejoinCode {
+            lines.append("  From nc or telnet you come back with:  rejoin \(state.name) \(code)   (keep it to yourself)")
+        }
         return lines.enumerated().map { index, line in indent(ScreenText.truncate(line, to: width - 1), index == 0 ? .bold : .plain) }
     }
 

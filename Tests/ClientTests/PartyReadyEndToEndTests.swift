@@ -34,12 +34,6 @@ struct PartyReadyEndToEndTests {
             try queen == "Ann"
             ? ann.waitForLine(containing: "YOU are the Queen") : ann.waitForLine(containing: "Your secret number")
 
-        // The place is kept where only this user can read it.
-        let file = state.path + "/partyline/places.json"
-        var info = stat()
-        #expect(stat(file, &info) == 0)
-        #expect(info.st_mode & 0o777 == 0o600)
-
         // Killed (a crash, a closed laptop): started again with the same name, it is the same player.
         #expect(ann.stop(signal: SIGKILL) != 0)
         _ = try bob.waitFor("lobby") { lobby in
@@ -47,8 +41,8 @@ struct PartyReadyEndToEndTests {
         }
         let again = try startClient(arguments, stateHome: state.path)
         defer { again.stop() }
-        try again.waitForLine(containing: "Coming back as Ann (Red)")
         try again.waitForLine(containing: "joined room \(host.room) as Ann (Red)")
+        #expect(again.lines.contains { $0.contains("Coming back as Ann (Red)") })
         if queen == "Ann" {
             try again.waitForLine(containing: "YOU are the Queen")
         } else {
@@ -60,8 +54,14 @@ struct PartyReadyEndToEndTests {
         #expect(players.first { $0["name"] == "Ann" }?["connected"] == true)
         #expect(players.count == 3, "no second identity")
 
+        // The place is kept where only this user can read it.
+        let file = state.path + "/partyline/places.json"
+        var info = stat()
+        #expect(stat(file, &info) == 0)
+        #expect(info.st_mode & 0o777 == 0o600)
+
         // A deliberate quit says goodbye: the name is free at once.
-        again.send("quit")
+        again.send("/quit")  // the slash: a choosing Queen's bare lines are her order
         #expect(again.waitForExit() == 0)
         let someoneElse = try host.join("Ann", team: "Blue")
         #expect(someoneElse.token != nil)
@@ -85,10 +85,10 @@ struct PartyReadyEndToEndTests {
         try terminal.waitFor("the question") { $0.contains(String(text.prefix(30))) }
 
         terminal.type("napoleon bonaparte is")
-        try terminal.waitFor("the draft") { $0.contains("Draft answer › napoleon bonaparte is") }
         let meanwhile = admin.collect(for: 1.0).compactMap { $0["type"]?.stringValue }
         #expect(!meanwhile.contains("buzzed"), "the space did not buzz")
         #expect(!rita.collect(for: 0.2).contains { $0["type"] == "hint" }, "the s did not shake")
+        try terminal.waitFor("the draft") { $0.contains("Draft answer › napoleon bonaparte is") }
 
         terminal.type("\r")  // Enter with a draft buzzes and keeps the draft
         #expect(try admin.waitFor("buzzed")["order"] == ["Red"])

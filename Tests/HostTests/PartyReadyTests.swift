@@ -28,7 +28,10 @@ struct PartyReadyTests {
     @Test func onTurnTheAnswerPackIsAnAnswerNotACommand() throws {
         let host = try HostProcess()
         let admin = try host.admin()
-        let (nc, _) = try PartyReadyTests.ncPlayer(host, "Nia", team: "Red")
+        let nc = try host.connect()
+        _ = try nc.waitForText("join ROOM NAME TEAM")
+        try nc.send(line: "join \(host.room) Nia Red")
+        _ = try nc.waitForText("Welcome, Nia!")
         try admin.send(["type": "start", "game": "shaky", "questions": 1, "questionSeconds": 30, "answerSeconds": 30])
         _ = try nc.waitForText("Question 1/1")
         try nc.send(line: "b")
