@@ -1,4 +1,6 @@
+import Foundation
 import Protocol
+import TestSupport
 import Testing
 
 @testable import Client
@@ -195,5 +197,52 @@ struct KeySafetyTests {
             Fixtures.json(Fixtures.round(queen: "Bob").replacingOccurrences(of: #""number":1"#, with: #""number":2"#)),
             at: 21_100)
         #expect(state.queen?.isSecretShown(at: 21_200) == false)
+    }
+}
+
+/// The places the client keeps between runs: one token per host, room and name.
+@Suite("Kept places")
+struct ResumePlacesTests {
+    static func place(_ name: String, room: String = "ABCD", at time: Int64 = 1_000) -> ResumePlaces.Place {
+        ResumePlaces.Place(
+            host: "10.0.0.1:4747", room: room, name: name, team: "Red", token: "t-\(name)", savedAt: time)
+    }
+
+    @Test func placesAreFoundByHostRoomAndNameAndForgotten() {
+        var places = ResumePlaces()
+        places.keep(ResumePlacesTests.place("Ann"))
+        places.keep(ResumePlacesTests.place("Bob", at: 2_000))
+        places.keep(ResumePlacesTests.place("Ann", room: "WXYZ"))
+        #expect(places.place(host: "10.0.0.1:4747", room: "ABCD", name: "ann", now: 3_000)?.token == "t-Ann")
+        #expect(places.place(host: "10.0.0.1:4747", room: "ABCD", name: nil, now: 3_000)?.name == "Bob", "newest")
+        #expect(places.place(host: "10.0.0.2:4747", room: "ABCD", name: "Ann", now: 3_000) == nil)
+        // a token older than the kept time is not tried
+        #expect(places.place(host: "10.0.0.1:4747", room: "ABCD", name: "Ann", now: 1_000 + 12 * 3600) == nil)
+        places.keep(ResumePlacesTests.place("Ann", at: 2_500))
+        #expect(places.places.filter { $0.name == "Ann" && $0.room == "ABCD" }.count == 1, "replaced, not added")
+        places.forget(host: "10.0.0.1:4747", room: "ABCD", name: "ANN")
+        #expect(places.place(host: "10.0.0.1:4747", room: "ABCD", name: "Ann", now: 3_000) == nil)
+        #expect(places.place(host: "10.0.0.1:4747", room: "WXYZ", name: "Ann", now: 3_000) != nil)
+    }
+
+    @Test func theFileLivesInTheStateFolderAndIsWrittenPrivately() throws {
+        #expect(
+            ResumeFile.standard(environment: ["XDG_STATE_HOME": "/s", "HOME": "/h"])?.path.hasSuffix("/places.json")
+                == true)
+        #if !canImport(Darwin)
+            #expect(ResumeFile.standard(environment: ["XDG_STATE_HOME": "/s"])?.path == "/s/partyline/places.json")
+            #expect(ResumeFile.standard(environment: ["HOME": "/h"])?.path == "/h/.local/state/partyline/places.json")
+        #endif
+        #expect(ResumeFile.standard(environment: [:]) == nil)
+        let folder = TemporaryDirectory()
+        let file = ResumeFile(path: folder.path + "/deep/partyline/places.json")
+        var places = ResumePlaces()
+        places.keep(ResumePlacesTests.place("Ann"))
+        try file.save(places)
+        #expect(file.load() == places)
+        let attributes = try FileManager.default.attributesOfItem(atPath: file.path)
+        #expect((attributes[.posixPermissions] as? Int) == 0o600)
+        #expect(ResumeFile(path: folder.path + "/missing.json").load() == ResumePlaces())
+        #expect(try ClientOptions.parse(["--forget"]).0.isForgetting)
     }
 }

@@ -133,6 +133,13 @@ struct ComingBackTests {
         for (name, connection) in connections where name != citizen {
             #expect(!connection.text().contains("Your secret number: \(number) <<<"))
         }
+        // The choosing Queen's bare lines are her order: a command word is refused as an order naming nobody.
+        let queen = connections[round.queen]!
+        _ = queen.text()
+        queen.send(line: "help")
+        #expect(queen.text().contains("Your order names nobody"))
+        queen.send(line: "No. 1 waves")
+        #expect(game.game.currentOrder?.targets == [1])
         // Dropped and back with the code from elsewhere: the same number comes back.
         ComingBackTests.drop(host, connections[citizen]!)
         let back = host.connect(peer: "10.0.2.1")
