@@ -270,6 +270,7 @@ struct ClientState: Equatable, Sendable {
             if let taken = screen.apply(object, to: &self, at: now) {
                 actions += taken
                 game = screen
+                if screen.isOver { endPause() }  // a game that is over is not paused (an `end` while paused)
                 line = screen.line(for: object, in: self)
             }
         }

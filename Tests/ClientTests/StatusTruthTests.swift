@@ -21,6 +21,13 @@ struct StatusTruthTests {
         _ = state.apply(Fixtures.json(Fixtures.final), at: 10_700)
         #expect(state.visibleNotice(now: 10_800) == nil)
 
+        // Ended while paused: the final scoreboard is not "paused".
+        var ended = Fixtures.state([Fixtures.welcome, Fixtures.shakyGame, Fixtures.question])
+        _ = ended.apply(Fixtures.json(#"{"type":"paused","at":9500}"#), at: 10_500)
+        #expect(screen(ended, screenSizes[0]).first?.contains("PAUSED") == true)
+        _ = ended.apply(Fixtures.json(Fixtures.final), at: 10_600)
+        #expect(screen(ended, screenSizes[0]).first?.contains("PAUSED") == false)
+
         // Notices still time out within a phase (errors 10 s, others 6 s).
         _ = state.apply(Fixtures.json(#"{"type":"notice","message":"Thanks!"}"#), at: 20_000)
         #expect(state.visibleNotice(now: 25_900) != nil)
