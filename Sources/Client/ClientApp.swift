@@ -56,6 +56,8 @@ final class ClientApp {
     private var goodbye: String?
     private var exitStatus: Int32?
     private var exitMessage: String?
+    /// Said on stderr after the screen is restored (how to come back).
+    private var exitNote: String?
     private var isStdinWatched = false
     private var isStdinFile = false
     private var isStdinOpen = true
@@ -69,10 +71,15 @@ final class ClientApp {
     private var readBuffer = [UInt8](repeating: 0, count: 64 * 1024)
     private let renderOptions: RenderOptions
     private let isBellAllowed: Bool
+    /// Where this player's place (resume token) is kept between runs, and under which host name.
+    private let placeFile: ResumeFile?
+    private let placeHost: String
 
-    /// Prepares a client for `address`; nothing happens until `run()`.
+    /// Prepares a client for `address`; nothing happens until `run()`. A `token` kept from an earlier run makes
+    /// the hello a resume; `placeFile` keeps the new one under `placeHost`.
     init(options: ClientOptions, mode: DisplayMode, isInteractive: Bool, address: sockaddr_in, addressText: String,
-         room: String, name: String, team: String) throws(SocketError) {
+         room: String, name: String, team: String, token: String? = nil, placeFile: ResumeFile? = nil,
+         placeHost: String = "") throws(SocketError) {
         self.options = options
         self.mode = mode
         self.isInteractive = isInteractive
@@ -82,6 +89,9 @@ final class ClientApp {
         adminKey = options.adminKey
         state = ClientState(role: options.role, room: room, name: name, team: team)
         state.hostAddress = addressText
+        state.token = options.role == .player ? token : nil
+        self.placeFile = placeFile
+        self.placeHost = placeHost
         poller = try Poller()
         signals = SignalPipe(signals: [SIGINT, SIGTERM, SIGHUP, SIGWINCH])
         if signals.readFD >= 0 { try? poller.add(signals.readFD, interest: .read) }
@@ -160,12 +170,13 @@ final class ClientApp {
         switch number {
         case SIGWINCH:
             needsFullRedraw = true
+        // Signals end the client without a goodbye: the player keeps their place and comes back by starting again.
         case SIGINT:
-            quit(status: 130, sayBye: true)
+            quit(status: 130, sayBye: false)
         case SIGTERM:
-            quit(status: 143, sayBye: true)
+            quit(status: 143, sayBye: false)
         case SIGHUP:
-            quit(status: 129, sayBye: true)
+            quit(status: 129, sayBye: false)
         default:
             break
         }
@@ -190,6 +201,7 @@ final class ClientApp {
         if let exitMessage {
             if mode == .plain && exitStatus == 0 { Output.line(exitMessage) } else { Output.error("partyline: " + exitMessage) }
         }
+        if let exitNote { Output.error(exitNote) }
     }
 
     // MARK: Connecting
@@ -272,7 +284,7 @@ final class ClientApp {
         nextAttemptAt = current + delay
         if hasJoinedOnce {
             let wasJoined = state.link == .joined
-            state.link = .reconnecting(attempt: attempt, nextAttemptAt: current + delay)
+            state.lostHost(at: current, attempt: attempt, nextAttemptAt: current + delay)
             if wasJoined && mode == .plain { Output.line("reconnecting… (\(reason))") }
         }
     }
@@ -345,7 +357,10 @@ final class ClientApp {
         switch session {
         case .error(let error)?:
             if state.link != .joined, handleJoinError(code: error.code, message: error.message) { return }
-            if error.code == .kicked { goodbye = error.message }
+            if error.code == .kicked {
+                goodbye = error.message
+                forgetPlace()
+            }
         case .closing(let closing)? where closing.code == .replaced:
             goodbye = closing.reason
         default:
@@ -381,9 +396,33 @@ final class ClientApp {
             isScreenActive = true
             needsFullRedraw = true
         }
-        if isResume { state.setNotice("Reconnected — you kept your place.", isError: false, at: now) }
+        if isResume { state.setNotice("Reconnected — you kept your place.", isError: false, at: now, isLasting: true) }
         if message.game != nil { send(ClientMessage.scores.json) }
+        keepPlace()
         watchStandardInput()
+    }
+
+    /// Saves this player's place (the resume token) so that starting the client again comes back as them.
+    private func keepPlace() {
+        guard state.role == .player, let placeFile, let token = state.token else { return }
+        var places = placeFile.load()
+        places.keep(
+            ResumePlaces.Place(
+                host: placeHost, room: state.room, name: state.name, team: state.team, token: token,
+                savedAt: Int64(Date().timeIntervalSince1970)))
+        do {
+            try placeFile.save(places)
+        } catch {
+            if mode == .plain { Output.error("partyline: your place could not be kept for a restart: \(error)") }
+        }
+    }
+
+    /// Forgets this player's place (they said goodbye, or were removed).
+    private func forgetPlace() {
+        guard state.role == .player, let placeFile else { return }
+        var places = placeFile.load()
+        places.forget(host: placeHost, room: state.room, name: state.name)
+        try? placeFile.save(places)
     }
 
     /// Handles a refused hello; true when handled (asked again, retried or gave up).
@@ -407,7 +446,9 @@ final class ClientApp {
             adminKey = key
         case .badToken:
             state.token = nil
-            state.setNotice("Your old place had expired; you joined again as \(joinName).", isError: false, at: now)
+            state.setNotice(
+                "Your old place had expired; you joined again as \(joinName).", isError: false, at: now,
+                isLasting: true)
         case .badVersion:
             return fail(message)
         case .full, .rateLimited:
@@ -465,6 +506,11 @@ final class ClientApp {
     }
 
     private func quit(status: Int32, sayBye: Bool) {
+        if sayBye { forgetPlace() }  // the host frees the name at a goodbye: the old token is void
+        if !sayBye, state.role == .player, hasJoinedOnce {
+            let again = "Your place in room \(state.room) is kept for 10 minutes: start partyline again to come back."
+            if mode == .plain { Output.error(again) } else { exitNote = again }
+        }
         if sayBye, let socket, !isConnecting {
             outbox += JSONEncoding.encodeLine(ClientMessage.bye.json)
             flush()

@@ -27,6 +27,8 @@ struct ClientOptions: Equatable, Sendable {
     var isPlainForced = false
     /// Turn colours off (as does the NO_COLOR environment variable).
     var isColorDisabled = false
+    /// Forget the place this computer kept in the room (its resume token) and join afresh.
+    var isForgetting = false
 
     /// What the command line asked for besides joining.
     enum Command: Equatable, Sendable {
@@ -76,6 +78,9 @@ struct ClientOptions: Equatable, Sendable {
                   section: section),
             .flag("--no-color", aliases: ["--no-colour"], sets: \.isColorDisabled, to: true,
                   help: "no colours (also when the NO_COLOR variable is set)", section: section),
+            .flag("--forget", sets: \.isForgetting, to: true,
+                  help: "forget the place this computer kept in the room (its resume token) and join as someone "
+                      + "new", section: section),
         ], closing: """
             ON A TERMINAL (full screen)
               Space or Enter   buzz                      s      shake: one more letter in place, fewer points
@@ -85,17 +90,23 @@ struct ClientOptions: Equatable, Sendable {
                                :continue, :kick NAME, :end, :status, :packs, :library search TEXT
               Queen's game     as the Queen: Up/Down choose a command, Enter gives it, / searches
                                the library, o writes your own order (Tab: also save it)
-              ?                help                      q      quit (asks first during a game)
-              Ctrl-C           quit at once
+              h                the Queen's game: show your secret number for a moment (hold to keep)
+              ?                help                      q      leave (asks first during a game;
+                                                                the name is free again at once)
+              Ctrl-C           quit at once, keeping your place: start partyline again to come back
 
             PIPED (stdin or stdout not a terminal): one line per event on stdout, one command per
             line on stdin, for scripts and bots:
-              buzz | answer TEXT | shake | pick ID | order TEXT | commands [TEXT] | scores | quit
+              buzz | answer TEXT | shake | pick ID | order TEXT | commands [TEXT] | number | scores | quit
               (and the operator's: start shaky 5 mixed, next, pause, continue, kick NAME, end, status)
-              A line that is no command is your answer when it is your team's turn (or your order
-              when you are the Queen). End of input does not leave the game: send quit.
+              While it is your team's turn (or you are the Queen choosing), every line is your answer
+              (or order) and commands start with a slash: /help, /scores, /quit. End of input does
+              not leave the game: send quit.
 
             If the connection drops, the client reconnects by itself and resumes as the same player.
+            Started again with the same name (after a crash, a closed terminal or Ctrl-C), it comes
+            back as the same player too: it keeps its resume token per host and room in
+            $XDG_STATE_HOME/partyline (else ~/.local/state/partyline), readable only by you.
             Exit status: 0 after quit, 1 when the host refused or went away for good, 2 for usage.
 
             EXAMPLES

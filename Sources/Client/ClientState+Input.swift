@@ -13,15 +13,23 @@ extension ClientState {
             "  commands [TEXT]  the Queen's command library     scores   the standings",
             " Operator: start GAME … · next · pause · continue · end · kick NAME · status · packs",
             " quit leaves.",
+            " On your turn (or as the choosing Queen) every line is your answer (or order); commands then start",
+            " with /: /help, /scores, /quit.",
         ]
         return lines.joined(separator: "\n")
     }
 
     // MARK: Typed lines (plain mode and the `:` command line)
 
-    /// Takes in one typed line (plain mode), read at client time `now`.
+    /// Takes in one typed line (plain mode), read at client time `now`: while the game awaits this player's
+    /// answer, pick or order, a bare line is that and commands need a leading `/`.
     mutating func handle(line: String, at now: Int64) -> [ClientAction] {
-        perform(commandLine: line, at: now)
+        let trimmed = line.trimmingCharacters(in: .whitespacesAndNewlines)
+        if trimmed.hasPrefix("/") { return perform(commandLine: String(trimmed.dropFirst()), at: now) }
+        if let game, game.awaitsTypedLine(self) {
+            return trimmed.isEmpty ? [] : game.awaited(line: trimmed, state: self, at: now)
+        }
+        return perform(commandLine: line, at: now)
     }
 
     /// Runs a typed command: session commands map to host messages; the running game reads the rest (its
@@ -69,13 +77,17 @@ extension ClientState {
 
     private mutating func handleKey(_ key: Key, at now: Int64) -> [ClientAction] {
         if key == .interrupt || key == .control(4) && ui.mode == .none && ui.answer.isEmpty {
-            return [.quit(status: 0, sayBye: true)]
+            // Leaving at once keeps the place: starting partyline again comes back as the same player.
+            return [.quit(status: 0, sayBye: false)]
         }
-        if ui.isConfirmingQuit {
-            ui.isConfirmingQuit = false
-            if key == .character("y") || key == .character("Y") { return [.quit(status: 0, sayBye: true)] }
-            setNotice("Still here.", isError: false, at: now)
-            return []
+        if let confirmation = ui.confirmation {
+            ui.confirmation = nil
+            if confirmation.keys.contains(key) { return confirmation.actions }
+            guard case .character = key, !confirmation.typedSoFar.isEmpty else {
+                setNotice(confirmation.declined, isError: false, at: now)
+                return []
+            }
+            ui.answer += confirmation.typedSoFar  // typing on: the letter that asked was the start of a word
         }
         if ui.isHelpShown {
             ui.isHelpShown = false
@@ -101,7 +113,7 @@ extension ClientState {
             ui.isHelpShown = true
         case .character("q"), .character("Q"):
             if isGameRunning && role != .board {
-                ui.isConfirmingQuit = true
+                ui.confirmation = .quit()
                 return []
             }
             return [.quit(status: 0, sayBye: true)]
@@ -137,7 +149,12 @@ extension ClientState {
             ui.text = ""
             switch mode {
             case .command: return perform(commandLine: text, at: now)
-            case .prompt(let prompt): return game?.submit(prompt, text: text, state: self) ?? []
+            case .prompt(let prompt):
+                if game?.keepsOpen(prompt) == true, !text.isEmpty {
+                    ui.mode = mode  // stays until the game answers: a refused order is still there to mend
+                    ui.text = text
+                }
+                return game?.submit(prompt, text: text, state: self) ?? []
             case .none: return []
             }
         default:

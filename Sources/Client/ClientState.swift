@@ -33,6 +33,9 @@ enum LinkStatus: Equatable, Sendable {
 }
 
 /// A short message shown for a while (errors, confirmations, the host's notices).
+///
+/// A note belongs to the moment it was said in: the game's phase then (`phase`), so "already buzzed" is gone
+/// with its question and "paused" with the game; notes about the connection (`phase` nil) only time out.
 struct StatusNote: Equatable, Sendable {
     /// The text.
     var text: String
@@ -40,6 +43,34 @@ struct StatusNote: Equatable, Sendable {
     var isError: Bool
     /// Client ms when it arrived.
     var at: Int64
+    /// The phase of the game it belongs to (`GameScreen.phaseTag`, "lobby" without a game); nil: any phase.
+    var phase: String? = nil
+}
+
+/// A question the screen asks before a key that costs something acts ("shake: −50 points, press s again").
+struct Confirmation: Equatable, Sendable {
+    /// What the footer asks.
+    var question: String
+    /// The keys that say yes.
+    var keys: [Key]
+    /// What saying yes does.
+    var actions: [ClientAction]
+    /// What the footer says when the person says no with another key.
+    var declined: String
+    /// Letters that go back into the typed answer when the person types on instead of confirming (the key that
+    /// asked was the first letter of a word): nothing typed is lost and nothing fires.
+    var typedSoFar = ""
+
+    /// Leaving the game (says goodbye: the name is free at once).
+    static func quit(typedSoFar: String = "") -> Confirmation {
+        Confirmation(
+            question: "Leave the game? Press y to quit (your name is freed), any other key to stay.",
+            keys: [.character("y"), .character("Y")], actions: [.quit(status: 0, sayBye: true)],
+            declined: "Still here.", typedSoFar: typedSoFar)
+    }
+
+    /// Whether this is the question about leaving.
+    var isQuit: Bool { actions.contains(.quit(status: 0, sayBye: true)) }
 }
 
 /// The client's estimate of the host's clock: client time minus host time.
@@ -97,7 +128,8 @@ struct UIState: Equatable, Sendable {
     /// What the running game has the player type directly (an answer on your turn), kept apart from `:` commands.
     var answer = ""
     var isHelpShown = false
-    var isConfirmingQuit = false
+    /// The question waiting for a yes key, if any.
+    var confirmation: Confirmation?
     /// Lines of an information panel (library, packs, status, scores), with a title.
     var panel: [String]?
     var panelTitle = ""
@@ -124,6 +156,8 @@ struct ClientState: Equatable, Sendable {
     var playerID: String?
     /// The resume token from `welcome`.
     var token: String?
+    /// The short rejoin code from `welcome`, for coming back from `nc` or `telnet` (`rejoin NAME CODE`).
+    var rejoinCode: String?
     var link = LinkStatus.connecting
     var clock = ClockView()
     var lobby: [LobbyPlayer] = []
@@ -135,6 +169,8 @@ struct ClientState: Equatable, Sendable {
     /// Whether the operator paused the game; clocks stand still at `pausedAtHost`.
     var isPaused = false
     var pausedAtHost: Int64?
+    /// Client ms when the host became unreachable, while it is: clocks are shown stopped there.
+    var unreachableSince: Int64?
     var notice: StatusNote?
     /// The Queen's command library as last listed.
     var library: [LibraryEntry] = []
@@ -153,8 +189,10 @@ struct ClientState: Equatable, Sendable {
     static func == (lhs: ClientState, rhs: ClientState) -> Bool {
         lhs.role == rhs.role && lhs.room == rhs.room && lhs.hostAddress == rhs.hostAddress && lhs.name == rhs.name
             && lhs.team == rhs.team && lhs.playerID == rhs.playerID && lhs.token == rhs.token && lhs.link == rhs.link
+            && lhs.rejoinCode == rhs.rejoinCode
             && lhs.clock == rhs.clock && lhs.lobby == rhs.lobby && lhs.teams == rhs.teams
             && lhs.isPaused == rhs.isPaused && lhs.pausedAtHost == rhs.pausedAtHost && lhs.notice == rhs.notice
+            && lhs.unreachableSince == rhs.unreachableSince
             && lhs.library == rhs.library && lhs.ui == rhs.ui && lhs.recent == rhs.recent
             && sameGame(lhs.game, rhs.game)
     }
@@ -175,11 +213,18 @@ struct ClientState: Equatable, Sendable {
         return other.lowercased() == team.lowercased()
     }
 
-    /// Milliseconds left until the host-clock `deadline` at client time `now`, frozen while paused.
+    /// Milliseconds left until the host-clock `deadline` at client time `now`, frozen while paused and while the
+    /// host is unreachable (nobody can act then; the host's catch-up sets them right on return).
     func remaining(until deadline: Int64?, now: Int64) -> Int64? {
         guard let deadline else { return nil }
         if isPaused, let pausedAtHost { return max(0, deadline - pausedAtHost) }
-        return clock.remaining(until: deadline, now: now)
+        return clock.remaining(until: deadline, now: unreachableSince.map { min($0, now) } ?? now)
+    }
+
+    /// The connection dropped at client time `now` (the shell reconnects): clocks stop until the host is back.
+    mutating func lostHost(at now: Int64, attempt: Int, nextAttemptAt: Int64) {
+        if unreachableSince == nil { unreachableSince = now }
+        link = .reconnecting(attempt: attempt, nextAttemptAt: nextAttemptAt)
     }
 
     /// The host-clock deadline `milliseconds` after client time `now`.
@@ -193,11 +238,15 @@ struct ClientState: Equatable, Sendable {
         deadline ?? hostDeadline(in: remaining, now: now)
     }
 
-    /// The current notice, if it is recent enough to show (errors 10 s, others 6 s).
+    /// The current notice, if it is recent enough to show (errors 10 s, others 6 s) and its phase is not over.
     func visibleNotice(now: Int64) -> StatusNote? {
         guard let notice else { return nil }
+        if let phase = notice.phase, phase != phaseTag { return nil }
         return now - notice.at < (notice.isError ? 10_000 : 6_000) ? notice : nil
     }
+
+    /// Where the session stands, for notices: the running game's phase, else the lobby.
+    var phaseTag: String { game.map { $0.name + ":" + $0.phaseTag } ?? "lobby" }
 
     // MARK: Applying host messages
 
@@ -221,6 +270,7 @@ struct ClientState: Equatable, Sendable {
             if let taken = screen.apply(object, to: &self, at: now) {
                 actions += taken
                 game = screen
+                if screen.isOver { endPause() }  // a game that is over is not paused (an `end` while paused)
                 line = screen.line(for: object, in: self)
             }
         }
@@ -231,8 +281,10 @@ struct ClientState: Equatable, Sendable {
         return actions
     }
 
-    mutating func setNotice(_ text: String, isError: Bool, at now: Int64) {
-        notice = StatusNote(text: text, isError: isError, at: now)
+    /// Shows `text` in the footer from client time `now` until it times out or, unless `isLasting`, until the
+    /// game moves to another phase.
+    mutating func setNotice(_ text: String, isError: Bool, at now: Int64, isLasting: Bool = false) {
+        notice = StatusNote(text: text, isError: isError, at: now, phase: isLasting ? nil : phaseTag)
     }
 
     private mutating func startGame(named name: String, intro: JSONObject, at now: Int64) {
@@ -315,12 +367,14 @@ struct ClientState: Equatable, Sendable {
 
     private mutating func applyWelcome(_ welcome: Welcome, at now: Int64) {
         link = .joined
+        unreachableSince = nil
         room = welcome.room
         role = welcome.role
         if let name = welcome.name { self.name = name }
         if let team = welcome.team { self.team = team }
         if let id = welcome.player { playerID = id }
         if let token = welcome.token { self.token = token }
+        if let code = welcome.code { rejoinCode = code }
         clock = ClockView(offset: now - welcome.hostTime)  // a new connection (maybe a new host): measure again
         if welcome.game == nil {
             if isGameRunning { game = nil }

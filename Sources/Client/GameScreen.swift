@@ -17,6 +17,8 @@ protocol GameScreen: Sendable, Equatable {
     func rows(_ state: ClientState, width: Int, height: Int, now: Int64, letters: LetterStyle) -> [Row]
     /// The footer's key hints for the player now; nil for the generic ones.
     func keyHints(_ state: ClientState) -> String?
+    /// The footer's key hints at client time `now`: only what can be done now.
+    func keyHints(_ state: ClientState, now: Int64) -> String?
     /// An input row the game shows in the footer now (an answer being typed), if any.
     func inputRow(_ state: ClientState) -> Row?
     /// Takes a key before the generic keys; nil when the key is not the game's.
@@ -27,6 +29,16 @@ protocol GameScreen: Sendable, Equatable {
     func submit(_ prompt: Prompt, text: String, state: ClientState) -> [ClientAction]
     /// The prompt as it reads after Tab flipped its flag.
     func retitled(_ prompt: Prompt) -> Prompt
+    /// Whether a prompt stays open with its text after Enter sent it, until the game answers (an order that may
+    /// be refused stays there to be mended).
+    func keepsOpen(_ prompt: Prompt) -> Bool
+    /// Where the game stands, as a short tag that changes when its phase does (a notice ends with its phase).
+    var phaseTag: String { get }
+    /// Whether the game awaits a typed line from this player now (an answer on turn, the Queen's pick or order):
+    /// a plain-mode line is then that, and commands need a leading `/`.
+    func awaitsTypedLine(_ state: ClientState) -> Bool
+    /// What a line typed while `awaitsTypedLine` does (plain mode).
+    func awaited(line: String, state: ClientState, at now: Int64) -> [ClientAction]
     /// Whether this game shows the library listing itself (so it is no panel).
     func usesLibrary(_ state: ClientState) -> Bool
     /// The line plain mode prints for one of the mode's messages, after the state took it in.
@@ -42,9 +54,14 @@ extension GameScreen {
     var gameTitle: String { Wire.title }
 
     func keyHints(_ state: ClientState) -> String? { nil }
+    func keyHints(_ state: ClientState, now: Int64) -> String? { keyHints(state) }
     func inputRow(_ state: ClientState) -> Row? { nil }
     func submit(_ prompt: Prompt, text: String, state: ClientState) -> [ClientAction] { [] }
     func retitled(_ prompt: Prompt) -> Prompt { prompt }
+    func keepsOpen(_ prompt: Prompt) -> Bool { false }
+    var phaseTag: String { title }
+    func awaitsTypedLine(_ state: ClientState) -> Bool { false }
+    func awaited(line: String, state: ClientState, at now: Int64) -> [ClientAction] { [] }
     func usesLibrary(_ state: ClientState) -> Bool { false }
     func line(for message: Wire.Message, in state: ClientState) -> String? { message.line(for: state.perspective) }
 

@@ -77,8 +77,8 @@ enum ScreenRenderer {
 
     static func footerRows(_ state: ClientState, width: Int, now: Int64) -> [Row] {
         var rows: [Row] = []
-        if state.ui.isConfirmingQuit {
-            rows.append([Span(" Leave the game? Press y to quit, any other key to stay. ", Style(isBold: true, isInverse: true, color: .yellow))])
+        if let confirmation = state.ui.confirmation {
+            rows.append([Span(" \(confirmation.question) ", Style(isBold: true, isInverse: true, color: .yellow))])
         } else if let notice = state.visibleNotice(now: now) {
             let text = notice.text.replacingOccurrences(of: "\n", with: " ")
             rows.append(notice.isError ? [Span(" ! " + text, .colored(.red, bold: true))] : [Span(" › " + text, .colored(.cyan))])
@@ -90,14 +90,14 @@ enum ScreenRenderer {
         case .none:
             if let row = state.game?.inputRow(state) { rows.append(row) }
         }
-        rows.append(spread(Span(" " + keyHints(state), .dim), linkSpan(state, now: now), width: width))
+        rows.append(spread(Span(" " + keyHints(state, now: now), .dim), linkSpan(state, now: now), width: width))
         return rows
     }
 
-    static func keyHints(_ state: ClientState) -> String {
+    static func keyHints(_ state: ClientState, now: Int64 = 0) -> String {
         if state.ui.mode != .none { return "Enter sends · Esc cancels" }
         if state.ui.isHelpShown || state.ui.panel != nil { return "any key closes" }
-        if let hints = state.game?.keyHints(state) { return hints }
+        if let hints = state.game?.keyHints(state, now: now) { return hints }
         switch state.role {
         case .board: return "? help · q quit"
         case .admin: return ": command (start, next, pause, continue, end, kick) · ? help · q quit"
@@ -158,7 +158,11 @@ enum ScreenRenderer {
                       "  :status  :scores  :packs  :pack show ID  :library search TEXT"]
         }
         lines += ["  ?                this help (any key closes it)",
-                  "  q                quit (asks first during a game) · Ctrl-C quits at once"]
+                  "  q                leave (asks first during a game); your name is free again at once",
+                  "  Ctrl-C           quit at once, keeping your place: start partyline again to come back"]
+        if state.role == .player, let code = state.rejoinCode {
+            lines.append("  From nc or telnet you come back with:  rejoin \(state.name) \(code)   (keep it to yourself)")
+        }
         return lines.enumerated().map { index, line in indent(ScreenText.truncate(line, to: width - 1), index == 0 ? .bold : .plain) }
     }
 
@@ -240,8 +244,13 @@ enum ScreenRenderer {
             fixed.append(isLetter && seen < fixedCount)
             if isLetter { seen += 1 }
         }
+        // Letters in place are green and underlined, and drawn differently (a double box, a bar beneath, brackets),
+        // so they stand out without colour too.
+        // Marked only when some letters are in place and others not (a revealed answer is all in place).
+        let isMarked = fixed.contains(true) && zip(fixed, characters).contains { !$0 && ($1.isLetter || $1.isNumber) }
+        let marked = isMarked ? fixed : fixed.map { _ in false }
         let letterStyle = Style(isBold: true, color: .cyan)
-        let fixedStyle = Style(isBold: true, color: .green)
+        let fixedStyle = Style(isBold: true, color: .green, isUnderlined: isMarked)
         func spanStyle(at index: Int) -> Style { fixed[index] ? fixedStyle : letterStyle }
         let available = width - 2
         var rows: [Row]
@@ -256,22 +265,40 @@ enum ScreenRenderer {
                 }
                 return row
             }
+            if isMarked {
+                var marks: Row = []
+                for (index, character) in characters.enumerated() {
+                    if index > 0 { marks.append(Span(" ")) }
+                    let width = ScreenText.width(of: BigFont.glyph(character)[0])
+                    marks.append(Span(String(repeating: marked[index] ? "▀" : " ", count: width), fixedStyle))
+                }
+                rows.append(marks)
+            }
         case .boxed, .compact:
             let inner = style == .boxed ? 3 : 1
             let cell = inner + 2
             guard characters.count * (cell + 1) - 1 <= available,
                   characters.allSatisfy({ ScreenText.width(of: $0) == 1 || $0 == " " }) else { return nil }
             let pad = String(repeating: " ", count: (inner - 1) / 2)
-            let shapes: [(Character) -> String] = [
-                { $0 == " " ? String(repeating: " ", count: cell) : "┌" + String(repeating: "─", count: inner) + "┐" },
-                { $0 == " " ? String(repeating: " ", count: cell) : "│" + pad + String($0) + pad + "│" },
-                { $0 == " " ? String(repeating: " ", count: cell) : "└" + String(repeating: "─", count: inner) + "┘" },
+            let blank = String(repeating: " ", count: cell)
+            let shapes: [(Character, Bool) -> String] = [
+                { c, isFixed in
+                    c == " " ? blank : (isFixed ? "╔" + String(repeating: "═", count: inner) + "╗"
+                        : "┌" + String(repeating: "─", count: inner) + "┐")
+                },
+                { c, isFixed in
+                    c == " " ? blank : (isFixed ? "║" : "│") + pad + String(c) + pad + (isFixed ? "║" : "│")
+                },
+                { c, isFixed in
+                    c == " " ? blank : (isFixed ? "╚" + String(repeating: "═", count: inner) + "╝"
+                        : "└" + String(repeating: "─", count: inner) + "┘")
+                },
             ]
             rows = shapes.map { shape in
                 var row: Row = []
                 for (index, character) in characters.enumerated() {
                     if index > 0 { row.append(Span(" ")) }
-                    row.append(Span(shape(character), spanStyle(at: index)))
+                    row.append(Span(shape(character, marked[index]), spanStyle(at: index)))
                 }
                 return row
             }
@@ -279,10 +306,11 @@ enum ScreenRenderer {
             var row: Row = []
             for (index, character) in characters.enumerated() {
                 if index > 0 { row.append(Span(" ")) }
-                row.append(Span(String(character), spanStyle(at: index)))
+                row.append(Span(marked[index] ? "[\(character)]" : String(character), spanStyle(at: index)))
             }
             guard ScreenText.width(of: row) <= available else {
-                return ScreenText.wrap(Wording.spaced(letters), to: available).map { indent($0, letterStyle) }
+                let text = zip(characters, marked).map { $1 ? "[\($0)]" : String($0) }.joined(separator: " ")
+                return ScreenText.wrap(text, to: available).map { indent($0, letterStyle) }
             }
             rows = [row]
         }

@@ -9,6 +9,8 @@ struct Style: Equatable, Sendable {
     var isDim = false
     var isInverse = false
     var color: Color?
+    /// Underlined: a mark that stays without colour (NO_COLOR).
+    var isUnderlined = false
 
     static let plain = Style()
     static let bold = Style(isBold: true)
@@ -21,6 +23,7 @@ struct Style: Equatable, Sendable {
         if isBold { codes.append("1") }
         if isDim { codes.append("2") }
         if isInverse { codes.append("7") }
+        if isUnderlined { codes.append("4") }
         if isColorEnabled, let color { codes.append("3\(color.rawValue)") }
         return codes.isEmpty ? "" : "\u{1B}[" + codes.joined(separator: ";") + "m"
     }
@@ -154,6 +157,22 @@ enum ScreenText {
     }
 
     /// `27.3 s` (tenths below a minute), `1:05` above.
+    /// `1st`, `2nd`, `3rd`, `4th`, … `11th`, `21st`.
+    static func ordinal(_ number: Int) -> String {
+        let suffix: String
+        switch (number % 10, number % 100) {
+        case (_, 11...13): suffix = "th"
+        case (1, _): suffix = "st"
+        case (2, _): suffix = "nd"
+        case (3, _): suffix = "rd"
+        default: suffix = "th"
+        }
+        return "\(number)\(suffix)"
+    }
+
+    /// A running clock, or what it means once it reached zero (`time's up`), never `0.0 s`.
+    static func countdown(_ milliseconds: Int64) -> String { milliseconds > 0 ? clock(milliseconds) : "time's up" }
+
     static func clock(_ milliseconds: Int64) -> String {
         let value = max(0, milliseconds)
         if value >= 60_000 {

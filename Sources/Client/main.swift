@@ -84,19 +84,49 @@ struct Setup {
                 fail("Which room? Give --room CODE (the code is shown on the host's screen).", status: 2)
             }
         }
+        // The place kept from an earlier run in this room: its token brings the same player back.
+        let placeHost = "\(host):\(options.port)"
+        let room = options.room ?? ""
+        let placeFile = options.role == .player ? ResumeFile.standard() : nil
+        var places = placeFile?.load() ?? ResumePlaces()
+        let now = Int64(Date().timeIntervalSince1970)
+        if options.isForgetting, let placeFile {
+            places.forget(host: placeHost, room: room, name: options.name)
+            try? placeFile.save(places)
+        }
+        var place = options.isForgetting ? nil : places.place(host: placeHost, room: room, name: options.name, now: now)
         if options.role == .player {
             if options.name == nil {
-                guard isInteractive, let name = ask("Your name: ") else { fail("Give your name with --name NAME.", status: 2) }
-                options.name = name
+                if isInteractive {
+                    let known = place.map { " [\($0.name)]" } ?? ""
+                    guard let name = ask("Your name\(known): ", default: place?.name) else {
+                        fail("Give your name with --name NAME.", status: 2)
+                    }
+                    options.name = name
+                } else if let place {
+                    options.name = place.name
+                } else {
+                    fail("Give your name with --name NAME.", status: 2)
+                }
+                place = places.place(host: placeHost, room: room, name: options.name, now: now)
             }
             if options.team == nil {
-                options.team = isInteractive ? (ask("Your team (Enter: a team of one named after you): ", default: "") ?? "") : ""
+                if let place {
+                    options.team = place.team
+                } else {
+                    let question = "Your team (Enter: a team of one named after you): "
+                    options.team = isInteractive ? (ask(question, default: "") ?? "") : ""
+                }
+            }
+            if let place {
+                say("Coming back as \(place.name) (\(place.team)) in room \(room); --forget joins as someone new.")
             }
         }
         do {
             let app = try ClientApp(options: options, mode: mode, isInteractive: isInteractive, address: address,
-                                    addressText: addressText, room: options.room ?? "", name: options.name ?? "",
-                                    team: options.team ?? "")
+                                    addressText: addressText, room: room, name: options.name ?? "",
+                                    team: options.team ?? "", token: place?.token, placeFile: placeFile,
+                                    placeHost: placeHost)
             return app.run()
         } catch {
             fail("Cannot start: \(error).")

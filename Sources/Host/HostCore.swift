@@ -42,6 +42,15 @@ final class HostCore: SessionHandler {
     private var nextHousekeepingAt: Int64 = 0
     private var nextTrimAt: Int64 = 0
     private var lastStatusLine = ""
+    /// The address each player last played from, by player id: a dropped player may take their name back from
+    /// it (kept in memory only: after a restart, the rejoin code or the token does it).
+    private var lastAddresses: [String: String] = [:]
+    /// When each address tried `rejoin` lately, to keep the short codes from being guessed.
+    private var rejoinAttempts: [String: [Int64]] = [:]
+
+    /// How many `rejoin` attempts an address may make in `rejoinWindow` ms.
+    static let rejoinLimit = 5
+    static let rejoinWindow: Int64 = 60_000
 
     init(
         options: HostOptions, environment: HostEnvironment, storage: Storage, outlet: any Outlet, roomCode: String,
@@ -261,6 +270,7 @@ final class HostCore: SessionHandler {
             welcome.name = player.name
             welcome.team = player.team
             welcome.token = player.token
+            welcome.code = player.code
         }
         welcome.game = room.game?.mode.name
         sessions.send(welcome, to: session, re: id)
@@ -287,6 +297,22 @@ final class HostCore: SessionHandler {
             player = existing
             log.info("\(player.name) (\(player.team)) is back.")
             room.playerReturned(player, at: now)
+        } else if let existing = room.room.player(named: hello.name.trimmingCharacters(in: .whitespaces)) {
+            // The same name, written the same way, from the address the player dropped from: they are back.
+            guard !existing.isConnected, existing.name == hello.name.trimmingCharacters(in: .whitespaces),
+                lastAddresses[existing.id] == session.peer
+            else {
+                sessions.send(
+                    ErrorReply(
+                        .nameTaken,
+                        "The name \"\(existing.name)\" is taken in this room; choose another. If it is yours, type: "
+                            + "rejoin \(existing.name) CODE (the code you were shown when you joined)."),
+                    to: session, re: id)
+                return nil
+            }
+            player = existing
+            log.info("\(player.name) (\(player.team)) is back from \(session.peer).")
+            room.playerReturned(player, at: now)
         } else {
             let name = hello.name.trimmingCharacters(in: .whitespaces)
             if let problem = NameRules.problem(with: name, what: "player") {
@@ -297,13 +323,6 @@ final class HostCore: SessionHandler {
                 sessions.send(ErrorReply(.banned, barred), to: session, re: id)
                 return nil
             }
-            if room.room.player(named: name) != nil {
-                sessions.send(
-                    ErrorReply(
-                        .nameTaken, "The name \"\(name)\" is taken in this room; choose another (or resume with your token)."),
-                    to: session, re: id)
-                return nil
-            }
             let typedTeam = hello.team.trimmingCharacters(in: .whitespaces)
             let team = typedTeam.isEmpty ? name : typedTeam
             if let problem = NameRules.problem(with: team, what: "team") {
@@ -311,12 +330,52 @@ final class HostCore: SessionHandler {
                 return nil
             }
             var generator = EnvironmentRandom(source: environment.random)
+            var code = Secrets.rejoinCode(using: &generator)
+            while room.room.hasPlayer(code: code) { code = Secrets.rejoinCode(using: &generator) }
             player = room.addPlayer(
-                name: name, team: team, token: Secrets.hex(byteCount: 16, using: &generator), at: now)
+                name: name, team: team, token: Secrets.hex(byteCount: 16, using: &generator), code: code, at: now)
         }
         sessions.admit(session, as: .player(PlayerRef(id: player.id, name: player.name, team: player.team)))
         room.setConnected(player.id, true, at: now)
+        lastAddresses[player.id] = session.peer
         return player
+    }
+
+    func rejoin(name: String, code: String, session: Session) {
+        let current = now
+        var attempts = (rejoinAttempts[session.peer] ?? []).filter { current - $0 < HostCore.rejoinWindow }
+        guard attempts.count < HostCore.rejoinLimit else {
+            log.warning("\(session.peer) tried too many rejoin codes; refused for a while.")
+            return sessions.send(
+                ErrorReply(.rateLimited, "Too many rejoin attempts from your address; wait a minute, then try again."),
+                to: session)
+        }
+        attempts.append(current)
+        rejoinAttempts[session.peer] = attempts
+        if rejoinAttempts.count > 1000 {
+            rejoinAttempts = rejoinAttempts.filter { $0.value.contains { current - $0 < HostCore.rejoinWindow } }
+        }
+        guard let player = room.room.player(named: name, code: code) else {
+            return sessions.send(
+                ErrorReply(
+                    .badToken,
+                    "No player \"\(name.prefix(24))\" has that code in this room. The code was shown when you joined "
+                        + "(\"Your rejoin code: …\"); or join with a new name."),
+                to: session)
+        }
+        join(Hello(room: room.room.code, name: "", resume: player.token), session: session, id: nil)
+    }
+
+    func awaitsTypedLine(from session: Session) -> Bool {
+        guard let ref = session.player, let player = room.room.player(id: ref.id) else { return false }
+        return room.game?.awaitsTypedLine(from: player) ?? false
+    }
+
+    func typedAwaited(_ line: String, session: Session) {
+        guard let ref = session.player, let player = room.room.player(id: ref.id),
+            let request = room.game?.interpretFreeText(line, from: player)
+        else { return typed(line, session: session) }
+        play(request, by: ref, session: session, id: nil)
     }
 
     func play(_ request: PlayRequest, by player: PlayerRef, session: Session, id: JSONValue?) {
@@ -430,10 +489,13 @@ final class HostCore: SessionHandler {
     }
 
     func sessionEnded(_ session: Session, membership: Membership) {
-        guard case .player(let player) = membership, room.room.player(id: player.id) != nil,
-            sessions.session(ofPlayer: player.id) == nil
+        guard case .player(let ref) = membership, let player = room.room.player(id: ref.id),
+            sessions.session(ofPlayer: ref.id) == nil
         else { return }
-        room.setConnected(player.id, false, at: instant)
+        guard session.hasSaidBye else { return room.setConnected(player.id, false, at: instant) }
+        // A goodbye frees the name at once; the team keeps its points in the running game.
+        lastAddresses[player.id] = nil
+        room.removePlayer(player, reason: "said goodbye", at: instant)
     }
 
     // MARK: Help
@@ -444,7 +506,8 @@ final class HostCore: SessionHandler {
             return """
                 Commands before joining:
                   join ROOM NAME [TEAM]   play (your team defaults to your name)
-                  resume ROOM TOKEN       come back as the same player after a drop
+                  rejoin NAME CODE        come back as the same player (the code was shown when you joined)
+                  resume ROOM TOKEN       the same with the long token
                   watch ROOM              watch only
                   admin ROOM KEY          run the show (the key is on the host's screen)
                   quit                    leave
@@ -456,6 +519,8 @@ final class HostCore: SessionHandler {
                 lines += entry.textHelp.map { "  " + $0 }
             }
             lines.append("  scores           the standings        help    this text        quit    leave")
+            lines.append("  On your turn every line is your answer (or, as Queen, your order): then write")
+            lines.append("  commands with a / in front: /help, /scores, /quit.")
             return lines.joined(separator: "\n")
         case .board?:
             return "You are watching. Commands: scores, help, quit."

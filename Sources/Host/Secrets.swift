@@ -16,6 +16,15 @@ enum Secrets {
         return String((0..<length).map { _ in letters[Int.random(in: 0..<letters.count, using: &generator)] })
     }
 
+    /// The letters of rejoin codes: capitals and digits that cannot be mistaken for one another (no O/0/Q/D,
+    /// I/1/L/J, S/5, Z/2, B/8, G/6, U/V).
+    static let codeAlphabet = Array("ACEFHKMNPRTWXY3479")
+
+    /// A rejoin code: `length` characters of `codeAlphabet` (7 give 18^7 ≈ 2^29; attempts are rate-limited).
+    static func rejoinCode(length: Int = 7, using generator: inout some RandomNumberGenerator) -> String {
+        String((0..<length).map { _ in codeAlphabet[Int.random(in: 0..<codeAlphabet.count, using: &generator)] })
+    }
+
     /// Compares two secrets in time that depends only on their lengths, not on where they differ.
     static func constantTimeEquals(_ lhs: String, _ rhs: String) -> Bool {
         let a = Array(lhs.utf8), b = Array(rhs.utf8)

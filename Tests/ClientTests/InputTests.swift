@@ -14,7 +14,8 @@ struct InputTests {
             #expect(buzz == .object(["type": "buzz", "t": 123_456]))
         }
         let r1 = state.handle(.character("s"), at: 1)
-        #expect(r1.compactMap(sent).map(\.typeName) == ["shake"])
+        #expect(r1.isEmpty, "a shake asks first")
+        #expect(state.handle(.character("s"), at: 1).compactMap(sent).map(\.typeName) == ["shake"])
     }
 
     @Test func noBuzzWithoutAQuestionOrForABoard() {
@@ -34,7 +35,9 @@ struct InputTests {
         _ = state.handle(.character("k"), at: 1)
         #expect(state.ui.answer == "New  York")
         let r5 = state.handle(.tab, at: 1)
-        #expect(r5.compactMap(sent).map(\.typeName) == ["shake"])
+        #expect(r5.isEmpty, "a shake asks first")
+        #expect(state.ui.confirmation?.question.hasPrefix("shake") == true)
+        #expect(state.handle(.tab, at: 1).compactMap(sent).map(\.typeName) == ["shake"])
         let answer = try #require(state.handle(.enter, at: 1).compactMap(sent).first)
         #expect(answer == .object(["type": "answer", "text": "New  York"]))
         #expect(state.ui.answer.isEmpty)
@@ -42,7 +45,7 @@ struct InputTests {
         _ = state.handle(.character("q"), at: 1)
         _ = state.handle(.character("s"), at: 1)
         #expect(state.ui.answer == "qs")
-        #expect(!state.ui.isConfirmingQuit)
+        #expect(state.ui.confirmation == nil)
         _ = state.handle(.escape, at: 1)
         #expect(state.ui.answer.isEmpty)
     }
@@ -72,6 +75,8 @@ struct InputTests {
     @Test func theQueenPicksSearchesAndWritesHerOwn() throws {
         var state = Fixtures.state([Fixtures.welcome, Fixtures.queenGame, Fixtures.round(queen: "Ann"), Fixtures.library])
         _ = state.handle(.down, at: 1)
+        #expect(state.handle(.enter, at: 1).isEmpty, "Enter first shows the command whole and asks")
+        #expect(state.ui.confirmation?.question.contains("b16") == true)
         let pick = try #require(state.handle(.enter, at: 1).compactMap(sent).first)
         #expect(pick == .object(["type": "command", "template": "b16", "save": false]))
 
@@ -85,24 +90,34 @@ struct InputTests {
         _ = state.handle(.tab, at: 1)
         let order = try #require(state.handle(.enter, at: 1).compactMap(sent).first)
         #expect(order == .object(["type": "command", "text": "No. {1} must sing to No. {2}", "save": true]))
+        // The order stays in the input until the host gives it out: a refusal leaves it there to mend.
+        #expect(state.ui.text == "No. {1} must sing to No. {2}")
+        _ = state.apply(Fixtures.json(#"{"type":"error","code":"bad_placeholder","message":"No."}"#), at: 2)
+        #expect(state.ui.text == "No. {1} must sing to No. {2}" && state.ui.mode != .none)
+        _ = state.apply(Fixtures.json(Fixtures.order), at: 3)
+        #expect(state.ui.mode == .none && state.ui.text.isEmpty)
     }
 
     @Test func quittingAsksFirstDuringAGame() {
         var state = RendererTests.questionState
         let r7 = state.handle(.character("q"), at: 1)
         #expect(r7.isEmpty)
-        #expect(state.ui.isConfirmingQuit)
+        #expect(state.ui.confirmation?.isQuit == true)
+        // typing on instead keeps both letters as the start of an answer
         let r8 = state.handle(.character("n"), at: 1)
         #expect(r8.isEmpty)
-        #expect(!state.ui.isConfirmingQuit)
+        #expect(state.ui.confirmation == nil)
+        #expect(state.ui.answer == "qn")
+        _ = state.handle(.escape, at: 1)
         _ = state.handle(.character("q"), at: 1)
         let r9 = state.handle(.character("y"), at: 1)
         #expect(r9 == [.quit(status: 0, sayBye: true)])
         var lobby = Fixtures.state([Fixtures.welcome])
         let r10 = lobby.handle(.character("q"), at: 1)
         #expect(r10 == [.quit(status: 0, sayBye: true)])
+        // Ctrl-C leaves at once without a goodbye: the place is kept for coming back.
         let r11 = state.handle(.interrupt, at: 1)
-        #expect(r11 == [.quit(status: 0, sayBye: true)])
+        #expect(r11 == [.quit(status: 0, sayBye: false)])
     }
 
     @Test func keyDecoderReadsArrowsUTF8AndSplitSequences() {

@@ -52,7 +52,7 @@ struct RendererTests {
         // host deadline 39 000 = client 40 000; at 10 100 that is 29.9 s
         #expect(text.contains("Buzz clock   29.9 s"))
         #expect(text.contains("#1  Red"))
-        #expect(text.contains("Space/Enter buzz"))
+        #expect(text.contains("[Space]/[Enter] buzz"))
         #expect(lines[0].contains("room ABCD · Ann (Red)"))
         checkStyled(RendererTests.questionState, size)
     }
@@ -131,18 +131,27 @@ struct RendererTests {
     @Test(arguments: [0, 1])
     func aCitizenSeesOnlyTheirOwnNumber(sizeIndex: Int) throws {
         let size = screenSizes[sizeIndex]
-        let state = Fixtures.state([Fixtures.welcome, Fixtures.queenGame, Fixtures.round(queen: "Cid"), Fixtures.secret])
-        let lines = screen(state, size)
+        var state = Fixtures.state([
+            Fixtures.welcome, Fixtures.queenGame, Fixtures.round(queen: "Cid"), Fixtures.secret,
+        ])
+        let hidden = screen(state, size, now: 10_100)
+        #expect(hidden.text.contains("Your secret number is hidden: hold h to see it"))
+        #expect(hidden.text.contains("Cid is choosing an order"))
+        // hidden: neither in big digits nor as text
+        for digit in ["1", "2"] {
+            let rows = try #require(ScreenRenderer.letterRows(digit, fixedCount: 0, style: .big, width: size.width))
+            #expect(!hidden.contains(ScreenText.encode(rows[1], isStyled: false, isColorEnabled: false)))
+            #expect(!hidden.text.contains("No. \(digit)"))
+        }
+        // h shows it, small, for a moment; then it hides again
+        #expect(state.handle(.character("h"), at: 10_100).isEmpty)
+        let lines = screen(state, size, now: 10_200)
         let text = lines.text
-        #expect(text.contains("Your secret number"))
-        #expect(text.contains("Cid is choosing an order"))
+        #expect(text.contains("Your number:  No. 2"))
         let digitRows = try #require(ScreenRenderer.letterRows("2", fixedCount: 0, style: .big, width: size.width))
-        let shown = digitRows.map { ScreenText.encode($0, isStyled: false, isColorEnabled: false) }
-        #expect(shown.allSatisfy { lines.contains($0) })
-        // nobody else's: Bob's 1 is not on the screen, in big digits or as text
-        let one = try #require(ScreenRenderer.letterRows("1", fixedCount: 0, style: .big, width: size.width))
-        #expect(!lines.contains(ScreenText.encode(one[1], isStyled: false, isColorEnabled: false)))
-        #expect(!text.contains("No. 1"))
+        #expect(!lines.contains(ScreenText.encode(digitRows[1], isStyled: false, isColorEnabled: false)), "small")
+        #expect(!text.contains("No. 1"))  // nobody else's
+        #expect(!screen(state, size, now: 13_200).text.contains("No. 2"))
         // the board shows no secret at all
         let board = Fixtures.state(role: .board, name: "", team: "", [Fixtures.queenGame, Fixtures.round(queen: "Cid")])
         let boardText = screen(board, size).text
@@ -179,11 +188,16 @@ struct RendererTests {
     }
 
     @Test func theCountdownTellsTheTargets() {
-        let state = Fixtures.state([Fixtures.welcome, Fixtures.queenGame, Fixtures.round(queen: "Cid"), Fixtures.secret, Fixtures.order])
-        let text = screen(state, screenSizes[0], now: 16_000).text
-        #expect(text.contains("No. 2 must sing to No. 1"))
-        #expect(text.contains("That's YOU — No. 2!"))
-        #expect(text.contains("Reveal in  5.0 s"))  // host 20 000 = client 21 000
+        var state = Fixtures.state([
+            Fixtures.welcome, Fixtures.queenGame, Fixtures.round(queen: "Cid"), Fixtures.secret, Fixtures.order,
+        ])
+        let hidden = screen(state, screenSizes[0], now: 16_000).text
+        #expect(hidden.contains("No. 2 must sing to No. 1"))
+        #expect(hidden.contains("hold h to see it and whether you must act"))
+        #expect(!hidden.contains("That's you"))
+        #expect(hidden.contains("Reveal in  5.0 s"))  // host 20 000 = client 21 000
+        _ = state.handle(.character("h"), at: 16_000)
+        #expect(screen(state, screenSizes[0], now: 16_000).text.contains("No. 2   That's you — you must act!"))
     }
 
     @Test(arguments: [0, 1])

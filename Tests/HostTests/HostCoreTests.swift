@@ -152,14 +152,22 @@ struct HostCoreTests {
         let player = try host.join("Ann", team: "Red")
         _ = try player.waitFor("lobby")
         _ = try person.waitForText("Ann")
-        try person.send(line: "quit")
-        #expect(person.waitForClose())
-        // The person comes back with the token the welcome showed.
-        let words = person.transcriptText.split { !$0.isHexDigit }
-        let token = try #require(words.first { $0.count == 32 }.map(String.init))
+        // The welcome showed a short rejoin code on its own line; with it the person comes back from anywhere.
+        let lines = person.transcriptText.split(separator: "\r\n")
+        let codeLine = try #require(lines.first { $0.hasPrefix("Your rejoin code: ") })
+        let code = try #require(codeLine.split(separator: " ").dropFirst(3).first.map(String.init))
+        #expect(codeLine.contains("rejoin Tex \(code)"))
         let back = try host.connect()
-        try back.send(line: "resume \(host.room) \(token)")
+        _ = try back.waitForText("rejoin NAME CODE")
+        try back.send(line: "rejoin Tex \(code)")
         _ = try back.waitForText("Welcome, Tex")
+        _ = try person.waitForText("You joined again from another connection")
+        // A goodbye frees the name at once.
+        try back.send(line: "quit")
+        #expect(back.waitForClose())
+        let again = try host.connect()
+        try again.send(line: "join \(host.room) Tex Blue")
+        _ = try again.waitForText("Welcome, Tex! You play for team Blue")
         let text = person.transcriptText
         #expect(!text.split(whereSeparator: \.isNewline).contains { $0.hasPrefix("{") }, "text mode got JSON: \(text)")
         host.stop()

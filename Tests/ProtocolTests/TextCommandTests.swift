@@ -62,7 +62,7 @@ private func isUsage(_ command: TextCommand) -> Bool {
         #expect(queen("say hop") == .action(.command(.text("hop"), save: false)))
         #expect(queen("pick") == .usage("pick COMMAND-ID   (see: commands)"))
         #expect(queen("pick a b") == .usage("pick COMMAND-ID   (see: commands)"))
-        #expect(queen("order") == .usage("order TEXT   e.g. order No. {1} must sing to No. {2}"))
+        #expect(queen("order") == .usage("order TEXT   e.g. order No. 1 must sing to No. 2"))
         #expect(queen("hello there") == nil)
     }
 

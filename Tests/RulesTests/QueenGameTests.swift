@@ -560,4 +560,71 @@ import Testing
             #expect(!actual.isEmpty)
         }
     }
+
+    // MARK: - Numbers named as people write them
+
+    @Test func naturalMentionsNameTheirNumberAndOnlyThere() {
+        let numbers = { (text: String) in CommandTemplate.namedMentions(in: text).map(\.number) }
+        #expect(numbers("No. 2 sings to No. 4") == [2, 4])
+        #expect(numbers("no 2, nr 3, Nr. 1, #5, No.6 and n° 7") == [2, 3, 1, 5, 6, 7])
+        #expect(numbers("(#2) hugs no3.") == [2, 3])
+        #expect(numbers("piano 2, No. 2nd, nobody 4, casino 3, No. 123, no one") == [])
+        #expect(CommandTemplate.libraryText(of: "No. 2 sings to #4, then no 2 bows to {queen}.")
+            == "No. {1} sings to No. {2}, then No. {1} bows to {queen}.")
+        #expect(CommandTemplate.libraryText(of: "No. {1} hugs nr 3") == "No. {1} hugs No. {2}")
+        #expect(CommandTemplate.libraryText(of: "Everyone claps.") == "Everyone claps.")
+    }
+
+    @Test func aNaturalOrderNamesExactlyTheNumbersWritten() throws {
+        for seed in UInt64(1)...30 {
+            var game = try makeGame(players: 5, seed: seed)
+            _ = try game.apply(.deal, at: at(0))
+            let queen = try #require(game.queen)
+            _ = try game.apply(.command(player: queen, choice: .text("No. 2 sings to no 4")), at: at(1))
+            let order = try #require(game.currentOrder)
+            #expect(order.targets == [2, 4])
+            #expect(order.text == "No. 2 sings to no 4", "kept as written")
+            _ = try game.apply(.tick, at: at(6))
+            let round = try #require(game.currentRound)
+            let holder = { (number: Int) in round.numbers.first { $0.value == number }!.key }
+            #expect(game.history.last?.targets == [holder(2), holder(4)])
+        }
+    }
+
+    @Test func placeholdersNeverDrawANumberNamedAsWritten() throws {
+        for seed in UInt64(1)...50 {
+            var game = try makeGame(players: 4, seed: seed)
+            _ = try game.apply(.deal, at: at(0))
+            _ = try game.apply(.command(player: game.queen!, choice: .text("#3 and No. {1} swap seats")), at: at(1))
+            let order = try #require(game.currentOrder)
+            #expect(order.targets.count == 2 && order.targets[1] == 3 && order.targets[0] != 3)
+        }
+    }
+
+    @Test func anOrderNamingNobodyOrANumberNotInPlayIsRefusedWithAHint() throws {
+        var game = try makeGame(players: 4)
+        _ = try game.apply(.deal, at: at(0))
+        let queen = try #require(game.queen)
+        for text in ["No. 5 dances", "#0 dances", "No. 1 and No. 2 and No. 3 and {1} dance"] {
+            expectRefusal(
+                text.contains("{1}") ? "too_many_targets" : "bad_placeholder", &game,
+                .command(player: queen, choice: .text(text)), at: at(1))
+        }
+        for text in ["Everyone dances", "pick b12", "commands sing"] {
+            do {
+                _ = try game.apply(.command(player: queen, choice: .text(text)), at: at(1))
+                Issue.record("\(text) was accepted")
+            } catch {
+                #expect(error.code == .badPlaceholder)
+                #expect(error.message.contains("No. 1 sings to No. 2") && error.message.contains("No. 1 to No. 3"))
+            }
+        }
+        // The library's commands keep their meaning: "No. 1" there is text, not a number.
+        let library = [QueenCommand(id: "u1", text: "No. {1} hums the No. 1 hit.", kind: .citizenToAll,
+                                    difficulty: .mild)]
+        var other = try makeGame(players: 4, commands: library)
+        _ = try other.apply(.deal, at: at(0))
+        _ = try other.apply(.command(player: other.queen!, choice: .template(id: "u1")), at: at(1))
+        #expect(other.currentOrder?.targets.count == 1)
+    }
 }

@@ -162,6 +162,12 @@ final class EmbeddedConnection {
         host.turn()
     }
 
+    /// The connection drops without a goodbye (a laptop closed, Wi-Fi lost): the player is away, keeping their place.
+    func drop() {
+        host.core.closed(id, reason: "the connection dropped")
+        host.turn()
+    }
+
     /// Whether the host closed this connection.
     var isClosed: Bool { host.outlet.closed.contains(id) }
 

@@ -99,7 +99,7 @@ struct OrganiserTests {
         let host = try EmbeddedHost()
         _ = try host.player("Ann", team: "Red")
         let bob = try host.player("Bob", team: "Blue")
-        bob.send(["type": "bye"])
+        bob.drop()
         host.console("start shaky 1")
         #expect((host.core.room.game as? ShakyHost)?.game.teams == ["Red"], "an away team does not play")
         host.console("end")

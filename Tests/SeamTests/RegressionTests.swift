@@ -45,7 +45,7 @@ struct RegressionTests {
         for name in ["Ann", "Bob", "Cid", "Dee"] { connections[name] = try host.player(name, team: name) }
         let welcome = connections["Dee"]!.received.first { $0["type"] == "welcome" }
         let token = try #require(welcome?["token"]?.stringValue)
-        connections["Dee"]!.send(["type": "bye"])
+        connections["Dee"]!.drop()
         host.console("start queen")
         let game = try #require(host.core.room.game as? QueenHost)
         #expect(!game.game.players.contains("Dee"))

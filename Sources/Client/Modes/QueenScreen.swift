@@ -54,6 +54,8 @@ struct QueenView: GameScreen {
     var round: Round?
     /// This player's secret number in the current round (citizens only).
     var secret: Int?
+    /// Client ms until which the secret number is shown (`h` shows it a moment; holding `h` keeps it shown).
+    var secretShownUntil: Int64?
     var order: Order?
     var revealed: Revealed?
     var endReason: String?
@@ -70,8 +72,18 @@ struct QueenView: GameScreen {
     var title: String { "The Queen's game" + (round.map { " · round \($0.number)" } ?? "") }
 
     static let keyHelp = [
-        "  Queen            ↑↓ choose a command, Enter gives it, / search, o your own order"
+        "  Queen            ↑↓ choose a command, Enter shows it whole, Enter again gives it, / search,",
+        "                   o your own order (No. 1, No. 2 … name who must act)",
+        "  h                show your secret number for a moment (hold h to keep it shown)",
     ]
+
+    /// How long one press of `h` shows the secret number, ms (a held key repeats faster than this).
+    static let secretGlimpse: Int64 = 3000
+
+    var phaseTag: String { "\(phase)-\(round?.number ?? 0)" }
+
+    /// Whether the secret number is on screen at client time `now`.
+    func isSecretShown(at now: Int64) -> Bool { secretShownUntil.map { now < $0 } ?? false }
 
     /// Whether `state`'s player is the Queen who is choosing now.
     func isChoosingQueen(_ state: ClientState) -> Bool {
@@ -89,6 +101,7 @@ struct QueenView: GameScreen {
         case .round(let dealt):
             if round?.number != dealt.number {
                 secret = nil
+                secretShownUntil = nil
                 order = nil
                 revealed = nil
             }
@@ -164,7 +177,7 @@ struct QueenView: GameScreen {
     func usesLibrary(_ state: ClientState) -> Bool { isChoosingQueen(state) }
 
     mutating func handle(_ key: Key, state: inout ClientState, at now: Int64) -> [ClientAction]? {
-        guard isChoosingQueen(state) else { return nil }
+        guard isChoosingQueen(state) else { return handleCitizen(key, state: state, at: now) }
         let library = state.library
         switch key {
         case .up: state.ui.selection = max(0, state.ui.selection - 1)
@@ -173,7 +186,13 @@ struct QueenView: GameScreen {
         case .pageDown: state.ui.selection = min(max(0, library.count - 1), state.ui.selection + 10)
         case .enter:
             guard library.indices.contains(state.ui.selection) else { return [] }
-            return [.play(QueenWire.Action.command(.template(library[state.ui.selection].id), save: false))]
+            // The command is shown whole under the list; a second Enter gives it.
+            let chosen = library[state.ui.selection]
+            state.ui.confirmation = Confirmation(
+                question: "Give order \(chosen.id) as shown above? Enter gives it, any other key goes back.",
+                keys: [.enter, .character("y"), .character("Y")],
+                actions: [.play(QueenWire.Action.command(.template(chosen.id), save: false))],
+                declined: "Not given yet: choose again, or o for your own order.")
         case .character("/"):
             state.ui.mode = .prompt(
                 Prompt(purpose: "search", label: "Search the library: ", hint: "   Enter searches · Esc cancels"))
@@ -189,14 +208,38 @@ struct QueenView: GameScreen {
         return []
     }
 
+    /// A citizen's keys: `h` shows the secret number for a moment (held, it stays), Esc hides it.
+    private mutating func handleCitizen(_ key: Key, state: ClientState, at now: Int64) -> [ClientAction]? {
+        guard state.role == .player, secret != nil, phase == .choosing || phase == .countdown else { return nil }
+        switch key {
+        case .character("h"), .character("H"):
+            secretShownUntil = now + QueenView.secretGlimpse
+            return []
+        case .escape where isSecretShown(at: now):
+            secretShownUntil = nil
+            return []
+        default:
+            return nil
+        }
+    }
+
     static func orderPrompt(save: Bool) -> Prompt {
         Prompt(
             purpose: "order", label: "Your order: ",
-            hint: "   Tab: save to library \(save ? "ON" : "off") · {1} {2} = numbers, {queen} = you", flag: save)
+            hint: "   No. 1, No. 2 … = who must act · {queen} = you · Tab: save to library \(save ? "ON" : "off")",
+            flag: save)
     }
 
     func retitled(_ prompt: Prompt) -> Prompt {
         prompt.purpose == "order" ? QueenView.orderPrompt(save: prompt.flag) : prompt
+    }
+
+    func keepsOpen(_ prompt: Prompt) -> Bool { prompt.purpose == "order" }
+
+    func awaitsTypedLine(_ state: ClientState) -> Bool { isChoosingQueen(state) }
+
+    func awaited(line: String, state: ClientState, at now: Int64) -> [ClientAction] {
+        [.play(QueenWire.Action.order(typed: line))]
     }
 
     func submit(_ prompt: Prompt, text: String, state: ClientState) -> [ClientAction] {
@@ -216,12 +259,15 @@ struct QueenView: GameScreen {
         case .action(let action)?: return [.play(action)]
         case .usage(let usage)?: return [.print("Usage: " + usage)]
         case nil:
-            return isChoosingQueen(state) ? [.play(QueenWire.Action.command(.text(line), save: false))] : nil
+            return isChoosingQueen(state) ? [.play(QueenWire.Action.order(typed: line))] : nil
         }
     }
 
-    func keyHints(_ state: ClientState) -> String? {
-        isChoosingQueen(state) ? "↑↓ choose · Enter order it · / search · o own order · ? help" : nil
+    func keyHints(_ state: ClientState, now: Int64) -> String? {
+        if isChoosingQueen(state) { return "↑↓ choose · Enter shows it, Enter again orders · / search · o own order" }
+        guard state.role == .player, secret != nil, phase == .choosing || phase == .countdown else { return nil }
+        let number = isSecretShown(at: now) ? "Esc hides your number" : "hold [h] to see your number"
+        return number + " · ? help · q quit"
     }
 
     // MARK: Drawing
@@ -254,21 +300,22 @@ struct QueenView: GameScreen {
                         Style(isBold: true, color: .yellow)))
                 rows.append(
                     ScreenRenderer.indent(
-                        "{1}, {2}… stand for the secret numbers; nobody (not even you) knows who is who.", .dim))
+                        "Name who must act as No. 1, No. 2 …: nobody (not even you) knows who holds which.", .dim))
                 if let remaining = state.remaining(until: round.chooseDeadline, now: now) {
                     rows.append([
-                        Span(" Time to choose  ", .bold), Span(ScreenText.clock(remaining), .colored(.yellow, bold: true)),
+                        Span(" Time to choose  ", .bold),
+                        Span(ScreenText.countdown(remaining), .colored(.yellow, bold: true)),
                     ])
                 }
                 rows.append([])
-                rows += libraryRows(state, round: round, height: max(3, height - rows.count - 1))
+                rows += libraryRows(state, round: round, width: width, height: max(3, height - rows.count - 1))
             } else {
                 rows.append([])
-                rows += secretRows(state, width: width, letters: style)
+                rows += secretRows(state, now: now)
                 rows.append([])
                 var row: Row = [Span(" \(round.queen) is choosing an order…", .bold)]
                 if let remaining = state.remaining(until: round.chooseDeadline, now: now) {
-                    row.append(Span("  " + ScreenText.clock(remaining), .colored(.yellow, bold: true)))
+                    row.append(Span("  " + ScreenText.countdown(remaining), .colored(.yellow, bold: true)))
                 }
                 rows.append(row)
             }
@@ -279,16 +326,11 @@ struct QueenView: GameScreen {
                 rows += ScreenRenderer.wrapped(order.text, width: width, style: Style(isBold: true, color: .yellow))
                 if let remaining = state.remaining(until: order.revealAt, now: now) {
                     rows.append([
-                        Span(" Reveal in  ", .bold), Span(ScreenText.clock(remaining), .colored(.red, bold: true)),
+                        Span(" Reveal in  ", .bold), Span(ScreenText.countdown(remaining), .colored(.red, bold: true)),
                     ])
                 }
-                if let secret, order.targets.contains(secret) {
-                    rows.append(
-                        ScreenRenderer.indent(
-                            "That's YOU — No. \(secret)!", Style(isBold: true, isInverse: true, color: .red)))
-                }
                 rows.append([])
-                if !isQueen { rows += secretRows(state, width: width, letters: style) }
+                if !isQueen { rows += secretRows(state, now: now, targets: order.targets) }
             }
         case .revealed:
             if let order { rows.append(ScreenRenderer.indent("The order: " + order.text, .bold)) }
@@ -310,30 +352,38 @@ struct QueenView: GameScreen {
         hex.count > 16 ? String(hex.prefix(8)) + "…" + String(hex.suffix(8)) : hex
     }
 
-    private func secretRows(_ state: ClientState, width: Int, letters style: LetterStyle) -> [Row] {
+    /// The citizen's number: hidden unless `h` was pressed a moment ago, and then small (a laptop screen is seen
+    /// from across the room). With the order out, whether it names them shows with the number only.
+    private func secretRows(_ state: ClientState, now: Int64, targets: [Int] = []) -> [Row] {
         guard state.role == .player else {
             return [ScreenRenderer.indent("Each citizen sees only their own secret number.", .dim)]
         }
         guard let secret else { return [ScreenRenderer.indent("Waiting for your secret number…", .dim)] }
-        var rows: [Row] = [ScreenRenderer.indent("Your secret number — keep it to yourself!", .bold)]
-        let digits = String(secret)
-        if style == .big, BigFont.width(of: digits) <= width - 2 {
-            rows += (ScreenRenderer.letterRows(digits, fixedCount: 0, style: .big, width: width) ?? []).map { row in
-                row.map { Span($0.text, $0.style == .plain ? .plain : Style(isBold: true, color: .magenta)) }
-            }
-        } else {
-            rows.append([Span("   No. ", .bold), Span(digits, Style(isBold: true, isInverse: true, color: .magenta))])
+        guard isSecretShown(at: now) else {
+            let also = targets.isEmpty ? " (keep it to yourself)" : " and whether you must act"
+            return [ScreenRenderer.indent("Your secret number is hidden: hold h to see it" + also, .dim)]
         }
-        return rows
+        var row: Row = [Span(" Your number: ", .bold), Span(" No. \(secret) ", Style(isBold: true, isInverse: true))]
+        if targets.contains(secret) {
+            row.append(Span("  That's you — you must act!", Style(isBold: true, color: .red)))
+        } else if !targets.isEmpty {
+            row.append(Span("  Not you this time.", .dim))
+        }
+        return [row]
     }
 
-    private func libraryRows(_ state: ClientState, round: Round, height: Int) -> [Row] {
+    /// The library as a list (one line each, cut to fit) with the selected command whole beneath it, wrapped:
+    /// what Enter would give is always readable in full.
+    private func libraryRows(_ state: ClientState, round: Round, width: Int, height: Int) -> [Row] {
         let library = state.library
         guard !library.isEmpty else {
             return [ScreenRenderer.indent("Loading the command library… (l reloads, o writes your own order)", .dim)]
         }
-        let visible = max(1, height - 1)
         let selection = min(state.ui.selection, library.count - 1)
+        let chosen = library[selection].text.replacingOccurrences(of: "{queen}", with: round.queen)
+        let whole =
+            [[]] + ScreenRenderer.wrapped("▶ " + chosen, width: width, style: Style(isBold: true, color: .yellow))
+        let visible = max(1, height - 1 - whole.count)
         let start = max(0, min(selection - visible / 2, library.count - visible))
         var rows: [Row] = []
         for index in start..<min(library.count, start + visible) {
@@ -344,8 +394,9 @@ struct QueenView: GameScreen {
         }
         rows.append(
             ScreenRenderer.indent(
-                "\(selection + 1) of \(library.count) · Enter gives the order · / search · o your own", .dim))
-        return rows
+                "\(selection + 1) of \(library.count) · Enter, then Enter again gives it · / search · o your own",
+                .dim))
+        return rows + whole
     }
 
     private func revealedRows(_ state: ClientState, _ revealed: Revealed, now: Int64) -> [Row] {

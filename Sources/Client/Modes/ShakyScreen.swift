@@ -46,6 +46,8 @@ struct ShakyView: GameScreen {
         var fixedCount: Int
         var difficulty: String
         var points: Int
+        /// What the team's next shake costs, when the host says.
+        var shakeCost: Int?
     }
 
     /// The answer shown after a question.
@@ -95,13 +97,50 @@ struct ShakyView: GameScreen {
     }
 
     static let keyHelp = [
-        "  Space or Enter   buzz (Shaky Words)",
-        "  s                shake: one more letter in place, the answer is worth less",
-        "  your turn        type the answer, Enter sends, Tab shakes, Esc clears",
+        "  Space or Enter   buzz (Shaky Words) when nothing is typed",
+        "  letters          type your answer any time: it waits, and Enter sends it on your turn",
+        "  s s / Tab Tab    shake: one more letter in place, the answer is worth less (asks first)",
+        "  your turn        Enter sends your answer, Esc clears it",
     ]
 
     /// Whether it is `state`'s team's turn to answer.
     func isMyTurn(_ state: ClientState) -> Bool { phase == .question && state.isMine(team: turnTeam) }
+
+    var phaseTag: String { "\(phase)-\(question?.number ?? 0)" }
+
+    /// Whether `state`'s team is out for the open question (answered wrong or ran out of time).
+    func isOut(_ state: ClientState) -> Bool {
+        phase == .question && results.contains { state.isMine(team: $0.team) && !$0.isCorrect }
+    }
+
+    /// `state`'s team's place in the buzz order (1 first), if it buzzed.
+    func place(_ state: ClientState) -> Int? {
+        buzzOrder.firstIndex { state.isMine(team: $0.team) }.map { $0 + 1 }
+    }
+
+    /// Whether buzzing is open for this question (the host closes it; a clock at zero is about to close).
+    var isBuzzOpen: Bool { phase == .question && buzzDeadline != nil }
+
+    /// Why `state`'s team cannot shake now, or nil when it can.
+    func whyNoShake(_ state: ClientState) -> String? {
+        guard phase == .question, let question else { return "There is nothing to shake right now." }
+        if isOut(state) { return "Your team is out for this question." }
+        if !isBuzzOpen && place(state) == nil { return "Buzzing is closed, so your team cannot answer this one." }
+        let letters = question.letters.filter { $0.isLetter || $0.isNumber }.count
+        if letters - question.fixedCount - 1 < 2 { return "No more shakes: that would give the answer away." }
+        return nil
+    }
+
+    /// "shake: −50 points" (or just "shake" when the host did not say).
+    func shakeWording() -> String { question?.shakeCost.map { "shake: −\($0) points" } ?? "shake: fewer points" }
+
+    /// `Red is 2nd in line`.
+    func lineWording(_ state: ClientState) -> String? {
+        guard let place = place(state) else { return nil }
+        let team = buzzOrder[place - 1].team
+        if state.isMine(team: turnTeam) { return "\(team) is on turn" }
+        return "\(team) is \(ScreenText.ordinal(place)) in line"
+    }
 
     private static func standings(_ entries: [ShakyWire.Standing]) -> [Standing] {
         entries.map { Standing(team: $0.team, score: $0.score, rank: $0.rank, correct: $0.correct) }
@@ -120,7 +159,8 @@ struct ShakyView: GameScreen {
             phase = .question
             question = Question(
                 number: opened.number, total: opened.of, text: opened.text, letters: opened.letters,
-                fixedCount: opened.fixed, difficulty: opened.difficulty, points: opened.points)
+                fixedCount: opened.fixed, difficulty: opened.difficulty, points: opened.points,
+                shakeCost: opened.shakeCost)
             buzzDeadline = state.deadline(opened.deadline, remaining: opened.remainingMs, now: now)
             if isNewQuestion {
                 judgingTeam = nil
@@ -142,7 +182,8 @@ struct ShakyView: GameScreen {
             buzzOrder = order
             buzzDeadline = state.deadline(buzzed.deadline, remaining: buzzed.remainingMs, now: now)
         case .turn(let turn):
-            if turn.team != turnTeam { state.ui.answer = "" }
+            // A draft typed before the turn waits for it; what is left when the team's turn ends goes.
+            if state.isMine(team: turnTeam) && !state.isMine(team: turn.team) { state.ui.answer = "" }
             turnTeam = turn.team
             turnDeadline = state.deadline(turn.deadline, remaining: turn.remainingMs, now: now)
             if state.isMine(team: turn.team) { actions.append(.bell) }
@@ -150,6 +191,7 @@ struct ShakyView: GameScreen {
             question?.letters = hint.letters
             question?.fixedCount = hint.fixed
             question?.points = hint.points
+            question?.shakeCost = hint.shakeCost
         case .result(let result):
             if judgingTeam?.lowercased() == result.team.lowercased() { judgingTeam = nil }
             results.append(
@@ -160,6 +202,7 @@ struct ShakyView: GameScreen {
                 turnTeam = nil
                 turnDeadline = nil
             }
+            if state.isMine(team: result.team) && !result.correct { state.ui.answer = "" }
         case .reveal(let ended):
             phase = .reveal
             turnTeam = nil
@@ -230,23 +273,98 @@ struct ShakyView: GameScreen {
     }
 
     // MARK: Keys and lines
+    //
+    // No single key costs anything by accident: before the turn, letters are a draft answer (Space inside it is a
+    // space); Space or Enter buzz only with nothing typed (Enter with a draft buzzes and keeps it for the turn);
+    // a shake asks first with its cost ("shake: −50 points, press s again"), and typing on instead keeps the `s`.
 
     mutating func handle(_ key: Key, state: inout ClientState, at now: Int64) -> [ClientAction]? {
         if isMyTurn(state), let actions = editAnswer(key, state: &state, at: now) { return actions }
         guard state.role == .player else { return nil }
+        guard phase == .question else {
+            guard key == .character(" ") || key == .enter else { return nil }
+            state.setNotice("Nothing to buzz for right now.", isError: false, at: now)
+            return []
+        }
+        return handleBeforeTurn(key, state: &state, at: now)
+    }
+
+    /// A key while a question is open and it is not this team's turn: a draft, a buzz, or a shake to confirm.
+    private func handleBeforeTurn(_ key: Key, state: inout ClientState, at now: Int64) -> [ClientAction]? {
+        let draft = state.ui.answer
         switch key {
-        case .character(" "), .enter:
-            guard phase == .question else {
-                state.setNotice("Nothing to buzz for right now.", isError: false, at: now)
+        case .character(let character):
+            if draft.isEmpty {
+                switch character {
+                case ":", "?": return nil
+                case " ": return buzz(state: &state, at: now)
+                case "q", "Q":
+                    state.ui.confirmation = .quit(typedSoFar: isOut(state) ? "" : String(character))
+                    return []
+                case "s", "S":
+                    guard whyNoShake(state) == nil else { break }  // only a letter then
+                    state.ui.confirmation = shakeConfirmation(key: key, typedSoFar: String(character))
+                    return []
+                default: break
+                }
+            }
+            if isOut(state) {
+                let out = "Your team is out for this question; the next one is yours again."
+                state.setNotice(out, isError: false, at: now)
                 return []
             }
-            return [.play(ShakyWire.Action.buzz(pressedAt: now))]
-        case .character("s"), .character("S"):
-            guard phase == .question else { return nil }
-            return [.play(ShakyWire.Action.shake)]
+            if draft.count < ClientState.inputLimit { state.ui.answer.append(character) }
+            return []
+        case .enter:
+            return buzz(state: &state, at: now)
+        case .tab:
+            if let why = whyNoShake(state) {
+                state.setNotice(why, isError: false, at: now)
+            } else {
+                state.ui.confirmation = shakeConfirmation(key: .tab, typedSoFar: "")
+            }
+            return []
+        case .backspace:
+            if draft.isEmpty { return nil }
+            state.ui.answer.removeLast()
+            return []
+        case .escape, .control(0x15):
+            if draft.isEmpty { return nil }
+            state.ui.answer = ""
+            return []
         default:
             return nil
         }
+    }
+
+    /// Buzzes if this team can; otherwise says where it stands.
+    private func buzz(state: inout ClientState, at now: Int64) -> [ClientAction] {
+        let hasDraft = !state.ui.answer.isEmpty
+        if isOut(state) {
+            state.setNotice("Your team is out for this question.", isError: false, at: now)
+        } else if let line = lineWording(state) {
+            let next =
+                hasDraft ? "Enter sends your answer on your turn." : "Type your answer now; it waits for your turn."
+            state.setNotice("\(line). \(next)", isError: false, at: now)
+        } else if !isBuzzOpen {
+            state.setNotice("Buzzing is closed for this question.", isError: false, at: now)
+        } else {
+            if hasDraft {
+                state.setNotice("Buzzed! Your answer waits: Enter sends it on your turn.", isError: false, at: now)
+            }
+            return [.play(ShakyWire.Action.buzz(pressedAt: now))]
+        }
+        return []
+    }
+
+    /// The question before a shake: its cost, and which key says yes.
+    private func shakeConfirmation(key: Key, typedSoFar: String) -> Confirmation {
+        let keys: [Key] = key == .tab ? [.tab] : [.character("s"), .character("S")]
+        let again = key == .tab ? "Tab" : "s"
+        return Confirmation(
+            question: "\(shakeWording()), press \(again) again"
+                + (typedSoFar.isEmpty ? "" : " (or type on: an answer)"),
+            keys: keys, actions: [.play(ShakyWire.Action.shake)], declined: "Not shaken.", typedSoFar: typedSoFar)
     }
 
     /// Edits the answer line on your team's turn; nil when the key is not for it.
@@ -263,7 +381,12 @@ struct ShakyView: GameScreen {
             state.ui.answer = ""
             return []
         case .tab:
-            return [.play(ShakyWire.Action.shake)]
+            if let why = whyNoShake(state) {
+                state.setNotice(why, isError: false, at: now)
+            } else {
+                state.ui.confirmation = shakeConfirmation(key: .tab, typedSoFar: "")
+            }
+            return []
         case .enter:
             let text = state.ui.answer.trimmingCharacters(in: .whitespaces)
             guard !text.isEmpty else {
@@ -286,15 +409,37 @@ struct ShakyView: GameScreen {
         }
     }
 
-    func keyHints(_ state: ClientState) -> String? {
-        if isMyTurn(state) { return "type · Enter sends · Tab shake · Esc clears · Ctrl-C quits" }
-        if state.role == .player, phase == .question { return "Space/Enter buzz · s shake · : command · ? help · q quit" }
-        return nil
+    func awaitsTypedLine(_ state: ClientState) -> Bool { isMyTurn(state) }
+
+    func awaited(line: String, state: ClientState, at now: Int64) -> [ClientAction] {
+        [.play(ShakyWire.Action.answer(line))]
+    }
+
+    func keyHints(_ state: ClientState, now: Int64) -> String? {
+        let shake = whyNoShake(state) == nil ? " · Tab \(shakeWording())" : ""
+        if isMyTurn(state) { return "type your answer · Enter sends\(shake) · Esc clears · Ctrl-C leaves" }
+        guard state.role == .player, phase == .question else { return nil }
+        if isOut(state) { return "your team is out for this question · ? help · q quit" }
+        if let line = lineWording(state) { return "\(line) · type your answer: Enter sends it on your turn\(shake)" }
+        guard isBuzzOpen else { return "buzzing is closed for this question · ? help · q quit" }
+        if !state.ui.answer.isEmpty { return "Enter buzzes (your answer waits for your turn) · Esc clears\(shake)" }
+        let shakeKey = whyNoShake(state) == nil ? " · [s] \(shakeWording())" : ""
+        return "[Space]/[Enter] buzz · type to draft your answer\(shakeKey) · [?] help · [q] quit"
     }
 
     func inputRow(_ state: ClientState) -> Row? {
-        guard isMyTurn(state) else { return nil }
-        return [Span(" Your answer › ", .colored(.green, bold: true)), Span(state.ui.answer, .bold), Span("█", .dim)]
+        if isMyTurn(state) {
+            return [
+                Span(" Your answer › ", .colored(.green, bold: true)), Span(state.ui.answer, .bold), Span("█", .dim),
+            ]
+        }
+        guard state.role == .player, phase == .question, !state.ui.answer.isEmpty || place(state) != nil else {
+            return nil
+        }
+        return [
+            Span(" Draft answer › ", .bold), Span(state.ui.answer), Span("█", .dim),
+            Span("   sent with Enter on your turn", .dim),
+        ]
     }
 
     // MARK: Drawing
@@ -358,10 +503,12 @@ struct ShakyView: GameScreen {
                 results.contains { $0.team.lowercased() == team.lowercased() && $0.isByQuizmaster && $0.isCorrect }
             }
             if let scorer = reveal.scorer {
+                let forgiven = results.contains { $0.isCorrect && $0.isMisspelling && $0.team == scorer }
                 rows.append(
                     ScreenRenderer.indent(
                         "✔ \(scorer) scored \(reveal.points) points"
                             + (byQuizmaster(scorer) ? " (the quizmaster's verdict)" : "")
+                            + (forgiven ? " (a small misspelling was forgiven)" : "")
                             + (state.isMine(team: scorer) ? " — that's your team!" : ""),
                         .colored(.green, bold: true)))
             } else {
@@ -379,8 +526,9 @@ struct ShakyView: GameScreen {
             rows += ScreenRenderer.standingsRows(state, standings, width: width, isFinal: false)
             rows.append([])
             if let remaining = state.remaining(until: reveal.nextAt, now: now) {
-                let next = reveal.isLast ? "Final scores in" : "Next question in"
-                rows.append(ScreenRenderer.indent("\(next) \(ScreenText.clock(remaining))", .bold))
+                let next = reveal.isLast ? "Final scores" : "Next question"
+                let when = remaining > 0 ? " in \(ScreenText.clock(remaining))" : ": any moment now"
+                rows.append(ScreenRenderer.indent(next + when, .bold))
             } else if reveal.isLast {
                 rows.append(ScreenRenderer.indent("That was the last question — the final scores are next.", .bold))
             } else {
@@ -407,8 +555,9 @@ struct ShakyView: GameScreen {
 
     private func clockRows(_ state: ClientState, now: Int64) -> [Row] {
         var rows: [Row] = []
+        let stopped = state.unreachableSince == nil ? "" : "  (stopped: the host is unreachable)"
         if let team = turnTeam {
-            let left = state.remaining(until: turnDeadline, now: now).map { ScreenText.clock($0) } ?? ""
+            let left = (state.remaining(until: turnDeadline, now: now).map { ScreenText.countdown($0) } ?? "") + stopped
             if state.isMine(team: team) {
                 rows.append([
                     Span(" YOUR TURN ", Style(isBold: true, isInverse: true, color: .green)),
@@ -423,7 +572,7 @@ struct ShakyView: GameScreen {
         }
         if let remaining = state.remaining(until: buzzDeadline, now: now) {
             let style: Style = remaining <= 5000 ? .colored(.red, bold: true) : .colored(.yellow, bold: true)
-            rows.append([Span(" Buzz clock   ", .bold), Span(ScreenText.clock(remaining), style)])
+            rows.append([Span(" Buzz clock   ", .bold), Span(ScreenText.countdown(remaining) + stopped, style)])
         }
         return rows
     }

@@ -154,6 +154,9 @@ protocol HostedGame: AnyObject {
     func parse(text line: String) -> TextAction<PlayRequest>?
     /// What a typed line that is no command means for this player now (an answer on turn, the Queen's order).
     func interpretFreeText(_ text: String, from player: Player) -> PlayRequest?
+    /// Whether the game awaits a typed line from `player` now (their answer, pick or order): a text-mode line
+    /// is then that, and commands need a leading `/`.
+    func awaitsTypedLine(from player: Player) -> Bool
     /// Whether the game allows `player` something beyond playing.
     func grants(_ permission: Permission, to player: Player) -> Bool
 }
@@ -252,6 +255,8 @@ extension GameAdapter {
     }
 
     func interpretFreeText(_ text: String, from player: Player) -> PlayRequest? { nil }
+
+    func awaitsTypedLine(from player: Player) -> Bool { false }
 
     func grants(_ permission: Permission, to player: Player) -> Bool { false }
 }

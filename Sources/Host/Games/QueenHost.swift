@@ -114,9 +114,44 @@ final class QueenHost: GameAdapter {
             case .text(let text): mapped = .text(text)
             }
             var step = try apply(.command(player: context.player.name, choice: mapped), at: context.now)
-            if save, case .text(let text) = choice { step.services.append(.saveCommand(text)) }
+            if save, case .text(let text) = choice {
+                step.services.append(.saveCommand(CommandTemplate.libraryText(of: text)))
+            }
             return step
+        case .showNumber:
+            return .announcing([Outgoing(.player(context.player.id), try secretAgain(for: context.player.name))])
         }
+    }
+
+    /// A citizen's number once more, while the round runs; why not otherwise.
+    private func secretAgain(for name: String) throws(RuleError) -> QueenWire.Secret {
+        guard game.phase == .choosing || game.phase == .countdown, let round = game.currentRound else {
+            throw RuleError(
+                .wrongPhase,
+                game.phase == .revealed
+                    ? "This round's numbers are revealed; the next deal brings a new one."
+                    : "No numbers are dealt right now.")
+        }
+        guard let number = round.numbers[name] else {
+            throw RuleError(
+                .wrongPhase,
+                round.queen == name
+                    ? "You are the Queen this round: you hold no number."
+                    : "You were not dealt into this round; you get a number at the next deal.")
+        }
+        return QueenWire.Secret(number: number, round: round.number)
+    }
+
+    /// The clocks run; when the Queen's time ran out and the host picked her order, everyone is told so (after
+    /// the order, so the notice belongs to the countdown it explains).
+    func tick(at now: Instant) -> Step {
+        let queen = game.phase == .choosing ? game.queen : nil
+        var step = (try? apply(.tick, at: now)) ?? Step()
+        if let queen, let index = step.messages.firstIndex(where: { $0.message is QueenWire.Order }) {
+            let notice = Notice("Time is up for Queen \(queen): the host picked the order.")
+            step.messages.insert(Outgoing(.everyone, notice), at: index + 1)
+        }
+        return step
     }
 
     func playerJoined(_ player: Player, at now: Instant) -> Step {
@@ -147,9 +182,12 @@ final class QueenHost: GameAdapter {
     }
 
     func interpretFreeText(_ text: String, from player: Player) -> PlayRequest? {
-        guard game.phase == .choosing, game.queen == player.name else { return nil }
-        return QueenWire.Action.command(.text(text), save: false).request
+        guard awaitsTypedLine(from: player) else { return nil }
+        return QueenWire.Action.order(typed: text).request
     }
+
+    /// The choosing Queen's typed lines are her order.
+    func awaitsTypedLine(from player: Player) -> Bool { game.phase == .choosing && game.queen == player.name }
 
     func grants(_ permission: Permission, to player: Player) -> Bool {
         switch permission {

@@ -204,7 +204,7 @@ final class ShakyHost: GameAdapter {
     func playerRemoved(_ player: Player, at now: Instant) -> Step { Step() }
 
     func interpretFreeText(_ text: String, from player: Player) -> PlayRequest? {
-        guard let team = game.teamOnTurn, Room.key(team) == Room.key(player.team) else { return nil }
+        guard awaitsTypedLine(from: player) else { return nil }
         return ShakyWire.Action.answer(text).request
     }
 
@@ -286,6 +286,12 @@ final class ShakyHost: GameAdapter {
         }
     }
 
+    /// On the team's turn, its players' typed lines are its answer.
+    func awaitsTypedLine(from player: Player) -> Bool {
+        guard let team = game.teamOnTurn else { return false }
+        return Room.key(team) == Room.key(player.team)
+    }
+
     // MARK: Messages (one builder each, for live and catch-up alike)
 
     private var intro: ShakyWire.Intro { ShakyWire.Intro(teams: game.teams, questions: game.questionCount) }
@@ -305,7 +311,8 @@ final class ShakyHost: GameAdapter {
         return ShakyWire.Question(
             number: opened.number, of: opened.total, text: opened.text, letters: letters?.text ?? "",
             fixed: letters?.fixedCount ?? 0, difficulty: opened.difficulty.rawValue, points: points,
-            remainingMs: remaining(deadline, now), deadline: deadline?.milliseconds)
+            remainingMs: remaining(deadline, now), deadline: deadline?.milliseconds,
+            shakeCost: team.flatMap { game.nextShakeCost(for: $0) })
     }
 
     private func buzzed(_ entries: [BuzzQueue.Entry], deadline: Instant?, at now: Instant) -> ShakyWire.Buzzed {
@@ -355,7 +362,11 @@ final class ShakyHost: GameAdapter {
                 outgoing.append(Outgoing(.everyone, turn(team, deadline: deadline, at: now)))
             case .hint(let team, let letters, let points):
                 outgoing.append(
-                    Outgoing(.team(team), ShakyWire.Hint(letters: letters.text, fixed: letters.fixedCount, points: points)))
+                    Outgoing(
+                        .team(team),
+                        ShakyWire.Hint(
+                            letters: letters.text, fixed: letters.fixedCount, points: points,
+                            shakeCost: game.nextShakeCost(for: team))))
                 outgoing.append(feed("\(team) shook: one more letter in place, now worth \(points).", isSecondary: true))
             case .result(let team, let correct, let points, let isMisspelling, let isTimedOut):
                 let result = ShakyWire.Result(

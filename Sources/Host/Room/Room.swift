@@ -12,6 +12,8 @@ struct Player: Codable, Equatable {
     var isConnected: Bool
     /// Host-clock ms when the player dropped, to expire the resume window.
     var disconnectedAt: Int64?
+    /// The short code a person types to come back (`rejoin NAME CODE`); nil in journals older than codes.
+    var code: String?
 }
 
 /// The lobby: who is in the room and in which team. Teams exist while they have players.
@@ -30,6 +32,9 @@ struct Room {
     private var idsByTeam: [String: [String]] = [:]
     /// Team keys in order of first appearance (teams whose last player left are dropped).
     private var teamOrder: [String] = []
+    /// Each team's name as first written, kept after its last player left: one who joins it later joins the same
+    /// team (whose points a running game kept).
+    private var teamSpellings: [String: String] = [:]
 
     init(code: String) { self.code = code }
 
@@ -43,6 +48,15 @@ struct Room {
 
     /// The player named `name`, ignoring case and accents.
     func player(named name: String) -> Player? { idsByName[Room.key(name)].flatMap(player(id:)) }
+
+    /// The player named `name` if `code` is their rejoin code (any case), compared in constant time.
+    func player(named name: String, code: String) -> Player? {
+        guard let player = player(named: name), let own = player.code else { return nil }
+        return Secrets.constantTimeEquals(own, code.uppercased()) ? player : nil
+    }
+
+    /// Whether some player has the rejoin code `code`.
+    func hasPlayer(code: String) -> Bool { players.contains { $0.code == code } }
 
     /// The player whose token equals `token`, compared in constant time against every player.
     func player(token: String) -> Player? {
@@ -71,11 +85,15 @@ struct Room {
     }
 
     /// The team's name as first written, for a name in any case.
-    func canonicalTeam(_ team: String) -> String { members(of: team).first?.team ?? team }
+    func canonicalTeam(_ team: String) -> String {
+        members(of: team).first?.team ?? teamSpellings[Room.key(team)] ?? team
+    }
 
     /// Adds a new player; the caller checked the name.
-    mutating func add(name: String, team: String, token: String) -> Player {
-        let player = Player(id: "p\(nextNumber)", name: name, team: canonicalTeam(team), token: token, isConnected: true, disconnectedAt: nil)
+    mutating func add(name: String, team: String, token: String, code: String? = nil) -> Player {
+        let player = Player(
+            id: "p\(nextNumber)", name: name, team: canonicalTeam(team), token: token, isConnected: true,
+            disconnectedAt: nil, code: code)
         nextNumber += 1
         insert(player)
         return player
@@ -94,6 +112,7 @@ struct Room {
         idsByName[Room.key(player.name)] = player.id
         let teamKey = Room.key(player.team)
         if idsByTeam[teamKey] == nil { teamOrder.append(teamKey) }
+        if teamSpellings[teamKey] == nil { teamSpellings[teamKey] = player.team }
         idsByTeam[teamKey, default: []].append(player.id)
     }
 

@@ -86,6 +86,8 @@ final class Session {
     var lastPingAt: Int64 = 0
     /// Whether the banner (how to join) was sent.
     var hasBanner = false
+    /// Whether the peer said goodbye (`bye`, `quit`): a player leaving so frees their name at once.
+    var hasSaidBye = false
     /// Messages counted in the current one-second window, and the windows that overflowed.
     var rateWindowStart: Int64 = 0
     var rateCount = 0

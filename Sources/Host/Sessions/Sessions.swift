@@ -33,6 +33,12 @@ protocol SessionHandler: AnyObject {
     func request(_ message: ClientMessage, session: Session, id: JSONValue?)
     /// A typed line that is no session command, from a joined text-mode session.
     func typed(_ line: String, session: Session)
+    /// Whether the running game awaits a typed line from this session's player now (an answer, a pick, an order).
+    func awaitsTypedLine(from session: Session) -> Bool
+    /// A line typed while the game awaits one from this session's player: that answer, pick or order.
+    func typedAwaited(_ line: String, session: Session)
+    /// `rejoin NAME CODE` from a text-mode session that has not joined: come back as that player.
+    func rejoin(name: String, code: String, session: Session)
     /// The text-mode help for a role (nil: not joined), with the games' own commands.
     func textHelp(for role: Role?) -> String
     /// A joined session went away.
@@ -67,7 +73,9 @@ final class Sessions {
     static let banner = """
         *** Partyline game host ***
         Join with:  join ROOM NAME TEAM     (e.g. join ABCD Ann Red; the room code is on the host's screen)
+        Back again: rejoin NAME CODE        (the code you were shown when you joined)
         Or watch:   watch ROOM              Type `help` for everything else.
+        On your turn every line you type is your answer; commands then start with / (/help, /quit).
         """
 
     init(outlet: any Outlet, settings: Settings, log: Logger) {
@@ -211,6 +219,7 @@ final class Sessions {
             session.clock.notePathRoundTrip(outlet.pathRoundTrip(of: session.id))
         case .bye:
             send(Closing(.bye, "Bye!"), to: session)
+            session.hasSaidBye = true
             close(session, reason: "the client said bye")
         case .play(let request):
             guard let membership = session.membership else { return refuseNotJoined(session, id: id) }
@@ -232,7 +241,14 @@ final class Sessions {
             to: session, re: id)
     }
 
-    private func handleText(_ line: String, from session: Session, at now: Int64) {
+    private func handleText(_ typed: String, from session: Session, at now: Int64) {
+        var line = typed.trimmingCharacters(in: Sessions.blank)
+        if !line.hasPrefix("/"), session.player != nil, handler?.awaitsTypedLine(from: session) == true {
+            // On turn a line is the answer (or the Queen's pick or order), whatever its words.
+            if !line.isEmpty { handler?.typedAwaited(line, session: session) }
+            return
+        }
+        if line.hasPrefix("/") { line.removeFirst() }  // `/help` is `help`, on turn and off
         let words = line.split(separator: " ", omittingEmptySubsequences: true)
         if words.first?.lowercased() == "resume", session.membership == nil {
             guard words.count == 3 else {
@@ -240,6 +256,16 @@ final class Sessions {
             }
             let hello = Hello(room: String(words[1]).uppercased(), name: "", resume: String(words[2]))
             return handle(.hello(hello), id: nil, from: session, at: now)
+        }
+        if words.first?.lowercased() == "rejoin" {
+            guard words.count == 3 else {
+                return sendText("Usage: rejoin NAME CODE   (the code was shown when you joined)", to: session)
+            }
+            guard session.membership == nil else {
+                return sendText(
+                    "! You are already in the room. To come back as someone else, reconnect first.", to: session)
+            }
+            return handler?.rejoin(name: String(words[1]), code: String(words[2]), session: session) ?? ()
         }
         switch TextCommandParsing.parse(line, games: handler?.startGrammars ?? StartGrammars()) {
         case .join(let code, let name, let team):
@@ -263,6 +289,9 @@ final class Sessions {
             handler?.typed(text, session: session)
         }
     }
+
+    /// What surrounds a typed line without being part of it.
+    private static let blank = CharacterSet.whitespacesAndNewlines.union(.controlCharacters)
 
     /// Counts a message against the connection's per-second budget; false means refused.
     private func admitByRate(_ session: Session, at now: Int64) -> Bool {

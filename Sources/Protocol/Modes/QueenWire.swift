@@ -54,7 +54,8 @@ public enum QueenWire: GameWire {
         public func line(for reader: Perspective) -> String? {
             let who =
                 reader.name == queen
-                ? "YOU are the Queen! Browse with `commands [TEXT]`, then `pick ID` or `order TEXT`."
+                ? "YOU are the Queen! Type your order, naming numbers as No. 1, No. 2 … (each line you type now"
+                    + " is your order; commands start with /: /commands [TEXT] browses the library, /pick ID uses one)."
                 : "The Queen is \(queen)."
             return "--- Round \(number) --- \(who) Commitment: \(commitment)"
         }
@@ -74,7 +75,9 @@ public enum QueenWire: GameWire {
             self.round = round
         }
 
-        public func line(for reader: Perspective) -> String? { ">>> Your secret number: \(number) <<< (tell nobody)" }
+        public func line(for reader: Perspective) -> String? {
+            ">>> Your secret number: \(number) <<< (tell nobody; type `number` to see it again)"
+        }
     }
 
     /// The Queen's command, placeholders filled.
@@ -84,7 +87,8 @@ public enum QueenWire: GameWire {
         @Nullable public var queen: String?
         /// The command as everyone reads it.
         public var text: String
-        /// The numbers named, in placeholder order (`targets[0]` filled `{1}`).
+        /// The numbers named: those drawn for `{1}`, `{2}` … in placeholder order (`targets[0]` filled `{1}`), then
+        /// those the Queen named as written ("No. 2"), in order of mention.
         public var targets: [Int]
         /// Until the reveal, ms.
         public var revealInMs: Int64
@@ -285,19 +289,22 @@ public enum QueenWire: GameWire {
     public enum CommandChoice: Equatable, Sendable {
         /// A library command by id.
         case template(String)
-        /// Her own text with `{1}`, `{2}`, … and `{queen}` placeholders.
+        /// Her own text with `{1}`, `{2}`, … and `{queen}` placeholders, or numbers named as written ("No. 2").
         case text(String)
     }
 
-    /// What a player does in the Queen's game: the Queen gives her order.
+    /// What a player does in the Queen's game: the Queen gives her order; a citizen asks for their number again.
     public enum Action: GameAction {
         /// The Queen's command; `save` also adds her own text to the library.
         case command(CommandChoice, save: Bool)
+        /// Send me my secret number again (answered with `secret`, to this player only).
+        case showNumber
 
-        public static let types = ["command"]
+        public static let types = ["command", "number"]
 
         public static func decode(_ request: PlayRequest) throws(ProtocolError) -> Action {
             let fields = MessageFields(request)
+            if request.type == "number" { return .showNumber }
             guard request.type == "command" else {
                 throw fields.error(.unknownType, "The Queen's game has no \"\(request.type)\".")
             }
@@ -318,6 +325,8 @@ public enum QueenWire: GameWire {
                 return PlayRequest(type: "command", fields: ["template": .string(id), "save": .bool(save)])
             case .command(.text(let text), let save):
                 return PlayRequest(type: "command", fields: ["text": .string(text), "save": .bool(save)])
+            case .showNumber:
+                return PlayRequest(type: "number")
             }
         }
 
@@ -331,16 +340,27 @@ public enum QueenWire: GameWire {
                 guard words.count == 1 else { return .usage("pick COMMAND-ID   (see: commands)") }
                 return .action(.command(.template(String(words[0])), save: false))
             case "order", "say":
-                guard !rest.isEmpty else { return .usage("order TEXT   e.g. order No. {1} must sing to No. {2}") }
+                guard !rest.isEmpty else { return .usage("order TEXT   e.g. order No. 1 must sing to No. 2") }
                 return .action(.command(.text(rest), save: false))
+            case "number", "secret":
+                return rest.isEmpty ? .action(.showNumber) : nil
             default: return nil
             }
+        }
+
+        /// What a line the choosing Queen types means: `order TEXT` or `pick ID` as they say, any other line her
+        /// own order as written (so an order may start with "Say …").
+        public static func order(typed line: String) -> Action {
+            let verb = splitCommand(line).verb
+            if verb == "order" || verb == "pick", case .action(let action)? = parse(text: line) { return action }
+            return .command(.text(line.trimmingCharacters(in: .whitespacesAndControls)), save: false)
         }
 
         public static let textHelp = [
             "  commands [TEXT]  list or search the Queen's commands",
             "  pick ID          as Queen: use a library command",
-            "  order TEXT       as Queen: your own command, e.g. order No. {1} must sing to No. {2}",
+            "  order TEXT       as Queen: your own command, e.g. order No. 1 must sing to No. 2",
+            "  number           your secret number again (only you see it)",
         ]
     }
 }

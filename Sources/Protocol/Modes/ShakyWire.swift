@@ -76,11 +76,13 @@ public enum ShakyWire: GameWire {
         @Nullable public var remainingMs: Int64?
         /// The buzz clock's end, host ms; null when it does not run.
         @Nullable public var deadline: Int64?
+        /// The points the reader's team's next shake would cost (absent for boards and operators).
+        public var shakeCost: Int?
 
         /// Creates a question message.
         public init(
             number: Int, of: Int, text: String, letters: String, fixed: Int, difficulty: String, points: Int,
-            remainingMs: Int64?, deadline: Int64?
+            remainingMs: Int64?, deadline: Int64?, shakeCost: Int? = nil
         ) {
             self.number = number
             self.of = of
@@ -91,11 +93,12 @@ public enum ShakyWire: GameWire {
             self.points = points
             self.remainingMs = remainingMs
             self.deadline = deadline
+            self.shakeCost = shakeCost
         }
 
         public func line(for reader: Perspective) -> String? {
-            "Question \(number)/\(of) (\(difficulty), \(points) points): \(text)  Letters: \(Wording.spaced(letters))"
-                + "  · buzz clock \(Wording.seconds(remainingMs))"
+            "Question \(number)/\(of) (\(difficulty), \(points) points): \(text)  Letters: "
+                + ShakyWire.markedLetters(letters, fixed: fixed) + "  · buzz clock \(Wording.seconds(remainingMs))"
         }
     }
 
@@ -170,7 +173,8 @@ public enum ShakyWire: GameWire {
 
         public func line(for reader: Perspective) -> String? {
             if reader.isMine(team: team) {
-                return ">>> Your turn, team \(team)! Type your answer (\(Wording.seconds(remainingMs)))."
+                return ">>> Your turn, team \(team)! Type your answer (\(Wording.seconds(remainingMs))); every line is"
+                    + " your answer now, commands start with / (/s shakes, /help, /quit)."
             }
             return "Team \(team) is answering (\(Wording.seconds(remainingMs)))."
         }
@@ -185,16 +189,19 @@ public enum ShakyWire: GameWire {
         public var fixed: Int
         /// The points now on offer for the team.
         public var points: Int
+        /// The points the team's next shake would cost.
+        public var shakeCost: Int?
 
         /// Creates the message.
-        public init(letters: String, fixed: Int, points: Int) {
+        public init(letters: String, fixed: Int, points: Int, shakeCost: Int? = nil) {
             self.letters = letters
             self.fixed = fixed
             self.points = points
+            self.shakeCost = shakeCost
         }
 
         public func line(for reader: Perspective) -> String? {
-            "Hint: \(Wording.spaced(letters)) (\(fixed) in place, now worth \(points) points)"
+            "Hint: \(ShakyWire.markedLetters(letters, fixed: fixed)) (\(fixed) in place, now worth \(points) points)"
         }
     }
 
@@ -370,6 +377,17 @@ public enum ShakyWire: GameWire {
             return "The quizmaster counts \(team)'s answer as \(correct ? "right" : "wrong") (\(change)). "
                 + "Scores: \(Standing.summary(scores))."
         }
+    }
+
+    /// `letters` spaced out with the first `fixed` letters (those in place) in brackets, readable without colour:
+    /// `[E] [L] P H A N T E`.
+    public static func markedLetters(_ letters: String, fixed: Int) -> String {
+        var seen = 0
+        return letters.map { character -> String in
+            guard character.isLetter || character.isNumber else { return character == " " ? " " : String(character) }
+            seen += 1
+            return seen <= fixed ? "[\(character)]" : String(character)
+        }.joined(separator: " ")
     }
 
     /// Everything the host sends during Shaky Words.

@@ -20,11 +20,13 @@ public struct Welcome: HostMessage {
     public var token: String?
     /// The running game's wire name, only while one runs.
     public var game: String?
+    /// The player's short rejoin code (secret, for `rejoin NAME CODE` in text mode), players only.
+    public var code: String?
 
     /// Creates a welcome.
     public init(
         room: String, role: Role, hostTime: Int64, player: String? = nil, name: String? = nil, team: String? = nil,
-        token: String? = nil, game: String? = nil
+        token: String? = nil, game: String? = nil, code: String? = nil
     ) {
         self.room = room
         self.role = role
@@ -34,13 +36,15 @@ public struct Welcome: HostMessage {
         self.team = team
         self.token = token
         self.game = game
+        self.code = code
     }
 
     public func line(for reader: Perspective) -> String? {
         switch role {
         case .player:
-            return "Welcome, \(name ?? "")! You play for team \(team ?? "")."
-                + " (If you drop, type: resume \(room) \(token ?? ""))"
+            let welcome = "Welcome, \(name ?? "")! You play for team \(team ?? "")."
+            guard let code else { return welcome + " (If you drop, type: resume \(room) \(token ?? ""))" }
+            return welcome + "\nYour rejoin code: \(code)   (if you drop, type: rejoin \(name ?? "NAME") \(code))"
         case .admin: return "You are the operator of room \(room)."
         case .board: return "You are watching room \(room)."
         }

@@ -2,7 +2,8 @@
 public struct QueenOrder: Codable, Sendable, Equatable {
     /// The command with its placeholders filled in.
     public var text: String
-    /// The numbers the command names, in placeholder order (`{1}` first).
+    /// The numbers the command names: those drawn for `{1}`, `{2}` … in placeholder order, then those the
+    /// Queen named as written ("No. 2"), in order of mention.
     public var targets: [Int]
     /// When the numbers are revealed (moves on when the game is paused and resumed).
     public var revealAt: Instant
@@ -57,7 +58,7 @@ public struct QueenGame: SteeredMode, Sendable, Equatable, Codable {
     public enum CommandChoice: Codable, Sendable, Equatable {
         /// The game's library command with this id.
         case template(id: String)
-        /// Her own text with `{1}`, `{2}`, … and `{queen}` placeholders.
+        /// Her own text with `{1}`, `{2}`, … and `{queen}` placeholders, or numbers named as written ("No. 2").
         case text(String)
     }
 
@@ -306,22 +307,38 @@ public struct QueenGame: SteeredMode, Sendable, Equatable, Codable {
             }
             template = try CommandTemplate(command.text)
         case .text(let text):
-            template = try CommandTemplate(text)
+            template = try CommandTemplate(text, readsNamedNumbers: true)
+            try Self.checkNamedNumbers(template, holders: round.numbers.count)
         }
-        guard template.targetCount <= round.numbers.count else {
+        let named = template.namedNumbers.count
+        guard template.targetCount + named <= round.numbers.count else {
             throw RuleError(.tooManyTargets,
-                            "That command names \(template.targetCount) numbers but only \(round.numbers.count) "
-                                + "players hold numbers.")
+                            "That command names \(template.targetCount + named) numbers but only "
+                                + "\(round.numbers.count) players hold numbers.")
         }
         return give(template, at: now)
     }
 
-    /// Fills `template` with distinct random numbers of this round and starts the countdown.
+    /// Refuses an own order that names nobody, or names a number nobody holds this round.
+    private static func checkNamedNumbers(_ template: CommandTemplate, holders: Int) throws(RuleError) {
+        let range = holders == 1 ? "only No. 1" : "No. 1 to No. \(holders)"
+        guard template.targetCount + template.namedNumbers.count > 0 else {
+            throw RuleError(.badPlaceholder,
+                            "Your order names nobody: say who must act with their number, e.g. "
+                                + "\"No. 1 sings to No. 2\" (this round: \(range)).")
+        }
+        if let missing = template.namedNumbers.first(where: { !(1...holders).contains($0) }) {
+            throw RuleError(.badPlaceholder, "Nobody holds No. \(missing) this round: the numbers are \(range).")
+        }
+    }
+
+    /// Fills `template` with distinct random numbers of this round (never one it names as written), and starts
+    /// the countdown; the targets are the drawn numbers in placeholder order, then the named ones.
     private mutating func give(_ template: CommandTemplate, at now: Instant) -> [Effect] {
         guard let round = currentRound else { return [] }
-        var pool = Array(1...round.numbers.count)
+        var pool = Array(1...round.numbers.count).filter { !template.namedNumbers.contains($0) }
         pool.shufflePrefix(template.targetCount, using: &rng)
-        let targets = Array(pool.prefix(template.targetCount))
+        let targets = Array(pool.prefix(template.targetCount)) + template.namedNumbers
         let text = template.filled(numbers: targets, queen: round.queen)
         let revealAt = now.advanced(bySeconds: settings.countdownSeconds)
         currentRound?.order = QueenOrder(text: text, targets: targets, revealAt: revealAt)

@@ -110,6 +110,12 @@ public struct ShakyWords: SteeredMode, Codable, Sendable, Equatable {
         return max(0, base - shakeCount(for: team) * costPerShake)
     }
 
+    /// The points `team`'s next shake would take off what it may win (never more than is on offer).
+    public func nextShakeCost(for team: String) -> Int? {
+        guard let question = currentQuestion, let points = pointsOnOffer(for: team) else { return nil }
+        return min(points, settings.basePoints.points(for: question.difficulty) * settings.shakeCostPercent / 100)
+    }
+
     /// The buzz queue of the open (or just revealed) question, in fair order.
     public var queueEntries: [BuzzQueue.Entry] { round.queue.entries }
 
