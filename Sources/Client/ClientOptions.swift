@@ -81,27 +81,7 @@ struct ClientOptions: Equatable, Sendable {
             .flag("--forget", sets: \.isForgetting, to: true,
                   help: "forget the place this computer kept in the room (its resume token) and join as someone "
                       + "new", section: section),
-        ], closing: """
-            ON A TERMINAL (full screen)
-              Space or Enter   buzz                      s      shake: one more letter in place, fewer points
-              (your turn)      type your answer, Enter sends it, Tab shakes, Esc clears the line
-              :                a command line: :pick b12, :order No. {1} must sing to No. {2},
-                               :scores, and for the operator :start shaky 5 mixed, :next, :pause,
-                               :continue, :kick NAME, :end, :status, :packs, :library search TEXT
-              Queen's game     as the Queen: Up/Down choose a command, Enter gives it, / searches
-                               the library, o writes your own order (Tab: also save it)
-              h                the Queen's game: show your secret number for a moment (hold to keep)
-              ?                help                      q      leave (asks first during a game;
-                                                                the name is free again at once)
-              Ctrl-C           quit at once, keeping your place: start partyline again to come back
-
-            PIPED (stdin or stdout not a terminal): one line per event on stdout, one command per
-            line on stdin, for scripts and bots:
-              buzz | answer TEXT | shake | pick ID | order TEXT | commands [TEXT] | number | scores | quit
-              (and the operator's: start shaky 5 mixed, next, pause, continue, kick NAME, end, status)
-              While it is your team's turn (or you are the Queen choosing), every line is your answer
-              (or order) and commands start with a slash: /help, /scores, /quit. End of input does
-              not leave the game: send quit.
+        ], closing: ClientOptions.gameKeys(ScreenCatalog.standard) + """
 
             If the connection drops, the client reconnects by itself and resumes as the same player.
             Started again with the same name (after a crash, a closed terminal or Ctrl-C), it comes
@@ -116,6 +96,38 @@ struct ClientOptions: Equatable, Sendable {
               partyline 192.168.1.20 --admin-key 3f9a1c2e --room ABCD
               printf 'buzz\\n' | partyline 127.0.0.1 --name Bot --room ABCD
             """, hasVersion: true, takesArguments: true)
+    }
+
+    /// The keys and typed commands of every game this client knows, for `--help`.
+    static func gameKeys(_ catalog: ScreenCatalog) -> String {
+        var lines = ["ON A TERMINAL (full screen)"]
+        for screen in catalog.screens {
+            lines.append("  " + screen.gameTitle)
+            lines += screen.keyHelp.map { "  " + $0 }
+        }
+        lines += [
+            "  Any game",
+            "    :                a command line: :scores, a game's commands (such as :pick 3), and for",
+            "                     the operator every console command (:help lists them)",
+            "    ?                help                 q   leave (asks first during a game; your name is",
+            "                                              free again at once)",
+            "    Ctrl-C           quit at once, keeping your place: start partyline again to come back",
+            "",
+            "PIPED (stdin or stdout not a terminal): one line per event on stdout, one command per",
+            "line on stdin, for scripts and bots:",
+        ]
+        for screen in catalog.screens {
+            lines.append("  " + screen.gameTitle)
+            lines += screen.commandHelp.map { "  " + $0 }
+        }
+        lines += [
+            "  scores | help | quit, and the operator's console commands (start, next, pause, …)",
+            "  While it is your team's turn (or you are the Queen choosing), every line is your answer",
+            "  (or order) and commands start with a slash: /help, /scores, /quit. End of input does",
+            "  not leave the game: send quit.",
+            "",
+        ]
+        return lines.joined(separator: "\n")
     }
 
     /// The `--help` text, written from the table.

@@ -149,13 +149,16 @@ enum ScreenRenderer {
         switch state.role {
         case .player:
             lines += state.catalog.keyHelp
-            lines += ["  :                command line: :scores, :pick ID, :order TEXT, :commands TEXT"]
+            lines += ["  :                command line: :scores, or a game's own command (such as :pick 3)"]
         case .board:
             lines += ["  This screen only watches. Put it on the projector."]
         case .admin:
-            lines += ["  :start shaky [N] [easy|medium|hard|mixed] [PACKS] [key=value]   e.g. :start shaky 10 mixed",
-                      "  :start queen [key=value]      :next  :pause  :continue  :end  :kick NAME",
-                      "  :status  :scores  :packs  :pack show ID  :library search TEXT"]
+            for screen in state.catalog.screens {
+                lines.append("  :" + screen.startGrammar.usage)
+                if let example = screen.startGrammar.example { lines.append("      e.g. :" + example) }
+            }
+            lines += ["  :next  :pause  :continue  :end  :kick NAME  :accept TEAM  :status  :scores",
+                      "  :help             every operator command, as on the host's console"]
         }
         lines += ["  ?                this help (any key closes it)",
                   "  q                leave (asks first during a game); your name is free again at once",
