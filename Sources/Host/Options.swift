@@ -65,8 +65,10 @@ struct HostOptions {
             USAGE
               partyline-host [options]                 start a host (defaults need no setup)
               partyline-host history [--data DIR]      list finished games from the game log
+              partyline-host history N [--csv]         game N in detail (every answer), or as CSV rows
               partyline-host pack import FILE          add a quiz pack from .json or .csv
               partyline-host pack export ID FILE       write a pack to .json or .csv
+              partyline-host NOUN …                    the same content commands as on the console
 
             Players join with `partyline <this computer's address>` or `nc <address> 4747`.
             The one line on stdout, `ready port=<P> room=<CODE> admin-key=<KEY>`, is for scripts;
@@ -153,9 +155,11 @@ struct HostOptions {
                                                         "warn": .warning, "error": .error], placeholder: "LEVEL"),
                    help: "least important lines logged: debug, info, warning or error", section: console),
         ], closing: """
-            CONSOLE (type on the host's terminal while it runs)
-              status, start shaky [N] [easy|medium|hard|mixed] [packs], start queen, next, pause,
-              continue, kick NAME, end, packs, pack …, library …, help, quit
+            CONSOLE (type on the host's terminal while it runs; `help` there lists everything)
+              start GAME …   games: \(ModeCatalog.standard.entries.map(\.name).joined(separator: ", "))
+              next, pause, continue, end, scores, accept TEAM, reject TEAM
+              status, kick NAME, unban NAME, tidy, lock, unlock
+              packs, pack …, library …, each game's content, help, quit
 
             EXAMPLES
               swift run -c release partyline-host
