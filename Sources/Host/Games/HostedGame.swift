@@ -56,6 +56,8 @@ struct Step {
 enum HostService: Equatable {
     /// Store the acting player's own command in the Queen's library (and tell them how it went).
     case saveCommand(String)
+    /// A line for the operator's console log (a child's answer, for the teacher).
+    case note(String)
 }
 
 /// Who is looking, for catch-up views (a player rejoining mid-question sees their own team's letters).
@@ -95,6 +97,10 @@ struct GameContext {
     var options: HostOptions
     var packs: PackLibrary
     var commands: CommandLibrary
+    /// The compound-words lists.
+    var wordLists: WordListLibrary = WordListLibrary()
+    /// The compound-words dice boards.
+    var boards: DiceBoardLibrary = DiceBoardLibrary()
     var seed: UInt64
     /// The modes' operator tools (their content), for a game that reads its content at start.
     var tools: ToolShelf
@@ -337,7 +343,7 @@ struct ModeCatalog: Sendable {
     let entries: [ModeEntry]
 
     /// Every mode this build of the host plays.
-    static let standard = ModeCatalog(entries: [ShakyHost.entry, QueenHost.entry])
+    static let standard = ModeCatalog(entries: [ShakyHost.entry, QueenHost.entry, WordsHost.entry])
 
     /// The mode called `name` or one of its aliases (any case).
     func entry(named name: String) -> ModeEntry? {

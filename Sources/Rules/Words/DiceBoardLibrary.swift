@@ -333,8 +333,14 @@ extension DiceBoardLibrary: ContentLibrary {
     /// A library of the built-in boards only.
     public init() { self.init(builtins: DiceBoardLibrary.builtinBoards) }
 
+    /// The built-in boards.
+    public var builtinItems: [DiceBoard] { builtinBoards }
+
     /// The operator's boards.
     public var customItems: [DiceBoard] { customBoards }
+
+    /// Deletes the custom board `id`.
+    public mutating func remove(id: String) throws(RuleError) { try deleteBoard(id) }
 
     /// The board with `id`, built in or custom.
     public func item(id: String) -> DiceBoard? { board(id: id) }

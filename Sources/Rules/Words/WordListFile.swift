@@ -85,32 +85,11 @@ public enum WordListFile {
                 }
                 continue
             }
-            guard let colon = line.firstIndex(of: ":") else {
-                throw refuse(
-                    number,
-                    "write a question word, a colon and its options, like \"sun: flower* glasses* chair spoon\"; "
-                        + "found \"\(ContentText.excerpt(line, limit: 40))\".")
+            do {
+                entries.append(try entry(line: line, level: level))
+            } catch {
+                throw refuse(number, ContentText.lowercasingFirst(error.message))
             }
-            let word = ContentText.trimmed(String(line[..<colon]))
-            var options: [String] = []
-            var correct: [String] = []
-            for token in line[line.index(after: colon)...].split(whereSeparator: { $0 == " " || $0 == "\t" }) {
-                let isCorrect = token.hasSuffix("*")
-                let option = String(isCorrect ? token.dropLast() : token)
-                guard !option.isEmpty, !option.contains("*") else {
-                    throw refuse(
-                        number, "\(word): \"\(token)\" is not an option; mark a correct option with one * at its end.")
-                }
-                if let earlier = options.firstIndex(where: { WordList.key($0) == WordList.key(option) }) {
-                    if correct.contains(options[earlier]) != isCorrect {
-                        throw refuse(number, "\(word): \"\(option)\" is marked both right and wrong.")
-                    }
-                    throw refuse(number, "\(word) has the option \"\(option)\" twice.")
-                }
-                options.append(option)
-                if isCorrect { correct.append(option) }
-            }
-            entries.append(WordEntry(word: word, level: level, options: options, correct: correct))
             lineNumbers.append(number)
         }
         let checked = try WordList.checkedEntries(entries) { index, problem in
@@ -126,6 +105,36 @@ public enum WordListFile {
         return WordList(
             id: PackLibrary.makeSlug(base.isEmpty ? listName : base), name: listName, language: language, words: checked
         )
+    }
+
+    /// Reads one `sun: flower* glasses* chair spoon` line as a question word on `level` (not yet checked by
+    /// `WordList.checkedEntry`); refuses a line without a colon, a bad star and an option written twice.
+    public static func entry(line: String, level: Int) throws(RuleError) -> WordEntry {
+        func refuse(_ message: String) -> RuleError { RuleError(.badWordList, message) }
+        guard let colon = line.firstIndex(of: ":") else {
+            throw refuse(
+                "Write a question word, a colon and its options, like \"sun: flower* glasses* chair spoon\"; "
+                    + "found \"\(ContentText.excerpt(line, limit: 40))\".")
+        }
+        let word = ContentText.trimmed(String(line[..<colon]))
+        var options: [String] = []
+        var correct: [String] = []
+        for token in line[line.index(after: colon)...].split(whereSeparator: { $0 == " " || $0 == "\t" }) {
+            let isCorrect = token.hasSuffix("*")
+            let option = String(isCorrect ? token.dropLast() : token)
+            guard !option.isEmpty, !option.contains("*") else {
+                throw refuse("\(word): \"\(token)\" is not an option; mark a correct option with one * at its end.")
+            }
+            if let earlier = options.firstIndex(where: { WordList.key($0) == WordList.key(option) }) {
+                if correct.contains(options[earlier]) != isCorrect {
+                    throw refuse("\(word): \"\(option)\" is marked both right and wrong.")
+                }
+                throw refuse("\(word) has the option \"\(option)\" twice.")
+            }
+            options.append(option)
+            if isCorrect { correct.append(option) }
+        }
+        return WordEntry(word: word, level: level, options: options, correct: correct)
     }
 
     /// The value of a `key: value` header, or nil when the header is not that key.

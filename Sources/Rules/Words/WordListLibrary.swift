@@ -178,8 +178,14 @@ extension WordListLibrary: ContentLibrary {
     /// A library of the built-in lists only.
     public init() { self.init(builtins: WordListLibrary.builtinLists) }
 
+    /// The built-in lists.
+    public var builtinItems: [WordList] { builtinLists }
+
     /// The operator's lists.
     public var customItems: [WordList] { customLists }
+
+    /// Deletes the custom list `id`.
+    public mutating func remove(id: String) throws(RuleError) { try deleteList(id) }
 
     /// The list with `id`, built in or custom.
     public func item(id: String) -> WordList? { list(id: id) }
