@@ -56,8 +56,6 @@ struct Step {
 enum HostService: Equatable {
     /// Store the acting player's own command in the Queen's library (and tell them how it went).
     case saveCommand(String)
-    /// A line for the operator's console log (a child's answer, for the teacher).
-    case note(String)
 }
 
 /// Who is looking, for catch-up views (a player rejoining mid-question sees their own team's letters).
@@ -97,10 +95,6 @@ struct GameContext {
     var options: HostOptions
     var packs: PackLibrary
     var commands: CommandLibrary
-    /// The compound-words lists.
-    var wordLists: WordListLibrary = WordListLibrary()
-    /// The compound-words dice boards.
-    var boards: DiceBoardLibrary = DiceBoardLibrary()
     var seed: UInt64
     /// The modes' operator tools (their content), for a game that reads its content at start.
     var tools: ToolShelf
