@@ -260,6 +260,13 @@ struct WordsGameTests {
         #expect(written.output.contains("Wrote 1 CSV file"), "\(written.output)")
         #expect(
             written.output.contains("board, English compound words level 1: 16 answers, 0 wrong"), "\(written.output)")
+        let csv = try ChildProcess.run(
+            BuiltProducts.path("partyline-host"), ["history", "1", "--csv", "--data", host.data])
+        let rows = csv.output.components(separatedBy: "\r\n").filter { !$0.isEmpty }
+        #expect(rows.first == "team,player,word,answer,correct,ms" && rows.count == 17, "\(csv.output) \(csv.errors)")
+        #expect(rows.dropFirst().allSatisfy { $0.hasPrefix("Red,Ann,") && $0.contains(",yes,") })
+        let account = try ChildProcess.run(BuiltProducts.path("partyline-host"), ["history", "1", "--data", host.data])
+        #expect(account.output.contains("#1 Red: 16/16, 16 right, place 1"), "\(account.output)")
     }
 
     @Test func wordListsFromTheCommandLine() throws {
@@ -290,10 +297,11 @@ struct WordsGameTests {
             "\(refused.errors)")
         // The imported list plays: a game over it starts.
         let running = try HostProcess([], data: data.path)
-        _ = try running.join("Ann", team: "Red")
+        let ann = try running.join("Ann", team: "Red")
         let admin = try running.admin()
         try admin.send(["type": "start", "game": "words", "exercise": "bingo", "list": "garden", "id": 1])
         _ = try admin.waitFor("ok") { $0["re"] == 1 }
+        #expect(try ann.waitFor("game")["list"] == "garden")
         running.stop()
     }
 }

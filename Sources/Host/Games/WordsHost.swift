@@ -28,7 +28,8 @@ final class WordsHost: GameAdapter {
         WordsHost.self, aliases: ["compound", "compounds", "compound-words"],
         make: { (options, context) throws(RuleError) in try WordsHost.make(options: options, context: context) },
         restore: { try WordsHost(record: JSONCoding.decode(StartRecord.self, from: $0)) },
-        tools: [WordLists.tool, DiceBoards.tool])
+        tools: [WordLists.tool, DiceBoards.tool], logLines: { WordsHost.logLines($0) },
+        logRows: { WordsHost.logRows($0) })
 
     var mode: ModeEntry { WordsHost.entry }
     var game: CompoundWords
@@ -101,10 +102,11 @@ final class WordsHost: GameAdapter {
             }
         }
         let places = try options.integer("places", default: 0, in: 0...100)
-        let teams = context.room.teams
+        // The teams with someone here (away players' teams would be ghosts that never finish), as in Shaky Words.
+        let teams = context.room.teams.filter { team in context.room.members(of: team).contains(where: \.isConnected) }
         guard !teams.isEmpty else {
             throw RuleError(
-                .noTeams, "Compound words needs at least one team in the lobby; players join with a team name.")
+                .noTeams, "Compound words needs a team with someone here; players join with a team name.")
         }
         let settings = CompoundWords.Settings(
             exercise: exercise, lockoutMilliseconds: Int64(lockout) * 1000, lines: lines,
@@ -240,7 +242,7 @@ final class WordsHost: GameAdapter {
     }
 
     /// For the teacher: `Red · Ann · sun + spoon: wrong, 2.3 s`.
-    private func feedLine(_ answer: WordAnswer) -> String {
+    static func feedLine(_ answer: WordAnswer) -> String {
         let seconds = "\(answer.ms / 1000).\(answer.ms % 1000 / 100) s"
         return "\(answer.team) · \(answer.player) · \(answer.word) + \(answer.answer): "
             + (answer.correct ? "right" : "wrong") + ", \(seconds)"
@@ -265,7 +267,7 @@ final class WordsHost: GameAdapter {
             case .card(let team, let word, let cells): outgoing += own(team, card(team, word: word, cells: cells))
             case .result(let answer, _):
                 outgoing.append(Outgoing(.everyone, result(answer)))
-                outgoing.append(Outgoing(.operators, FeedLine(feedLine(answer))))
+                outgoing.append(Outgoing(.operators, FeedLine(WordsHost.feedLine(answer))))
             case .lockout(let team, let until):
                 outgoing.append(Outgoing(.everyone, lockout(team, until: until, at: now)))
             case .bingo(let team, let cells):
@@ -333,6 +335,31 @@ final class WordsHost: GameAdapter {
         var teams: [String]
         var ranking: [WordsWire.Standing]
         var answers: [WordAnswer]
+    }
+
+    /// A finished game for people (`partyline-host history N`): the standings, who missed which words, every answer.
+    static func logLines(_ json: JSONValue) -> [String] {
+        guard let log = try? JSONCoding.decode(Log.self, from: json) else { return ModeEntry.plainLines(json) }
+        var lines = [
+            "Compound words, \(log.exercise): \(log.listName) level \(log.level)"
+                + (log.board.map { ", board \($0)" } ?? "")
+        ]
+        lines += log.ranking.map {
+            "  #\($0.rank) \($0.team): \($0.done)/\($0.of), \($0.score) right"
+                + ($0.place.map { ", place \($0)" } ?? "")
+        }
+        for (player, words) in WordAnswerSheet.missedWords(log.answers) {
+            lines.append("  \(player) missed: \(words.joined(separator: ", "))")
+        }
+        lines.append("Answers (team · player · word + answer: right or wrong, time):")
+        lines += log.answers.map { "  " + WordsHost.feedLine($0) }
+        return lines
+    }
+
+    /// A finished game as the teacher's spreadsheet (`partyline-host history N --csv`): one row per answer.
+    static func logRows(_ json: JSONValue) -> [[String]] {
+        guard let log = try? JSONCoding.decode(Log.self, from: json) else { return [] }
+        return [WordAnswerSheet.columns] + WordAnswerSheet.rows(log.answers)
     }
 
     var gameLog: JSONValue {

@@ -35,10 +35,11 @@ public enum WordAnswerSheet {
 
     /// The answers as a CSV document (RFC 4180, CRLF line ends): `team,player,word,answer,correct,ms`, `correct`
     /// written `yes` or `no`.
-    public static func csv(_ answers: [WordAnswer]) -> String {
-        CSV.document(
-            header: columns,
-            rows: answers.map { [$0.team, $0.player, $0.word, $0.answer, $0.correct ? "yes" : "no", String($0.ms)] })
+    public static func csv(_ answers: [WordAnswer]) -> String { CSV.document(header: columns, rows: rows(answers)) }
+
+    /// One row per answer, in the order of `columns`.
+    public static func rows(_ answers: [WordAnswer]) -> [[String]] {
+        answers.map { [$0.team, $0.player, $0.word, $0.answer, $0.correct ? "yes" : "no", String($0.ms)] }
     }
 
     /// Per player, the question words they answered wrong at least once, in the order they first missed them.
