@@ -601,7 +601,8 @@ public struct CompoundWords: SteeredMode, Codable, Sendable, Equatable {
             return number - 1
         case .word(let text):
             guard let slot = hand.cards.firstIndex(where: { $0.map(WordList.key) == WordList.key(text) }) else {
-                throw RuleError(.badPick, "\"\(text)\" is not one of your cards; your cards: \(shown).")
+                let yours = settings.exercise == .bingo ? "options" : "cards"
+                throw RuleError(.badPick, "\"\(text)\" is not one of your \(yours); your \(yours): \(shown).")
             }
             return slot
         case .cell(let cell):
