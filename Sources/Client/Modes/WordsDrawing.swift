@@ -62,10 +62,10 @@ struct WordsDrawing {
             if view.exercise == "board" { return [] }
             return [ScreenRenderer.indent("Waiting for your next word…", .dim)]
         }
-        let where_ = hand.tile.map { "tile \($0) · " } ?? ""
+        let place = hand.tile.map { "tile \($0) · " } ?? ""
         rows.append(
             ScreenRenderer.indent(
-                "Your word (\(where_)\(hand.number) of \(hand.of)) — which card makes a real word?", .bold))
+                "Your word (\(place)\(hand.number) of \(hand.of)) — which card makes a real word?", .bold))
         rows += ScreenRenderer.lettersBlock(hand.word.uppercased(), fixedCount: 0, preferred: letters, width: width)
         rows += cardRows(hand.options, boxed: letters == .big || letters == .boxed)
         rows += answerRows(team)
