@@ -50,9 +50,9 @@ enum WordLists: ManagedContent {
     }
 
     static let editUsage = [
-        "words create NAME [language=xx] | words rename ID NAME | words copy ID [NAME]",
-        "words add ID LEVEL WORD: opt* opt opt opt | words edit ID LEVEL WORD: opt* … | words remove ID WORD",
-        "history --words [FOLDER]   the teacher's CSV of every finished game (team, player, word, answer, correct, ms)",
+        "words create NAME [language=xx] · words rename ID NAME · words copy ID [NAME]",
+        "words add ID LEVEL WORD: opt* opt … · words edit ID LEVEL WORD: … · words remove ID WORD",
+        "words history [FOLDER]   a CSV per finished game (team, player, word, answer, correct, ms)",
     ]
 
     static func parseEdit(_ words: [String]) -> ToolRequest? {
@@ -241,9 +241,10 @@ enum DiceBoards: ManagedContent {
     }
 
     static let editUsage = [
-        "board create NAME LIST [LEVEL] | board rename ID NAME | board copy ID [NAME]",
-        "board tile ID WORD X Y | board move ID TILE X Y | board word ID TILE WORD | board untile ID TILE",
-        "board path ID TILE TILE | board unpath ID TILE TILE | board start ID TILE   (grid x 0–11, y 0–7)",
+        "board create NAME LIST [LEVEL] · board rename ID NAME · board copy ID [NAME]",
+        "board tile ID WORD X Y · board move ID TILE X Y · board word ID TILE WORD",
+        "board untile ID TILE · board path ID TILE TILE · board unpath ID TILE TILE",
+        "board start ID TILE   (the grid is x 0–11, y 0–7)",
     ]
 
     static func parseEdit(_ words: [String]) -> ToolRequest? {

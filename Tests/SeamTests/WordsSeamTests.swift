@@ -37,7 +37,7 @@ struct WordsSeamTests {
 
     @Test func theCardRaceAtEveryPhase() throws {
         var (host, ann, bob, board) = try Self.room()
-        #expect(host.console("start words cards en 1") == ["Started words."])
+        #expect(host.console("start words cards en 1") == ["Started Compound words."])
         try CatchUpTests.check(host, board: &board, player: &ann, phase: "the first hands")
         #expect(ann.screen().contains { $0.contains("Your word (1 of 22)") })
 
@@ -183,7 +183,7 @@ struct WordsSeamTests {
             ("start words cards lockout-seconds=99", "lockout-seconds must be a whole number from 0 to 60."),
         ]
         for (line, message) in cases { #expect(host.console(line) == ["! " + message], "\(line)") }
-        #expect(host.console("start words board sv") == ["Started words."])
+        #expect(host.console("start words board sv") == ["Started Compound words."])
         let game = try Self.game(host)
         #expect(game.game.board?.id == "skogen" && game.game.listID == "sv", "the list's own board")
         host.console("end")
@@ -349,7 +349,7 @@ struct WordsSeamTests {
         #expect(host.console("board path our-path 1 3").first?.hasPrefix("! ") == true)
         #expect(host.console("board show our-path").joined(separator: "\n").contains("ready to play"))
         #expect(host.console("board list").joined().contains("our-path  Our path  2 tiles, 1 path; list en level 1"))
-        #expect(host.console("start words board our-path") == ["Started words."])
+        #expect(host.console("start words board our-path") == ["Started Compound words."])
         let game = try Self.game(host)
         #expect(game.game.board?.tiles.map(\.word) == ["sun", "rain"])
         #expect(FileManager.default.fileExists(atPath: host.data.path + "/boards/our-path.json"))

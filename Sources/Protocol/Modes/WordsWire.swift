@@ -6,8 +6,8 @@ public enum WordsWire: GameWire {
     public static let title = "Compound words"
     public static let startGrammar = StartGrammar(
         count: "level", choices: [("exercise", ["cards", "bingo", "board"])], rest: ("list", false),
-        listKeys: ["lines"],
-        usage: "start words [cards|bingo|board] [LIST|BOARD] [LEVEL] [key=value …]   e.g. start words bingo en 1")
+        listKeys: ["lines"], usage: "start words [cards|bingo|board] [LIST|BOARD] [LEVEL] [key=value …]",
+        example: "start words bingo en 1 lines=rows,columns")
 
     /// The exercises, as `start` names them.
     public static let exercises = ["cards", "bingo", "board"]
