@@ -44,6 +44,14 @@ public struct ErrorCode: RawRepresentable, Hashable, Sendable, Codable, CustomSt
     public static let answerTooShort = ErrorCode("answer_too_short")
     /// `awaiting_verdict`
     public static let awaitingVerdict = ErrorCode("awaiting_verdict")
+    /// `bad_board`
+    public static let badBoard = ErrorCode("bad_board")
+    /// `bad_move`
+    public static let badMove = ErrorCode("bad_move")
+    /// `bad_pick`
+    public static let badPick = ErrorCode("bad_pick")
+    /// `bad_word_list`
+    public static let badWordList = ErrorCode("bad_word_list")
     /// `banned`
     public static let banned = ErrorCode("banned")
     /// `bad_csv`
@@ -106,6 +114,8 @@ public struct ErrorCode: RawRepresentable, Hashable, Sendable, Codable, CustomSt
     public static let kicked = ErrorCode("kicked")
     /// `line_too_long`
     public static let lineTooLong = ErrorCode("line_too_long")
+    /// `locked_out`
+    public static let lockedOut = ErrorCode("locked_out")
     /// `name_taken`
     public static let nameTaken = ErrorCode("name_taken")
     /// `no_game`
@@ -152,6 +162,8 @@ public struct ErrorCode: RawRepresentable, Hashable, Sendable, Codable, CustomSt
     public static let roundRunning = ErrorCode("round_running")
     /// `storage`
     public static let storage = ErrorCode("storage")
+    /// `team_finished`
+    public static let teamFinished = ErrorCode("team_finished")
     /// `team_out`
     public static let teamOut = ErrorCode("team_out")
     /// `too_few_players`
@@ -160,10 +172,16 @@ public struct ErrorCode: RawRepresentable, Hashable, Sendable, Codable, CustomSt
     public static let tooManyPlayers = ErrorCode("too_many_players")
     /// `too_many_targets`
     public static let tooManyTargets = ErrorCode("too_many_targets")
+    /// `unknown_board`
+    public static let unknownBoard = ErrorCode("unknown_board")
     /// `unknown_command`
     public static let unknownCommand = ErrorCode("unknown_command")
     /// `unknown_game`
     public static let unknownGame = ErrorCode("unknown_game")
+    /// `unknown_level`
+    public static let unknownLevel = ErrorCode("unknown_level")
+    /// `unknown_list`
+    public static let unknownList = ErrorCode("unknown_list")
     /// `unknown_pack`
     public static let unknownPack = ErrorCode("unknown_pack")
     /// `unknown_player`
@@ -172,6 +190,8 @@ public struct ErrorCode: RawRepresentable, Hashable, Sendable, Codable, CustomSt
     public static let unknownTeam = ErrorCode("unknown_team")
     /// `unknown_type`
     public static let unknownType = ErrorCode("unknown_type")
+    /// `wrong_exercise`
+    public static let wrongExercise = ErrorCode("wrong_exercise")
     /// `wrong_game`
     public static let wrongGame = ErrorCode("wrong_game")
     /// `wrong_phase`
@@ -181,15 +201,17 @@ public struct ErrorCode: RawRepresentable, Hashable, Sendable, Codable, CustomSt
 
     /// Every code, in alphabetical order.
     public static let all: [ErrorCode] = [
-        .alreadyBuzzed, .alreadyJoined, .alreadyPaused, .alreadyPlaying, .alreadyStarted, .answerInQuestion, .awaitingVerdict, .banned,
-        .answerTooLong, .answerTooShort, .badCSV, .badField, .badJSON, .badKey, .badName, .badOption, .badPackName,
-        .badPlaceholder, .badQuestionCount, .badQuestionIndex, .badSettings, .badToken, .badVersion, .buzzClosed,
-        .commandTooLong, .duplicateCommand, .duplicatePlayer, .duplicateQuestion, .duplicateTeam, .emptyAnswer,
-        .emptyCommand, .emptyQuestion, .forbidden, .full, .gameOver, .gameRunning, .invalidSettings, .invalidTeamName,
-        .kicked, .lineTooLong, .nameTaken, .noGame, .noMoreHints, .noPacks, .noQuestions, .noTeams, .nothingToJudge, .notBuiltin,
+        .alreadyBuzzed, .alreadyJoined, .alreadyPaused, .alreadyPlaying, .alreadyStarted, .answerInQuestion,
+        .awaitingVerdict, .badBoard, .badMove, .badPick, .badWordList, .banned, .answerTooLong, .answerTooShort,
+        .badCSV, .badField, .badJSON, .badKey, .badName, .badOption, .badPackName, .badPlaceholder, .badQuestionCount,
+        .badQuestionIndex, .badSettings, .badToken, .badVersion, .buzzClosed, .commandTooLong, .duplicateCommand,
+        .duplicatePlayer, .duplicateQuestion, .duplicateTeam, .emptyAnswer, .emptyCommand, .emptyQuestion, .forbidden,
+        .full, .gameOver, .gameRunning, .invalidSettings, .invalidTeamName, .kicked, .lineTooLong, .lockedOut,
+        .nameTaken, .noGame, .noMoreHints, .noPacks, .noQuestions, .noTeams, .nothingToJudge, .notBuiltin,
         .notEnoughQuestions, .notJoined, .notPaused, .notQueen, .notStarted, .notYourTurn, .packFull, .packNameTaken,
-        .paused, .questionClosed, .questionTooLong, .rateLimited, .readOnly, .roundRunning, .storage, .teamOut,
-        .tooFewPlayers, .tooManyPlayers, .tooManyTargets, .unknownCommand, .unknownGame, .unknownPack, .unknownPlayer,
-        .unknownTeam, .unknownType, .wrongGame, .wrongPhase, .wrongRoom,
+        .paused, .questionClosed, .questionTooLong, .rateLimited, .readOnly, .roundRunning, .storage, .teamFinished,
+        .teamOut, .tooFewPlayers, .tooManyPlayers, .tooManyTargets, .unknownBoard, .unknownCommand, .unknownGame,
+        .unknownLevel, .unknownList, .unknownPack, .unknownPlayer, .unknownTeam, .unknownType, .wrongExercise,
+        .wrongGame, .wrongPhase, .wrongRoom,
     ]
 }

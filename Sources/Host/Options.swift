@@ -174,6 +174,14 @@ struct HostOptions {
     /// Parses `arguments` (without the program name).
     static func parse(_ arguments: [String]) throws(UsageError) -> (HostOptions, Command) {
         let table = table
+        // `history --words`: a game's records are asked for like a flag, but name a tool, not an option.
+        var arguments = arguments
+        let names = Set(table.options.flatMap(\.names) + ["--help", "--version", "--"])
+        if let history = arguments.firstIndex(of: "history"), history + 1 < arguments.count,
+            arguments[history + 1].hasPrefix("--"), !names.contains(arguments[history + 1])
+        {
+            arguments[history + 1] = String(arguments[history + 1].dropFirst(2))
+        }
         let parsed = try table.parse(arguments)
         switch parsed.request {
         case .help: return (parsed.values, .help)

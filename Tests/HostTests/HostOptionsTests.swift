@@ -116,6 +116,7 @@ struct HostOptionsTests {
     @Test func commandsAndMistakes() throws {
         #expect(try parse(["history", "--data", "d"]).1 == .history([]))
         #expect(try parse(["history", "fly", "--data", "d"]).1 == .history(["fly"]))
+        #expect(try parse(["history", "--words", "--data", "d"]).1 == .history(["words"]))
         // Any other command is a game's operator tool (hunt import FILE, words list…); main names the known ones.
         #expect(try parse(["hunt", "import", "office.json"]).1 == .tool(["hunt", "import", "office.json"]))
         #expect(try parse(["pack", "import", "q.csv"]).1 == .packImport(file: "q.csv"))

@@ -38,11 +38,12 @@ struct ProtocolDocumentTests {
         ("session", { SessionMessage.decode($0).map { $0.message.object() } }),
         ("shaky", { ShakyWire.Message.decode($0).map { $0.message.object() } }),
         ("queen", { QueenWire.Message.decode($0).map { $0.message.object() } }),
+        ("words", { WordsWire.Message.decode($0).map { $0.message.object() } }),
     ]
 
     /// Every game's client vocabularies: players' actions and the operator's commands (one line per vocabulary).
     static let vocabularies: [any GameAction.Type] = [
-        ShakyWire.Action.self, ShakyWire.Command.self, QueenWire.Action.self,
+        ShakyWire.Action.self, ShakyWire.Command.self, QueenWire.Action.self, WordsWire.Action.self,
     ]
 
     static let actions = Set(vocabularies.flatMap { $0.types })
@@ -111,7 +112,8 @@ struct ProtocolDocumentTests {
 
     @Test func everyHostMessageTypeHasAnExample() {
         let shown = Set(Self.examples.compactMap { $0.object["type"]?.stringValue })
-        for type in SessionMessage.types + ShakyWire.Message.types + QueenWire.Message.types {
+        let families = SessionMessage.types + ShakyWire.Message.types + QueenWire.Message.types
+        for type in families + WordsWire.Message.types {
             #expect(shown.contains(type), "PROTOCOL.md has no example of the \(type) message")
         }
         for type in ClientMessage.typeNames + Array(Self.actions) {
