@@ -86,6 +86,11 @@ struct ToolTests {
         let listing = try admin.expect("contents")
         #expect(listing["re"] == 1)
         #expect(listing["items"]?.arrayValue?.compactMap { $0["id"]?.stringValue } == ["sphinx", "echo"])
+        // The item is named by `item`: `id` stays the request's own id, answered as `re`.
+        admin.send(["type": "riddles", "action": "show", "item": "echo", "id": 5])
+        let shown = try admin.expect("content")
+        #expect(shown["re"] == 5)
+        #expect(shown["id"] == "echo")
         admin.send(["type": "riddles", "action": "import", "file": .string(file), "id": 2])
         #expect(try admin.expect("error")["code"] == "forbidden")
         // The operator's own console lines, sent by a client, run as on the console and answer as messages.

@@ -81,7 +81,7 @@ struct ToolShelf {
 
 /// A content kind the operator manages with the standard actions (list, show, delete, import, export) plus the
 /// kind's own edits.
-protocol ManagedContent: ContentKind {
+protocol ManagedContent: ContentKind, SendableMetatype {
     /// The console noun (`hunt`).
     static var commandWord: String { get }
     /// The wire request type (`hunts`).
@@ -149,18 +149,18 @@ final class ContentTool<Kind: ManagedContent>: OperatorTool {
         let rest = Array(words.dropFirst())
         switch (action, rest.count) {
         case ("list", 0): return ToolRequest(action: "list")
-        case ("show", 1), ("delete", 1): return ToolRequest(action: action, fields: ["id": .string(rest[0])])
+        case ("show", 1), ("delete", 1): return ToolRequest(action: action, fields: ["item": .string(rest[0])])
         case ("import", 1...): return ToolRequest(action: "import", fields: ["file": .string(rest.joined(separator: " "))])
         case ("export", 2...):
             return ToolRequest(
                 action: "export",
-                fields: ["id": .string(rest[0]), "file": .string(rest.dropFirst().joined(separator: " "))])
+                fields: ["item": .string(rest[0]), "file": .string(rest.dropFirst().joined(separator: " "))])
         default: return Kind.parseEdit(words)
         }
     }
 
     func run(_ request: ToolRequest, caller: ToolCaller) throws(RuleError) -> any HostMessage {
-        let id = request.fields["id"]?.stringValue ?? ""
+        let id = request.fields["item"]?.stringValue ?? ""
         switch request.action {
         case "list":
             let library = store.library
