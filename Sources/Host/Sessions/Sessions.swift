@@ -323,10 +323,11 @@ final class Sessions {
         }
     }
 
-    /// Sends text lines to a session (CRLF line ends, as telnet expects).
+    /// Sends text lines to a session (CRLF line ends, as telnet expects), made safe to show on its terminal first
+    /// (`TerminalText.sanitized`: no escape sequence or invisible character reaches an nc or telnet player).
     func sendText(_ text: String, to session: Session) {
         guard session.isLive else { return }
-        var normalized = text.replacingOccurrences(of: "\r\n", with: "\n").replacingOccurrences(of: "\n", with: "\r\n")
+        var normalized = TerminalText.sanitized(text).replacingOccurrences(of: "\n", with: "\r\n")
         if !normalized.hasSuffix("\r\n") { normalized += "\r\n" }
         outlet.send(Array(normalized.utf8), to: session.id)
     }

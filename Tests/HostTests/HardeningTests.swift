@@ -1,0 +1,104 @@
+import Foundation
+import Protocol
+import TestSupport
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// What an attacker or a very unlucky organiser found (issue 19), against the real host over TCP.
+@Suite("Hardening", .timeLimit(.minutes(3)))
+struct HardeningTests {
+    /// A window-title change, a screen wipe and a cursor move, then a bidi override and a zero-width joiner.
+    static let escape = "\u{1B}]0;pwned\u{07}\u{1B}[2J\u{1B}[H"
+
+    /// Every string anywhere inside `value` (keys included) passes `TerminalText`; the offending ones otherwise.
+    static func unsafeStrings(in value: JSONValue) -> [String] {
+        switch value {
+        case .string(let text): return TerminalText.problem(in: text, allowingLineBreaks: true) == nil ? [] : [text]
+        case .array(let items): return items.flatMap(unsafeStrings)
+        case .object(let object):
+            return object.flatMap { member in
+                (TerminalText.problem(in: member.key) == nil ? [] : [member.key]) + unsafeStrings(in: member.value)
+            }
+        default: return []
+        }
+    }
+
+    /// Bytes a terminal would obey: ESC, other C0 controls but CR and LF, and C1 controls or bidi/format characters.
+    static func obeyedBytes(in transcript: [UInt8]) -> [String] {
+        let text = String(decoding: transcript, as: UTF8.self).replacingOccurrences(of: "\r\n", with: "\n")
+        return text.components(separatedBy: "\n").compactMap { line in
+            TerminalText.problem(in: line).map { "\($0): \(line.debugDescription)" }
+        }
+    }
+
+    @Test func anEscapeSequenceFromAQueenReachesNoOtherTerminalRaw() throws {
+        let host = try HostProcess(["--log-level", "debug"])
+        let admin = try host.admin()
+        let board = try host.board()
+        var players: [String: TestClient] = [:]
+        for name in ["Ann", "Bob", "Cy"] { players[name] = try host.join(name, team: name) }
+        let nc = try host.connect()  // a person at nc: plain text
+        try nc.send(line: "join \(host.room) Dee Dee")
+        _ = try nc.waitForText("Welcome, Dee")
+
+        // Names: no controls or invisibles, and no look-alike of a name already in the room.
+        for name in ["Ev\u{202E}e", "Eve\u{200D}", "\u{FEFF}Eve", "Eve\(HardeningTests.escape)"] {
+            let client = try host.connect()
+            try client.send(["type": "hello", "room": .string(host.room), "name": .string(name), "team": "Evil"])
+            #expect(try client.waitFor("error")["code"] == "bad_name", "\(name.debugDescription)")
+        }
+        let lookalike = try host.connect()
+        try lookalike.send(["type": "hello", "room": .string(host.room), "name": "\u{0410}nn", "team": "Evil"])
+        #expect(try lookalike.waitFor("error")["code"] == "name_taken")
+
+        try admin.send(["type": "start", "game": "queen", "countdownSeconds": 1, "chooseSeconds": 60, "id": 1])
+        let round = try admin.waitFor("round")
+        let queen = try #require(round["queen"]?.stringValue)
+        let hostile = "No. {1} waves \(HardeningTests.escape)\u{202E}at No. {2}"
+        if queen == "Dee" {
+            try nc.send(raw: Array("order \(hostile)\r\n".utf8))
+            _ = try nc.waitForText("may not contain")
+            try nc.send(line: "order No. {1} waves at No. {2}")
+        } else {
+            let client = try #require(players[queen])
+            try client.send(["type": "command", "text": .string(hostile), "id": 7])
+            let refusal = try client.waitFor("error") { $0["re"] == 7 }
+            #expect(refusal["code"] == "bad_text")
+            #expect(refusal["message"]?.stringValue?.contains("U+001B") == true)
+            try client.send(["type": "command", "text": "No. {1} waves at No. {2}", "id": 8])
+        }
+        _ = try board.waitFor("revealed", timeout: 10)
+        _ = try nc.waitForText("waves at")
+
+        // The operator's library and packs refuse it too.
+        try admin.send(["type": "library", "action": "add", "text": .string(hostile), "id": 20])
+        #expect(try admin.waitFor("error") { $0["re"] == 20 }["code"] == "bad_text")
+        try admin.send(["type": "packs", "action": "create", "name": .string("Quiz\(HardeningTests.escape)"), "id": 21])
+        #expect(try admin.waitFor("error") { $0["re"] == 21 }["code"] == "bad_pack_name")
+        try admin.send(["type": "packs", "action": "create", "name": "Quiz", "id": 22])
+        _ = try admin.waitFor("ok") { $0["re"] == 22 }
+        let question: JSONValue = ["difficulty": "easy", "text": "Who \u{202E}is it?", "answer": "Nobody"]
+        try admin.send(["type": "packs", "action": "add", "pack": "quiz", "question": question, "id": 23])
+        #expect(try admin.waitFor("error") { $0["re"] == 23 }["code"] == "bad_text")
+
+        // Byte captures: the nc player's terminal and every field a client would draw.
+        _ = nc.pump(timeout: 0.2)
+        #expect(
+            HardeningTests.obeyedBytes(in: nc.transcript).isEmpty, "\(HardeningTests.obeyedBytes(in: nc.transcript))")
+        for (name, client) in players.merging(["board": board, "admin": admin], uniquingKeysWith: { $1 }) {
+            _ = client.pump(timeout: 0.1)
+            for line in client.transcriptText.split(separator: "\n") {
+                guard let value = try? JSONParsing.parse(String(line)) else { continue }
+                #expect(HardeningTests.unsafeStrings(in: value).isEmpty, "\(name) received \(line)")
+            }
+        }
+        host.stop()
+        let console = Array(host.errorOutput().utf8)
+        #expect(!console.contains(0x1B), "the host's console got an escape")
+    }
+}
