@@ -82,6 +82,9 @@ final class HostCore: SessionHandler {
     /// A line over the framing limit was discarded.
     func lineTooLong(from id: SessionID, limit: Int) { sessions.lineTooLong(from: id, limit: limit, at: now) }
 
+    /// A telnet subnegotiation that never ended was dropped.
+    func unfinishedSubnegotiation(from id: SessionID) { sessions.unfinishedSubnegotiation(from: id, at: now) }
+
     /// A connection is gone.
     func closed(_ id: SessionID, reason: String) { sessions.closed(id, reason: reason) }
 

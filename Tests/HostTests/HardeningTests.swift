@@ -101,4 +101,28 @@ struct HardeningTests {
         let console = Array(host.errorOutput().utf8)
         #expect(!console.contains(0x1B), "the host's console got an escape")
     }
+
+    @Test func aLineEndAfterAStrayByteAndAnUnfinishedSubnegotiationKeepTheConnectionWorking() throws {
+        let host = try HostProcess()
+        let ann = try host.connect()
+        // 0xFF right before the line end must not swallow it: the hello is read, then the next message.
+        try ann.send(
+            raw: JSONEncoding.encode(["type": "hello", "room": .string(host.room), "name": "Ann", "team": "Red"])
+                + [0xFF, 0x0A] + Array(#"{"type":"ping","id":1}"#.utf8) + [0x0A])
+        _ = try ann.waitFor("welcome")
+        _ = try ann.waitFor("pong") { $0["re"] == 1 }
+        // IAC SB without IAC SE: an error, and the connection still reads the next line.
+        let telnet = try host.connect()
+        try telnet.send(raw: [0xFF, 0xFA, 24, 0] + Array("xterm\r\n".utf8))
+        _ = try telnet.waitForText("IAC SE")
+        try telnet.send(line: "join \(host.room) Bob Blue")
+        _ = try telnet.waitForText("Welcome, Bob")
+        let json = try host.connect()
+        try json.send(raw: Array(#"{"type":"ping","id":2}"#.utf8) + [0x0A, 0xFF, 0xFA, 31, 0, 80, 0])
+        _ = try json.waitFor("pong") { $0["re"] == 2 }
+        try json.send(
+            raw: [UInt8](repeating: 0x41, count: 100) + [0x0A] + Array(#"{"type":"ping","id":3}"#.utf8) + [0x0A])
+        #expect(try json.waitFor("error")["code"] == "bad_telnet")
+        _ = try json.waitFor("pong") { $0["re"] == 3 }
+    }
 }

@@ -182,6 +182,17 @@ final class Sessions {
             to: session)
     }
 
+    /// A telnet subnegotiation (`IAC SB`) that never ended (`IAC SE`) was dropped with the rest of its line.
+    func unfinishedSubnegotiation(from id: SessionID, at now: Int64) {
+        guard let session = sessions[id], session.isLive else { return }
+        session.lastHeardAt = now
+        send(
+            ErrorReply(
+                .badTelnet,
+                "A telnet subnegotiation (IAC SB) did not end with IAC SE; it was dropped with the rest of its line."),
+            to: session)
+    }
+
     private func handle(_ message: ClientMessage, id: JSONValue?, from session: Session, at now: Int64) {
         switch message {
         case .hello(let hello):

@@ -10,6 +10,8 @@ protocol TransportEvents: AnyObject {
     func received(_ line: [UInt8], from id: SessionID)
     /// A line over the framing limit was discarded.
     func lineTooLong(from id: SessionID, limit: Int)
+    /// A telnet subnegotiation that never ended was dropped with the rest of its line.
+    func unfinishedSubnegotiation(from id: SessionID)
     /// A connection is gone (reported at the end of the loop's turn, never from inside a send).
     func closed(_ id: SessionID, reason: String)
 }
@@ -206,6 +208,7 @@ final class Transport: Outlet {
                 switch output {
                 case .line(let bytes): events?.received(bytes, from: link.id)
                 case .lineTooLong(let limit): events?.lineTooLong(from: link.id, limit: limit)
+                case .unfinishedSubnegotiation: events?.unfinishedSubnegotiation(from: link.id)
                 }
             }
         }
