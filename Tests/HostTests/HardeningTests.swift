@@ -125,4 +125,60 @@ struct HardeningTests {
         #expect(try json.waitFor("error")["code"] == "bad_telnet")
         _ = try json.waitFor("pong") { $0["re"] == 3 }
     }
+
+    // MARK: A console that takes nothing
+
+    /// Two teams play a two-question game to its scoreboard, through the host's journal and log as usual.
+    static func playAShortGame(on host: HostProcess) throws {
+        let admin = try host.admin()
+        let pack = try ShakyGameTests.makePack(admin)
+        let red = try host.join("Ann", team: "Red")
+        let blue = try host.join("Bob", team: "Blue")
+        try admin.send([
+            "type": "start", "game": "shaky", "questions": 2, "packs": [.string(pack)], "revealSeconds": 1, "id": 2,
+        ])
+        for (number, team) in [(1, red), (2, blue)] {
+            let question = try team.waitFor("question") { $0["number"] == .number(number) }
+            let answer = try #require(ShakyGameTests.questions.first { $0.text == question["text"]?.stringValue })
+            try team.send(["type": "buzz"])
+            _ = try team.waitFor("turn")
+            try team.send(["type": "answer", "text": .string(answer.answer)])
+            #expect(try team.waitFor("result")["correct"] == true)
+            _ = try red.waitFor("reveal") { $0["number"] == .number(number) }
+        }
+        let final = try blue.waitFor("scoreboard")
+        #expect(final["ranking"]?.arrayValue?.count == 2)
+    }
+
+    @Test func aStalledStderrPipeDoesNotStopThePlay() throws {
+        let stalled = try StalledPipe()
+        let host = try HostProcess(
+            standardError: .handle(FileHandle(fileDescriptor: stalled.writer, closeOnDealloc: false)))
+        try HardeningTests.playAShortGame(on: host)
+        host.console("status")
+        _ = stalled.readAvailable()  // the terminal takes text again: what was queued follows
+        var text = ""
+        for _ in 0..<50 where !text.contains("Game over") {
+            usleep(50_000)
+            text += String(decoding: stalled.readAvailable(), as: UTF8.self)
+        }
+        #expect(text.contains("Game over"), "the log goes on once the pipe is read")
+    }
+
+    @Test func aTerminalStoppedWithCtrlSDoesNotStopThePlay() throws {
+        let terminal = try PseudoTerminal()
+        let host = try HostProcess(
+            standardError: .handle(FileHandle(fileDescriptor: terminal.secondary, closeOnDealloc: false)),
+            environment: ["TERM": "xterm"])
+        terminal.type([0x13])  // Ctrl-S: the terminal stops taking output (XOFF)
+        usleep(100_000)
+        try HardeningTests.playAShortGame(on: host)
+        terminal.type([0x11])  // Ctrl-Q: it takes output again
+        var text = ""
+        for _ in 0..<50 where !text.contains("Game over") {
+            usleep(50_000)
+            text += String(decoding: terminal.readAvailable(), as: UTF8.self)
+        }
+        #expect(text.contains("Game over"), "the log goes on after Ctrl-Q")
+    }
 }
