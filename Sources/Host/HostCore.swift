@@ -40,6 +40,12 @@ final class HostCore: SessionHandler {
     private var nextHousekeepingAt: Int64 = 0
     private var nextTrimAt: Int64 = 0
     private var lastStatusLine = ""
+    /// Whether the journal can be saved (`HostCore+Saving.swift`: durability or a pause, never silence).
+    var savingState = SavingState.saving
+    /// `storage.queuedRecordCount` when the last turn was settled.
+    var recordsSettled = 0
+    /// When the last `clock` record was journaled.
+    var lastClockRecordAt: Int64?
 
     init(
         options: HostOptions, environment: HostEnvironment, storage: Storage, outlet: any Outlet, roomCode: String,
@@ -103,7 +109,7 @@ final class HostCore: SessionHandler {
             environment.consoleOutput("Stopping the host…")
             isRunning = false
         case .message(let message):
-            operators.operate(message, replyTo: target, at: instant)
+            operate(message, replyTo: target)
         case .help:
             operators.answer(target, OkReply(message: consoleHelp))
         case .usage(let usage):
@@ -123,6 +129,9 @@ final class HostCore: SessionHandler {
 
     /// When the core next has work to do, on the game clock.
     var nextDeadline: Int64 {
+        if case .blocked(let blockage) = savingState {  // the game's clocks stand still until the host can save
+            return min(nextHousekeepingAt, blockage.nextTryAt, sessions.nextDeadline ?? .max)
+        }
         var due = nextHousekeepingAt
         if let deadline = room.game?.nextDeadline?.milliseconds { due = min(due, deadline) }
         if let sessionsDue = sessions.nextDeadline { due = min(due, sessionsDue) }
@@ -134,11 +143,13 @@ final class HostCore: SessionHandler {
     func runDueWork() {
         let current = now
         sessions.runDueWork(at: current)
-        room.tick(at: Instant(milliseconds: current))
+        retrySavingIfDue()
         if current >= nextHousekeepingAt {
             housekeeping(at: current)
             nextHousekeepingAt = current + 1000
         }
+        guard !isBlockedOnSaving else { return }
+        room.tick(at: Instant(milliseconds: current))
         room.sendLobbyIfDue(at: current)
     }
 
@@ -148,7 +159,8 @@ final class HostCore: SessionHandler {
             MemoryTrim.releaseFreePages()
         }
         sessions.housekeeping(at: current)
-        for player in room.expiredPlayers(at: current, windowSeconds: options.resumeWindowSeconds) {
+        for player in room.expiredPlayers(at: current, windowSeconds: options.resumeWindowSeconds)
+        where !isBlockedOnSaving {
             room.removePlayer(
                 player, reason: "did not come back within \(options.resumeWindowSeconds / 60) minutes",
                 at: Instant(milliseconds: current))
@@ -191,6 +203,7 @@ final class HostCore: SessionHandler {
     var startGrammars: StartGrammars { room.catalog.startGrammars }
 
     func join(_ hello: Hello, session: Session, id: JSONValue?) {
+        if let refusal = savingRefusal { return sessions.send(ErrorReply(.storage, refusal), to: session, re: id) }
         guard hello.room.uppercased() == room.room.code else {
             let shown = hello.room.isEmpty ? "no room code" : "room code \"\(hello.room)\""
             return sessions.send(
@@ -270,6 +283,7 @@ final class HostCore: SessionHandler {
     }
 
     func play(_ request: PlayRequest, by player: PlayerRef, session: Session, id: JSONValue?) {
+        if let refusal = savingRefusal { return sessions.send(ErrorReply(.storage, refusal), to: session, re: id) }
         guard let game = room.game else {
             return sessions.send(
                 ErrorReply(.noGame, "No game is running yet; wait for the operator to start one."), to: session, re: id)
@@ -313,6 +327,12 @@ final class HostCore: SessionHandler {
 
     func request(_ message: ClientMessage, session: Session, id: JSONValue?) {
         let target = ReplyTarget.session(session, id: id)
+        if let refusal = savingRefusal {  // what clients may see now could tell of what is not saved yet
+            switch message {
+            case .resume where session.role == .admin, .console where session.role == .admin: break
+            default: return sessions.send(ErrorReply(.storage, refusal), to: session, re: id)
+            }
+        }
         switch message {
         case .scores:
             sessions.send(room.game?.scores ?? room.lobby(), to: session, re: id)
@@ -338,8 +358,24 @@ final class HostCore: SessionHandler {
                     to: session, re: id)
             }
             if case .console(let line) = message { return runConsole(line, replyTo: target) }
-            operators.operate(message, replyTo: target, at: instant)
+            operate(message, replyTo: target)
         }
+    }
+
+    /// Runs an operator command; while the host cannot save, `continue` tries to save at once and the commands
+    /// that would change the room wait.
+    private func operate(_ message: ClientMessage, replyTo target: ReplyTarget) {
+        if let refusal = savingRefusal {
+            switch message {
+            case .resume:
+                retrySavingIfDue(now: true)
+                guard isBlockedOnSaving else { return operators.okay(target, "Saving works again; the game goes on.") }
+                return operators.refuse(target, .storage, refusal)
+            case .start, .next, .pause, .end, .kick: return operators.refuse(target, .storage, refusal)
+            default: break
+            }
+        }
+        operators.operate(message, replyTo: target, at: instant)
     }
 
     private func mayAddCommand(_ session: Session) -> Bool {
@@ -350,6 +386,7 @@ final class HostCore: SessionHandler {
     }
 
     func typed(_ line: String, session: Session) {
+        if let refusal = savingRefusal { return sessions.sendText("! " + refusal, to: session) }
         guard let ref = session.player, let player = room.room.player(id: ref.id) else {
             return sessions.sendText("! Unknown command \"\(line.prefix(40))\". Type `help` for the commands.", to: session)
         }

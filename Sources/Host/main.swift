@@ -161,7 +161,7 @@ do {
 } catch {
     fail("cannot listen on \(options.bindAddress):\(options.port): \(error)")
 }
-if let resumed { clock.resume(from: resumed.lastClock) }
+if let resumed { clock.resume(from: resumed.resumedClock) }
 let core: HostCore
 do {
     core = try HostCore(
@@ -173,7 +173,7 @@ do {
 let server = Server(transport: transport, core: core, clock: clock, storage: storage, inbox: inbox, options: options)
 do {
     if let resumed {
-        try storage.openJournal()
+        if let cut = try storage.openJournal(keepingFirst: resumed.wholeLength) { log.warning(cut) }
         core.adopt(resumed)
     } else {
         try storage.startJournal(room: roomCode, adminKey: adminKey, at: clock.now)

@@ -131,3 +131,38 @@ final class PseudoTerminal {
         close(primary)
     }
 }
+
+/// A tiny tmpfs mounted for one test (root only), unmounted and removed when it goes away.
+final class TinyDisk {
+    let path: String
+    private var filler: String { path + "/filler" }
+
+    init(kilobytes: Int) throws {
+        path = NSTemporaryDirectory() + "partyline-tiny-disk-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        guard mount("tmpfs", path, "tmpfs", 0, "size=\(kilobytes)k,mode=0700") == 0 else {
+            let code = errno
+            rmdir(path)
+            throw POSIXError(POSIXErrorCode(rawValue: code) ?? .EPERM)
+        }
+    }
+
+    /// Fills every byte left with a file of its own.
+    func fill() throws {
+        let fd = open(filler, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        guard fd >= 0 else { throw POSIXError(.EIO) }
+        let chunk = [UInt8](repeating: 0x2E, count: 4096)
+        while chunk.withUnsafeBytes({ write(fd, $0.baseAddress, $0.count) }) > 0 {}
+        var byte: UInt8 = 0x2E
+        while write(fd, &byte, 1) > 0 {}
+        close(fd)
+    }
+
+    /// Removes the filling: there is room again.
+    func makeRoom() { unlink(filler) }
+
+    deinit {
+        umount2(path, 2)  // MNT_DETACH: even while a killed host's files are still being closed
+        rmdir(path)
+    }
+}

@@ -3,6 +3,8 @@ import Protocol
 import TestSupport
 import Testing
 
+@testable import Host
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)
@@ -180,5 +182,215 @@ struct HardeningTests {
             text += String(decoding: terminal.readAvailable(), as: UTF8.self)
         }
         #expect(text.contains("Game over"), "the log goes on after Ctrl-Q")
+    }
+
+    // MARK: The journal
+
+    /// Resumes a player on `host` with the token of `player`, through its welcome.
+    static func resume(_ player: TestClient, on host: HostProcess) throws -> TestClient {
+        let again = try host.connect()
+        try again.send(["type": "hello", "room": .string(host.room), "resume": .string(player.token ?? "")])
+        _ = try again.waitFor("welcome")
+        again.token = player.token
+        return again
+    }
+
+    /// The scores as `client` gets them.
+    static func scores(_ client: TestClient, id: Int) throws -> [String: Int64] {
+        try client.send(["type": "scores", "id": .number(id)])
+        let reply = try client.waitFor("scores") { $0["re"] == .number(id) }
+        var scores: [String: Int64] = [:]
+        for entry in reply["ranking"]?.arrayValue ?? [] {
+            if let team = entry["team"]?.stringValue { scores[team] = entry["score"]?.intValue ?? 0 }
+        }
+        return scores
+    }
+
+    /// Damaged tails a journal can end in.
+    static let damagedTails: [String: [UInt8]] = [
+        "a record cut short by a power cut": Array("0badf00d {\"k\":\"event\",\"at\":9".utf8),
+        "NUL padding (the file grew, its data never landed)": [UInt8](repeating: 0, count: 4096),
+        "both, with a line end between": Array("1234abcd {\"k\":\"ev".utf8) + [0, 0, 0, 0x0A]
+            + [UInt8](repeating: 0, count: 100),
+    ]
+
+    @Test(arguments: damagedTails.keys.sorted())
+    func aDamagedTailIsCutOffSoResumePlayKillResumeKeepsEverything(damage: String) throws {
+        let tail = try #require(HardeningTests.damagedTails[damage])
+        let data = TemporaryDirectory()
+        let first = try HostProcess(["--reveal-seconds", "1"], data: data.path)
+        let admin = try first.admin()
+        let pack = try ShakyGameTests.makePack(admin)
+        let red = try first.join("Ann", team: "Red")
+        let blue = try first.join("Bob", team: "Blue")
+        try admin.send([
+            "type": "start", "game": "shaky", "questions": 3, "packs": [.string(pack)], "revealSeconds": 1, "id": 2,
+        ])
+        let q1 = try red.waitFor("question")
+        let answer1 = try #require(ShakyGameTests.questions.first { $0.text == q1["text"]?.stringValue }?.answer)
+        try red.send(["type": "buzz"])
+        _ = try red.waitFor("turn")
+        try red.send(["type": "answer", "text": .string(answer1)])
+        _ = try red.waitFor("reveal")
+        _ = try red.waitFor("question") { $0["number"] == 2 }
+        first.stop(signal: SIGKILL)
+        let journal = data.path + "/journal.jsonl"
+        let whole = try #require(FileManager.default.contents(atPath: journal))
+        let handle = try #require(FileHandle(forWritingAtPath: journal))
+        handle.seekToEndOfFile()
+        handle.write(Data(tail))
+        handle.closeFile()
+
+        // Resume over the damaged tail, play on, and be killed again.
+        let second = try HostProcess(["--resume", "--reveal-seconds", "1"], data: data.path)
+        let blueAgain = try HardeningTests.resume(blue, on: second)
+        let redAgain = try HardeningTests.resume(red, on: second)
+        let q2 = try blueAgain.waitFor("question")
+        #expect(q2["number"] == 2)
+        let answer2 = try #require(ShakyGameTests.questions.first { $0.text == q2["text"]?.stringValue }?.answer)
+        try blueAgain.send(["type": "buzz"])
+        _ = try blueAgain.waitFor("turn")
+        try blueAgain.send(["type": "answer", "text": .string(answer2)])
+        _ = try redAgain.waitFor("reveal") { $0["number"] == 2 }
+        let seen = try HardeningTests.scores(redAgain, id: 3)
+        #expect((seen["Red"] ?? 0) > 0 && (seen["Blue"] ?? 0) > 0)
+        second.stop(signal: SIGKILL)
+        #expect(second.errorOutput().contains("damaged bytes"))
+        let side = try #require(FileManager.default.contents(atPath: journal + ".damaged-1"))
+        #expect(Array(side) == tail, "the damaged bytes are kept, not thrown away")
+        let healed = try #require(FileManager.default.contents(atPath: journal))
+        #expect(healed.starts(with: whole), "what was whole stays as it was")
+
+        // The next resume trusts the journal: same players, tokens and scores.
+        let third = try HostProcess(["--resume", "--reveal-seconds", "1"], data: data.path)
+        let redThird = try HardeningTests.resume(red, on: third)
+        #expect(try HardeningTests.scores(redThird, id: 4) == seen)
+        third.stop()
+    }
+
+    @Test func aRoomRecordWithAnEmptyAdminKeyIsRefusedLikeAnyBadInput() throws {
+        let data = TemporaryDirectory()
+        for (room, key) in [("ABCD", ""), ("ABCD", "a b"), ("", "secret-key"), ("AB\\u001b[2J", "secret-key")] {
+            let body = "{\"k\":\"room\",\"room\":\"\(room)\",\"adminKey\":\"\(key)\",\"at\":0}"
+            let line = JournalFormat.checksumHex(Array(body.utf8)) + " " + body + "\n"
+            #expect(FileManager.default.createFile(atPath: data.path + "/journal.jsonl", contents: Data(line.utf8)))
+            let refused = try ChildProcess.run(
+                BuiltProducts.path("partyline-host"),
+                ["--port", "0", "--data", data.path, "--resume", "--no-discovery", "--no-console"], timeout: 30)
+            #expect(refused.terminationStatus != 0, "resumed a room with room \(room) and key \"\(key)\"")
+            #expect(refused.errors.contains("cannot resume"), "\(refused.errors)")
+            #expect(!refused.output.contains("ready"), "\(refused.output)")
+        }
+    }
+
+    @Test func hostTimeNeverRunsBackwardsAcrossAResumeAndOpenClocksGoOnWhereTheyStopped() throws {
+        let data = TemporaryDirectory()
+        let first = try HostProcess([], data: data.path)
+        let admin = try first.admin()
+        let pack = try ShakyGameTests.makePack(admin)
+        let red = try first.join("Ann", team: "Red")
+        try admin.send([
+            "type": "start", "game": "shaky", "questions": 2, "packs": [.string(pack)], "questionSeconds": 60, "id": 2,
+        ])
+        let opened = try red.waitFor("question")
+        var lastHostTime: Int64 = 0
+        for ping in 0..<6 {  // play goes on for three seconds: players see the clock run
+            usleep(500_000)
+            try red.send(["type": "ping", "id": .number(100 + ping)])
+            lastHostTime = try red.waitFor("pong") { $0["re"] == .number(100 + ping) }["hostTime"]?.intValue ?? 0
+            try red.send(["type": "scores", "id": .number(200 + ping)])
+            _ = try red.waitFor("scores")
+        }
+        let deadline = try #require(opened["deadline"]?.intValue)
+        let lastLeft = deadline - lastHostTime
+        first.stop(signal: SIGKILL)
+
+        let second = try HostProcess(["--resume"], data: data.path)
+        let again = try second.connect()
+        try again.send(["type": "hello", "room": .string(second.room), "resume": .string(red.token ?? "")])
+        let welcome = try again.waitFor("welcome")
+        let hostTime = try #require(welcome["hostTime"]?.intValue)
+        #expect(hostTime >= lastHostTime, "hostTime went back from \(lastHostTime) to \(hostTime)")
+        let question = try again.waitFor("question")
+        let left = try #require(question["remainingMs"]?.intValue)
+        #expect(left <= lastLeft, "the question's clock went back: \(lastLeft) ms left before, \(left) ms after")
+        #expect(left >= lastLeft - 2_000, "the question's clock lost time while the host was down")
+    }
+
+    // MARK: A full disk
+
+    /// The first message pending on `client` (or arriving within `timeout` seconds) that `matches`, taken.
+    static func first(on client: TestClient, timeout: TimeInterval = 5, where matches: (JSONValue) -> Bool)
+        -> JSONValue?
+    {
+        let deadline = Date().addingTimeInterval(timeout)
+        while true {
+            if let message = client.pending.lazy.compactMap({ try? JSONParsing.parse($0) }).first(where: matches) {
+                return message
+            }
+            guard Date() < deadline, client.pump(timeout: 0.05) || !client.pending.isEmpty else { return nil }
+        }
+    }
+
+    @Test(.enabled(if: getuid() == 0, "mounting a tiny tmpfs for a full data folder needs root"))
+    func aFullDataFolderPausesTheGameForEveryoneAndItGoesOnOnceThereIsRoom() throws {
+        let disk = try TinyDisk(kilobytes: 512)
+        let host = try HostProcess(["--reveal-seconds", "1", "--rate", "100000"], data: disk.path, logLevel: "info")
+        let admin = try host.admin()
+        let pack = try ShakyGameTests.makePack(admin)
+        let red = try host.join("Ann", team: "Red")
+        let blue = try host.join("Bob", team: "Blue")
+        let board = try host.board()
+        try admin.send([
+            "type": "start", "game": "shaky", "questions": 3, "packs": [.string(pack)], "questionSeconds": 60,
+            "answerSeconds": 60, "revealSeconds": 1, "id": 2,
+        ])
+        _ = try red.waitFor("question")
+        try disk.fill()
+
+        // Each pause or continue is one journaled event; soon the journal no longer fits.
+        var heldID: Int?
+        for attempt in 0..<300 where heldID == nil {
+            let id = 1000 + attempt
+            try admin.send(["type": attempt % 2 == 0 ? "pause" : "continue", "id": .number(id)])
+            let answer = HardeningTests.first(on: admin) { message in
+                message["re"] == .number(id) || (message["type"] == "paused" && message["reason"] != nil)
+            }
+            if answer?["type"] == "paused" { heldID = id }
+        }
+        let held = try #require(heldID, "the disk never filled up")
+        for client in [red, blue, board, admin] {
+            let paused = try client.waitFor("paused") { $0["reason"] != nil }
+            #expect(paused["reason"]?.stringValue?.hasPrefix("The host cannot save: disk full") == true)
+        }
+        #expect(
+            HardeningTests.first(on: admin, timeout: 0.5) { $0["re"] == .number(held) } == nil,
+            "the reply to a step the journal could not save was sent")
+        try red.send(["type": "buzz", "id": 3])
+        #expect(try red.waitFor("error") { $0["re"] == 3 }["code"] == "storage")
+        let onDisk = JournalFormat.read(
+            Array(try #require(FileManager.default.contents(atPath: disk.path + "/journal.jsonl"))))
+        #expect(onDisk.damagedLines.isEmpty && !onDisk.isTornAtEnd, "the journal holds only whole records")
+        #expect(host.errorOutput().contains("Free some space"), "the operator is told what to do")
+
+        // Room again: the held reply goes out, then the game goes on by itself.
+        disk.makeRoom()
+        _ = try admin.waitFor("ok") { $0["re"] == .number(held) }
+        let notice = try red.waitFor("notice") { $0["message"]?.stringValue?.contains("can save again") == true }
+        if notice["message"]?.stringValue?.contains("stays paused") == true {
+            try admin.send(["type": "continue", "id": 4])  // the operator's own pause was the step held last
+            _ = try admin.waitFor("ok") { $0["re"] == 4 }
+        }
+        _ = try red.waitFor("resumed")
+        try red.send(["type": "buzz"])
+        _ = try red.waitFor("turn") { $0["team"] == "Red" }
+        let seen = try HardeningTests.scores(blue, id: 5)
+        host.stop(signal: SIGKILL)
+
+        let again = try HostProcess(["--resume"], data: disk.path, logLevel: "info")
+        let redAgain = try HardeningTests.resume(red, on: again)
+        #expect(try redAgain.waitFor("turn")["team"] == "Red", "what players saw was saved")
+        #expect(try HardeningTests.scores(redAgain, id: 6) == seen)
+        again.stop()
     }
 }

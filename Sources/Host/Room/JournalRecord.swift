@@ -17,9 +17,15 @@ enum JournalRecord: Codable, Equatable {
     case event(at: Int64, event: JSONValue)
     /// The running game ended.
     case gameEnd
+    /// The game clock had reached `at` when output went to clients: a resumed host's clock starts past it, so the
+    /// `hostTime` clients see never runs backwards (written at most once per `clockInterval`, in a group commit).
+    case clock(at: Int64)
+
+    /// How often a `clock` record is written at most, in ms; a resumed clock starts this far past the last one.
+    static let clockInterval: Int64 = 1000
 
     private enum Kind: String, Codable {
-        case room, join, leave, start, event, gameEnd
+        case room, join, leave, start, event, gameEnd, clock
     }
 
     private enum CodingKeys: String, CodingKey {
@@ -42,6 +48,7 @@ enum JournalRecord: Codable, Equatable {
         case .event:
             self = .event(at: try fields.decode(Int64.self, forKey: .at), event: try fields.decode(JSONValue.self, forKey: .event))
         case .gameEnd: self = .gameEnd
+        case .clock: self = .clock(at: try fields.decode(Int64.self, forKey: .at))
         }
     }
 
@@ -70,6 +77,9 @@ enum JournalRecord: Codable, Equatable {
             try fields.encode(event, forKey: .event)
         case .gameEnd:
             try fields.encode(Kind.gameEnd, forKey: .k)
+        case .clock(let at):
+            try fields.encode(Kind.clock, forKey: .k)
+            try fields.encode(at, forKey: .at)
         }
     }
 
