@@ -393,4 +393,33 @@ struct HardeningTests {
         #expect(try HardeningTests.scores(redAgain, id: 6) == seen)
         again.stop()
     }
+
+    // MARK: Files the host could not read
+
+    @Test func savesOverFilesTheHostCouldNotReadKeepThemAndSaySo() throws {
+        let data = TemporaryDirectory()
+        try FileManager.default.createDirectory(atPath: data.path + "/packs", withIntermediateDirectories: true)
+        let brokenPack = "{\"name\": \"Oops\", \"questions\": [ {\"difficulty\": \"easy\", ]}\n"
+        let brokenCommands = "{\"userCommands\": [], \"nextID\": \"one\"}\n"
+        #expect(FileManager.default.createFile(atPath: data.path + "/packs/oops.json", contents: Data(brokenPack.utf8)))
+        #expect(
+            FileManager.default.createFile(atPath: data.path + "/commands.json", contents: Data(brokenCommands.utf8)))
+        let host = try HostProcess([], data: data.path)
+        let admin = try host.admin()
+
+        try admin.send(["type": "packs", "action": "create", "name": "Oops", "id": 1])
+        let created = try admin.waitFor("ok") { $0["re"] == 1 }
+        #expect(created["created"] == "oops")
+        #expect(created["message"]?.stringValue?.contains("kept as oops.json.broken-1") == true, "\(created)")
+        let keptPack = FileManager.default.contents(atPath: data.path + "/packs/oops.json.broken-1")
+        #expect(keptPack == Data(brokenPack.utf8))
+
+        try admin.send(["type": "library", "action": "add", "text": "No. {1} hums a tune.", "id": 2])
+        let added = try admin.waitFor("ok") { $0["re"] == 2 }
+        #expect(added["message"]?.stringValue?.contains("kept as commands.json.broken-1") == true, "\(added)")
+        let keptCommands = FileManager.default.contents(atPath: data.path + "/commands.json.broken-1")
+        #expect(keptCommands == Data(brokenCommands.utf8))
+        host.stop()
+        #expect(host.errorOutput().contains("kept as oops.json.broken-1"))
+    }
 }
