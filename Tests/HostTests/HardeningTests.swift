@@ -1,4 +1,5 @@
 import Foundation
+import Net
 import Protocol
 import TestSupport
 import Testing
@@ -421,5 +422,34 @@ struct HardeningTests {
         #expect(keptCommands == Data(brokenCommands.utf8))
         host.stop()
         #expect(host.errorOutput().contains("kept as oops.json.broken-1"))
+    }
+
+    // MARK: Many descriptors
+
+    @Test func elevenHundredIdleConnectionsAndANewcomerStillJoinsAndAPlayerComesBack() throws {
+        guard let limit = OpenFileLimit.raise(toAtLeast: 1400), limit >= 1400 else {
+            Issue.record("cannot raise this test's RLIMIT_NOFILE to 1400")
+            return
+        }
+        let host = try HostProcess(["--connection-rate", "0"], logLevel: "warning")
+        let ann = try host.join("Ann", team: "Red")
+        ann.socket.close()
+        var idle: [Socket] = []
+        defer { for socket in idle { socket.close() } }
+        for _ in 0..<1_100 { idle.append(try Socket.connectBlocking(host: "127.0.0.1", port: host.port)) }
+        // Every one of them is accepted: the host now holds descriptors far above 1,024.
+        let probe = try host.connect()
+        try probe.send(["type": "ping", "id": 1])
+        _ = try probe.waitFor("pong", timeout: 20) { $0["re"] == 1 }
+        let open = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(host.pid)/fd").count) ?? 0
+        #expect(open > 1_100, "the host holds \(open) descriptors")
+
+        let bob = try host.join("Bob", team: "Blue")
+        try bob.send(["type": "ping", "id": 2])
+        _ = try bob.waitFor("pong") { $0["re"] == 2 }
+        let annAgain = try HardeningTests.resume(ann, on: host)
+        try annAgain.send(["type": "scores", "id": 3])
+        let lobby = try annAgain.waitFor("lobby") { $0["re"] == 3 }
+        #expect(lobby["count"] == 2)
     }
 }
