@@ -35,8 +35,8 @@ enum JournalReplay {
         // The room record is input like any other: a checksum only says it was not damaged, not that it is sound.
         guard HostOptions.isRoomCode(room), room == room.uppercased() else {
             throw StorageError(
-                "the journal \(path) names the room \"\(TerminalText.sanitized(room))\", which is no room code (2 to 12 "
-                    + "capital letters or digits); it was left untouched. Start with --fresh or repair it.")
+                "the journal \(path) names the room \"\(TerminalText.sanitized(room))\", which is no room code "
+                    + "(2 to 12 capital letters or digits); it was left untouched. Start with --fresh or repair it.")
         }
         guard HostOptions.isAdminKey(key) else {
             throw StorageError(

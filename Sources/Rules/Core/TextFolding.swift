@@ -65,7 +65,9 @@ extension TextFolding {
         ]
         var table: [Unicode.Scalar: Unicode.Scalar] = [:]
         for (lookalikes, latin) in pairs {
-            for (lookalike, letter) in zip(lookalikes.unicodeScalars, latin.unicodeScalars) { table[lookalike] = letter }
+            for (lookalike, letter) in zip(lookalikes.unicodeScalars, latin.unicodeScalars) {
+                table[lookalike] = letter
+            }
         }
         return table
     }()

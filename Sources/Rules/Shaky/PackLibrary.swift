@@ -413,7 +413,9 @@ public struct PackLibrary: Sendable, Hashable, Codable {
         guard name.count <= Self.maximumNameLength else {
             throw RuleError(.badPackName, "Pack names can be at most \(Self.maximumNameLength) characters long.")
         }
-        if let problem = TerminalText.problem(in: name) { throw RuleError(.badPackName, problem.refusal("A pack name")) }
+        if let problem = TerminalText.problem(in: name) {
+            throw RuleError(.badPackName, problem.refusal("A pack name"))
+        }
         guard !isNameTaken(name, ignoring: ignoredID) else {
             throw RuleError(.packNameTaken, "There is already a pack called \"\(name)\"; choose another name.")
         }
