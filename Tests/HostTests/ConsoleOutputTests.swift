@@ -84,85 +84,87 @@ struct ConsoleOutputTests {
     }
 }
 
-/// A pseudo-terminal: the host writes to its secondary side as to a real terminal; the test types on the primary
-/// side (Ctrl-S stops the terminal's output, Ctrl-Q starts it again) and reads what the terminal showed.
-final class PseudoTerminal {
-    let primary: Int32
-    let secondary: Int32
+#if os(Linux)
+    /// A pseudo-terminal: the host writes to its secondary side as to a real terminal; the test types on the primary
+    /// side (Ctrl-S stops the terminal's output, Ctrl-Q starts it again) and reads what the terminal showed.
+    final class PseudoTerminal {
+        let primary: Int32
+        let secondary: Int32
 
-    init() throws {
-        primary = open("/dev/ptmx", O_RDWR | O_NOCTTY)
-        // unlockpt and ptsname, which Swift's Glibc does not show: TIOCSPTLCK and TIOCGPTN.
-        var unlock: Int32 = 0
-        var number: UInt32 = 0
-        guard primary >= 0, ioctl(primary, UInt(0x4004_5431), &unlock) == 0,
-            ioctl(primary, UInt(0x8004_5430), &number) == 0
-        else { throw POSIXError(.ENODEV) }
-        secondary = open("/dev/pts/\(number)", O_RDWR | O_NOCTTY)
-        guard secondary >= 0 else { throw POSIXError(.ENODEV) }
-        var settings = termios()
-        tcgetattr(secondary, &settings)
-        settings.c_iflag |= tcflag_t(IXON)  // Ctrl-S and Ctrl-Q control the output, as on the operator's terminal
-        tcsetattr(secondary, TCSANOW, &settings)
-        var size = winsize(ws_row: 24, ws_col: 80, ws_xpixel: 0, ws_ypixel: 0)
-        _ = ioctl(secondary, UInt(TIOCSWINSZ), &size)
-    }
+        init() throws {
+            primary = open("/dev/ptmx", O_RDWR | O_NOCTTY)
+            // unlockpt and ptsname, which Swift's Glibc does not show: TIOCSPTLCK and TIOCGPTN.
+            var unlock: Int32 = 0
+            var number: UInt32 = 0
+            guard primary >= 0, ioctl(primary, UInt(0x4004_5431), &unlock) == 0,
+                ioctl(primary, UInt(0x8004_5430), &number) == 0
+            else { throw POSIXError(.ENODEV) }
+            secondary = open("/dev/pts/\(number)", O_RDWR | O_NOCTTY)
+            guard secondary >= 0 else { throw POSIXError(.ENODEV) }
+            var settings = termios()
+            tcgetattr(secondary, &settings)
+            settings.c_iflag |= tcflag_t(IXON)  // Ctrl-S and Ctrl-Q control the output, as on the operator's terminal
+            tcsetattr(secondary, TCSANOW, &settings)
+            var size = winsize(ws_row: 24, ws_col: 80, ws_xpixel: 0, ws_ypixel: 0)
+            _ = ioctl(secondary, UInt(TIOCSWINSZ), &size)
+        }
 
-    /// Types `bytes` at the terminal's keyboard.
-    func type(_ bytes: [UInt8]) {
-        _ = bytes.withUnsafeBytes { write(primary, $0.baseAddress, $0.count) }
-    }
+        /// Types `bytes` at the terminal's keyboard.
+        func type(_ bytes: [UInt8]) {
+            _ = bytes.withUnsafeBytes { write(primary, $0.baseAddress, $0.count) }
+        }
 
-    /// What the terminal shows now, without waiting.
-    func readAvailable() -> [UInt8] {
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 65536)
-        while true {
-            var descriptor = pollfd(fd: primary, events: Int16(POLLIN), revents: 0)
-            guard poll(&descriptor, 1, 0) > 0 else { return bytes }
-            let count = chunk.withUnsafeMutableBytes { read(primary, $0.baseAddress, $0.count) }
-            guard count > 0 else { return bytes }
-            bytes += chunk[0..<count]
+        /// What the terminal shows now, without waiting.
+        func readAvailable() -> [UInt8] {
+            var bytes: [UInt8] = []
+            var chunk = [UInt8](repeating: 0, count: 65536)
+            while true {
+                var descriptor = pollfd(fd: primary, events: Int16(POLLIN), revents: 0)
+                guard poll(&descriptor, 1, 0) > 0 else { return bytes }
+                let count = chunk.withUnsafeMutableBytes { read(primary, $0.baseAddress, $0.count) }
+                guard count > 0 else { return bytes }
+                bytes += chunk[0..<count]
+            }
+        }
+
+        deinit {
+            close(secondary)
+            close(primary)
         }
     }
 
-    deinit {
-        close(secondary)
-        close(primary)
-    }
-}
+    /// A tiny tmpfs mounted for one test (root only), unmounted and removed when it goes away.
+    final class TinyDisk {
+        let path: String
+        private var filler: String { path + "/filler" }
 
-/// A tiny tmpfs mounted for one test (root only), unmounted and removed when it goes away.
-final class TinyDisk {
-    let path: String
-    private var filler: String { path + "/filler" }
+        init(kilobytes: Int) throws {
+            path = NSTemporaryDirectory() + "partyline-tiny-disk-" + UUID().uuidString
+            try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+            guard mount("tmpfs", path, "tmpfs", 0, "size=\(kilobytes)k,mode=0700") == 0 else {
+                let code = errno
+                rmdir(path)
+                throw POSIXError(POSIXErrorCode(rawValue: code) ?? .EPERM)
+            }
+        }
 
-    init(kilobytes: Int) throws {
-        path = NSTemporaryDirectory() + "partyline-tiny-disk-" + UUID().uuidString
-        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-        guard mount("tmpfs", path, "tmpfs", 0, "size=\(kilobytes)k,mode=0700") == 0 else {
-            let code = errno
+        /// Fills every byte left with a file of its own.
+        func fill() throws {
+            let fd = open(filler, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+            guard fd >= 0 else { throw POSIXError(.EIO) }
+            let chunk = [UInt8](repeating: 0x2E, count: 4096)
+            while chunk.withUnsafeBytes({ write(fd, $0.baseAddress, $0.count) }) > 0 {}
+            var byte: UInt8 = 0x2E
+            while write(fd, &byte, 1) > 0 {}
+            close(fd)
+        }
+
+        /// Removes the filling: there is room again.
+        func makeRoom() { unlink(filler) }
+
+        deinit {
+            umount2(path, 2)  // MNT_DETACH: even while a killed host's files are still being closed
             rmdir(path)
-            throw POSIXError(POSIXErrorCode(rawValue: code) ?? .EPERM)
         }
     }
-
-    /// Fills every byte left with a file of its own.
-    func fill() throws {
-        let fd = open(filler, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-        guard fd >= 0 else { throw POSIXError(.EIO) }
-        let chunk = [UInt8](repeating: 0x2E, count: 4096)
-        while chunk.withUnsafeBytes({ write(fd, $0.baseAddress, $0.count) }) > 0 {}
-        var byte: UInt8 = 0x2E
-        while write(fd, &byte, 1) > 0 {}
-        close(fd)
-    }
-
-    /// Removes the filling: there is room again.
-    func makeRoom() { unlink(filler) }
-
-    deinit {
-        umount2(path, 2)  // MNT_DETACH: even while a killed host's files are still being closed
-        rmdir(path)
-    }
-}
+#endif
