@@ -159,8 +159,8 @@ struct HardeningTests {
             standardError: .handle(FileHandle(fileDescriptor: stalled.writer, closeOnDealloc: false)))
         try HardeningTests.playAShortGame(on: host)
         host.console("status")
-        _ = stalled.readAvailable()  // the terminal takes text again: what was queued follows
-        var text = ""
+        // The terminal takes text again: the pipe's filling, then what was queued.
+        var text = String(decoding: stalled.readAvailable(), as: UTF8.self)
         for _ in 0..<50 where !text.contains("Game over") {
             usleep(50_000)
             text += String(decoding: stalled.readAvailable(), as: UTF8.self)
