@@ -72,9 +72,11 @@ extension HostCore {
         return SavingWords.refusal(blockage.failure)
     }
 
-    /// Ends a turn of the loop: the turn's records (with a `clock` record when output goes out, at most once per
-    /// `JournalRecord.clockInterval`) are written and flushed in one group commit before any of its output may be
-    /// written. When the disk refuses, the output waits with them and the game pauses for everyone.
+    /// Ends a turn of the loop: the turn's records are written and flushed in one group commit before any of its
+    /// output may be written. When the disk refuses, the output waits with them and the game pauses for everyone.
+    ///
+    /// Output carries `hostTime`s, so it also needs the clock lease to cover it (`JournalRecord.clock`): a turn
+    /// that syncs anyway renews a lease about to run out, and only output past the lease waits for a new one.
     func settleTurn(_ output: any TurnOutput) {
         defer { recordsSettled = storage.queuedRecordCount }
         guard case .saving = savingState else {
@@ -88,14 +90,32 @@ extension HostCore {
             return
         }
         let current = now
-        if output.hasPendingOutput, current - (lastClockRecordAt ?? .min / 2) >= JournalRecord.clockInterval {
-            storage.journal(.clock(at: current))
-            lastClockRecordAt = current
+        let lease = clockLease ?? .min / 2
+        if output.hasPendingOutput && current > lease
+            || storage.hasUnsavedRecords && lease - current < JournalRecord.clockInterval / 2
+        {
+            journalClockLease(from: current)
         }
         if storage.syncJournal() { return output.commitOutput() }
         output.holdOutput()
         journalFailed(storage.journalFailure ?? JournalFailure(code: EIO, action: "write"), at: current)
         output.commitOutputAheadOfHeld()
+    }
+
+    /// Renews the clock lease before it runs out while anyone is connected, after the turn's output was written:
+    /// its flush delays no message already stamped with the time (sync probes above all).
+    func renewClockLeaseIfDue() {
+        guard case .saving = savingState, !sessions.sessions.isEmpty else { return }
+        let current = now
+        guard (clockLease ?? .min / 2) - current < JournalRecord.clockInterval / 2 else { return }
+        journalClockLease(from: current)
+        storage.syncJournal()  // a failure is met by the next turn's group commit, which holds its output
+    }
+
+    private func journalClockLease(from current: Int64) {
+        let lease = current + JournalRecord.clockInterval
+        storage.journal(.clock(at: lease))
+        clockLease = lease
     }
 
     /// The disk refused the journal: stop the game for everyone, say why, and tell the operator what to do.

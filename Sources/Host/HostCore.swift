@@ -44,8 +44,9 @@ final class HostCore: SessionHandler {
     var savingState = SavingState.saving
     /// `storage.queuedRecordCount` when the last turn was settled.
     var recordsSettled = 0
-    /// When the last `clock` record was journaled.
-    var lastClockRecordAt: Int64?
+    /// The game-clock instant the journal's last `clock` record lets the clock run up to (a lease; see
+    /// `JournalRecord.clock`); nil before the first.
+    var clockLease: Int64?
 
     init(
         options: HostOptions, environment: HostEnvironment, storage: Storage, outlet: any Outlet, roomCode: String,

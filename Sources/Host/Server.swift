@@ -103,6 +103,7 @@ final class Server {
     func flush() {
         core.settleTurn(transport)
         transport.flushDirty()
+        core.renewClockLeaseIfDue()
         transport.reportClosures()
     }
 

@@ -118,6 +118,7 @@ final class EmbeddedHost {
             for id in closing { core.closed(id, reason: "closed by the host") }
         }
         core.settleTurn(outlet)
+        core.renewClockLeaseIfDue()
     }
 
     /// Moves the clock by `milliseconds`, running every deadline on the way at its own instant.

@@ -17,11 +17,12 @@ enum JournalRecord: Codable, Equatable {
     case event(at: Int64, event: JSONValue)
     /// The running game ended.
     case gameEnd
-    /// The game clock had reached `at` when output went to clients: a resumed host's clock starts past it, so the
-    /// `hostTime` clients see never runs backwards (written at most once per `clockInterval`, in a group commit).
+    /// A lease on the game clock: no `hostTime` after `at` goes out before a later lease is journaled, so a
+    /// resumed host's clock starts at the last lease and clients never see it run backwards. Renewed while anyone
+    /// is connected, `clockInterval` ahead, after the turn's output is written (no message waits for it).
     case clock(at: Int64)
 
-    /// How often a `clock` record is written at most, in ms; a resumed clock starts this far past the last one.
+    /// How far ahead a clock lease reaches, in ms: the most an open clock can lose across a crash.
     static let clockInterval: Int64 = 1000
 
     private enum Kind: String, Codable {

@@ -14,9 +14,9 @@ struct ResumedState {
     var wholeLength = 0
     var notes: [String] = []
 
-    /// Where the resumed game clock starts: past every `hostTime` clients saw before the stop (a `clock` record
-    /// is journaled at most `clockInterval` before any output), so no clock runs backwards for them.
-    var resumedClock: Int64 { lastClock + JournalRecord.clockInterval }
+    /// Where the resumed game clock starts: at the last clock lease (or event), past every `hostTime` clients
+    /// saw before the stop, so no clock runs backwards for them.
+    var resumedClock: Int64 { lastClock }
 }
 
 enum JournalReplay {
