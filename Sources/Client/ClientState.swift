@@ -336,6 +336,7 @@ struct ClientState: Equatable, Sendable {
                 isPaused = true
                 pausedAtHost = paused.at ?? clock.hostTime(atClient: now)
             }
+            if let reason = paused.reason { setNotice(reason, isError: true, at: now) }
         case .library(let listing):
             library = listing.commands
             ui.selection = 0

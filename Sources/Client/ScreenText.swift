@@ -1,3 +1,5 @@
+import Protocol
+
 /// How a run of text looks on the screen.
 struct Style: Equatable, Sendable {
     /// A terminal colour (the 8 standard ones).
@@ -143,14 +145,18 @@ enum ScreenText {
     }
 
     /// The row as terminal text, with SGR escapes when `isColorEnabled` or a style needs them.
+    ///
+    /// Each span's text is shown inert (`TerminalText.sanitized`): whatever a host or another player sent, the only
+    /// escapes that reach the terminal are the renderer's own.
     static func encode(_ row: Row, isStyled: Bool, isColorEnabled: Bool) -> String {
         var output = ""
         for span in row {
             let escape = isStyled ? span.style.escape(isColorEnabled: isColorEnabled) : ""
+            let text = TerminalText.sanitized(span.text, keepingLineBreaks: false)
             if escape.isEmpty {
-                output += span.text
+                output += text
             } else {
-                output += escape + span.text + "\u{1B}[0m"
+                output += escape + text + "\u{1B}[0m"
             }
         }
         return output

@@ -5,6 +5,7 @@ import Darwin
 #endif
 import Dispatch
 import Net
+import Protocol
 
 /// The terminal: raw mode, the alternate screen and the window size. Every change is undone by `restore()`.
 enum Terminal {
@@ -70,12 +71,12 @@ enum Output {
         return true
     }
 
-    /// Writes one line to stdout.
+    /// Writes one line of text to stdout, made safe to show first (`TerminalText.sanitized`).
     @discardableResult
-    static func line(_ text: String) -> Bool { write(text + "\n") }
+    static func line(_ text: String) -> Bool { write(TerminalText.sanitized(text) + "\n") }
 
-    /// Writes one line to stderr.
-    static func error(_ text: String) { write(text + "\n", to: STDERR_FILENO) }
+    /// Writes one line of text to stderr, made safe to show first.
+    static func error(_ text: String) { write(TerminalText.sanitized(text) + "\n", to: STDERR_FILENO) }
 
     private static func systemWrite(_ fd: Int32, _ pointer: UnsafeRawPointer, _ count: Int) -> Int {
         #if canImport(Glibc)

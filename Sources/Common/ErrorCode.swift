@@ -76,6 +76,10 @@ public struct ErrorCode: RawRepresentable, Hashable, Sendable, Codable, CustomSt
     public static let badQuestionIndex = ErrorCode("bad_question_index")
     /// `bad_settings`
     public static let badSettings = ErrorCode("bad_settings")
+    /// `bad_telnet`: a telnet subnegotiation that never ended was dropped.
+    public static let badTelnet = ErrorCode("bad_telnet")
+    /// `bad_text`: text people would see holds a control character, an escape sequence or invisible formatting.
+    public static let badText = ErrorCode("bad_text")
     /// `bad_token`
     public static let badToken = ErrorCode("bad_token")
     /// `bad_version`
@@ -204,7 +208,7 @@ public struct ErrorCode: RawRepresentable, Hashable, Sendable, Codable, CustomSt
         .alreadyBuzzed, .alreadyJoined, .alreadyPaused, .alreadyPlaying, .alreadyStarted, .answerInQuestion,
         .awaitingVerdict, .badBoard, .badMove, .badPick, .badWordList, .banned, .answerTooLong, .answerTooShort,
         .badCSV, .badField, .badJSON, .badKey, .badName, .badOption, .badPackName, .badPlaceholder, .badQuestionCount,
-        .badQuestionIndex, .badSettings, .badToken, .badVersion, .buzzClosed, .commandTooLong, .duplicateCommand,
+        .badQuestionIndex, .badSettings, .badTelnet, .badText, .badToken, .badVersion, .buzzClosed, .commandTooLong, .duplicateCommand,
         .duplicatePlayer, .duplicateQuestion, .duplicateTeam, .emptyAnswer, .emptyCommand, .emptyQuestion, .forbidden,
         .full, .gameOver, .gameRunning, .invalidSettings, .invalidTeamName, .kicked, .lineTooLong, .lockedOut,
         .nameTaken, .noGame, .noMoreHints, .noPacks, .noQuestions, .noTeams, .nothingToJudge, .notBuiltin,

@@ -99,7 +99,9 @@ final class ContentStore<Kind: ContentKind> {
     }
 
     /// Writes the custom item `id` to its file atomically, or removes its file when the library no longer holds it.
-    func save(id: String) throws(StorageError) {
+    /// Returns a sentence for whoever asked when a file the store had not read was kept as a backup first.
+    @discardableResult
+    func save(id: String) throws(StorageError) -> String? {
         guard !library.isBuiltin(id: id) else {
             throw StorageError("\"\(id)\" is a built-in \(Kind.noun); built-in items are not saved to files")
         }
@@ -112,17 +114,18 @@ final class ContentStore<Kind: ContentKind> {
                 }
                 fileNames[id] = nil
             }
-            return
+            return nil
         }
         let name = fileNames[id] ?? freeFileName(for: id)
         let path = folder + "/" + name
-        if fileNames[id] == nil { try keepUnknownFile(at: path, before: id) }
+        let kept = fileNames[id] == nil ? try keepUnknownFile(at: path, before: id) : nil
         do {
             try Storage.writeAtomically(Kind.encode(item, format: Kind.storedFormat), to: path)
         } catch {
             throw error as? StorageError ?? StorageError("\(error)")
         }
         fileNames[id] = name
+        return kept
     }
 
     /// Reads the file at `path` (by its extension), adds its item with the library's rules and saves it.
@@ -211,13 +214,16 @@ final class ContentStore<Kind: ContentKind> {
         return name
     }
 
-    /// Keeps a file at `path` that this store did not read (or no longer finds readable) as `NAME.broken-<n>`.
-    private func keepUnknownFile(at path: String, before id: String) throws(StorageError) {
-        guard FileManager.default.fileExists(atPath: path) else { return }
+    /// Keeps a file at `path` that this store did not read (or no longer finds readable) as `NAME.broken-<n>`;
+    /// returns a sentence saying so (also logged), or nil when there was no such file.
+    private func keepUnknownFile(at path: String, before id: String) throws(StorageError) -> String? {
+        guard FileManager.default.fileExists(atPath: path) else { return nil }
         let kept = try Storage.setAside(path)
         log.warning(
             "The \(Kind.noun) file \(path) was not loaded when the host started, so before saving the "
                 + "\(Kind.noun) \"\(id)\" there it was kept as \(kept).")
+        return "The file \((path as NSString).lastPathComponent) it replaces could not be read, so it was kept as "
+            + "\(kept)."
     }
 }
 

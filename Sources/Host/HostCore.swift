@@ -51,6 +51,13 @@ final class HostCore: SessionHandler {
     /// How many `rejoin` attempts an address may make in `rejoinWindow` ms.
     static let rejoinLimit = 5
     static let rejoinWindow: Int64 = 60_000
+    /// Whether the journal can be saved (`HostCore+Saving.swift`: durability or a pause, never silence).
+    var savingState = SavingState.saving
+    /// `storage.queuedRecordCount` when the last turn was settled.
+    var recordsSettled = 0
+    /// The game-clock instant the journal's last `clock` record lets the clock run up to (a lease; see
+    /// `JournalRecord.clock`); nil before the first.
+    var clockLease: Int64?
 
     init(
         options: HostOptions, environment: HostEnvironment, storage: Storage, outlet: any Outlet, roomCode: String,
@@ -102,6 +109,9 @@ final class HostCore: SessionHandler {
     /// A line over the framing limit was discarded.
     func lineTooLong(from id: SessionID, limit: Int) { sessions.lineTooLong(from: id, limit: limit, at: now) }
 
+    /// A telnet subnegotiation that never ended was dropped.
+    func unfinishedSubnegotiation(from id: SessionID) { sessions.unfinishedSubnegotiation(from: id, at: now) }
+
     /// A connection is gone.
     func closed(_ id: SessionID, reason: String) { sessions.closed(id, reason: reason) }
 
@@ -134,7 +144,7 @@ final class HostCore: SessionHandler {
             environment.consoleOutput("Stopping the host…")
             isRunning = false
         case .message(let message):
-            operators.operate(message, replyTo: target, at: instant)
+            operate(message, replyTo: target)
         case .help:
             operators.answer(target, OkReply(message: consoleHelp))
         case .usage(let usage):
@@ -159,6 +169,9 @@ final class HostCore: SessionHandler {
 
     /// When the core next has work to do, on the game clock.
     var nextDeadline: Int64 {
+        if case .blocked(let blockage) = savingState {  // the game's clocks stand still until the host can save
+            return min(nextHousekeepingAt, blockage.nextTryAt, sessions.nextDeadline ?? .max)
+        }
         var due = nextHousekeepingAt
         if let deadline = room.game?.nextDeadline?.milliseconds { due = min(due, deadline) }
         if let sessionsDue = sessions.nextDeadline { due = min(due, sessionsDue) }
@@ -170,11 +183,13 @@ final class HostCore: SessionHandler {
     func runDueWork() {
         let current = now
         sessions.runDueWork(at: current)
-        room.tick(at: Instant(milliseconds: current))
+        retrySavingIfDue()
         if current >= nextHousekeepingAt {
             housekeeping(at: current)
             nextHousekeepingAt = current + 1000
         }
+        guard !isBlockedOnSaving else { return }
+        room.tick(at: Instant(milliseconds: current))
         room.sendLobbyIfDue(at: current)
     }
 
@@ -184,7 +199,8 @@ final class HostCore: SessionHandler {
             MemoryTrim.releaseFreePages()
         }
         sessions.housekeeping(at: current)
-        for player in room.expiredPlayers(at: current, windowSeconds: options.resumeWindowSeconds) {
+        for player in room.expiredPlayers(at: current, windowSeconds: options.resumeWindowSeconds)
+        where !isBlockedOnSaving {
             room.removePlayer(
                 player, reason: "did not come back within \(options.resumeWindowSeconds / 60) minutes",
                 at: Instant(milliseconds: current))
@@ -213,6 +229,7 @@ final class HostCore: SessionHandler {
 
     /// One of the running game's own operator commands (a quizmaster's verdict).
     private func operatorCommand(_ request: PlayRequest, replyTo target: ReplyTarget) {
+        if let refusal = savingRefusal { return operators.refuse(target, .storage, refusal) }
         guard let game = room.game else { return operators.refuse(target, .noGame, "No game is running.") }
         guard game.mode.commandTypes.contains(request.type) else {
             return operators.refuse(target, .forbidden, "Operators don't play; join as a player to play.")
@@ -243,6 +260,7 @@ final class HostCore: SessionHandler {
     var startGrammars: StartGrammars { room.catalog.startGrammars }
 
     func join(_ hello: Hello, session: Session, id: JSONValue?) {
+        if let refusal = savingRefusal { return sessions.send(ErrorReply(.storage, refusal), to: session, re: id) }
         guard hello.room.uppercased() == room.room.code else {
             let shown = hello.room.isEmpty ? "no room code" : "room code \"\(hello.room)\""
             return sessions.send(
@@ -379,6 +397,7 @@ final class HostCore: SessionHandler {
     }
 
     func play(_ request: PlayRequest, by player: PlayerRef, session: Session, id: JSONValue?) {
+        if let refusal = savingRefusal { return sessions.send(ErrorReply(.storage, refusal), to: session, re: id) }
         guard let game = room.game else {
             return sessions.send(
                 ErrorReply(.noGame, "No game is running yet; wait for the operator to start one."), to: session, re: id)
@@ -422,6 +441,12 @@ final class HostCore: SessionHandler {
 
     func request(_ message: ClientMessage, session: Session, id: JSONValue?) {
         let target = ReplyTarget.session(session, id: id)
+        if let refusal = savingRefusal {  // what clients may see now could tell of what is not saved yet
+            switch message {
+            case .resume where session.role == .admin, .console where session.role == .admin: break
+            default: return sessions.send(ErrorReply(.storage, refusal), to: session, re: id)
+            }
+        }
         switch message {
         case .scores:
             sessions.send(room.game?.scores ?? room.lobby(), to: session, re: id)
@@ -449,9 +474,26 @@ final class HostCore: SessionHandler {
             switch message {
             case .console(let line): runConsole(line, replyTo: target)
             case .play(let request): operatorCommand(request, replyTo: target)
-            default: operators.operate(message, replyTo: target, at: instant)
+            default: operate(message, replyTo: target)
             }
         }
+    }
+
+    /// Runs an operator command; while the host cannot save, `continue` tries to save at once and the commands
+    /// that would change the room wait.
+    private func operate(_ message: ClientMessage, replyTo target: ReplyTarget) {
+        if let refusal = savingRefusal {
+            switch message {
+            case .resume:
+                retrySavingIfDue(now: true)
+                guard isBlockedOnSaving else { return operators.okay(target, "Saving works again; the game goes on.") }
+                return operators.refuse(target, .storage, refusal)
+            case .start, .next, .pause, .end, .kick, .unban, .tidy, .lock:
+                return operators.refuse(target, .storage, refusal)
+            default: break
+            }
+        }
+        operators.operate(message, replyTo: target, at: instant)
     }
 
     private func mayAddCommand(_ session: Session) -> Bool {
@@ -462,6 +504,7 @@ final class HostCore: SessionHandler {
     }
 
     func typed(_ line: String, session: Session) {
+        if let refusal = savingRefusal { return sessions.sendText("! " + refusal, to: session) }
         guard let ref = session.player, let player = room.room.player(id: ref.id) else {
             return sessions.sendText("! Unknown command \"\(line.prefix(40))\". Type `help` for the commands.", to: session)
         }

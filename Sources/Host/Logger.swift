@@ -25,11 +25,9 @@ struct Logger {
     /// Where lines go.
     var write: (String) -> Void
 
-    /// A logger writing to the process's stderr.
-    static func standardError(level: LogLevel) -> Logger {
-        Logger(level: level) { line in
-            FileHandle.standardError.write(Data((line + "\n").utf8))
-        }
+    /// A logger writing to the host's terminal output (stderr), which never makes the loop wait.
+    static func console(_ output: ConsoleOutput, level: LogLevel) -> Logger {
+        Logger(level: level) { line in output.write(line: line) }
     }
 
     private static func timestamp() -> String {

@@ -49,6 +49,14 @@ struct HostOptions {
         case packExport(pack: String, file: String)
     }
 
+    /// Whether `code` can be a room code: 2 to 12 letters or digits (ASCII), as `--room` takes and the journal keeps.
+    static func isRoomCode(_ code: String) -> Bool {
+        (2...FieldLimits.room).contains(code.count) && code.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber) }
+    }
+
+    /// Whether `key` can be an admin key: 4 to 128 characters without spaces, as `--admin-key` takes.
+    static func isAdminKey(_ key: String) -> Bool { (4...128).contains(key.count) && !key.contains(" ") }
+
     /// The options' declarations: each flag once, with its help, allowed values and section; `parse` and `helpText`
     /// both read it.
     static var table: CommandLineTable<HostOptions> {
@@ -81,16 +89,13 @@ struct HostOptions {
             .value("--room", \.room, .text(
                 placeholder: "CODE",
                 expectation: "\(roomCharacters.lowerBound) to \(roomCharacters.upperBound) letters or digits",
-                isAllowed: { code in
-                    roomCharacters.contains(code.count)
-                        && code.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber) }
-                },
+                isAllowed: isRoomCode,
                 transform: { $0.uppercased() }, accepted: ["ab", String(repeating: "Z", count: FieldLimits.room)],
                 refused: ["A", String(repeating: "Z", count: FieldLimits.room + 1), "A-B"]),
                    help: "room code players must type", section: network, shownDefault: "4 random letters"),
             .value("--admin-key", \.adminKey, .text(
                 placeholder: "KEY", expectation: "4 to 128 characters without spaces",
-                isAllowed: { (4...128).contains($0.count) && !$0.contains(" ") },
+                isAllowed: isAdminKey,
                 accepted: ["abcd", String(repeating: "k", count: 128)],
                 refused: ["abc", String(repeating: "k", count: 129), "ab cd"]),
                    help: "key for operator clients and `admin` in text mode", section: network, shownDefault: "random"),

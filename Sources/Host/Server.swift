@@ -99,11 +99,11 @@ final class Server {
         shutDown()
     }
 
-    /// Writes the turn's output, after the journal is safely on disk.
+    /// Writes the turn's output, after the journal is safely on disk (or holds it while the disk refuses).
     func flush() {
-        guard transport.hasPendingOutput else { return }
-        storage.syncJournal()
+        core.settleTurn(transport)
         transport.flushDirty()
+        core.renewClockLeaseIfDue()
         transport.reportClosures()
     }
 
@@ -145,12 +145,18 @@ final class Server {
 
     private func shutDown() {
         core.shutDown()
-        storage.syncJournal()
+        core.settleTurn(transport)
         transport.flushDirty()
         transport.flushAllNow()
         transport.closeAll()
         discovery?.socket.close()
-        log.info("Host stopped; everything is saved in \(storage.directory).")
+        if storage.hasUnsavedRecords {
+            log.error(
+                "Host stopped, but its last moves could not be saved (\(storage.journalFailure?.description ?? "?")); "
+                    + "nobody was shown them. A --resume comes back from before them.")
+        } else {
+            log.info("Host stopped; everything is saved in \(storage.directory).")
+        }
     }
 }
 
@@ -158,3 +164,5 @@ final class Server {
 extension Server: Sendable {}
 
 extension HostCore: TransportEvents {}
+
+extension Transport: TurnOutput {}

@@ -11,8 +11,10 @@ extension Storage {
         set { packStore.library = newValue }
     }
 
-    /// Writes one custom pack atomically, or removes its file when the pack is gone.
-    func savePack(id: String) throws {
+    /// Writes one custom pack atomically, or removes its file when the pack is gone; returns a sentence when an
+    /// unreadable file had to be kept as a backup first.
+    @discardableResult
+    func savePack(id: String) throws -> String? {
         try packStore.save(id: id)
     }
 
@@ -56,17 +58,22 @@ extension Storage {
         }
     }
 
-    /// Writes the command library's user part atomically, first keeping a `commands.json` that could not be read.
-    func saveCommands() throws {
+    /// Writes the command library's user part atomically, first keeping a `commands.json` that could not be read;
+    /// returns a sentence when it did.
+    @discardableResult
+    func saveCommands() throws -> String? {
+        var note: String?
         if isCommandsFileUnread {
             if FileManager.default.fileExists(atPath: commandsPath) {
                 let kept = try Storage.setAside(commandsPath)
                 log.warning("The command library \(commandsPath) could not be read when the host started, so before "
                             + "saving the changed library it was kept as \(kept).")
+                note = "The command library file could not be read, so it was kept as \(kept)."
             }
             isCommandsFileUnread = false
         }
         try Storage.writeAtomically(JSONEncoding.pretty(try JSONCoding.encode(commands.stored), sortingKeys: true),
                                     to: commandsPath)
+        return note
     }
 }

@@ -22,6 +22,26 @@ final class Storage {
     private var journalHandle: Int32 = -1
     private var journalBuffer: [UInt8] = []
     var isJournalSyncEnabled = true
+    /// Bytes of the journal file that are whole records, written and flushed: a failed write is cut back to here.
+    private(set) var journalCommittedLength = 0
+    /// Whether the file may hold bytes past `journalCommittedLength` that a failed cut could not remove yet.
+    private var isJournalRollbackPending = false
+    /// Why the last write or flush of the journal failed; nil once one succeeds.
+    private(set) var journalFailure: JournalFailure?
+    /// How many records were ever queued: the loop compares it to tell whether a turn journaled anything.
+    private(set) var queuedRecordCount = 0
+    /// Writes bytes to the journal file (`write(2)`; a test seam for failures).
+    var writeJournalBytes: (Int32, UnsafeRawBufferPointer) -> Int = { fd, bytes in
+        write(fd, bytes.baseAddress, bytes.count)
+    }
+    /// Flushes the journal file to the disk (`fdatasync(2)`, `fsync(2)` on Darwin; a test seam for failures).
+    var flushJournalFile: (Int32) -> Int32 = { fd in
+        #if canImport(Darwin)
+        fsync(fd)
+        #else
+        fdatasync(fd)
+        #endif
+    }
     /// Problems found while loading, to show the operator.
     var loadProblems: [String] = []
     /// Whether `commands.json` exists but could not be read at start, so it must be kept before it is overwritten.
@@ -107,13 +127,36 @@ final class Storage {
         }
         try openJournal()
         journal(.room(code: room, adminKey: adminKey, at: clock))
-        syncJournal()
+        guard syncJournal() else {
+            throw StorageError("cannot write \(journalPath): \(journalFailure?.description ?? "unknown error")")
+        }
     }
 
-    /// Opens the existing journal for appending after a resume.
-    func openJournal() throws {
+    /// Opens the existing journal for appending after a resume, first cutting it back to `wholeLength`, the end of
+    /// its last whole record: a damaged tail (a record cut short by a power cut, NUL padding, a partial write) is
+    /// kept in a side file, `journal.jsonl.damaged-<n>`, never appended to. Returns a sentence saying what was cut.
+    @discardableResult
+    func openJournal(keepingFirst wholeLength: Int? = nil) throws -> String? {
+        var note: String?
+        if let wholeLength, let data = FileManager.default.contents(atPath: journalPath), data.count > wholeLength {
+            let tail = Array(data[wholeLength...])
+            var number = 1
+            while FileManager.default.fileExists(atPath: "\(journalPath).damaged-\(number)") { number += 1 }
+            let side = "\(journalPath).damaged-\(number)"
+            try Storage.writeAtomically(tail, to: side)
+            guard truncate(journalPath, off_t(wholeLength)) == 0 else {
+                throw StorageError("cannot cut \(journalPath) back to its last whole record: \(Storage.errorText())")
+            }
+            note =
+                "The journal ended in \(tail.count) damaged bytes (the host stopped mid-write); they were kept in "
+                + "\((side as NSString).lastPathComponent) and the journal continues from its last whole record."
+        }
         journalHandle = open(journalPath, O_WRONLY | O_CREAT | O_APPEND, 0o600)
-        guard journalHandle >= 0 else { throw StorageError("cannot open \(journalPath): \(String(cString: strerror(errno)))") }
+        guard journalHandle >= 0 else { throw StorageError("cannot open \(journalPath): \(Storage.errorText())") }
+        if note != nil { _ = flushJournalFile(journalHandle) }  // the cut is on disk before anything is appended
+        let end = lseek(journalHandle, 0, SEEK_END)
+        journalCommittedLength = end >= 0 ? Int(end) : 0
+        return note
     }
 
     /// Queues a record; `syncJournal` writes and fsyncs everything queued before replies go out.
@@ -128,6 +171,7 @@ final class Storage {
         journalBuffer.append(0x20)
         journalBuffer.append(contentsOf: body)
         journalBuffer.append(0x0A)
+        queuedRecordCount += 1
     }
 
     /// Queues a game event record whose `event` member is already JSON text (`{"k":"event","at":…,"event":…}`).
@@ -139,28 +183,53 @@ final class Storage {
         appendJournalLine(body)
     }
 
-    /// Writes queued journal records with one write and one fsync (group commit).
-    func syncJournal() {
-        guard journalHandle >= 0, !journalBuffer.isEmpty else { return }
+    /// Whether records are queued that are not yet safely on disk.
+    var hasUnsavedRecords: Bool { journalHandle >= 0 && !journalBuffer.isEmpty }
+
+    /// Writes the queued records with one write and one fsync (group commit); true when they are on disk.
+    ///
+    /// When the disk refuses (full, quota, I/O error), the file is cut back to its last whole record, so no
+    /// partial record is ever left behind, and the records stay queued for the next try; `journalFailure` says why.
+    @discardableResult
+    func syncJournal() -> Bool {
+        guard journalHandle >= 0, !journalBuffer.isEmpty else { return true }
+        if isJournalRollbackPending {
+            guard rollBackJournal() else { return false }
+        }
         var offset = 0
         while offset < journalBuffer.count {
-            let written = journalBuffer[offset...].withUnsafeBytes { write(journalHandle, $0.baseAddress, $0.count) }
-            if written < 0 {
-                if errno == EINTR { continue }
-                log.error("Could not write the journal: \(String(cString: strerror(errno))). Play goes on, but a crash now would lose recent events.")
-                break
+            let written = journalBuffer[offset...].withUnsafeBytes { writeJournalBytes(journalHandle, $0) }
+            if written < 0 && errno == EINTR { continue }
+            guard written > 0 else {
+                return failJournal(written == 0 ? ENOSPC : errno, while: "write")
             }
             offset += written
         }
-        journalBuffer.removeAll(keepingCapacity: true)
-        if isJournalSyncEnabled {
-            #if canImport(Darwin)
-            _ = fsync(journalHandle)
-            #else
-            _ = fdatasync(journalHandle)
-            #endif
+        if isJournalSyncEnabled, flushJournalFile(journalHandle) != 0 {
+            return failJournal(errno, while: "flush")
         }
+        journalCommittedLength += journalBuffer.count
+        journalBuffer.removeAll(keepingCapacity: true)
+        journalFailure = nil
+        return true
     }
+
+    /// Notes a failed write or flush and cuts the file back to its last whole record.
+    private func failJournal(_ code: Int32, while action: String) -> Bool {
+        journalFailure = JournalFailure(code: code, action: action)
+        isJournalRollbackPending = true
+        _ = rollBackJournal()
+        return false
+    }
+
+    /// Cuts the journal file back to `journalCommittedLength`; false when even that failed (tried again next time).
+    private func rollBackJournal() -> Bool {
+        guard ftruncate(journalHandle, off_t(journalCommittedLength)) == 0 else { return false }
+        isJournalRollbackPending = false
+        return true
+    }
+
+    private static func errorText() -> String { String(cString: strerror(errno)) }
 
     // MARK: Game log
 
@@ -243,6 +312,27 @@ struct GameLogSummary: Codable {
     }
 }
 
+/// Why the journal could not be saved, in words for the operator and for players.
+struct JournalFailure: Equatable, CustomStringConvertible {
+    /// The `errno` of the failed call.
+    let code: Int32
+    /// What was being done: `write` or `flush`.
+    let action: String
+
+    /// What went wrong in a few words, for everyone: "disk full".
+    var reason: String {
+        switch code {
+        case ENOSPC: return "disk full"
+        case EDQUOT: return "disk quota reached"
+        case EIO: return "the disk reports an error"
+        case EROFS: return "the disk became read-only"
+        default: return String(cString: strerror(code)).lowercased()
+        }
+    }
+
+    var description: String { "cannot \(action) the journal: \(String(cString: strerror(code))) (errno \(code))" }
+}
+
 /// A storage failure, said plainly.
 struct StorageError: Error, CustomStringConvertible {
     let description: String
@@ -272,27 +362,36 @@ enum JournalFormat {
     /// What reading a journal found.
     struct Reading {
         var records: [JSONObject] = []
-        /// The last record was cut short (a crash mid-write); everything before it loaded.
+        /// Bytes from the start that are whole records; what follows (if anything) is the damaged tail.
+        var wholeLength = 0
+        /// The journal ends in bytes that are no whole record (a crash mid-write, NUL padding, a partial write),
+        /// with no whole record after them; everything before loaded.
         var isTornAtEnd = false
-        /// Damaged lines that are not the last one (1-based line numbers).
+        /// Damaged lines followed by a whole record (1-based line numbers): damage that cannot be a torn tail.
         var damagedLines: [Int] = []
     }
 
-    /// Reads every record; a torn last line is reported separately from damage elsewhere.
+    /// Reads every record. Damage after the last whole record is a torn tail (`wholeLength` says where it starts);
+    /// damage before a whole record is reported by line. A record counts only with its line end.
     static func read(_ data: [UInt8]) -> Reading {
         var reading = Reading()
-        var lines = data.split(separator: 0x0A, omittingEmptySubsequences: false)
-        let endsWithNewline = data.last == 0x0A
-        if endsWithNewline { lines.removeLast() }
-        for (index, line) in lines.enumerated() {
-            let isLast = index == lines.count - 1
-            guard let record = decode(Array(line)) else {
-                if isLast { reading.isTornAtEnd = true } else { reading.damagedLines.append(index + 1) }
-                continue
+        var damagedSinceWhole: [Int] = []
+        var start = 0
+        var lineNumber = 0
+        while start < data.count {
+            lineNumber += 1
+            let end = data[start...].firstIndex(of: 0x0A) ?? data.count
+            if end < data.count, let record = decode(Array(data[start..<end])) {
+                reading.damagedLines += damagedSinceWhole
+                damagedSinceWhole = []
+                reading.records.append(record)
+                reading.wholeLength = end + 1
+            } else {
+                damagedSinceWhole.append(lineNumber)
             }
-            if isLast && !endsWithNewline { reading.isTornAtEnd = true; continue }
-            reading.records.append(record)
+            start = end + 1
         }
+        reading.isTornAtEnd = reading.wholeLength < data.count
         return reading
     }
 

@@ -12,9 +12,18 @@ import Darwin
 
 signal(SIGPIPE, SIG_IGN)
 
+/// Everything the host shows on its terminal (stderr) goes through here: the loop never waits for the terminal.
+let terminal = ConsoleOutput(fd: STDERR_FILENO)
+
 func fail(_ message: String) -> Never {
-    FileHandle.standardError.write(Data(("partyline-host: " + message + "\n").utf8))
-    exit(2)
+    terminal.write(line: "partyline-host: " + message)
+    finish(2)
+}
+
+/// Exits once the terminal took what was queued for it (or after a few seconds, if it takes nothing).
+func finish(_ status: Int32) -> Never {
+    terminal.drain(timeout: 5)
+    exit(status)
 }
 
 /// Runs `partyline-host NOUN …` (a mode's operator tool: content, records) and exits.
@@ -33,8 +42,8 @@ func runTool(_ words: [String], storage: Storage) -> Never {
     }
     switch tools.run(line: spoken, caller: .commandLine) {
     case .success(let reply)?:
-        print(reply.line(for: Perspective()) ?? "")
-        exit(0)
+        print(TerminalText.sanitized(reply.line(for: Perspective()) ?? ""))
+        finish(0)
     case .failure(let error)?:
         fail(error.message)
     case nil:
@@ -62,7 +71,7 @@ default:
     break
 }
 
-let log = Logger.standardError(level: options.logLevel)
+let log = Logger.console(terminal, level: options.logLevel)
 let storage: Storage
 do {
     storage = try Storage(directory: options.resolvedDataDirectory(), log: log)
@@ -91,15 +100,16 @@ case .history(let words) where !words.isEmpty:
     runTool(["history"] + words, storage: storage)
 case .history:
     let lines = storage.history()
-    print(lines.isEmpty ? "No finished games yet in \(storage.gamesDirectory)." : lines.joined(separator: "\n"))
-    exit(0)
+    print(TerminalText.sanitized(
+        lines.isEmpty ? "No finished games yet in \(storage.gamesDirectory)." : lines.joined(separator: "\n")))
+    finish(0)
 case .tool(let words):
     runTool(words, storage: storage)
 case .packImport(let file):
     do {
         let pack = try storage.importPack(file: file)
         print("Imported pack \(pack.id) (\(pack.name)) with \(pack.questions.count) questions.")
-        exit(0)
+        finish(0)
     } catch {
         fail("\(error)")
     }
@@ -107,7 +117,7 @@ case .packExport(let pack, let file):
     do {
         try storage.exportPack(id: pack, file: file)
         print("Wrote \(file).")
-        exit(0)
+        finish(0)
     } catch {
         fail("\(error)")
     }
@@ -118,13 +128,13 @@ default:
 options.maxClients = ResourceLimits.raiseOpenFiles(toFit: options.maxClients, log: log)
 
 var systemRandom = SystemRandomNumberGenerator()
-let statusBar = StatusBar()
+let statusBar = StatusBar(output: terminal)
 let clock = GameClock(monotonic: MonotonicClock.milliseconds)
 let environment = HostEnvironment(
     now: { clock.now },
     random: { var generator = SystemRandomNumberGenerator(); return generator.next() },
     log: log,
-    consoleOutput: { FileHandle.standardError.write(Data(($0 + "\n").utf8)) },
+    consoleOutput: { terminal.write(line: $0) },
     showStatus: { statusBar.show($0) })
 
 // Resume from the journal, or start a new room.
@@ -141,6 +151,7 @@ if FileManager.default.fileExists(atPath: storage.journalPath), options.resume !
         // Say what would come back, and ask only when something is worth resuming.
         switch Result(catching: { try JournalReplay.load(path: storage.journalPath) }) {
         case .success(let state) where state.isWorthResuming:
+            terminal.drain(timeout: 5)  // the lines before the question are on the screen first
             FileHandle.standardError.write(
                 Data("An earlier host left \(state.summary) in \(storage.directory). Resume it? [Y/n] ".utf8))
             let answer = readLine()?.trimmingCharacters(in: .whitespaces).lowercased() ?? "y"
@@ -171,7 +182,7 @@ do {
 } catch {
     fail("cannot listen on \(options.bindAddress):\(options.port): \(error)")
 }
-if let resumed { clock.resume(from: resumed.lastClock) }
+if let resumed { clock.resume(from: resumed.resumedClock) }
 let core: HostCore
 do {
     core = try HostCore(
@@ -183,7 +194,7 @@ do {
 let server = Server(transport: transport, core: core, clock: clock, storage: storage, inbox: inbox, options: options)
 do {
     if let resumed {
-        try storage.openJournal()
+        if let cut = try storage.openJournal(keepingFirst: resumed.wholeLength) { log.warning(cut) }
         core.adopt(resumed)
     } else {
         try storage.startJournal(room: roomCode, adminKey: adminKey, at: clock.now)
@@ -253,4 +264,5 @@ if options.isConsoleEnabled {
 
 server.run()
 statusBar.release()
+terminal.drain(timeout: 2)  // what the terminal will take in a moment; a stalled one does not hold the exit up
 exit(0)

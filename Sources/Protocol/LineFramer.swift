@@ -2,6 +2,11 @@
 /// dropped, telnet IAC negotiation is stripped, and a line longer than the limit is reported once
 /// and discarded up to its end without losing the framing of what follows.
 ///
+/// A line end always ends a line, whatever byte precedes it: a stray 0xFF (IAC) or an unfinished option
+/// negotiation right before it is dropped, not allowed to swallow it. A telnet subnegotiation (`IAC SB … IAC SE`)
+/// is bounded: one still open at a line end or after `maximumSubnegotiationLength` bytes is reported
+/// (`unfinishedSubnegotiation`) and its line dropped, so a connection can never be left deaf.
+///
 /// It is a pure value: feed it bytes in chunks of any size (one byte at a time is fine) and it
 /// yields the same lines.
 public struct LineFramer: Sendable {
@@ -11,6 +16,9 @@ public struct LineFramer: Sendable {
         case line([UInt8])
         /// A line grew past the limit; its bytes up to the next line end are dropped.
         case lineTooLong(limit: Int)
+        /// A telnet subnegotiation did not end (`IAC SE`) before a line end or its length limit; it and the rest of
+        /// its line are dropped.
+        case unfinishedSubnegotiation
     }
 
     private enum TelnetState: Sendable {
@@ -23,11 +31,14 @@ public struct LineFramer: Sendable {
     private var isDiscarding = false
     private var lastWasCarriageReturn = false
     private var telnet = TelnetState.data
+    private var subnegotiationLength = 0
     /// Whether any telnet negotiation bytes were seen: a sign of a person on a telnet client.
     public private(set) var hasSeenTelnet = false
 
     /// The default limit on the wire: 16 KiB.
     public static let defaultMaximumLineLength = 16 * 1024
+    /// The longest telnet subnegotiation taken in, in bytes (a terminal type or a window size is far shorter).
+    public static let maximumSubnegotiationLength = 64
 
     /// Creates a framer that accepts lines up to `maximumLineLength` bytes.
     public init(maximumLineLength: Int = LineFramer.defaultMaximumLineLength) {
@@ -45,27 +56,43 @@ public struct LineFramer: Sendable {
     }
 
     private mutating func consume(_ byte: UInt8, into outputs: inout [Output]) {
+        let isLineEnd = byte == 0x0A || byte == 0x0D
         switch telnet {
         case .data:
             break
+        case .command where isLineEnd, .option where isLineEnd:
+            telnet = .data  // a stray IAC, or a negotiation cut short: the line end still ends the line
         case .command:
             switch byte {
             case 255:
                 telnet = .data
                 append(255, into: &outputs)  // IAC IAC is a literal 255
             case 251...254: telnet = .option  // WILL, WONT, DO, DONT take one option byte
-            case 250: telnet = .subnegotiation
+            case 250:
+                telnet = .subnegotiation
+                subnegotiationLength = 0
             default: telnet = .data  // a two-byte command such as NOP, AYT or GA
             }
             return
         case .option:
             telnet = .data
             return
-        case .subnegotiation:
-            if byte == 255 { telnet = .subnegotiationCommand }
-            return
-        case .subnegotiationCommand:
-            telnet = byte == 240 ? .data : .subnegotiation  // IAC SE ends it
+        case .subnegotiation, .subnegotiationCommand:
+            subnegotiationLength += 1
+            if isLineEnd || subnegotiationLength > LineFramer.maximumSubnegotiationLength {
+                // Never finished: report it, drop its line, and read on as data from here.
+                telnet = .data
+                outputs.append(.unfinishedSubnegotiation)
+                buffer.removeAll(keepingCapacity: true)
+                isDiscarding = true
+                if !isLineEnd { return }
+                break
+            }
+            if telnet == .subnegotiationCommand {
+                telnet = byte == 240 ? .data : .subnegotiation  // IAC SE ends it
+            } else if byte == 255 {
+                telnet = .subnegotiationCommand
+            }
             return
         }
         switch byte {

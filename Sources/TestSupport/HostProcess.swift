@@ -15,11 +15,12 @@ public final class HostProcess: ServerProcess {
 
     /// Starts the host on port 0 of `bind` (loopback unless told) with the data folder `data` (a fresh one, removed
     /// afterwards, when nil), LAN discovery off unless `discovery`, logging at `logLevel`, then `arguments`; waits
-    /// for its ready line. `launchPrefix` starts it through `ip netns exec …` (see `ChildProcess`).
+    /// for its ready line. `launchPrefix` starts it through `ip netns exec …` (see `ChildProcess`); `environment` is
+    /// added to this process's.
     public init(
         _ arguments: [String] = [], data: String? = nil, discovery: Bool = false, logLevel: String = "debug",
         bind: String = "127.0.0.1", executable: String? = nil, launchPrefix: [String] = [],
-        standardError: ErrorDestination = .pipe
+        standardError: ErrorDestination = .pipe, environment: [String: String] = [:]
     ) throws {
         let folder = data ?? (NSTemporaryDirectory() + "partyline-host-" + UUID().uuidString)
         self.data = folder
@@ -28,8 +29,8 @@ public final class HostProcess: ServerProcess {
         if !discovery { all.append("--no-discovery") }
         all += arguments
         try super.init(
-            executable ?? BuiltProducts.path("partyline-host"), all, name: "partyline-host", launchPrefix: launchPrefix,
-            standardError: standardError)
+            executable ?? BuiltProducts.path("partyline-host"), all, name: "partyline-host", environment: environment,
+            launchPrefix: launchPrefix, standardError: standardError)
         guard let room = readyFields["room"], let key = readyFields["admin-key"] else {
             stop(signal: SIGKILL)
             throw HarnessError("the host's ready line has no room or admin key: \(readyFields)")

@@ -36,6 +36,7 @@ private func lines(_ outputs: [LineFramer.Output]) -> [String] {
         switch output {
         case .line(let bytes): return String(decoding: bytes, as: UTF8.self)
         case .lineTooLong(let limit): return "<too long \(limit)>"
+        case .unfinishedSubnegotiation: return "<unfinished subnegotiation>"
         }
     }
 }
@@ -137,17 +138,44 @@ private let SB: UInt8 = 250, SE: UInt8 = 240, NOP: UInt8 = 241, GA: UInt8 = 249
         #expect(framer.hasSeenTelnet)
     }
 
-    @Test func telnetOptionBytesThatLookLikeLineEndsAreNotLineEnds() {
-        let input: [UInt8] = bytes("ab") + [IAC, DO, 0x0A, IAC, WILL, 0x0D, IAC, WONT, IAC] + bytes("cd\n")
+    @Test func telnetOptionBytesArePartOfTheirNegotiation() {
+        let input: [UInt8] = bytes("ab") + [IAC, DO, 0x01, IAC, WILL, 0x18, IAC, WONT, IAC] + bytes("cd\n")
         #expect(frameWhole(input) == [.line(bytes("abcd"))])
         #expect(frameBytewise(input) == [.line(bytes("abcd"))])
     }
 
+    @Test func aLineEndAlwaysEndsALineWhateverBytePrecedesIt() {
+        // A stray 0xFF right before the line end (a binary client, a mistyped byte), and negotiations cut short.
+        let input: [UInt8] =
+            bytes("{\"type\":\"ping\"}") + [IAC, 0x0A] + bytes("next") + [IAC, 0x0D, 0x0A] + bytes("ab")
+            + [IAC, DO, 0x0A] + bytes("cd") + [IAC, WILL, 0x0D] + bytes("ef\n")
+        let expected = ["{\"type\":\"ping\"}", "next", "ab", "cd", "ef"]
+        #expect(lines(frameWhole(input)) == expected)
+        #expect(lines(frameBytewise(input)) == expected)
+    }
+
     @Test func telnetSubnegotiationIsStrippedWhole() {
-        // IAC SB TERMINAL-TYPE IS "xterm" IAC SE, with an escaped IAC IAC and a LF inside the subnegotiation.
-        let input: [UInt8] = bytes("an") + [IAC, SB, 24, 0] + bytes("xt\ner\rm") + [IAC, IAC, 7, IAC, SE] + bytes("swer\n")
+        // IAC SB TERMINAL-TYPE IS "xterm" IAC SE, with an escaped IAC IAC inside the subnegotiation.
+        let input: [UInt8] = bytes("an") + [IAC, SB, 24, 0] + bytes("xterm") + [IAC, IAC, 7, IAC, SE] + bytes("swer\n")
         #expect(frameWhole(input) == [.line(bytes("answer"))])
         #expect(frameBytewise(input) == [.line(bytes("answer"))])
+    }
+
+    @Test func anUnfinishedSubnegotiationEndsAtTheLineEndWithAReport() {
+        // IAC SB with no IAC SE: its line is dropped and reported, and the connection reads on.
+        let input: [UInt8] = bytes("lost") + [IAC, SB, 24, 0] + bytes("xterm\r\nbuzz\n")
+        let expected = ["<unfinished subnegotiation>", "buzz"]
+        #expect(lines(frameWhole(input)) == expected)
+        #expect(lines(frameBytewise(input)) == expected)
+    }
+
+    @Test func aSubnegotiationWithoutALineEndIsBoundedWithAReport() {
+        let limit = LineFramer.maximumSubnegotiationLength
+        var framer = LineFramer()
+        #expect(framer.feed([IAC, SB, 31] + [UInt8](repeating: 0x41, count: limit - 1)) == [])
+        #expect(framer.feed([0x41]) == [.unfinishedSubnegotiation])
+        #expect(framer.feed(bytes("rest of that line\n")) == [])
+        #expect(framer.feed(bytes("buzz\n")) == [.line(bytes("buzz"))])
     }
 
     @Test func iacIacIsALiteral255() {
@@ -177,8 +205,8 @@ private let SB: UInt8 = 250, SE: UInt8 = 240, NOP: UInt8 = 241, GA: UInt8 = 249
     }
 
     @Test func telnetDuringAnOverLongLineIsStillParsed() {
-        // The DO's option byte is a LF; it must not end the discarded line early.
-        let input: [UInt8] = bytes("abcdefgh") + [IAC, DO, 0x0A] + bytes("ij\nok\n")
+        // The negotiation's option byte is no line end of its own; the discarded line ends at its real end.
+        let input: [UInt8] = bytes("abcdefgh") + [IAC, SB, 24, 0x41, IAC, SE, IAC, DO, 0x01] + bytes("ij\nok\n")
         #expect(lines(frameWhole(input, limit: 4)) == ["<too long 4>", "ok"])
     }
 

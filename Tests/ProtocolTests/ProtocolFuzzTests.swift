@@ -205,18 +205,20 @@ private struct Fuzzer {
         return prefix + rng.pick(bad) + Array(#"cd"}"#.utf8)
     }
 
+    /// A telnet command. A line end always ends a line (see `LineFramer`), so no command holds CR or LF.
     mutating func telnetCommand() -> [UInt8] {
+        func notLineEnd(_ byte: UInt8) -> UInt8 { byte == 0x0A || byte == 0x0D ? byte + 1 : byte }
         switch rng.below(4) {
-        case 0: return [255, UInt8(251 + rng.below(4)), rng.byte()]  // WILL/WONT/DO/DONT with any option byte
+        case 0: return [255, UInt8(251 + rng.below(4)), notLineEnd(rng.byte())]  // WILL/WONT/DO/DONT, any option
         case 1:
-            var sub: [UInt8] = [255, 250, UInt8(rng.below(255))]  // the option code; 255 would be an IAC
+            var sub: [UInt8] = [255, 250, notLineEnd(UInt8(rng.below(255)))]  // the option code; 255 is an IAC
             for _ in 0..<rng.below(8) {
-                let byte = rng.byte()
+                let byte = notLineEnd(rng.byte())
                 sub += byte == 255 ? [255, 255] : [byte]
             }
             return sub + [255, 240]
         case 2: return [255, UInt8(241 + rng.below(9))]  // NOP … GA
-        default: return [255, UInt8(rng.below(240))]  // unassigned two-byte command
+        default: return [255, notLineEnd(UInt8(rng.below(240)))]  // unassigned two-byte command
         }
     }
 

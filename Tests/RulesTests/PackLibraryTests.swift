@@ -351,8 +351,8 @@ private let testBuiltins = [
     let tricky = QuizPack(id: "tricky", name: "Tricky, \"Quoted\" Pack", questions: [
         question(.easy, "Which city, famous for \"cafés\", is on the Seine?", "Paris"),
         question(.medium, "Line one\nline two, with a comma?", "Crème brûlée"),
-        question(.hard, "A back\\slash and a tab\there?", "Naïve \"quote\""),
-        question(.easy, "Windows line\r\nending and emoji 🎉?", "Zoë"),
+        question(.hard, "A back\\slash and a semi;colon here?", "Naïve \"quote\""),
+        question(.easy, "Two lines\nending with an emoji 🎉?", "Zoë"),
         question(.medium, "Ελληνικά: which letter comes after alpha?", "Beta"),
     ])
 

@@ -195,6 +195,8 @@ struct ComingBackTests {
         // The next round's Queen lets the clock run out: everyone reads that the host picked.
         host.console("next")
         let next = try #require(game.game.queen)
+        // Live clients answer the host's pings; silent for 90 s they would be closed.
+        for connection in [board] + Array(players.values) { connection.send(["type": "ping"]) }
         host.advance(by: 31_000)
         let notices = board.drain().filter { $0["type"] == "notice" }.compactMap { $0["message"]?.stringValue }
         #expect(notices.contains("Time is up for Queen \(next): the host picked the order."))

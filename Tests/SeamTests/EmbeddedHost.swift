@@ -8,17 +8,39 @@ import Testing
 @testable import Host
 
 /// An `Outlet` that keeps what the host wrote, per connection and with the clock when it was written, and which
-/// connections it closed.
-final class RecordingOutlet: Outlet {
+/// connections it closed. Like the transport, it lets a turn's bytes out only when the core settles the turn
+/// (`TurnOutput`): committed, held while the journal cannot save, or sent ahead of held bytes.
+final class RecordingOutlet: Outlet, TurnOutput {
     var output: [SessionID: [(at: Int64, bytes: [UInt8])]] = [:]
     var closing: [SessionID] = []
     private(set) var closed: Set<SessionID> = []
     /// The host's clock, read when bytes are written.
     var clock: () -> Int64 = { 0 }
+    /// This turn's bytes and those held behind the journal, in order per connection.
+    private var fresh: [(id: SessionID, at: Int64, bytes: [UInt8])] = []
+    private var held: [(id: SessionID, at: Int64, bytes: [UInt8])] = []
 
     func send(_ bytes: [UInt8], to id: SessionID) {
         guard !closed.contains(id) else { return }
-        output[id, default: []].append((clock(), bytes))
+        fresh.append((id, clock(), bytes))
+    }
+
+    var hasPendingOutput: Bool { !fresh.isEmpty || !held.isEmpty }
+
+    func commitOutput() {
+        for chunk in held + fresh { output[chunk.id, default: []].append((chunk.at, chunk.bytes)) }
+        held = []
+        fresh = []
+    }
+
+    func holdOutput() {
+        held += fresh
+        fresh = []
+    }
+
+    func commitOutputAheadOfHeld() {
+        for chunk in fresh { output[chunk.id, default: []].append((chunk.at, chunk.bytes)) }
+        fresh = []
     }
 
     func close(_ id: SessionID, afterFlush: Bool) {
@@ -86,7 +108,8 @@ final class EmbeddedHost {
         return EmbeddedConnection(id: id, host: self)
     }
 
-    /// Ends one turn of the loop: due work, then the closes the outlet was asked for.
+    /// Ends one turn of the loop: due work, the closes the outlet was asked for, then the journal's group commit
+    /// before the turn's output is let out (as `Server.flush`).
     func turn() {
         core.runDueWork()
         while !outlet.closing.isEmpty {
@@ -94,6 +117,8 @@ final class EmbeddedHost {
             outlet.closing = []
             for id in closing { core.closed(id, reason: "closed by the host") }
         }
+        core.settleTurn(outlet)
+        core.renewClockLeaseIfDue()
     }
 
     /// Moves the clock by `milliseconds`, running every deadline on the way at its own instant.

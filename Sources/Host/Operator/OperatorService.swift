@@ -258,13 +258,14 @@ final class OperatorService {
             }
             let previous = storage.packs
             storage.packs = library
+            let kept: String?
             do {
-                try storage.savePack(id: changed)
+                kept = try storage.savePack(id: changed)
             } catch {
                 storage.packs = previous
                 throw RuleError(.storage, "Could not save the pack: \(error). Nothing was changed.")
             }
-            okay(target, message, created: created)
+            okay(target, message + (kept.map { " " + $0 } ?? ""), created: created)
         } catch {
             refuse(target, error.code, error.message)
         }
@@ -343,19 +344,21 @@ final class OperatorService {
                 try library.unhide(id: id)
                 message = "Command \(id) is shown again."
             }
-            try saveLibrary(library)
-            okay(target, message, created: created)
+            let kept = try saveLibrary(library)
+            okay(target, message + (kept.map { " " + $0 } ?? ""), created: created)
         } catch {
             refuse(target, error.code, error.message)
         }
     }
 
-    /// Saves a changed command library, keeping the old one when the disk refuses.
-    func saveLibrary(_ library: CommandLibrary) throws(RuleError) {
+    /// Saves a changed command library, keeping the old one when the disk refuses; returns a sentence when an
+    /// unreadable `commands.json` was kept as a backup first.
+    @discardableResult
+    func saveLibrary(_ library: CommandLibrary) throws(RuleError) -> String? {
         let previous = storage.commands
         storage.commands = library
         do {
-            try storage.saveCommands()
+            return try storage.saveCommands()
         } catch {
             storage.commands = previous
             throw RuleError(.storage, "Could not save the command library: \(error). Nothing was changed.")

@@ -26,8 +26,16 @@ enum JournalRecord: Codable, Equatable {
     /// The host stopped cleanly with no game running: nothing here needs resuming.
     case closed
 
+    /// A lease on the game clock: no `hostTime` after `at` goes out before a later lease is journaled, so a
+    /// resumed host's clock starts at the last lease and clients never see it run backwards. Renewed while anyone
+    /// is connected, `clockInterval` ahead, after the turn's output is written (no message waits for it).
+    case clock(at: Int64)
+
+    /// How far ahead a clock lease reaches, in ms: the most an open clock can lose across a crash.
+    static let clockInterval: Int64 = 1000
+
     private enum Kind: String, Codable {
-        case room, join, leave, start, event, gameEnd, ban, unban, lock, closed
+        case room, join, leave, start, event, gameEnd, ban, unban, lock, closed, clock
     }
 
     private enum CodingKeys: String, CodingKey {
@@ -57,6 +65,7 @@ enum JournalRecord: Codable, Equatable {
         case .unban: self = .unban(name: try fields.decode(String.self, forKey: .name))
         case .lock: self = .lock(try fields.decode(Bool.self, forKey: .locked))
         case .closed: self = .closed
+        case .clock: self = .clock(at: try fields.decode(Int64.self, forKey: .at))
         }
     }
 
@@ -97,6 +106,9 @@ enum JournalRecord: Codable, Equatable {
             try fields.encode(isLocked, forKey: .locked)
         case .closed:
             try fields.encode(Kind.closed, forKey: .k)
+        case .clock(let at):
+            try fields.encode(Kind.clock, forKey: .k)
+            try fields.encode(at, forKey: .at)
         }
     }
 

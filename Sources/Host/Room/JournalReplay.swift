@@ -16,7 +16,13 @@ struct ResumedState {
     var isLocked = false
     /// Whether the last record says the host stopped cleanly with no game running.
     var wasClosedCleanly = false
+    /// Bytes of the journal that are whole records; a damaged tail after them is cut off before appending.
+    var wholeLength = 0
     var notes: [String] = []
+
+    /// Where the resumed game clock starts: at the last clock lease (or event), past every `hostTime` clients
+    /// saw before the stop, so no clock runs backwards for them.
+    var resumedClock: Int64 { lastClock }
 }
 
 extension ResumedState {
@@ -45,7 +51,19 @@ enum JournalReplay {
         guard records.count == reading.records.count, case .room(let room, let key, _)? = records.first else {
             throw StorageError("the journal \(path) does not start with a room record, or holds a record this host cannot read")
         }
+        // The room record is input like any other: a checksum only says it was not damaged, not that it is sound.
+        guard HostOptions.isRoomCode(room), room == room.uppercased() else {
+            throw StorageError(
+                "the journal \(path) names the room \"\(TerminalText.sanitized(room))\", which is no room code "
+                    + "(2 to 12 capital letters or digits); it was left untouched. Start with --fresh or repair it.")
+        }
+        guard HostOptions.isAdminKey(key) else {
+            throw StorageError(
+                "the journal \(path) holds an admin key that is not 4 to 128 characters without spaces, so nobody "
+                    + "could be trusted to operate the room; it was left untouched. Start with --fresh or repair it.")
+        }
         var state = ResumedState(room: room, adminKey: key)
+        state.wholeLength = reading.wholeLength
         if reading.isTornAtEnd {
             state.notes.append("The journal's last record was cut short (the host stopped mid-write); loaded everything before it.")
         }
@@ -53,13 +71,13 @@ enum JournalReplay {
         var order: [String] = []
         for record in records {
             switch record {
-            case .room(_, _, let at), .start(_, _, let at), .event(let at, _):
+            case .room(_, _, let at), .start(_, _, let at), .event(let at, _), .clock(let at):
                 state.lastClock = max(state.lastClock, at)
             default:
                 break
             }
             switch record {
-            case .room:
+            case .room, .clock:
                 continue
             case .join(let player):
                 if playersByID[player.id] == nil { order.append(player.id) }

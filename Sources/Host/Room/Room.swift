@@ -68,7 +68,8 @@ struct Room {
     /// A team's players, in join order.
     func members(of team: String) -> [Player] { (idsByTeam[Room.key(team)] ?? []).compactMap(player(id:)) }
 
-    /// What makes two names the same name: case, accents, spaces and punctuation don't count ("Équipe" is "equipe").
+    /// What makes two names the same name: case, accents, spaces and punctuation don't count ("Équipe" is "equipe"),
+    /// and neither do look-alike letters of other scripts (the Cyrillic "Аnn" is "Ann"; `TextFolding.lookalikeKey`).
     static func key(_ name: String) -> String {
         if name.utf8.allSatisfy({ $0 < 0x80 }) {  // the common case, without Foundation's folding
             let compact = String(decoding: name.utf8.compactMap { byte -> UInt8? in
@@ -80,7 +81,7 @@ struct Room {
             }, as: UTF8.self)
             return compact.isEmpty ? name.lowercased() : compact
         }
-        let compact = TextFolding.compact(name)
+        let compact = TextFolding.lookalikeKey(name)
         return compact.isEmpty ? name.lowercased() : compact
     }
 
@@ -148,8 +149,9 @@ enum NameRules {
     static func problem(with name: String, what: String) -> String? {
         if name.isEmpty { return "Choose a \(what) name." }
         if name.count > FieldLimits.name { return "A \(what) name has at most \(FieldLimits.name) characters." }
-        if name.unicodeScalars.contains(where: { $0.properties.generalCategory == .control || $0 == "\u{FFFD}" }) {
-            return "A \(what) name cannot contain control characters."
+        if let problem = TerminalText.problem(in: name) { return problem.refusal("A \(what) name") }
+        if name.unicodeScalars.contains("\u{FFFD}") {
+            return "A \(what) name cannot contain \u{FFFD} (it stands for bytes that were not readable text)."
         }
         if name.first == " " || name.last == " " { return "A \(what) name cannot start or end with a space." }
         if TextFolding.compact(name).isEmpty { return "A \(what) name needs at least one letter or digit." }

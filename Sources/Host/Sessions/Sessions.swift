@@ -190,6 +190,17 @@ final class Sessions {
             to: session)
     }
 
+    /// A telnet subnegotiation (`IAC SB`) that never ended (`IAC SE`) was dropped with the rest of its line.
+    func unfinishedSubnegotiation(from id: SessionID, at now: Int64) {
+        guard let session = sessions[id], session.isLive else { return }
+        session.lastHeardAt = now
+        send(
+            ErrorReply(
+                .badTelnet,
+                "A telnet subnegotiation (IAC SB) did not end with IAC SE; it was dropped with the rest of its line."),
+            to: session)
+    }
+
     private func handle(_ message: ClientMessage, id: JSONValue?, from session: Session, at now: Int64) {
         switch message {
         case .hello(let hello):
@@ -350,10 +361,11 @@ final class Sessions {
         }
     }
 
-    /// Sends text lines to a session (CRLF line ends, as telnet expects).
+    /// Sends text lines to a session (CRLF line ends, as telnet expects), made safe to show on its terminal first
+    /// (`TerminalText.sanitized`: no escape sequence or invisible character reaches an nc or telnet player).
     func sendText(_ text: String, to session: Session) {
         guard session.isLive else { return }
-        var normalized = text.replacingOccurrences(of: "\r\n", with: "\n").replacingOccurrences(of: "\n", with: "\r\n")
+        var normalized = TerminalText.sanitized(text).replacingOccurrences(of: "\n", with: "\r\n")
         if !normalized.hasSuffix("\r\n") { normalized += "\r\n" }
         outlet.send(Array(normalized.utf8), to: session.id)
     }

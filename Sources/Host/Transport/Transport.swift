@@ -10,6 +10,8 @@ protocol TransportEvents: AnyObject {
     func received(_ line: [UInt8], from id: SessionID)
     /// A line over the framing limit was discarded.
     func lineTooLong(from id: SessionID, limit: Int)
+    /// A telnet subnegotiation that never ended was dropped with the rest of its line.
+    func unfinishedSubnegotiation(from id: SessionID)
     /// A connection is gone (reported at the end of the loop's turn, never from inside a send).
     func closed(_ id: SessionID, reason: String)
 }
@@ -18,6 +20,10 @@ protocol TransportEvents: AnyObject {
 /// writing bounded output buffers. It knows nothing about what the lines mean.
 final class Transport: Outlet {
     /// One TCP connection's bytes. Not `Sendable`: it never leaves the loop's thread.
+    ///
+    /// Output is in three parts: `[outputOffset, committedEnd)` may be written (what it tells is on disk);
+    /// `[committedEnd, heldEnd)` is held (it tells of records the journal could not save yet); from `heldEnd` on is
+    /// this turn's, until the loop commits or holds it after the journal's group commit.
     final class Link {
         let id: SessionID
         let socket: Socket
@@ -26,6 +32,10 @@ final class Transport: Outlet {
         /// Bytes waiting to be written, from `outputOffset` on.
         var output: [UInt8] = []
         var outputOffset = 0
+        /// The end of the bytes that may be written.
+        var committedEnd = 0
+        /// The end of the held bytes.
+        var heldEnd = 0
         /// Whether the poller watches for writability (set while output is pending).
         var isWatchingWrites = false
         /// Closing after the pending output is written (a polite close).
@@ -41,29 +51,63 @@ final class Transport: Outlet {
         /// Bytes queued and not yet written.
         var pendingOutputCount: Int { output.count - outputOffset }
 
-        /// Queues bytes for writing.
+        /// Queues bytes for writing (after the loop's next commit).
         func enqueue(_ bytes: [UInt8]) {
-            if outputOffset > 0 && outputOffset == output.count {
-                output.removeAll(keepingCapacity: true)
-                outputOffset = 0
-            }
             output.append(contentsOf: bytes)
         }
 
-        /// Writes as much queued output as the socket takes; throws `wouldBlock` when it takes no more.
+        /// Whether this turn queued bytes not yet committed or held.
+        var hasUncommitted: Bool { heldEnd < output.count || committedEnd < heldEnd }
+
+        /// Everything queued may be written: the journal holds what it tells.
+        func commit() {
+            committedEnd = output.count
+            heldEnd = output.count
+        }
+
+        /// This turn's bytes are held behind the journal: they go out when it can save again.
+        func hold() { heldEnd = output.count }
+
+        /// This turn's bytes tell of nothing unsaved: they may be written now, ahead of any held bytes.
+        func commitAheadOfHeld() {
+            guard heldEnd < output.count else { return }
+            if committedEnd == heldEnd {
+                commit()
+                return
+            }
+            let fresh = output[heldEnd...]
+            let count = fresh.count
+            output.insert(contentsOf: fresh, at: committedEnd)
+            output.removeLast(count)
+            committedEnd += count
+            heldEnd += count
+        }
+
+        /// Writes as much committed output as the socket takes; throws `wouldBlock` when it takes no more.
         func flush() throws(SocketError) {
-            while outputOffset < output.count {
+            while outputOffset < committedEnd {
                 let offset = outputOffset
+                let end = committedEnd
                 let result = output.withUnsafeBytes { buffer in
                     Result { () throws(SocketError) -> Int in
-                        try socket.write(UnsafeRawBufferPointer(rebasing: buffer[offset...]))
+                        try socket.write(UnsafeRawBufferPointer(rebasing: buffer[offset..<end]))
                     }
                 }
                 outputOffset += try result.get()
             }
-            output.removeAll(keepingCapacity: output.capacity <= 4096)  // idle connections hold little memory
+            guard outputOffset > 0 else { return }
+            if outputOffset == output.count {
+                output.removeAll(keepingCapacity: output.capacity <= 4096)  // idle connections hold little memory
+            } else {
+                output.removeFirst(outputOffset)
+            }
+            committedEnd -= outputOffset
+            heldEnd -= outputOffset
             outputOffset = 0
         }
+
+        /// Whether every queued byte was written.
+        var isDrained: Bool { outputOffset == output.count }
     }
 
     /// The transport's limits, from the host's options.
@@ -83,6 +127,8 @@ final class Transport: Outlet {
     private var descriptors: [SessionID: Int32] = [:]
     private var nextID = 1
     private var dirty: [Link] = []
+    /// Links with bytes queued this turn or held, not yet committed.
+    private var uncommitted: [Link] = []
     private var closures: [(SessionID, String)] = []
     private var connectionRates: [String: (windowStart: Int64, count: Int)] = [:]
     private var readBuffer = [UInt8](repeating: 0, count: 64 * 1024)
@@ -206,6 +252,7 @@ final class Transport: Outlet {
                 switch output {
                 case .line(let bytes): events?.received(bytes, from: link.id)
                 case .lineTooLong(let limit): events?.lineTooLong(from: link.id, limit: limit)
+                case .unfinishedSubnegotiation: events?.unfinishedSubnegotiation(from: link.id)
                 }
             }
         }
@@ -215,7 +262,7 @@ final class Transport: Outlet {
 
     func send(_ bytes: [UInt8], to id: SessionID) {
         guard let fd = descriptors[id], let link = links[fd], !link.isClosed else { return }
-        if link.pendingOutputCount == 0 { dirty.append(link) }
+        if !link.hasUncommitted { uncommitted.append(link) }
         link.enqueue(bytes)
         if link.pendingOutputCount > limits.maximumOutputBytes {
             drop(link, reason: "it stopped reading (more than \(limits.maximumOutputBytes / 1024) KiB waiting to be sent)")
@@ -226,7 +273,7 @@ final class Transport: Outlet {
         guard let fd = descriptors[id], let link = links[fd], !link.isClosed else { return }
         guard afterFlush else { return drop(link, reason: "closed by the host") }
         link.isClosingAfterFlush = true
-        if link.pendingOutputCount == 0 { finishClosing(link) } else if !dirty.contains(where: { $0 === link }) {
+        if link.pendingOutputCount == 0 { finishClosing(link) } else if !link.hasUncommitted {
             dirty.append(link)
         }
     }
@@ -237,17 +284,47 @@ final class Transport: Outlet {
     }
 
     // MARK: Writing
+    //
+    // Nothing queued in a turn is written before the loop says what the journal did with the turn's records: it
+    // commits the output once they are on disk, holds it while the disk refuses them, or sends it ahead of held
+    // output when the turn journaled nothing (a refusal, a pong). So no client ever sees an outcome the journal
+    // could lose, even through a connection that became writable in the middle of the turn.
 
-    /// Writes everything queued this turn of the loop (the caller has flushed the journal first).
+    /// Whether this turn queued output (or output is held) that the loop has not committed yet.
+    var hasPendingOutput: Bool { !uncommitted.isEmpty }
+
+    /// The journal saved everything: all queued and held output may be written.
+    func commitOutput() {
+        for link in uncommitted where !link.isClosed {
+            link.commit()
+            dirty.append(link)
+        }
+        uncommitted.removeAll(keepingCapacity: true)
+    }
+
+    /// The journal could not save this turn's records: this turn's output waits with them.
+    func holdOutput() {
+        for link in uncommitted where !link.isClosed { link.hold() }
+    }
+
+    /// This turn journaled nothing: its output may be written now, ahead of any held output.
+    func commitOutputAheadOfHeld() {
+        var stillHeld: [Link] = []
+        for link in uncommitted where !link.isClosed {
+            link.commitAheadOfHeld()
+            dirty.append(link)
+            if link.hasUncommitted { stillHeld.append(link) }
+        }
+        uncommitted = stillHeld
+    }
+
+    /// Writes what was committed (the caller has settled the turn with the journal first).
     func flushDirty() {
         guard !dirty.isEmpty else { return }
         let pending = dirty
         dirty.removeAll(keepingCapacity: true)
         for link in pending where !link.isClosed { write(link) }
     }
-
-    /// Whether anything waits to be written this turn.
-    var hasPendingOutput: Bool { !dirty.isEmpty }
 
     private func write(_ link: Link) {
         do {
@@ -256,7 +333,7 @@ final class Transport: Outlet {
                 try? poller.modify(link.socket.fd, interest: .read)
                 link.isWatchingWrites = false
             }
-            if link.isClosingAfterFlush { finishClosing(link) }
+            if link.isClosingAfterFlush && link.isDrained { finishClosing(link) }
         } catch .wouldBlock {
             if !link.isWatchingWrites {
                 try? poller.modify(link.socket.fd, interest: [.read, .write])
@@ -267,7 +344,7 @@ final class Transport: Outlet {
         }
     }
 
-    /// Writes whatever each connection will still take, without waiting (the host is stopping).
+    /// Writes whatever committed output each connection will still take, without waiting (the host is stopping).
     func flushAllNow() {
         for link in links.values where !link.isClosed { try? link.flush() }
     }

@@ -289,16 +289,21 @@ public struct SyncProbe: HostMessage {
     }
 }
 
-/// The operator froze every clock.
+/// Every clock stands still: the operator paused the game, or the host cannot save (`reason` then says so).
 public struct Paused: HostMessage {
     public static let type = "paused"
     /// When the clocks stopped (host ms), so a viewer joining later freezes them at the same instant.
     public var at: Int64?
+    /// Why, when it is not the operator's pause ("The host cannot save: disk full — the game is paused. …").
+    public var reason: String?
 
     /// Creates the message.
-    public init(at: Int64? = nil) { self.at = at }
+    public init(at: Int64? = nil, reason: String? = nil) {
+        self.at = at
+        self.reason = reason
+    }
 
-    public func line(for reader: Perspective) -> String? { "Paused by the operator." }
+    public func line(for reader: Perspective) -> String? { reason.map { "*** " + $0 } ?? "Paused by the operator." }
 }
 
 /// One command of the Queen's library.

@@ -3,7 +3,9 @@
 ///
 /// A library is a value: the read-only built-in items that ship with the host plus the operator's custom items.
 /// `add` is the one gate for a whole item, whether it comes from a file, an import or the data folder at start:
-/// it applies every rule of the kind and may give the item a fresh id when its own is taken.
+/// it applies every rule of the kind and may give the item a fresh id when its own is taken. Among those rules,
+/// every text people will see (names, questions, answers, clues, words) is refused with `RuleError(.badText, …)`
+/// when `TerminalText.problem(in:)` finds a control character, an escape or invisible formatting in it.
 public protocol ContentLibrary: Sendable {
     /// One item of content, such as a `QuizPack`.
     associatedtype Item: Sendable

@@ -34,3 +34,41 @@ public enum TextFolding {
         return folded.isEmpty || fold(haystack).contains(folded)
     }
 }
+
+extension TextFolding {
+    /// What a name looks like, for telling names apart: `compact` after compatibility forms are unified (fullwidth
+    /// and mathematical letters) and letters of other scripts that look like Latin ones are read as those, so the
+    /// Cyrillic "Аnn" and the Greek "Αnn" are both "ann". A practical subset of Unicode's confusables (UTS #39) for
+    /// the scripts people mix up on screen: Cyrillic, Greek, Armenian and a few Latin variants.
+    public static func lookalikeKey(_ text: String) -> String {
+        let unified = text.precomposedStringWithCompatibilityMapping.folding(
+            options: [.diacriticInsensitive, .widthInsensitive], locale: Locale(identifier: "en_US_POSIX"))
+        var latin = String.UnicodeScalarView()
+        for scalar in unified.unicodeScalars {
+            if let stand = latinLookalikes[scalar] { latin.append(stand) } else { latin.append(scalar) }
+        }
+        return compact(String(latin))
+    }
+
+    /// Letters that look like a Latin letter, with that letter (upper and lower case kept apart, since the
+    /// look-alike of a capital is often not that of its small letter: Cyrillic Н is H, н is not h).
+    private static let latinLookalikes: [Unicode.Scalar: Unicode.Scalar] = {
+        let pairs: [(String, String)] = [
+            // Cyrillic capitals and small letters.
+            ("АВЕЅІЈКМНОРСТХУҮҺӀԚԜ", "ABESIJKMHOPCTXYYHIQW"),
+            ("аеѕіјорсхуүһӏԁԛԝɡɑıһ", "aesijopcxyyhldqwgaih"),
+            // Greek capitals and the small letters that pass for Latin ones.
+            ("ΑΒΕΖΗΙΚΜΝΟΡΤΥΧ", "ABEZHIKMNOPTYX"),
+            ("οαικνρτυχω", "oaikvptuxw"),
+            // Armenian.
+            ("օսհոցԼՏ", "ouhngLS"),
+        ]
+        var table: [Unicode.Scalar: Unicode.Scalar] = [:]
+        for (lookalikes, latin) in pairs {
+            for (lookalike, letter) in zip(lookalikes.unicodeScalars, latin.unicodeScalars) {
+                table[lookalike] = letter
+            }
+        }
+        return table
+    }()
+}

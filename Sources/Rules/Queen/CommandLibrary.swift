@@ -1,3 +1,5 @@
+import Common
+
 /// Who a Queen's command involves.
 public enum CommandKind: String, CaseIterable, Codable, Sendable, Hashable {
     /// Numbered players do something with each other.
@@ -97,8 +99,9 @@ public struct CommandLibrary: Sendable, Equatable, Codable {
 
     /// Creates a library from `builtins` and the operator's saved part.
     ///
-    /// A hand-edited file is tidied rather than refused: user commands are marked non-built-in, commands whose id
-    /// is already taken are dropped, unknown hidden ids are ignored, and `nextID` is raised past every used id.
+    /// A hand-edited file is tidied rather than refused: user commands are marked non-built-in, their text is made
+    /// safe to show (`TerminalText.sanitized`; a command left empty is dropped), commands whose id is already taken
+    /// are dropped, unknown hidden ids are ignored, and `nextID` is raised past every used id.
     public init(builtins: [QueenCommand] = BuiltinCommands.all, stored: Stored = Stored()) {
         self.builtins = builtins
         var seen = Set(builtins.map(\.id))
@@ -106,6 +109,8 @@ public struct CommandLibrary: Sendable, Equatable, Codable {
         var next = max(stored.nextID, 1)
         for var command in stored.userCommands where seen.insert(command.id).inserted {
             command.isBuiltin = false
+            command.text = TerminalText.sanitized(command.text, keepingLineBreaks: false)
+            if command.text.allSatisfy(\.isWhitespace) { continue }
             user.append(command)
             if command.id.hasPrefix("u"), let number = Int(command.id.dropFirst()), number >= next {
                 next = number + 1

@@ -1,3 +1,4 @@
+import Common
 import Foundation
 
 /// A Queen's command checked and split into literal text and placeholders, ready to be filled in.
@@ -34,13 +35,14 @@ public struct CommandTemplate: Sendable, Hashable {
     /// The numbers named as written ("No. 2"), each once, in order of first mention (empty unless read so).
     public let namedNumbers: [Int]
 
-    /// Checks `text` and splits it, or throws `empty_command`, `command_too_long` or `bad_placeholder`; with
-    /// `readsNamedNumbers`, "No. 2", "nr 2", "#2" … name number 2.
+    /// Checks `text` and splits it, or throws `empty_command`, `bad_text` (see `TerminalText`), `command_too_long` or
+    /// `bad_placeholder`; with `readsNamedNumbers`, "No. 2", "nr 2", "#2" … name number 2.
     public init(_ text: String, readsNamedNumbers: Bool = false) throws(RuleError) {
         let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !trimmed.isEmpty else {
             throw RuleError(.emptyCommand, "The command is empty; write what the numbered players must do.")
         }
+        if let problem = TerminalText.problem(in: trimmed) { throw RuleError(.badText, problem.refusal("A command")) }
         guard trimmed.count <= Self.maxLength else {
             throw RuleError(.commandTooLong,
                             "A command can be at most \(Self.maxLength) characters; this one has \(trimmed.count).")

@@ -1,3 +1,4 @@
+import Common
 import Foundation
 
 /// One row of the pack list an operator sees: which pack, whether it is built in, and its questions per difficulty.
@@ -286,6 +287,10 @@ public struct PackLibrary: Sendable, Hashable, Codable {
         guard !TextFolding.fold(text).isEmpty else {
             throw RuleError(.emptyQuestion, "The question text is empty; write the question teams will see.")
         }
+        if let problem = TerminalText.problem(in: text, allowingLineBreaks: true) {
+            throw RuleError(.badText, problem.refusal("The question"))
+        }
+        if let problem = TerminalText.problem(in: answer) { throw RuleError(.badText, problem.refusal("The answer")) }
         guard text.count <= maximumQuestionLength else {
             throw RuleError(.questionTooLong, "The question is \(text.count) characters long; keep it to \(maximumQuestionLength) or fewer.")
         }
@@ -354,10 +359,12 @@ public struct PackLibrary: Sendable, Hashable, Codable {
 
     // MARK: Private helpers
 
+    /// `question` trimmed, with its line breaks written as `\n` (a question may span lines; CR LF from a file is one).
     static func normalized(_ question: QuizQuestion) -> QuizQuestion {
-        QuizQuestion(difficulty: question.difficulty,
-                     text: question.text.trimmingCharacters(in: .whitespacesAndNewlines),
-                     answer: question.answer.trimmingCharacters(in: .whitespacesAndNewlines))
+        let text = question.text.trimmingCharacters(in: .whitespacesAndNewlines)
+            .replacingOccurrences(of: "\r\n", with: "\n").replacingOccurrences(of: "\r", with: "\n")
+        return QuizQuestion(difficulty: question.difficulty, text: text,
+                            answer: question.answer.trimmingCharacters(in: .whitespacesAndNewlines))
     }
 
     /// The refusal for an id no pack has, suggesting the closest id when one is near (a typo).
@@ -431,8 +438,8 @@ public struct PackLibrary: Sendable, Hashable, Codable {
         guard name.count <= Self.maximumNameLength else {
             throw RuleError(.badPackName, "Pack names can be at most \(Self.maximumNameLength) characters long.")
         }
-        guard !name.contains(where: { $0.isNewline }) else {
-            throw RuleError(.badPackName, "A pack name must fit on one line.")
+        if let problem = TerminalText.problem(in: name) {
+            throw RuleError(.badPackName, problem.refusal("A pack name"))
         }
         guard !isNameTaken(name, ignoring: ignoredID) else {
             throw RuleError(.packNameTaken, "There is already a pack called \"\(name)\"; choose another name.")

@@ -1,0 +1,170 @@
+import Foundation
+import Testing
+
+@testable import Host
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// A pipe whose buffer is already full, as when nobody reads the host's stderr: the next write would block.
+final class StalledPipe {
+    let reader: Int32
+    let writer: Int32
+
+    init() throws {
+        var fds: [Int32] = [0, 0]
+        guard pipe(&fds) == 0 else { throw POSIXError(.EMFILE) }
+        reader = fds[0]
+        writer = fds[1]
+        let flags = fcntl(writer, F_GETFL, 0)
+        _ = fcntl(writer, F_SETFL, flags | O_NONBLOCK)
+        let filler = [UInt8](repeating: UInt8(ascii: "."), count: 4096)
+        while filler.withUnsafeBytes({ write(writer, $0.baseAddress, $0.count) }) > 0 {}
+        _ = fcntl(writer, F_SETFL, flags)  // blocking again, as a terminal or pipe normally is
+    }
+
+    /// Reads whatever the pipe holds now, without waiting.
+    func readAvailable() -> [UInt8] {
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 65536)
+        while true {
+            var descriptor = pollfd(fd: reader, events: Int16(POLLIN), revents: 0)
+            guard poll(&descriptor, 1, 0) > 0 else { return bytes }
+            let count = chunk.withUnsafeMutableBytes { read(reader, $0.baseAddress, $0.count) }
+            guard count > 0 else { return bytes }
+            bytes += chunk[0..<count]
+        }
+    }
+
+    deinit {
+        close(reader)
+        close(writer)
+    }
+}
+
+/// The host's terminal output never makes the loop wait: it queues, drops and counts, and says so.
+@Suite("Console output", .timeLimit(.minutes(1)))
+struct ConsoleOutputTests {
+    @Test func aStalledTerminalCostsDroppedLinesThatAreCountedNeverAWait() throws {
+        let pipe = try StalledPipe()
+        let output = ConsoleOutput(fd: pipe.writer, capacity: 4096)
+        // Every one of these returns at once although nothing can be written (a blocking write would hang here).
+        for index in 0..<1000 { output.write(line: "line \(index) \u{1B}]0;pwned\u{07}\u{1B}[2Jis plain") }
+        output.show(status: "status 1")
+        output.show(status: "status 2")
+        #expect(output.pendingDropCount > 0)
+
+        // The terminal takes text again.
+        var received = pipe.readAvailable()
+        while !output.drain(timeout: 0.05) { received += pipe.readAvailable() }
+        received += pipe.readAvailable()
+        let text = String(decoding: received, as: UTF8.self).replacingOccurrences(of: ".", with: "")
+        let lines = text.split(separator: "\n").map(String.init)
+        let kept = lines.filter { $0.hasPrefix("line ") }
+        #expect(kept.first == "line 0 is plain", "lines are written in order, made safe to show")
+        #expect(!received.contains(0x1B), "the escapes in the lines were removed")
+        let notes = lines.filter { $0.contains("dropped here: this terminal was not taking output") }
+        #expect(!notes.isEmpty, "the terminal is told lines were dropped")
+        let dropped = notes.compactMap { Int($0.split(separator: " ")[1]) }.reduce(0, +)
+        #expect(kept.count + dropped == 1000, "every line is either written or counted")
+        #expect(!text.contains("status 1"), "a status line not yet written is replaced by the next one")
+        #expect(text.hasSuffix("status 2"))
+    }
+
+    @Test func linesFromPlayersAreShownInert() throws {
+        let pipe = try StalledPipe()
+        _ = pipe.readAvailable()  // not stalled at all
+        let output = ConsoleOutput(fd: pipe.writer)
+        output.write(line: "Ann\u{202E} said \u{1B}]0;pwned\u{07}hi\u{9B}2J")
+        #expect(output.drain(timeout: 5))
+        #expect(String(decoding: pipe.readAvailable(), as: UTF8.self) == "Ann said hi\n")
+    }
+}
+
+#if os(Linux)
+    /// A pseudo-terminal: the host writes to its secondary side as to a real terminal; the test types on the primary
+    /// side (Ctrl-S stops the terminal's output, Ctrl-Q starts it again) and reads what the terminal showed.
+    final class PseudoTerminal {
+        let primary: Int32
+        let secondary: Int32
+
+        init() throws {
+            primary = open("/dev/ptmx", O_RDWR | O_NOCTTY)
+            // unlockpt and ptsname, which Swift's Glibc does not show: TIOCSPTLCK and TIOCGPTN.
+            var unlock: Int32 = 0
+            var number: UInt32 = 0
+            guard primary >= 0, ioctl(primary, UInt(0x4004_5431), &unlock) == 0,
+                ioctl(primary, UInt(0x8004_5430), &number) == 0
+            else { throw POSIXError(.ENODEV) }
+            secondary = open("/dev/pts/\(number)", O_RDWR | O_NOCTTY)
+            guard secondary >= 0 else { throw POSIXError(.ENODEV) }
+            var settings = termios()
+            tcgetattr(secondary, &settings)
+            settings.c_iflag |= tcflag_t(IXON)  // Ctrl-S and Ctrl-Q control the output, as on the operator's terminal
+            tcsetattr(secondary, TCSANOW, &settings)
+            var size = winsize(ws_row: 24, ws_col: 80, ws_xpixel: 0, ws_ypixel: 0)
+            _ = ioctl(secondary, UInt(TIOCSWINSZ), &size)
+        }
+
+        /// Types `bytes` at the terminal's keyboard.
+        func type(_ bytes: [UInt8]) {
+            _ = bytes.withUnsafeBytes { write(primary, $0.baseAddress, $0.count) }
+        }
+
+        /// What the terminal shows now, without waiting.
+        func readAvailable() -> [UInt8] {
+            var bytes: [UInt8] = []
+            var chunk = [UInt8](repeating: 0, count: 65536)
+            while true {
+                var descriptor = pollfd(fd: primary, events: Int16(POLLIN), revents: 0)
+                guard poll(&descriptor, 1, 0) > 0 else { return bytes }
+                let count = chunk.withUnsafeMutableBytes { read(primary, $0.baseAddress, $0.count) }
+                guard count > 0 else { return bytes }
+                bytes += chunk[0..<count]
+            }
+        }
+
+        deinit {
+            close(secondary)
+            close(primary)
+        }
+    }
+
+    /// A tiny tmpfs mounted for one test (root only), unmounted and removed when it goes away.
+    final class TinyDisk {
+        let path: String
+        private var filler: String { path + "/filler" }
+
+        init(kilobytes: Int) throws {
+            path = NSTemporaryDirectory() + "partyline-tiny-disk-" + UUID().uuidString
+            try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+            guard mount("tmpfs", path, "tmpfs", 0, "size=\(kilobytes)k,mode=0700") == 0 else {
+                let code = errno
+                rmdir(path)
+                throw POSIXError(POSIXErrorCode(rawValue: code) ?? .EPERM)
+            }
+        }
+
+        /// Fills every byte left with a file of its own.
+        func fill() throws {
+            let fd = open(filler, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+            guard fd >= 0 else { throw POSIXError(.EIO) }
+            let chunk = [UInt8](repeating: 0x2E, count: 4096)
+            while chunk.withUnsafeBytes({ write(fd, $0.baseAddress, $0.count) }) > 0 {}
+            var byte: UInt8 = 0x2E
+            while write(fd, &byte, 1) > 0 {}
+            close(fd)
+        }
+
+        /// Removes the filling: there is room again.
+        func makeRoom() { unlink(filler) }
+
+        deinit {
+            umount2(path, 2)  // MNT_DETACH: even while a killed host's files are still being closed
+            rmdir(path)
+        }
+    }
+#endif
