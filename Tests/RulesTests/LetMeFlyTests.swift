@@ -526,7 +526,5 @@ import Testing
         #expect(lines.contains { $0.contains("12.00 m") && $0.contains("Flagship") && $0.contains("2025-06-14") })
         #expect(lines.allSatisfy { $0.count <= 80 })
         #expect(FlyLeaderboard.lines(title: "Tonight", players: [], phones: []).contains("  (no caught throws yet)"))
-        #expect(
-            FlyScope(word: "ALL") == .allTime && FlyScope(word: "tonight") == .tonight && FlyScope(word: "x") == nil)
     }
 }

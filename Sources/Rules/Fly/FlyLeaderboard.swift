@@ -50,35 +50,6 @@ public struct FlyRecord: Codable, Sendable, Equatable {
     public var isCaught: Bool { quality != .dropped }
 }
 
-/// Which throws a leaderboard ranks.
-public enum FlyScope: String, Codable, Sendable, CaseIterable {
-    /// The running (or last) game.
-    case game
-    /// Since the host started.
-    case tonight
-    /// Every throw the host has recorded.
-    case allTime
-
-    /// Its name for people.
-    public var title: String {
-        switch self {
-        case .game: "This game"
-        case .tonight: "Tonight"
-        case .allTime: "All-time"
-        }
-    }
-
-    /// The scope a typed word names (`all`, `alltime`, `tonight`, `game`), any case.
-    public init?(word: String) {
-        switch word.lowercased() {
-        case "game", "this": self = .game
-        case "tonight", "night", "today": self = .tonight
-        case "all", "alltime", "all-time", "ever": self = .allTime
-        default: return nil
-        }
-    }
-}
-
 /// Leaderboards: pure functions from throw records to ranked rows, per player and per phone.
 public enum FlyLeaderboard {
     /// A player's best caught throw.

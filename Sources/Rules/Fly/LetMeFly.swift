@@ -217,7 +217,8 @@ public struct LetMeFly: SteeredMode, Codable, Sendable, Equatable {
         case thrown(FlyThrow)
         /// A phone came down: caught or dropped.
         case caught(FlyCatch)
-        /// The round's clock ran out (or the operator moved on): no more throws; these players missed.
+        /// The round's clock ran out (or the operator moved on): no more throws; these players missed (their streaks
+        /// are over).
         case timeUp(round: Int, missed: [String])
         /// A challenge was made.
         case challenged(FlyChallenge)
@@ -271,6 +272,8 @@ public struct LetMeFly: SteeredMode, Codable, Sendable, Equatable {
     public private(set) var challenges: [FlyChallenge] = []
     /// Every throw that came down, in order.
     public private(set) var results: [FlyCatch] = []
+    /// How the last round ended (between rounds and after the game).
+    public private(set) var lastSummary: FlyRoundSummary?
 
     /// A game for `entrants` (at least one) with `settings` and `phones` (at least one).
     public init(entrants: [FlyEntrant], settings: FlySettings = FlySettings(), phones: [FlyPhone] = FlyPhone.builtin)
@@ -297,6 +300,14 @@ public struct LetMeFly: SteeredMode, Codable, Sendable, Equatable {
     /// The round as it was opened (its meter and clock), while one runs.
     public var currentRound: FlyRound? {
         guard phase == .throwing || phase == .landing, let sweepStart, let roundDeadline else { return nil }
+        return FlyRound(
+            number: roundNumber, of: settings.rounds, sweepStart: sweepStart, periodMs: settings.periodMs,
+            deadline: roundDeadline)
+    }
+
+    /// The current or last round as it was opened (moved on by any pause), once one was.
+    public var latestRound: FlyRound? {
+        guard let sweepStart, let roundDeadline else { return nil }
         return FlyRound(
             number: roundNumber, of: settings.rounds, sweepStart: sweepStart, periodMs: settings.periodMs,
             deadline: roundDeadline)
@@ -613,7 +624,7 @@ public struct LetMeFly: SteeredMode, Codable, Sendable, Equatable {
             players[index].turn = .missed
             players[index].streak = 0
             players[index].cleanRun = 0
-            if players[index].isActive { missed.append(players[index].name) }
+            missed.append(players[index].name)
         }
         return [.timeUp(round: roundNumber, missed: missed)]
     }
@@ -642,12 +653,10 @@ public struct LetMeFly: SteeredMode, Codable, Sendable, Equatable {
         let isLast = roundNumber >= settings.rounds
         nextRoundAt = isLast || settings.breakSeconds == 0 ? nil : now.advanced(bySeconds: settings.breakSeconds)
         let missed = players.filter { $0.isActive && $0.turn == .missed }.map(\.name)
-        var effects: [Effect] = [
-            .roundOver(
-                FlyRoundSummary(
-                    number: roundNumber, isLast: isLast, missed: missed, standings: standings, nextRoundAt: nextRoundAt)
-            )
-        ]
+        let summary = FlyRoundSummary(
+            number: roundNumber, isLast: isLast, missed: missed, standings: standings, nextRoundAt: nextRoundAt)
+        lastSummary = summary
+        var effects: [Effect] = [.roundOver(summary)]
         if isLast { effects += finish() }
         return effects
     }
