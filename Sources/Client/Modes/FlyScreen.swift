@@ -207,6 +207,10 @@ struct FlyView: GameScreen {
             let flight = Flight(
                 player: thrown.player, phone: thrown.phone, power: thrown.power, heightM: thrown.heightM,
                 airMs: thrown.airMs, landsAt: thrown.landsAt)
+            picks[thrown.player] = thrown.phone  // the phone is fixed from the first throw
+            if let index = standings.firstIndex(where: { $0.player == thrown.player }) {
+                standings[index].phone = thrown.phone
+            }
             flights.removeAll { $0.player == thrown.player }
             flights.append(flight)
             flights.sort { $0.pressedAt < $1.pressedAt }
@@ -398,6 +402,14 @@ struct FlyView: GameScreen {
                 let line = teams.map { "#\($0.rank) \($0.team) \($0.score)" }.joined(separator: " · ")
                 rows.append(ScreenRenderer.indent("Teams  " + line, .bold))
             }
+            if let winner = standings.first, winner.score > 0 {
+                let winners = standings.filter { $0.rank == 1 }.map(\.player)
+                rows.append(
+                    ScreenRenderer.indent(
+                        winners.count > 1
+                            ? "A tie at the top: \(winners.joined(separator: " and "))!" : "\(winner.player) wins!",
+                        Style(isBold: true, color: .yellow)))
+            }
             for board in leaderboards where board.scope != FlyWire.Scope.game.rawValue {
                 rows.append([])
                 let title = FlyWire.Scope(rawValue: board.scope)?.title ?? board.scope
@@ -552,14 +564,6 @@ struct FlyView: GameScreen {
             rows.append(ScreenRenderer.indent(text, mine ? .colored(.green, bold: true) : .plain))
         }
         if standings.count > 12 { rows.append(ScreenRenderer.indent("  … \(standings.count - 12) more", .dim)) }
-        if phase == .finished, let winner = standings.first, winner.score > 0 {
-            let winners = standings.filter { $0.rank == 1 }.map(\.player)
-            rows.append(
-                ScreenRenderer.indent(
-                    winners.count > 1
-                        ? "A tie at the top: \(winners.joined(separator: " and "))!" : "\(winner.player) wins!",
-                    Style(isBold: true, color: .yellow)))
-        }
         return rows
     }
 }
