@@ -219,7 +219,7 @@ final class FlyHost: GameAdapter {
 
     func messages(for effects: [LetMeFly.Effect], at now: Instant) -> [Outgoing] {
         var outgoing: [Outgoing] = []
-        let today = FlyRecordStore.date(Date())
+        var today: String { FlyRecordStore.date(Date()) }
         var shouldSave = false
         for effect in effects {
             switch effect {
@@ -233,6 +233,7 @@ final class FlyHost: GameAdapter {
                 outgoing.append(Outgoing(.everyone, FlyHost.thrown(thrown)))
             case .caught(let result):
                 records.record(result, game: record.game, date: today)
+                shouldSave = true
                 outgoing.append(Outgoing(.everyone, FlyHost.caught(result)))
             case .timeUp(let number, let missed):
                 outgoing.append(Outgoing(.everyone, FlyWire.TimeUp(round: number, missed: missed)))
