@@ -198,3 +198,45 @@ struct FlyModeTests {
         #expect(try ann.expect("pong")["re"] == 9, "the connection keeps working")
     }
 }
+
+/// The text tables the operator reads (the console's `leaderboard`, `partyline-host history --fly`).
+@Suite("Let Me Fly leaderboards as text")
+struct FlyLeaderboardTextTests {
+    @Test func theKeptRecordsPrintAsTonightAndAllTimeTables() throws {
+        let host = try EmbeddedHost()
+        let ann = try host.player("Ann", team: "Red")
+        host.console("start fly 1 round-seconds=5")
+        ann.send(["type": "phone", "choice": "pro"])
+        host.advance(by: 600)
+        ann.send(["type": "throw"])
+        let thrown = try ann.expect("thrown")
+        let game = try FlyModeTests.game(host)  // kept: the game ends with Ann's catch (she plays alone)
+        host.advance(by: (thrown["airMs"]?.intValue ?? 0) + 3)
+        ann.send(["type": "catch"])
+        let live = game.leaderboardLines(at: Instant(milliseconds: host.now))
+        #expect(live.first == "This game — players")
+        #expect(live.contains { $0.contains("Ann") && $0.contains("11.47 m") && $0.contains("Pro") })
+        #expect(live.contains("Tonight — players") && live.contains("All-time — phones"))
+        #expect(host.core.room.game == nil)
+
+        // From the data folder alone, as `history --fly` reads it.
+        let kept = FlyRecordStore(directory: host.data.path).leaderboardLines()
+        #expect(kept.first == "All-time — players")
+        let annRow = try #require(kept.first { $0.contains("Ann") })
+        #expect(annRow.contains("11.47 m") && annRow.contains("Pro"))
+        #expect(annRow.contains(String(FlyRecordStore.date(Date()).prefix(10))), "dated today")
+        #expect(kept.contains { $0.contains("Pro") && $0.hasSuffix("1       1") })
+        let tonight = FlyRecordStore(directory: host.data.path).leaderboardLines(tonight: "2999-01-01T00:00:00Z")
+        #expect(tonight.contains("  (no caught throws yet)"), "nothing is later than the year 2999")
+
+        // A broken file is reported, kept aside at the next save, and play goes on.
+        let path = host.data.path + "/fly/records.json"
+        #expect(FileManager.default.createFile(atPath: path, contents: Data("{ not json".utf8)))
+        let broken = FlyRecordStore(directory: host.data.path)
+        #expect(broken.leaderboardLines().first?.contains("could not be read") == true)
+        broken.award("club5", to: "Ann", game: "g", date: "2025-01-01T00:00:00Z")
+        #expect(broken.save() == nil)
+        #expect(FileManager.default.fileExists(atPath: path + ".broken-1"))
+        #expect(FlyRecordStore(directory: host.data.path).earned(by: "ann") == ["club5"])
+    }
+}

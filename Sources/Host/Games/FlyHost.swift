@@ -192,7 +192,7 @@ final class FlyHost: GameAdapter {
     }
 
     /// When "tonight" began: the host's start, as the game clock counts from it (continued after a resume).
-    private func tonightSince(at now: Instant) -> String {
+    func tonightSince(at now: Instant) -> String {
         FlyRecordStore.date(Date().addingTimeInterval(-Double(now.milliseconds) / 1000))
     }
 

@@ -114,3 +114,36 @@ final class FlyRecordStore {
         return formatter.string(from: date)
     }
 }
+
+extension FlyRecordStore {
+    /// The built-in phones' names by id, for tables.
+    static let phoneNames = Dictionary(uniqueKeysWithValues: FlyPhone.builtin.map { ($0.id, $0.name) })
+
+    /// One leaderboard as text for a terminal: players by their best caught throw, then the phones.
+    static func lines(title: String, records: [FlyRecord]) -> [String] {
+        FlyLeaderboard.lines(
+            title: title, players: FlyLeaderboard.players(records), phones: FlyLeaderboard.phones(records),
+            phoneNames: phoneNames)
+    }
+
+    /// The kept leaderboards as text (`partyline-host history --fly`, the console's `leaderboard`): tonight's when
+    /// `tonight` (ISO 8601) says since when, then all time; a file that could not be read says so first.
+    func leaderboardLines(tonight: String? = nil) -> [String] {
+        var lines: [String] = problem.map { [$0, ""] } ?? []
+        if let tonight {
+            lines += FlyRecordStore.lines(title: "Tonight", records: FlyLeaderboard.since(tonight, file.records))
+            lines.append("")
+        }
+        lines += FlyRecordStore.lines(title: "All-time", records: file.records)
+        return lines
+    }
+}
+
+extension FlyHost {
+    /// The running game's leaderboard, then tonight's and all time, as text for the operator's console.
+    func leaderboardLines(at now: Instant) -> [String] {
+        let thisGame = game.results.map { FlyRecord($0, game: record.game, date: "") }
+        return FlyRecordStore.lines(title: "This game", records: thisGame) + [""]
+            + records.leaderboardLines(tonight: tonightSince(at: now))
+    }
+}
