@@ -1,3 +1,4 @@
+import DelayLine
 import Foundation
 import Net
 import Protocol
@@ -53,14 +54,17 @@ struct FlyPlayer {
     let client: SyncClient
     let name: String
 
-    init(_ name: String, team: String, host: HostProcess, port: UInt16? = nil, clockOffset: Int64) throws {
+    init(_ name: String, team: String, host: HostProcess, socket: Socket? = nil, clockOffset: Int64) throws {
         self.name = name
-        client = try SyncClient(
-            port: port ?? host.port,
-            hello: [
-                "type": "hello", "protocol": 1, "room": .string(host.room), "name": .string(name),
-                "team": .string(team), "role": "player", "clock": true,
-            ], clockOffset: clockOffset)
+        let hello: JSONObject = [
+            "type": "hello", "protocol": 1, "room": .string(host.room), "name": .string(name),
+            "team": .string(team), "role": "player", "clock": true,
+        ]
+        if let socket {
+            client = try SyncClient(socket: socket, hello: hello, clockOffset: clockOffset)
+        } else {
+            client = try SyncClient(port: host.port, hello: hello, clockOffset: clockOffset)
+        }
     }
 
     /// The host's estimate of this client's clock minus the host clock.
@@ -261,19 +265,35 @@ struct FlyGameTests {
 }
 
 /// Throws and catches are judged like buzzes: a stamp maps through the measured clock offset, so a player far away
-/// is not punished for latency, and a forged stamp gains at most what it gains a buzzer (its measured latency,
-/// never more than `PressEstimate.maximumBackdate`).
-@Suite("Let Me Fly: presses judged like buzzes through a delay proxy", .serialized, .timeLimit(.minutes(2)))
+/// is not punished for latency, and a forged stamp gains at most what it gains a buzzer (bounded by the path's
+/// round trip, never more than `PressEstimate.maximumBackdate`).
+///
+/// On the packet delay line, so that the kernel's TCP sees the delay the host bounds presses by (an application
+/// proxy would hide it, and the host rightly gives no credit for a delay it cannot see; see `FairnessTests`).
+@Suite(
+    "Let Me Fly: presses judged like buzzes on the packet delay line", .serialized, .timeLimit(.minutes(2)),
+    .enabled(
+        if: DelayedNetwork.unavailableReason == nil,
+        Comment(
+            rawValue: "Skipped: \(DelayedNetwork.unavailableReason ?? ""); run the tests as root to include them.")))
 struct FlyFairnessTests {
     @Test func latencyIsForgivenButAForgedStampGainsNoMoreThanABuzzWould() throws {
-        let host = try HostProcess(["--no-fsync", "--rate", "1000"])
-        let proxy = try TCPProxy(to: host.port, delay: 40, jitter: 10)
-        defer { proxy.stop() }
-        let admin = try host.admin()
-        let far = try FlyPlayer("Rita", team: "Red", host: host, port: proxy.port, clockOffset: 123_456)
-        try far.client.waitForSyncs(6)
+        // Rita 40 ± 10 ms each way; the operator on an undelayed link.
+        let network = try DelayedNetwork(links: [.symmetric(40, jitter: 10), .symmetric(0)])
+        defer { network.close() }
+        let host = try HostProcess(
+            ["--no-fsync", "--rate", "1000", "--no-console"], bind: "0.0.0.0", launchPrefix: network.hostLaunchPrefix)
+        let admin = try SyncClient(
+            socket: network.connect(link: 1, port: host.port),
+            hello: ["type": "hello", "room": .string(host.room), "role": "admin", "key": .string(host.adminKey)])
+        defer { admin.close() }
+        let far = try FlyPlayer(
+            "Rita", team: "Red", host: host, socket: network.connect(link: 0, port: host.port), clockOffset: 123_456)
+        defer { far.client.close() }
+        try far.client.waitForSyncs(6, timeout: 10)
+        usleep(300_000)  // the last sync replies still travel
         try admin.send(["type": "start", "game": "fly", "rounds": 3, "roundSeconds": 6, "breakSeconds": 1, "id": 1])
-        _ = try admin.waitFor("ok") { $0["re"] == 1 }
+        _ = try admin.waitFor("ok", timeout: 10) { $0["re"] == 1 }
         try far.client.send(["type": "phone", "choice": "flagship"])  // ±70 ms: clean; ±140 ms: fumbled
         let bound = PressEstimate.maximumBackdate
 
