@@ -29,7 +29,7 @@ struct FlyModeTests {
         let cleo = host.connect()
         cleo.send(line: "join ROOM Cleo Red")
         var board = Watcher(try host.watcher(.board), role: .board)
-        #expect(host.console("start fly 2 round-seconds=10 break-seconds=3") == ["Started fly."])
+        #expect(host.console("start fly 2 round-seconds=10 break-seconds=3") == ["Started Let Me Fly."])
         ann.update()
         bob.update()
         #expect(try FlyModeTests.view(ann).phones.count == 5)

@@ -5,7 +5,9 @@
 public enum FlyWire: GameWire {
     public static let name = "fly"
     public static let title = "Let Me Fly"
-    public static let startGrammar = StartGrammar(count: "rounds", usage: "start fly [ROUNDS] [key=value …]")
+    public static let startGrammar = StartGrammar(
+        count: "rounds", usage: "start fly [ROUNDS] [key=value …]",
+        example: "start fly 3 round-seconds=30 break-seconds=0")
 
     /// Metres from millimetres, as the wire carries heights.
     public static func metres(_ millimetres: Int) -> Double { Double(millimetres) / 1000 }
