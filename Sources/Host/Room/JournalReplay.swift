@@ -42,7 +42,7 @@ enum JournalReplay {
                 + "it was left untouched. Start with --fresh (the old journal is kept beside the new one) or repair it.")
         }
         let records = reading.records.compactMap { try? JSONCoding.decode(JournalRecord.self, from: .object($0)) }
-        guard records.count == reading.records.count, case .room(let room, let key, _)? = records.first else {
+        guard records.count == reading.records.count, case .room(let room, let key, _, _)? = records.first else {
             throw StorageError("the journal \(path) does not start with a room record, or holds a record this host cannot read")
         }
         var state = ResumedState(room: room, adminKey: key)
@@ -53,7 +53,7 @@ enum JournalReplay {
         var order: [String] = []
         for record in records {
             switch record {
-            case .room(_, _, let at), .start(_, _, let at), .event(let at, _):
+            case .room(_, _, let at, _), .start(_, _, let at), .event(let at, _):
                 state.lastClock = max(state.lastClock, at)
             default:
                 break
