@@ -261,6 +261,20 @@ struct FlyGameTests {
         host.stop()
         let history = try ChildProcess.run(BuiltProducts.path("partyline-host"), ["history", "--data", host.data])
         #expect(history.output.contains("fly"), "the game log is listed by history")
+        // The records from the command line: all time, and tonight as the journal says the evening began.
+        let printed = try ChildProcess.run(
+            BuiltProducts.path("partyline-host"), ["history", "--fly", "--data", host.data])
+        #expect(printed.terminationStatus == 0, "\(printed.errors)")
+        #expect(printed.output.contains("All-time — players") && !printed.output.contains("Tonight"))
+        let annRanked = try #require(ranking.first { $0["player"] == "Ann" })
+        let row = printed.output.split(separator: "\n").first { $0.contains(" Ann ") }
+        #expect(row?.contains(FlyWire.heightText(annRanked["bestM"]?.doubleValue ?? 0)) == true, "\(printed.output)")
+        let tonight = try ChildProcess.run(
+            BuiltProducts.path("partyline-host"), ["history", "--fly", "tonight", "--data", host.data])
+        #expect(tonight.output.contains("Tonight (since ") && tonight.output.contains("Ann"), "\(tonight.output)")
+        let wrong = try ChildProcess.run(
+            BuiltProducts.path("partyline-host"), ["history", "--fly", "yesterday", "--data", host.data])
+        #expect(wrong.terminationStatus != 0 && wrong.errors.contains("leaderboard [game|tonight|all]"))
     }
 }
 

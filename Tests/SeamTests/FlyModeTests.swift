@@ -211,12 +211,10 @@ struct FlyLeaderboardTextTests {
         ann.send(["type": "throw"])
         let thrown = try ann.expect("thrown")
         let game = try FlyModeTests.game(host)  // kept: the game ends with Ann's catch (she plays alone)
+        let evening = try #require(host.core.storage.eveningStart, "a host notes when it opened the room")
+        #expect(game.record.tonightSince == FlyRecordStore.date(evening), "the game counts tonight from there too")
         host.advance(by: (thrown["airMs"]?.intValue ?? 0) + 3)
         ann.send(["type": "catch"])
-        let live = game.leaderboardLines(at: Instant(milliseconds: host.now))
-        #expect(live.first == "This game — players")
-        #expect(live.contains { $0.contains("Ann") && $0.contains("11.47 m") && $0.contains("Pro") })
-        #expect(live.contains("Tonight — players") && live.contains("All-time — phones"))
         #expect(host.core.room.game == nil)
 
         // From the data folder alone, as `history --fly` reads it.
@@ -238,5 +236,64 @@ struct FlyLeaderboardTextTests {
         #expect(broken.save() == nil)
         #expect(FileManager.default.fileExists(atPath: path + ".broken-1"))
         #expect(FlyRecordStore(directory: host.data.path).earned(by: "ann") == ["club5"])
+    }
+
+    /// The records tool: the console's `leaderboard`, an admin client's `flyRecords` and the console line it may send;
+    /// tonight counts from when the host opened the room, as the journal notes it for the next host and the command
+    /// line.
+    @Test func theLeaderboardToolShowsTonightAndAllTimeToTheOperator() throws {
+        let host = try EmbeddedHost()
+        // A throw from long ago, kept in the records: all time, not tonight.
+        let old = FlyRecord(
+            game: "fly-old", round: 1, player: "Zed", team: "Zed", phone: "brick", heightMm: 19_000, airMs: 3_936,
+            quality: .clean, points: 15, date: "2001-01-01T20:00:00Z")
+        try FileManager.default.createDirectory(atPath: host.data.path + "/fly", withIntermediateDirectories: true)
+        try Data(JSONCoding.bytes(FlyRecordFile(records: [old]))).write(
+            to: URL(fileURLWithPath: host.data.path + "/fly/records.json"))
+
+        #expect(host.console("leaderboard tonight").joined(separator: "\n").contains("(no caught throws yet)"))
+        let ann = try host.player("Ann", team: "Red")
+        host.console("start fly 1 round-seconds=5")
+        ann.send(["type": "phone", "choice": "pro"])
+        host.advance(by: 600)
+        ann.send(["type": "throw"])
+        let thrown = try ann.expect("thrown")
+        host.advance(by: (thrown["airMs"]?.intValue ?? 0) + 3)
+        ann.send(["type": "catch"])
+        #expect(host.core.room.game == nil)
+
+        let both = host.console("leaderboard").joined(separator: "\n")
+        #expect(both.contains("Tonight (since ") && both.contains("All-time — players"), "\(both)")
+        let tonight = both.components(separatedBy: "All-time — players")[0]
+        #expect(tonight.contains("Ann") && tonight.contains("11.47 m") && !tonight.contains("Zed"), "\(tonight)")
+        #expect(both.components(separatedBy: "All-time — players")[1].contains("Zed"))
+        let latest = host.console("leaderboard game").joined(separator: "\n")
+        #expect(latest.contains("Latest game") && latest.contains("Ann") && !latest.contains("Zed"), "\(latest)")
+        #expect(host.console("fly history all").joined().contains("Zed"), "history --fly reaches the same tool")
+        #expect(host.console("leaderboard yesterday").first?.hasPrefix("! Usage:") == true)
+        #expect(host.console("help").joined(separator: "\n").contains("leaderboard [game|tonight|all]"))
+
+        // An admin client asks by type and gets the boards as data; or sends the console line.
+        let admin = try host.watcher(.admin)
+        admin.send(["type": "flyRecords", "action": "leaderboard", "scope": "tonight", "id": 1])
+        let reply = try admin.expect("content")
+        #expect(reply["re"] == 1 && reply["kind"] == "flyRecords")
+        let board = try #require(reply["item"]?["boards"]?.arrayValue?.first)
+        #expect(board["scope"] == "tonight")
+        #expect(board["players"]?.arrayValue?.map { $0["player"] } == ["Ann"])
+        admin.send(["type": "flyRecords", "action": "leaderboard", "scope": "sometime", "id": 2])
+        #expect(try admin.expect("error")["code"] == "bad_field")
+        admin.send(["type": "console", "line": "leaderboard all", "id": 3])
+        let lines = try admin.expect("content")["lines"]?.arrayValue ?? []
+        #expect(lines.contains { $0.stringValue?.contains("Zed") == true })
+        let player = try host.player("Bob", team: "Blue")
+        player.send(["type": "flyRecords", "action": "leaderboard", "id": 4])
+        #expect(try player.expect("error")["code"] == "forbidden")
+
+        // The command line reads the same evening from the journal.
+        let later = try Storage(directory: host.data.path, log: Logger(level: .error) { _ in })
+        let noted = try #require(later.eveningStart)
+        let evening = try #require(host.core.storage.eveningStart)
+        #expect(abs(noted.timeIntervalSince(evening)) < 1)
     }
 }

@@ -18,6 +18,9 @@ final class FlyHost: GameAdapter {
         var game: String
         /// The data folder whose `fly/records.json` this game adds to (nil: it keeps nothing).
         var dataDirectory: String?
+        /// When tonight began (ISO 8601, UTC), for tonight's leaderboard; nil in records written before games noted
+        /// it (tonight then counts back along the game clock).
+        var tonightSince: String?
     }
 
     /// The readable record of a game (games/*.json); `ranking` entries read like every game log's.
@@ -40,7 +43,8 @@ final class FlyHost: GameAdapter {
     static let entry = ModeEntry(
         FlyHost.self, aliases: ["letmefly", "let-me-fly"],
         make: { (options, context) throws(RuleError) in try FlyHost.make(options: options, context: context) },
-        restore: { try FlyHost(record: JSONCoding.decode(StartRecord.self, from: $0)) })
+        restore: { try FlyHost(record: JSONCoding.decode(StartRecord.self, from: $0)) },
+        tools: [{ storage in FlyRecordsTool(storage: storage) }])
 
     var mode: ModeEntry { FlyHost.entry }
     var game: LetMeFly
@@ -70,10 +74,11 @@ final class FlyHost: GameAdapter {
         }
         let stamp = FlyRecordStore.date(Date()).filter { $0.isNumber }
         let id = "fly-\(stamp.prefix(8))-\(stamp.dropFirst(8).prefix(6))-\(String(context.seed & 0xFFFF, radix: 16))"
+        let evening = context.tools.tool(FlyRecordsTool.self)?.eveningStart
         return try FlyHost(
             record: StartRecord(
                 entrants: entrants, settings: settings, phones: FlyPhone.builtin, game: id,
-                dataDirectory: context.dataDirectory))
+                dataDirectory: context.dataDirectory, tonightSince: evening.map(FlyRecordStore.date)))
     }
 
     var startRecord: JSONValue { (try? JSONCoding.encode(record)) ?? .null }
@@ -191,9 +196,10 @@ final class FlyHost: GameAdapter {
         FlyWire.Scoreboard(ranking: FlyHost.standings(game.standings), teams: FlyHost.teams(game.teamStandings))
     }
 
-    /// When "tonight" began: the host's start, as the game clock counts from it (continued after a resume).
+    /// When "tonight" began: when the host opened the room (noted at the start), else the host's start as the game
+    /// clock counts from it.
     func tonightSince(at now: Instant) -> String {
-        FlyRecordStore.date(Date().addingTimeInterval(-Double(now.milliseconds) / 1000))
+        record.tonightSince ?? FlyRecordStore.date(Date().addingTimeInterval(-Double(now.milliseconds) / 1000))
     }
 
     /// The leaderboard of `scope`: this game's throws, tonight's or every recorded one.
@@ -204,17 +210,7 @@ final class FlyHost: GameAdapter {
         case .tonight: chosen = FlyLeaderboard.since(tonightSince(at: now), records.file.records)
         case .allTime: chosen = records.file.records
         }
-        let players = FlyLeaderboard.players(chosen).map {
-            FlyWire.PlayerRow(
-                rank: $0.rank, player: $0.player, heightM: FlyWire.metres($0.heightMm), phone: $0.phone,
-                points: $0.points, date: scope == .game ? nil : $0.date)
-        }
-        let phones = FlyLeaderboard.phones(chosen, order: game.phones.map(\.id)).map {
-            FlyWire.PhoneRow(
-                rank: $0.rank, phone: $0.phone, heightM: FlyWire.metres($0.heightMm), player: $0.player,
-                throwCount: $0.throwCount, caughtCount: $0.caughtCount)
-        }
-        return FlyWire.Leaderboard(scope: scope.rawValue, players: players, phones: phones)
+        return FlyRecordStore.leaderboard(scope, records: chosen, phoneOrder: game.phones.map(\.id))
     }
 
     func messages(for effects: [LetMeFly.Effect], at now: Instant) -> [Outgoing] {

@@ -126,8 +126,29 @@ extension FlyRecordStore {
             phoneNames: phoneNames)
     }
 
-    /// The kept leaderboards as text (`partyline-host history --fly`, the console's `leaderboard`): tonight's when
-    /// `tonight` (ISO 8601) says since when, then all time; a file that could not be read says so first.
+    /// The leaderboard of `scope` on the wire, ranked from `records` (phones tied in height listed in `phoneOrder`).
+    static func leaderboard(_ scope: FlyWire.Scope, records: [FlyRecord], phoneOrder: [String]) -> FlyWire.Leaderboard {
+        let players = FlyLeaderboard.players(records).map {
+            FlyWire.PlayerRow(
+                rank: $0.rank, player: $0.player, heightM: FlyWire.metres($0.heightMm), phone: $0.phone,
+                points: $0.points, date: scope == .game ? nil : $0.date)
+        }
+        let phones = FlyLeaderboard.phones(records, order: phoneOrder).map {
+            FlyWire.PhoneRow(
+                rank: $0.rank, phone: $0.phone, heightM: FlyWire.metres($0.heightMm), player: $0.player,
+                throwCount: $0.throwCount, caughtCount: $0.caughtCount)
+        }
+        return FlyWire.Leaderboard(scope: scope.rawValue, players: players, phones: phones)
+    }
+
+    /// The throws of the game recorded last (the running one once a throw of it came down).
+    var latestGame: [FlyRecord] {
+        guard let last = file.records.last?.game else { return [] }
+        return file.records.filter { $0.game == last }
+    }
+
+    /// The kept leaderboards as text: tonight's when `tonight` (ISO 8601) says since when, then all time; a file
+    /// that could not be read says so first.
     func leaderboardLines(tonight: String? = nil) -> [String] {
         var lines: [String] = problem.map { [$0, ""] } ?? []
         if let tonight {
@@ -139,11 +160,96 @@ extension FlyRecordStore {
     }
 }
 
-extension FlyHost {
-    /// The running game's leaderboard, then tonight's and all time, as text for the operator's console.
-    func leaderboardLines(at now: Instant) -> [String] {
-        let thisGame = game.results.map { FlyRecord($0, game: record.game, date: "") }
-        return FlyRecordStore.lines(title: "This game", records: thisGame) + [""]
-            + records.leaderboardLines(tonight: tonightSince(at: now))
+/// Let Me Fly's records as an operator tool: the console's `leaderboard [game|tonight|all]`, admin clients'
+/// `{"type":"flyRecords","action":"leaderboard","scope":…}` and `partyline-host history --fly [game|tonight|all]`.
+///
+/// It reads `fly/records.json` afresh each time, so it shows the throws of a game still running (each is saved as it
+/// comes down). The reply is a `content` of kind `flyRecords`: the boards as data, and as tables for people.
+final class FlyRecordsTool: OperatorTool {
+    let storage: Storage
+
+    init(storage: Storage) { self.storage = storage }
+
+    var noun: String { "fly" }
+    var aliases: [String] { ["leaderboard", "leaderboards"] }
+    var requestType: String { "flyRecords" }
+    var usage: [String] {
+        ["leaderboard [game|tonight|all]  Let Me Fly's leaderboards (also: partyline-host history --fly)"]
+    }
+
+    /// When tonight began, for a game that starts now.
+    var eveningStart: Date? { storage.eveningStart }
+
+    func parse(_ words: [String]) -> ToolRequest? {
+        var rest = words.map { $0.lowercased() }
+        var action = "leaderboard"
+        if let first = rest.first, ["leaderboard", "leaderboards", "history", "top"].contains(first) {
+            action = first == "history" ? "history" : "leaderboard"
+            rest.removeFirst()
+        }
+        guard rest.count <= 1 else { return nil }
+        guard let word = rest.first else { return ToolRequest(action: action) }
+        guard let scope = FlyWire.Scope(word: word) else { return nil }
+        return ToolRequest(action: action, fields: ["scope": .string(scope.rawValue)])
+    }
+
+    func run(_ request: ToolRequest, caller: ToolCaller) throws(RuleError) -> any HostMessage {
+        guard ["leaderboard", "history"].contains(request.action) else {
+            throw RuleError(
+                .unknownCommand,
+                "Let Me Fly's records answer \"leaderboard\" (with a scope: game, tonight or allTime).")
+        }
+        let scopes: [FlyWire.Scope]
+        if let word = request.fields["scope"]?.stringValue {
+            guard let scope = FlyWire.Scope(rawValue: word) ?? FlyWire.Scope(word: word) else {
+                throw RuleError(.badField, "scope must be game, tonight or allTime, not \"\(word)\".")
+            }
+            scopes = [scope]
+        } else {
+            // `history --fly` prints the all-time table; the console's `leaderboard` tonight's and all time.
+            scopes = request.action == "history" || eveningStart == nil ? [.allTime] : [.tonight, .allTime]
+        }
+        let store = FlyRecordStore(directory: storage.directory)
+        let order = FlyPhone.builtin.map(\.id)
+        var boards: [JSONValue] = []
+        var lines: [String] = store.problem.map { [$0, ""] } ?? []
+        for scope in scopes {
+            let records: [FlyRecord]
+            let title: String
+            switch scope {
+            case .game:
+                records = store.latestGame
+                title = records.first.map { "Latest game (\(FlyRecordsTool.local($0.date)))" } ?? "Latest game"
+            case .tonight:
+                guard let since = eveningStart else {
+                    let all = caller == .commandLine ? "partyline-host history --fly all" : "leaderboard all"
+                    throw RuleError(
+                        .badOption,
+                        "Tonight counts from when the host opened the room, and no host has noted that in "
+                            + "\(storage.directory) yet; `\(all)` shows every throw kept.")
+                }
+                records = FlyLeaderboard.since(FlyRecordStore.date(since), store.file.records)
+                title = "Tonight (since \(FlyRecordsTool.local(FlyRecordStore.date(since))))"
+            case .allTime:
+                records = store.file.records
+                title = "All-time"
+            }
+            if lines.count > (store.problem == nil ? 0 : 2) { lines.append("") }
+            lines += FlyRecordStore.lines(title: title, records: records)
+            let board = FlyRecordStore.leaderboard(scope, records: records, phoneOrder: order)
+            boards.append((try? JSONCoding.encode(board)) ?? .null)
+        }
+        let named = scopes.map { $0 == .allTime ? "all time" : $0 == .game ? "the latest game" : $0.rawValue }
+        return ContentDetail(
+            kind: requestType, id: "leaderboard", name: "Let Me Fly, " + named.joined(separator: " and "),
+            builtin: false, item: .object(["boards": .array(boards)]), lines: lines)
+    }
+
+    /// `2025-06-14 21:03` in the host's time zone, from an ISO 8601 date.
+    static func local(_ iso: String) -> String {
+        guard let date = ISO8601DateFormatter().date(from: iso) else { return iso }
+        let formatter = DateFormatter()
+        formatter.dateFormat = "yyyy-MM-dd HH:mm"
+        return formatter.string(from: date)
     }
 }
