@@ -29,7 +29,7 @@ struct FlyModeTests {
         let cleo = host.connect()
         cleo.send(line: "join ROOM Cleo Red")
         var board = Watcher(try host.watcher(.board), role: .board)
-        #expect(host.console("start fly 2 round-seconds=10 break-seconds=3") == ["Started Let Me Fly."])
+        #expect(host.console("start fly 2 round-seconds=10 break-seconds=3").first == "Started Let Me Fly.")
         ann.update()
         bob.update()
         #expect(try FlyModeTests.view(ann).phones.count == 5)
@@ -295,5 +295,70 @@ struct FlyLeaderboardTextTests {
         let noted = try #require(later.eveningStart)
         let evening = try #require(host.core.storage.eveningStart)
         #expect(abs(noted.timeIntervalSince(evening)) < 1)
+    }
+
+}
+
+/// Let Me Fly for the organiser (#18): the console's feed, the wait for `next`, the game log.
+@Suite("Let Me Fly for the organiser")
+struct FlyOrganiserTests {
+    /// The organiser's console follows the game (#18): rounds, throws with their heights, catches and drops,
+    /// challenges and achievements, and says when the game waits for `next`.
+    @Test func theConsoleFollowsThrowsCatchesChallengesAndWaitsForNext() throws {
+        let host = try EmbeddedHost()
+        let ann = try host.player("Ann", team: "Red")
+        let bob = try host.player("Bob", team: "Blue")
+        let admin = try host.watcher(.admin)
+        let started = host.console("start fly 2 round-seconds=5 break-seconds=0")
+        #expect(started.contains { $0.hasSuffix("Round 1/2 open: 5 s to throw for Ann, Bob.") }, "\(started)")
+        ann.send(["type": "phone", "choice": "flagship"])
+        host.advance(by: 600)
+        ann.send(["type": "throw"])
+        let thrown = try ann.expect("thrown")
+        host.advance(by: (thrown["airMs"]?.intValue ?? 0) + 3)
+        ann.send(["type": "catch"])
+        ann.send(["type": "challenge", "player": "Bob"])
+        host.advance(by: 5_000)  // Bob never throws: time is up, the round is over, the game waits for the operator
+        let console = host.consoleLines.joined(separator: "\n")
+        for expected in [
+            "Ann picked the flagship.", "Ann threw the flagship: 11.47 m (75 % power).", "Ann caught it cleanly",
+            "★ Ann earned “First flight”", "Ann challenges Bob to beat 11.47 m.", "Time is up for round 1. No throw: Bob.",
+            "Round 1 is over. Scores: #1 Ann", "Waiting for you: type next for round 2.",
+        ] {
+            #expect(console.contains(expected), "the console shows \(expected)\n\(console)")
+        }
+        #expect(host.core.room.statusSummary.hasPrefix("WAITING FOR YOU: type next for round 2 · Let Me Fly"))
+        #expect(admin.drain().contains { $0["type"] == "feed" && $0["text"]?.stringValue?.contains("11.47 m") == true })
+        #expect(!ann.drain().contains { $0["type"] == "feed" } && !bob.drain().contains { $0["type"] == "feed" })
+
+        host.console("next")
+        #expect(host.core.room.game?.operatorPrompt == nil, "a round is being played")
+        #expect(host.core.room.statusSummary.hasPrefix("Let Me Fly · round 2/2 · throwing (0/2 thrown)"))
+    }
+
+    /// The game log for people and for spreadsheets: every throw that came down, the rankings.
+    @Test func theGameLogListsEveryThrowAndItsRowsForASpreadsheet() throws {
+        let host = try EmbeddedHost()
+        let ann = try host.player("Ann", team: "Red")
+        host.console("start fly 1 round-seconds=5")
+        ann.send(["type": "phone", "choice": "pro"])
+        host.advance(by: 600)
+        ann.send(["type": "throw"])
+        let thrown = try ann.expect("thrown")
+        let log = try FlyModeTests.game(host).gameLog
+        host.advance(by: (thrown["airMs"]?.intValue ?? 0) + 3)
+        ann.send(["type": "catch"])
+        #expect(host.core.room.game == nil)
+        let (_, written, game) = try #require(host.core.storage.gameLog("1"))
+        #expect(game == "fly" && log != written, "the log written at the end holds the catch")
+        let lines = FlyHost.logLines(written)
+        #expect(lines.first?.hasPrefix("Let Me Fly · fly-") == true)
+        #expect(lines.contains("Round 1"))
+        #expect(lines.contains("    Ann (Red, Pro): 11.47 m, caught cleanly, 14 points"), "\(lines)")
+        #expect(lines.last == "Teams: #1 Red 14")
+        let rows = FlyHost.logRows(written)
+        #expect(rows.first == ["round", "player", "team", "phone", "height m", "air ms", "caught", "points"])
+        #expect(rows.dropFirst().first == ["1", "Ann", "Red", "pro", "11.467", "3058", "clean", "14"])
+        #expect(FlyHost.logLines(.string("not a log")).first == "\"not a log\"", "anything else shows as JSON")
     }
 }

@@ -33,7 +33,8 @@ final class FlyHost: GameAdapter {
             var bestM: Double
         }
 
-        var game: String
+        /// The game's id in the records (the log file's `game` is the mode's name).
+        var id: String
         var settings: FlySettings
         var throwsMade: [FlyRecord]
         var ranking: [Entry]
@@ -44,7 +45,8 @@ final class FlyHost: GameAdapter {
         FlyHost.self, aliases: ["letmefly", "let-me-fly"],
         make: { (options, context) throws(RuleError) in try FlyHost.make(options: options, context: context) },
         restore: { try FlyHost(record: JSONCoding.decode(StartRecord.self, from: $0)) },
-        tools: [{ storage in FlyRecordsTool(storage: storage) }])
+        tools: [{ storage in FlyRecordsTool(storage: storage) }],
+        logLines: { FlyHost.logLines($0) }, logRows: { FlyHost.logRows($0) })
 
     var mode: ModeEntry { FlyHost.entry }
     var game: LetMeFly
@@ -87,11 +89,25 @@ final class FlyHost: GameAdapter {
     var statusLine: String {
         var parts = ["Let Me Fly"]
         if game.roundNumber > 0 { parts.append("round \(game.roundNumber)/\(game.settings.rounds)") }
-        parts.append(game.phase.rawValue)
+        switch game.phase {
+        case .notStarted: parts.append("starting")
+        case .throwing:
+            let thrown = game.players.filter { $0.isActive && $0.turn != .waiting }.count
+            let playing = game.players.filter(\.isActive).count
+            parts.append("throwing (\(thrown)/\(playing) thrown)")
+        case .landing: parts.append("time is up, phones coming down")
+        case .between: parts.append("between rounds")
+        case .finished: parts.append("over")
+        }
         let up = game.players.filter { if case .inAir = $0.turn { true } else { false } }.count
         if up > 0 { parts.append(Wording.count(up, "phone") + " up") }
         if game.isPaused { parts.append("paused") }
         return parts.joined(separator: " · ")
+    }
+
+    var operatorPrompt: String? {
+        guard game.phase == .between, game.nextRoundAt == nil, !game.isPaused else { return nil }
+        return "next for round \(game.roundNumber + 1)"
     }
 
     // MARK: Input
@@ -213,6 +229,25 @@ final class FlyHost: GameAdapter {
         return FlyRecordStore.leaderboard(scope, records: chosen, phoneOrder: game.phones.map(\.id))
     }
 
+    // MARK: The organiser's feed (nothing in this game is secret: it only brings the game to the host's console)
+
+    private func feed(_ text: String, isSecondary: Bool = false) -> Outgoing {
+        Outgoing(.operators, FeedLine(text, isSecondary: isSecondary))
+    }
+
+    /// A message's line as a spectator reads it, for the feed.
+    private func feed(_ message: any HostMessage, isSecondary: Bool = false) -> Outgoing {
+        feed(message.line(for: Perspective()) ?? "", isSecondary: isSecondary)
+    }
+
+    /// `Round 2/3 open: 30 s to throw for Ann, Bob and Cleo.`
+    private func roundFeed(_ opened: FlyRound) -> Outgoing {
+        let names = game.players.filter(\.isActive).map(\.name)
+        return feed(
+            "Round \(opened.number)/\(opened.of) open: \(game.settings.roundSeconds) s to throw for "
+                + names.joined(separator: ", ") + ".")
+    }
+
     func messages(for effects: [LetMeFly.Effect], at now: Instant) -> [Outgoing] {
         var outgoing: [Outgoing] = []
         var today: String { FlyRecordStore.date(Date()) }
@@ -221,44 +256,48 @@ final class FlyHost: GameAdapter {
             switch effect {
             case .round(let opened):
                 outgoing.append(Outgoing(.everyone, round(opened, at: now)))
-            case .playerAdded:
+                outgoing.append(roundFeed(opened))
+            case .playerAdded(let entrant):
                 outgoing.append(Outgoing(.everyone, intro))  // the roster changed: the intro refreshes it
+                outgoing.append(feed("\(entrant.name) joins the game.", isSecondary: true))
             case .phonePicked(let player, let phone):
-                outgoing.append(Outgoing(.everyone, FlyWire.Picked(player: player, phone: phone)))
+                let picked = FlyWire.Picked(player: player, phone: phone)
+                outgoing += [Outgoing(.everyone, picked), feed(picked, isSecondary: true)]
             case .thrown(let thrown):
-                outgoing.append(Outgoing(.everyone, FlyHost.thrown(thrown)))
+                let message = FlyHost.thrown(thrown)
+                outgoing += [Outgoing(.everyone, message), feed(message)]
             case .caught(let result):
                 records.record(result, game: record.game, date: today)
                 shouldSave = true
-                outgoing.append(Outgoing(.everyone, FlyHost.caught(result)))
+                let message = FlyHost.caught(result)
+                outgoing += [Outgoing(.everyone, message), feed(message)]
             case .timeUp(let number, let missed):
-                outgoing.append(Outgoing(.everyone, FlyWire.TimeUp(round: number, missed: missed)))
+                let message = FlyWire.TimeUp(round: number, missed: missed)
+                outgoing += [Outgoing(.everyone, message), feed(message)]
             case .challenged(let challenge):
-                outgoing.append(Outgoing(.everyone, FlyHost.challenged(challenge)))
+                let message = FlyHost.challenged(challenge)
+                outgoing += [Outgoing(.everyone, message), feed(message)]
             case .challengeSettled(let result):
-                outgoing.append(
-                    Outgoing(
-                        .everyone,
-                        FlyWire.ChallengeOver(
-                            from: result.challenge.from, to: result.challenge.to,
-                            targetM: FlyWire.metres(result.challenge.heightMm),
-                            heightM: FlyWire.metres(result.heightMm),
-                            quality: result.quality.rawValue, won: result.won)))
+                let message = FlyWire.ChallengeOver(
+                    from: result.challenge.from, to: result.challenge.to,
+                    targetM: FlyWire.metres(result.challenge.heightMm), heightM: FlyWire.metres(result.heightMm),
+                    quality: result.quality.rawValue, won: result.won)
+                outgoing += [Outgoing(.everyone, message), feed(message)]
             case .achievement(let player, let achievement):
                 records.award(achievement.rawValue, to: player, game: record.game, date: today)
                 shouldSave = true
-                outgoing.append(
-                    Outgoing(
-                        .everyone,
-                        FlyWire.Achievement(
-                            player: player, id: achievement.rawValue, name: achievement.title,
-                            description: achievement.description)))
+                let message = FlyWire.Achievement(
+                    player: player, id: achievement.rawValue, name: achievement.title,
+                    description: achievement.description)
+                outgoing += [Outgoing(.everyone, message), feed(message)]
             case .roundOver(let summary):
                 shouldSave = true
-                outgoing.append(Outgoing(.everyone, roundOver(summary, at: now)))
+                let message = roundOver(summary, at: now)
+                outgoing += [Outgoing(.everyone, message), feed(message)]
+                if let prompt = operatorPrompt { outgoing.append(feed("Waiting for you: type \(prompt).")) }
             case .finished:
                 shouldSave = true
-                outgoing.append(Outgoing(.everyone, scoreboard))
+                outgoing += [Outgoing(.everyone, scoreboard), feed(scoreboard)]
             case .paused:
                 outgoing.append(Outgoing(.everyone, Paused(at: now.milliseconds)))
             case .resumed(let opened, let nextRoundAt):
@@ -325,7 +364,7 @@ final class FlyHost: GameAdapter {
 
     var gameLog: JSONValue {
         let log = GameLog(
-            game: record.game, settings: record.settings,
+            id: record.game, settings: record.settings,
             throwsMade: game.results.map { FlyRecord($0, game: record.game, date: "") },
             ranking: game.standings.map {
                 GameLog.Entry(
@@ -333,5 +372,52 @@ final class FlyHost: GameAdapter {
                 )
             }, teams: FlyHost.teams(game.teamStandings))
         return (try? JSONCoding.encode(log)) ?? .null
+    }
+
+    // MARK: The game log for people
+
+    /// `partyline-host history GAME`: the settings, every throw round by round, the rankings.
+    static func logLines(_ json: JSONValue) -> [String] {
+        guard let log = try? JSONCoding.decode(GameLog.self, from: json) else { return ModeEntry.plainLines(json) }
+        let settings = log.settings
+        var lines = [
+            "Let Me Fly · \(log.id) · \(Wording.count(settings.rounds, "round")) of \(settings.roundSeconds) s"
+                + " · top speed \(settings.topSpeed) m/s"
+        ]
+        let names = FlyRecordStore.phoneNames
+        for round in Set(log.throwsMade.map(\.round)).sorted() {
+            lines.append("Round \(round)")
+            for made in log.throwsMade where made.round == round {
+                let how =
+                    switch made.quality {
+                    case .clean: "caught cleanly"
+                    case .fumbled: "fumbled (half points)"
+                    case .dropped: "dropped"
+                    }
+                lines.append(
+                    "    \(made.player) (\(made.team), \(names[made.phone] ?? made.phone)): "
+                        + "\(FlyPhysics.metres(made.heightMm)), \(how), \(Wording.count(made.points, "point"))")
+            }
+        }
+        lines.append(
+            "Ranking: "
+                + log.ranking.map { "#\($0.rank) \($0.player) \($0.score) (best \(FlyWire.heightText($0.bestM)))" }
+                .joined(separator: " · "))
+        lines.append("Teams: " + log.teams.map { "#\($0.rank) \($0.team) \($0.score)" }.joined(separator: " · "))
+        return lines
+    }
+
+    /// `partyline-host history GAME --csv`: one row per throw that came down.
+    static func logRows(_ json: JSONValue) -> [[String]] {
+        guard let log = try? JSONCoding.decode(GameLog.self, from: json) else { return [] }
+        var rows = [["round", "player", "team", "phone", "height m", "air ms", "caught", "points"]]
+        for made in log.throwsMade {
+            let metres = String(format: "%.3f", FlyWire.metres(made.heightMm))
+            rows.append([
+                String(made.round), made.player, made.team, made.phone, metres, String(made.airMs),
+                made.quality.rawValue, String(made.points),
+            ])
+        }
+        return rows
     }
 }
