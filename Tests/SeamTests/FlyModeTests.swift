@@ -270,7 +270,10 @@ struct FlyLeaderboardTextTests {
         let latest = host.console("leaderboard game").joined(separator: "\n")
         #expect(latest.contains("Latest game") && latest.contains("Ann") && !latest.contains("Zed"), "\(latest)")
         #expect(host.console("fly history all").joined().contains("Zed"), "history --fly reaches the same tool")
-        #expect(host.console("leaderboard yesterday").first?.hasPrefix("! Usage:") == true)
+        #expect(
+            host.console("leaderboard yesterday")
+                == [#"! There is no leaderboard "yesterday": say game, tonight or all (allTime)."#])
+        #expect(host.console("leaderboard all time").first?.hasPrefix("! Usage:") == true)
         #expect(host.console("help").joined(separator: "\n").contains("leaderboard [game|tonight|all]"))
 
         // An admin client asks by type and gets the boards as data; or sends the console line.
@@ -322,7 +325,8 @@ struct FlyOrganiserTests {
         let console = host.consoleLines.joined(separator: "\n")
         for expected in [
             "Ann picked the flagship.", "Ann threw the flagship: 11.47 m (75 % power).", "Ann caught it cleanly",
-            "★ Ann earned “First flight”", "Ann challenges Bob to beat 11.47 m.", "Time is up for round 1. No throw: Bob.",
+            "★ Ann earned “First flight”", "Ann challenges Bob to beat 11.47 m.",
+            "Time is up for round 1. No throw: Bob.",
             "Round 1 is over. Scores: #1 Ann", "Waiting for you: type next for round 2.",
         ] {
             #expect(console.contains(expected), "the console shows \(expected)\n\(console)")
@@ -357,7 +361,7 @@ struct FlyOrganiserTests {
         #expect(lines.contains("    Ann (Red, Pro): 11.47 m, caught cleanly, 14 points"), "\(lines)")
         #expect(lines.last == "Teams: #1 Red 14")
         let rows = FlyHost.logRows(written)
-        #expect(rows.first == ["round", "player", "team", "phone", "height m", "air ms", "caught", "points"])
+        #expect(rows.first == ["round", "player", "team", "phone", "height m", "air ms", "catch", "points"])
         #expect(rows.dropFirst().first == ["1", "Ann", "Red", "pro", "11.467", "3058", "clean", "14"])
         #expect(FlyHost.logLines(.string("not a log")).first == "\"not a log\"", "anything else shows as JSON")
     }

@@ -433,6 +433,12 @@ struct FlyView: GameScreen {
             if let streak = mine?.streak, streak > 0 { text += " · streak \(streak) (+\(streak * 10) %)" }
             rows.append(ScreenRenderer.indent(text))
         }
+        // Before a first throw (the phone is kept from then on), say what the number keys pick, when there is room.
+        if round == 1, mayThrow(state), height >= 16 {
+            let choices = phones.enumerated().map { "\($0.offset + 1) \($0.element.id)" }
+            rows += ScreenRenderer.wrapped(
+                "Keys 1–\(phones.count) pick a phone: " + choices.joined(separator: " · "), width: width, style: .dim)
+        }
         rows += challengeRows(state)
         rows.append([])
         if let flight = myFlight(state) {

@@ -401,8 +401,10 @@ final class FlyHost: GameAdapter {
         }
         lines.append(
             "Ranking: "
-                + log.ranking.map { "#\($0.rank) \($0.player) \($0.score) (best \(FlyWire.heightText($0.bestM)))" }
-                .joined(separator: " · "))
+                + log.ranking.map {
+                    "#\($0.rank) \($0.player) \($0.score) ("
+                        + ($0.bestM > 0 ? "best catch \(FlyWire.heightText($0.bestM))" : "no catch") + ")"
+                }.joined(separator: " · "))
         lines.append("Teams: " + log.teams.map { "#\($0.rank) \($0.team) \($0.score)" }.joined(separator: " · "))
         return lines
     }
@@ -410,7 +412,7 @@ final class FlyHost: GameAdapter {
     /// `partyline-host history GAME --csv`: one row per throw that came down.
     static func logRows(_ json: JSONValue) -> [[String]] {
         guard let log = try? JSONCoding.decode(GameLog.self, from: json) else { return [] }
-        var rows = [["round", "player", "team", "phone", "height m", "air ms", "caught", "points"]]
+        var rows = [["round", "player", "team", "phone", "height m", "air ms", "catch", "points"]]
         for made in log.throwsMade {
             let metres = String(format: "%.3f", FlyWire.metres(made.heightMm))
             rows.append([

@@ -174,7 +174,7 @@ final class FlyRecordsTool: OperatorTool {
     var aliases: [String] { ["leaderboard", "leaderboards"] }
     var requestType: String { "flyRecords" }
     var usage: [String] {
-        ["leaderboard [game|tonight|all]  Let Me Fly's leaderboards (also: partyline-host history --fly)"]
+        ["leaderboard [game|tonight|all]  Let Me Fly's best throws"]
     }
 
     /// When tonight began, for a game that starts now.
@@ -189,8 +189,7 @@ final class FlyRecordsTool: OperatorTool {
         }
         guard rest.count <= 1 else { return nil }
         guard let word = rest.first else { return ToolRequest(action: action) }
-        guard let scope = FlyWire.Scope(word: word) else { return nil }
-        return ToolRequest(action: action, fields: ["scope": .string(scope.rawValue)])
+        return ToolRequest(action: action, fields: ["scope": .string(FlyWire.Scope(word: word)?.rawValue ?? word)])
     }
 
     func run(_ request: ToolRequest, caller: ToolCaller) throws(RuleError) -> any HostMessage {
@@ -202,7 +201,8 @@ final class FlyRecordsTool: OperatorTool {
         let scopes: [FlyWire.Scope]
         if let word = request.fields["scope"]?.stringValue {
             guard let scope = FlyWire.Scope(rawValue: word) ?? FlyWire.Scope(word: word) else {
-                throw RuleError(.badField, "scope must be game, tonight or allTime, not \"\(word)\".")
+                throw RuleError(
+                    .badField, "There is no leaderboard \"\(word)\": say game, tonight or all (allTime).")
             }
             scopes = [scope]
         } else {

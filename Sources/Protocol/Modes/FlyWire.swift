@@ -753,7 +753,7 @@ public enum FlyWire: GameWire {
             "  c or catch       catch it as it comes down (again: when your line arrives)",
             "  phone ID         pick your phone before your first throw (brick … flagship)",
             "  challenge NAME   dare NAME to beat your best height",
-            "  top [game|tonight|all]   a leaderboard",
+            "  top [WHEN]       a leaderboard: top game, top tonight or top all",
         ]
     }
 }
