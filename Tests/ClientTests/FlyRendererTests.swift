@@ -146,4 +146,18 @@ struct FlyRendererTests {
 extension String {
     /// This JSON text as a value (test fixtures).
     fileprivate var json: JSONValue { Fixtures.json(self) }
+
+    @Test func theOperatorsRecentListShowsAFeedLineThatOnlyRepeatsTheGameOnce() {
+        let welcome = #"{"type":"welcome","room":"ABCD","role":"admin","hostTime":9000}"#
+        let state = Fixtures.state(
+            role: .admin,
+            [
+                welcome, Fixtures.lobby, FlyRendererTests.game, FlyRendererTests.phones, FlyRendererTests.round,
+                FlyRendererTests.annThrown, #"{"type":"feed","text":"Ann threw the flagship: 20.38 m (100 % power)."}"#,
+                #"{"type":"feed","text":"Waiting for you: type next for round 2."}"#,
+            ])
+        let thrown = state.recent.filter { $0.contains("Ann threw the flagship") }
+        #expect(thrown == ["Ann threw the flagship: 20.38 m (100 % power)."], "\(state.recent)")
+        #expect(state.recent.last == "· Waiting for you: type next for round 2.")
+    }
 }
