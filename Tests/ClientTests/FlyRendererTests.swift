@@ -111,6 +111,17 @@ struct FlyRendererTests {
         let text = FlyRendererTests.screens(between, now: 16_000).text
         #expect(text.contains("Round 1 is over · round 2 in 4.9 s") || text.contains("round 2 in"))
         #expect(text.contains("No throw: Cy"))
+        // When the operator decides: players wait for the quizmaster, the operator is told what to type.
+        let waiting = FlyRendererTests.roundOver.replacingOccurrences(
+            of: #""nextInMs":5000,"deadline":19000"#, with: #""nextInMs":null,"deadline":null"#)
+        let player2 = FlyRendererTests.screens(FlyRendererTests.state(messages + [waiting]), now: 16_000).text
+        #expect(player2.contains("Round 1 is over · waiting for the quizmaster to start round 2"), "\(player2)")
+        let admin = #"{"type":"welcome","room":"ABCD","role":"admin","hostTime":9000}"#
+        let operatorState = Fixtures.state(
+            role: .admin,
+            [admin, Fixtures.lobby, FlyRendererTests.game, FlyRendererTests.phones, FlyRendererTests.round] + messages
+                + [waiting])
+        #expect(screen(operatorState, (80, 24), now: 16_000).joined().contains("type :next to start round 2"))
     }
 
     @Test func theFinalScreenShowsPlayersTeamsAndTheLeaderboards() {

@@ -384,7 +384,10 @@ struct FlyView: GameScreen {
             } else if let left = state.remaining(until: nextAt, now: now) {
                 next = "round \(round + 1) in \(ScreenText.clock(left))"
             } else {
-                next = "the operator starts the next round"
+                next =
+                    state.role == .admin
+                    ? "type :next to start round \(round + 1)"
+                    : "waiting for the quizmaster to start round \(round + 1)"
             }
             rows.append(ScreenRenderer.indent("Round \(round) is over · \(next)", .colored(.yellow, bold: true)))
             rows += challengeRows(state)
@@ -435,9 +438,9 @@ struct FlyView: GameScreen {
         }
         // Before a first throw (the phone is kept from then on), say what the number keys pick, when there is room.
         if round == 1, mayThrow(state), height >= 16 {
-            let choices = phones.enumerated().map { "\($0.offset + 1) \($0.element.id)" }
-            rows += ScreenRenderer.wrapped(
-                "Keys 1–\(phones.count) pick a phone: " + choices.joined(separator: " · "), width: width, style: .dim)
+            let choices = phones.enumerated().map { "\($0.offset + 1) \($0.element.id)" }.joined(separator: " · ")
+            let text = "Keys 1–\(phones.count) pick a phone: " + choices
+            rows += ScreenRenderer.wrapped(text, width: width, style: .dim)
         }
         rows += challengeRows(state)
         rows.append([])

@@ -469,7 +469,7 @@ public enum FlyWire: GameWire {
             let next =
                 last
                 ? ""
-                : nextInMs.map { " Next round in \(Wording.seconds($0))." } ?? " The operator starts the next round."
+                : nextInMs.map { " Next round in \(Wording.seconds($0))." } ?? " Waiting for the quizmaster to start round \(number + 1)."
             return "Round \(number) is over. Scores: \(Standing.summary(ranking)).\(next)"
         }
     }
