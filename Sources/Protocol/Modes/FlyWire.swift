@@ -466,10 +466,8 @@ public enum FlyWire: GameWire {
         }
 
         public func line(for reader: Perspective) -> String? {
-            let next =
-                last
-                ? ""
-                : nextInMs.map { " Next round in \(Wording.seconds($0))." } ?? " Waiting for the quizmaster to start round \(number + 1)."
+            let waiting = " Waiting for the quizmaster to start round \(number + 1)."
+            let next = last ? "" : nextInMs.map { " Next round in \(Wording.seconds($0))." } ?? waiting
             return "Round \(number) is over. Scores: \(Standing.summary(ranking)).\(next)"
         }
     }
