@@ -108,6 +108,7 @@ struct FlyRendererTests {
         #expect(board.contains("Bob challenges Ann to beat 3.26 m"))
         #expect(!board.contains("Power"))
         let between = FlyRendererTests.state(messages + [FlyRendererTests.roundOver])
+        #expect(between.phaseTag != FlyRendererTests.state(messages).phaseTag, "a notice of the round ends with it")
         let text = FlyRendererTests.screens(between, now: 16_000).text
         #expect(text.contains("Round 1 is over · round 2 in 4.9 s") || text.contains("round 2 in"))
         #expect(text.contains("No throw: Cy"))

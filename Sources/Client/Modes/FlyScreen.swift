@@ -103,6 +103,9 @@ struct FlyView: GameScreen {
     /// Whether `state`'s player's phone is up now.
     func isMyPhoneUp(_ state: ClientState) -> Bool { myFlight(state).map { $0.result == nil } ?? false }
 
+    /// The round and its phase: a notice ("You threw this round") ends when they change.
+    var phaseTag: String { "\(phase)-\(round)" }
+
     /// Whether `state`'s player may throw now.
     func mayThrow(_ state: ClientState) -> Bool {
         state.role == .player && phase == .throwing && myFlight(state) == nil && !missed.contains(state.name)
