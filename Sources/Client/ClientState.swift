@@ -264,6 +264,8 @@ struct ClientState: Equatable, Sendable {
             line = EventText.line(for: session, in: self)
             switch session {
             case .welcome, .lobby, .sync, .ping, .pong: isQuiet = true
+            // The operator's feed may only repeat the line just shown (a game with no secrets): show it once.
+            case .feed(let feed) where recent.last == feed.text: isQuiet = true
             default: break
             }
         } else if var screen = game {

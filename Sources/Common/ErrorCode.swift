@@ -36,6 +36,8 @@ public struct ErrorCode: RawRepresentable, Hashable, Sendable, Codable, CustomSt
     public static let alreadyPlaying = ErrorCode("already_playing")
     /// `already_started`
     public static let alreadyStarted = ErrorCode("already_started")
+    /// `already_thrown`
+    public static let alreadyThrown = ErrorCode("already_thrown")
     /// `answer_in_question`
     public static let answerInQuestion = ErrorCode("answer_in_question")
     /// `answer_too_long`
@@ -54,6 +56,8 @@ public struct ErrorCode: RawRepresentable, Hashable, Sendable, Codable, CustomSt
     public static let badWordList = ErrorCode("bad_word_list")
     /// `banned`
     public static let banned = ErrorCode("banned")
+    /// `bad_challenge`
+    public static let badChallenge = ErrorCode("bad_challenge")
     /// `bad_csv`
     public static let badCSV = ErrorCode("bad_csv")
     /// `bad_field`
@@ -124,6 +128,8 @@ public struct ErrorCode: RawRepresentable, Hashable, Sendable, Codable, CustomSt
     public static let nameTaken = ErrorCode("name_taken")
     /// `no_game`
     public static let noGame = ErrorCode("no_game")
+    /// `no_height`
+    public static let noHeight = ErrorCode("no_height")
     /// `no_more_hints`
     public static let noMoreHints = ErrorCode("no_more_hints")
     /// `no_packs`
@@ -138,6 +144,8 @@ public struct ErrorCode: RawRepresentable, Hashable, Sendable, Codable, CustomSt
     public static let notBuiltin = ErrorCode("not_builtin")
     /// `not_enough_questions`
     public static let notEnoughQuestions = ErrorCode("not_enough_questions")
+    /// `not_in_air`
+    public static let notInAir = ErrorCode("not_in_air")
     /// `not_joined`
     public static let notJoined = ErrorCode("not_joined")
     /// `not_paused`
@@ -154,6 +162,8 @@ public struct ErrorCode: RawRepresentable, Hashable, Sendable, Codable, CustomSt
     public static let packNameTaken = ErrorCode("pack_name_taken")
     /// `paused`
     public static let paused = ErrorCode("paused")
+    /// `phone_locked`
+    public static let phoneLocked = ErrorCode("phone_locked")
     /// `question_closed`
     public static let questionClosed = ErrorCode("question_closed")
     /// `question_too_long`
@@ -162,6 +172,8 @@ public struct ErrorCode: RawRepresentable, Hashable, Sendable, Codable, CustomSt
     public static let rateLimited = ErrorCode("rate_limited")
     /// `read_only`
     public static let readOnly = ErrorCode("read_only")
+    /// `round_closed`
+    public static let roundClosed = ErrorCode("round_closed")
     /// `round_running`
     public static let roundRunning = ErrorCode("round_running")
     /// `storage`
@@ -188,6 +200,8 @@ public struct ErrorCode: RawRepresentable, Hashable, Sendable, Codable, CustomSt
     public static let unknownList = ErrorCode("unknown_list")
     /// `unknown_pack`
     public static let unknownPack = ErrorCode("unknown_pack")
+    /// `unknown_phone`
+    public static let unknownPhone = ErrorCode("unknown_phone")
     /// `unknown_player`
     public static let unknownPlayer = ErrorCode("unknown_player")
     /// `unknown_team`
@@ -205,17 +219,18 @@ public struct ErrorCode: RawRepresentable, Hashable, Sendable, Codable, CustomSt
 
     /// Every code, in alphabetical order.
     public static let all: [ErrorCode] = [
-        .alreadyBuzzed, .alreadyJoined, .alreadyPaused, .alreadyPlaying, .alreadyStarted, .answerInQuestion,
-        .awaitingVerdict, .badBoard, .badMove, .badPick, .badWordList, .banned, .answerTooLong, .answerTooShort,
-        .badCSV, .badField, .badJSON, .badKey, .badName, .badOption, .badPackName, .badPlaceholder, .badQuestionCount,
-        .badQuestionIndex, .badSettings, .badTelnet, .badText, .badToken, .badVersion, .buzzClosed, .commandTooLong, .duplicateCommand,
-        .duplicatePlayer, .duplicateQuestion, .duplicateTeam, .emptyAnswer, .emptyCommand, .emptyQuestion, .forbidden,
-        .full, .gameOver, .gameRunning, .invalidSettings, .invalidTeamName, .kicked, .lineTooLong, .lockedOut,
-        .nameTaken, .noGame, .noMoreHints, .noPacks, .noQuestions, .noTeams, .nothingToJudge, .notBuiltin,
-        .notEnoughQuestions, .notJoined, .notPaused, .notQueen, .notStarted, .notYourTurn, .packFull, .packNameTaken,
-        .paused, .questionClosed, .questionTooLong, .rateLimited, .readOnly, .roundRunning, .storage, .teamFinished,
-        .teamOut, .tooFewPlayers, .tooManyPlayers, .tooManyTargets, .unknownBoard, .unknownCommand, .unknownGame,
-        .unknownLevel, .unknownList, .unknownPack, .unknownPlayer, .unknownTeam, .unknownType, .wrongExercise,
+        .alreadyBuzzed, .alreadyJoined, .alreadyPaused, .alreadyPlaying, .alreadyStarted, .alreadyThrown,
+        .answerInQuestion, .answerTooLong, .answerTooShort, .awaitingVerdict, .badBoard, .badChallenge, .badCSV,
+        .badField, .badJSON, .badKey, .badMove, .badName, .badOption, .badPackName, .badPick, .badPlaceholder,
+        .badQuestionCount, .badQuestionIndex, .badSettings, .badTelnet, .badText, .badToken, .badVersion, .badWordList, .banned, .buzzClosed,
+        .commandTooLong, .duplicateCommand, .duplicatePlayer, .duplicateQuestion, .duplicateTeam, .emptyAnswer,
+        .emptyCommand, .emptyQuestion, .forbidden, .full, .gameOver, .gameRunning, .invalidSettings, .invalidTeamName,
+        .kicked, .lineTooLong, .lockedOut, .nameTaken, .noGame, .noHeight, .noMoreHints, .noPacks, .noQuestions,
+        .noTeams, .notBuiltin, .notEnoughQuestions, .notInAir, .notJoined, .notPaused, .notQueen, .notStarted,
+        .notYourTurn, .nothingToJudge, .packFull, .packNameTaken, .paused, .phoneLocked, .questionClosed,
+        .questionTooLong, .rateLimited, .readOnly, .roundClosed, .roundRunning, .storage, .teamFinished, .teamOut,
+        .tooFewPlayers, .tooManyPlayers, .tooManyTargets, .unknownBoard, .unknownCommand, .unknownGame, .unknownLevel,
+        .unknownList, .unknownPack, .unknownPhone, .unknownPlayer, .unknownTeam, .unknownType, .wrongExercise,
         .wrongGame, .wrongPhase, .wrongRoom,
     ]
 }

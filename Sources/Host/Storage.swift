@@ -46,6 +46,10 @@ final class Storage {
     var loadProblems: [String] = []
     /// Whether `commands.json` exists but could not be read at start, so it must be kept before it is overwritten.
     var isCommandsFileUnread = false
+    /// When tonight began: when the journal's room was opened (a resumed host keeps its evening; the command line
+    /// reads the running or last host's), for records kept across games such as tonight's leaderboard. Nil when
+    /// there is no journal, or it does not say.
+    private(set) var eveningStart: Date?
 
     var journalPath: String { directory + "/journal.jsonl" }
     var packsDirectory: String { directory + "/" + QuizPacks.folderName }
@@ -62,6 +66,7 @@ final class Storage {
         packStore = try ContentStore(folder: directory + "/" + QuizPacks.folderName, log: log)
         loadProblems += packStore.problems
         loadCommands()
+        eveningStart = journaledEveningStart()
     }
 
     // MARK: Atomic files
@@ -126,10 +131,23 @@ final class Storage {
             try? FileManager.default.moveItem(atPath: journalPath, toPath: directory + "/journal-\(stamp).jsonl.old")
         }
         try openJournal()
-        journal(.room(code: room, adminKey: adminKey, at: clock))
+        let opened = Date()
+        eveningStart = opened
+        journal(.room(code: room, adminKey: adminKey, at: clock, opened: ISO8601DateFormatter().string(from: opened)))
         guard syncJournal() else {
             throw StorageError("cannot write \(journalPath): \(journalFailure?.description ?? "unknown error")")
         }
+    }
+
+    /// When the journal's room was opened, from its first record (nil: no journal, or it does not say).
+    private func journaledEveningStart() -> Date? {
+        guard let file = FileHandle(forReadingAtPath: journalPath) else { return nil }
+        defer { try? file.close() }
+        let head = Array(file.readData(ofLength: 4096))
+        guard let end = head.firstIndex(of: 0x0A), let object = JournalFormat.decode(Array(head[..<end])),
+            case .room(_, _, _, let opened?)? = try? JSONCoding.decode(JournalRecord.self, from: .object(object))
+        else { return nil }
+        return ISO8601DateFormatter().date(from: opened)
     }
 
     /// Opens the existing journal for appending after a resume, first cutting it back to `wholeLength`, the end of

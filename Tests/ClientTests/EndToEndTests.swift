@@ -12,7 +12,7 @@ import Darwin
 #endif
 
 /// The real `partyline` binary against a real `partyline-host` over TCP.
-@Suite("partyline against a real host", .timeLimit(.minutes(1)))
+@Suite("partyline against a real host", .timeLimit(.minutes(4)))
 struct EndToEndTests {
     /// Starts `partyline` in piped mode.
     func client(_ arguments: [String]) throws -> ChildProcess {

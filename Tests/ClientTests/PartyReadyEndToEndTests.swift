@@ -14,7 +14,7 @@ import Testing
 
 /// The party's problems with the real `partyline` against a real host over TCP: a player whose client ends comes
 /// back, typing an answer early costs nothing, and the Queen's number stays off the screen until asked for.
-@Suite("Party-ready: the real client against a real host", .timeLimit(.minutes(1)))
+@Suite("Party-ready: the real client against a real host", .timeLimit(.minutes(4)))
 struct PartyReadyEndToEndTests {
     @Test func aKilledClientStartedAgainComesBackAsTheSamePlayerAndQuitFreesTheName() throws {
         let state = TemporaryDirectory()

@@ -13,7 +13,7 @@ import Testing
 #endif
 
 /// What an attacker or a very unlucky organiser found (issue 19), against the real host over TCP.
-@Suite("Hardening", .timeLimit(.minutes(3)))
+@Suite("Hardening", .timeLimit(.minutes(4)))
 struct HardeningTests {
     /// A window-title change, a screen wipe and a cursor move, then a bidi override and a zero-width joiner.
     static let escape = "\u{1B}]0;pwned\u{07}\u{1B}[2J\u{1B}[H"

@@ -10,7 +10,7 @@ import Darwin
 #endif
 
 /// End-to-end tests of the host core over real TCP against the real `partyline-host` process.
-@Suite("Host core over TCP", .timeLimit(.minutes(1)))
+@Suite("Host core over TCP", .timeLimit(.minutes(4)))
 struct HostCoreTests {
     @Test func playersJoinTwoTeamsAndEveryoneSeesTheLobby() throws {
         let host = try HostProcess()

@@ -117,6 +117,12 @@ struct HostOptionsTests {
         #expect(try parse(["history", "--data", "d"]).1 == .history([]))
         #expect(try parse(["history", "fly", "--data", "d"]).1 == .history(["fly"]))
         #expect(try parse(["history", "--words", "--data", "d"]).1 == .history(["words"]))
+        // `history --fly`: a mode's records asked for like an option that the host does not have.
+        #expect(try parse(["history", "--fly", "--data", "d"]).1 == .history(["fly"]))
+        #expect(try parse(["--data", "d", "history", "--fly", "all"]).1 == .history(["fly", "all"]))
+        #expect(try parse(["--data=d", "--csv", "history", "--fly"]).1 == .history(["fly"]))
+        #expect(try parse(["history", "--csv"]).1 == .history([]), "a real option after history stays one")
+        #expect(throws: UsageError.self) { try parse(["--fly", "history"]) }
         // Any other command is a game's operator tool (hunt import FILE, words list…); main names the known ones.
         #expect(try parse(["hunt", "import", "office.json"]).1 == .tool(["hunt", "import", "office.json"]))
         #expect(try parse(["pack", "import", "q.csv"]).1 == .packImport(file: "q.csv"))

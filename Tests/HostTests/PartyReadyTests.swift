@@ -11,7 +11,7 @@ import Testing
 
 /// The party's problems against the real host over TCP: an answer that is a command word, the Queen's order written
 /// the natural way, and an `nc` player stranded by a host restart.
-@Suite("Party-ready: the real host", .timeLimit(.minutes(1)))
+@Suite("Party-ready: the real host", .timeLimit(.minutes(4)))
 struct PartyReadyTests {
     /// A text-mode (`nc`) player who joined; returns the connection and the rejoin code the welcome showed.
     static func ncPlayer(_ host: HostProcess, _ name: String, team: String) throws -> (TestClient, String) {

@@ -4,7 +4,7 @@ import TestSupport
 import Testing
 
 /// The Queen's game over real TCP: secret numbers reach their owners only, and the deal is provably fair.
-@Suite("Queen's game over TCP", .timeLimit(.minutes(1)))
+@Suite("Queen's game over TCP", .timeLimit(.minutes(4)))
 struct QueenGameTests {
     /// The documented canonical encoding, rebuilt here from PROTOCOL.md rather than taken from the host.
     static func commitment(room: String, round: Int, salt: String, numbers: [String: Int]) -> String {
@@ -166,7 +166,7 @@ struct QueenGameTests {
 }
 
 /// Secrets across reconnects: a player who drops and comes back sees its own number again, and nobody else's.
-@Suite("Queen's secrets across reconnects", .timeLimit(.minutes(1)))
+@Suite("Queen's secrets across reconnects", .timeLimit(.minutes(4)))
 struct QueenReconnectSecrecyTests {
     @Test func aResumedPlayerAndALateBoardSeeOnlyWhatTheyMay() throws {
         let host = try HostProcess()

@@ -10,7 +10,7 @@ import Darwin
 #endif
 
 /// Crash recovery from the journal, atomic files, limits and refusals, against the real host process.
-@Suite("Reliability and security", .timeLimit(.minutes(2)))
+@Suite("Reliability and security", .timeLimit(.minutes(4)))
 struct ReliabilityTests {
     @Test func aHostKilledMidQuestionComesBackWithTheSameRoomScoresAndQuestion() throws {
         let data = TemporaryDirectory()

@@ -4,7 +4,7 @@ import TestSupport
 import Testing
 
 /// Quiz packs on disk: broken files are reported by name and line, imports and exports round-trip.
-@Suite("Packs on disk", .timeLimit(.minutes(1)))
+@Suite("Packs on disk", .timeLimit(.minutes(4)))
 struct StorageTests {
     @Test func aBrokenPackFileIsReportedByNameAndLineAndTheHostStillRuns() throws {
         let data = TemporaryDirectory()

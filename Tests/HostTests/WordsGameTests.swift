@@ -6,7 +6,7 @@ import Testing
 
 /// Compound words over real TCP: a card race and a bingo game with two teams (one at `nc`) and a board, a dice
 /// board played to its end, and the word-list commands of the command line — every client's bytes captured.
-@Suite("Compound words over TCP", .timeLimit(.minutes(2)))
+@Suite("Compound words over TCP", .timeLimit(.minutes(4)))
 struct WordsGameTests {
     static let lists = WordListLibrary()
 

@@ -39,14 +39,19 @@ struct ProtocolDocumentTests {
         ("shaky", { ShakyWire.Message.decode($0).map { $0.message.object() } }),
         ("queen", { QueenWire.Message.decode($0).map { $0.message.object() } }),
         ("words", { WordsWire.Message.decode($0).map { $0.message.object() } }),
+        ("fly", { FlyWire.Message.decode($0).map { $0.message.object() } }),
     ]
 
     /// Every game's client vocabularies: players' actions and the operator's commands (one line per vocabulary).
     static let vocabularies: [any GameAction.Type] = [
         ShakyWire.Action.self, ShakyWire.Command.self, QueenWire.Action.self, WordsWire.Action.self,
+        FlyWire.Action.self,
     ]
 
     static let actions = Set(vocabularies.flatMap { $0.types })
+
+    /// The request types of the games' operator tools that have an example (their replies are session messages).
+    static let tools: Set<String> = ["flyRecords"]
 
     /// A game request as its game reads it and writes it back; nil when no game reads it.
     static func rewritten(_ request: PlayRequest) -> JSONObject? {
@@ -67,9 +72,8 @@ struct ProtocolDocumentTests {
             if encoded == object { return encoded }
         }
         // A client message: decode it as the host does and write it as the client does.
-        guard case .success(let envelope) = ClientMessageDecoding.decode(.object(object), actions: actions) else {
-            return nil
-        }
+        let decoded = ClientMessageDecoding.decode(.object(object), actions: actions, tools: tools)
+        guard case .success(let envelope) = decoded else { return nil }
         var encoded: JSONObject?
         switch envelope.message {
         case .play(let request):
@@ -89,7 +93,7 @@ struct ProtocolDocumentTests {
 
     /// Game actions are compared as typed actions, so an example may leave out a default (`"save": false`).
     static func hostReading(_ object: JSONObject) -> HostReading {
-        let decoded = ClientMessageDecoding.decode(.object(object), actions: actions)
+        let decoded = ClientMessageDecoding.decode(.object(object), actions: actions, tools: tools)
         if case .success(let envelope) = decoded, case .play(let request) = envelope.message {
             if let action = rewritten(request) { return .game(action, id: envelope.id) }
         }
@@ -113,7 +117,7 @@ struct ProtocolDocumentTests {
     @Test func everyHostMessageTypeHasAnExample() {
         let shown = Set(Self.examples.compactMap { $0.object["type"]?.stringValue })
         let families = SessionMessage.types + ShakyWire.Message.types + QueenWire.Message.types
-        for type in families + WordsWire.Message.types {
+        for type in families + WordsWire.Message.types + FlyWire.Message.types {
             #expect(shown.contains(type), "PROTOCOL.md has no example of the \(type) message")
         }
         for type in ClientMessage.typeNames + Array(Self.actions) {

@@ -337,7 +337,7 @@ struct ModeCatalog: Sendable {
     let entries: [ModeEntry]
 
     /// Every mode this build of the host plays.
-    static let standard = ModeCatalog(entries: [ShakyHost.entry, QueenHost.entry, WordsHost.entry])
+    static let standard = ModeCatalog(entries: [ShakyHost.entry, QueenHost.entry, WordsHost.entry, FlyHost.entry])
 
     /// The mode called `name` or one of its aliases (any case).
     func entry(named name: String) -> ModeEntry? {

@@ -27,6 +27,8 @@ enum ToolCaller {
 protocol OperatorTool: AnyObject {
     /// The word that names the tool on the console and the command line (`hunt`).
     var noun: String { get }
+    /// Other words the console and the command line take for the noun (`leaderboard`); none unless a tool says.
+    var aliases: [String] { get }
     /// The wire `type` of admin requests (`hunts`).
     var requestType: String { get }
     /// Help lines, as typed on the console.
@@ -35,6 +37,10 @@ protocol OperatorTool: AnyObject {
     func parse(_ words: [String]) -> ToolRequest?
     /// Runs a request and returns the reply (its readable line is what the console and the command line print).
     func run(_ request: ToolRequest, caller: ToolCaller) throws(RuleError) -> any HostMessage
+}
+
+extension OperatorTool {
+    var aliases: [String] { [] }
 }
 
 /// The operator tools of every registered mode, made once per data folder.
@@ -50,8 +56,11 @@ struct ToolShelf {
         self.tools = tools
     }
 
-    /// The tool a typed noun names (any case).
-    func tool(noun: String) -> (any OperatorTool)? { tools.first { $0.noun == noun.lowercased() } }
+    /// The tool a typed noun (or one of its aliases) names (any case).
+    func tool(noun: String) -> (any OperatorTool)? {
+        let word = noun.lowercased()
+        return tools.first { $0.noun == word || $0.aliases.contains(word) }
+    }
 
     /// The tool an admin request's type names.
     func tool(requestType: String) -> (any OperatorTool)? { tools.first { $0.requestType == requestType } }

@@ -5,8 +5,9 @@ import Protocol
 /// On disk each is a JSON object with its kind in `k`; its one codec is below. Game events are written on the
 /// hot path as JSON text already encoded by the game (`eventPrefix`), so they are never parsed to be re-encoded.
 enum JournalRecord: Codable, Equatable {
-    /// The room was created with this code and admin key.
-    case room(code: String, adminKey: String, at: Int64)
+    /// The room was created with this code and admin key; `opened` is when, on the wall clock (ISO 8601, UTC): the
+    /// evening's start, which a resumed host keeps (absent in journals written before hosts noted it).
+    case room(code: String, adminKey: String, at: Int64, opened: String?)
     /// A player joined.
     case join(Player)
     /// A player left for good (kicked or expired).
@@ -39,7 +40,7 @@ enum JournalRecord: Codable, Equatable {
     }
 
     private enum CodingKeys: String, CodingKey {
-        case k, room, adminKey, at, player, game, record, event, name, address, locked
+        case k, room, adminKey, at, opened, player, game, record, event, name, address, locked
     }
 
     init(from decoder: any Decoder) throws {
@@ -48,7 +49,8 @@ enum JournalRecord: Codable, Equatable {
         case .room:
             self = .room(
                 code: try fields.decode(String.self, forKey: .room), adminKey: try fields.decode(String.self, forKey: .adminKey),
-                at: try fields.decodeIfPresent(Int64.self, forKey: .at) ?? 0)
+                at: try fields.decodeIfPresent(Int64.self, forKey: .at) ?? 0,
+                opened: try fields.decodeIfPresent(String.self, forKey: .opened))
         case .join: self = .join(try fields.decode(Player.self, forKey: .player))
         case .leave: self = .leave(playerID: try fields.decode(String.self, forKey: .player))
         case .start:
@@ -72,11 +74,12 @@ enum JournalRecord: Codable, Equatable {
     func encode(to encoder: any Encoder) throws {
         var fields = encoder.container(keyedBy: CodingKeys.self)
         switch self {
-        case .room(let code, let adminKey, let at):
+        case .room(let code, let adminKey, let at, let opened):
             try fields.encode(Kind.room, forKey: .k)
             try fields.encode(code, forKey: .room)
             try fields.encode(adminKey, forKey: .adminKey)
             try fields.encode(at, forKey: .at)
+            try fields.encodeIfPresent(opened, forKey: .opened)
         case .join(let player):
             try fields.encode(Kind.join, forKey: .k)
             try fields.encode(player, forKey: .player)

@@ -48,7 +48,7 @@ enum JournalReplay {
                 + "it was left untouched. Start with --fresh (the old journal is kept beside the new one) or repair it.")
         }
         let records = reading.records.compactMap { try? JSONCoding.decode(JournalRecord.self, from: .object($0)) }
-        guard records.count == reading.records.count, case .room(let room, let key, _)? = records.first else {
+        guard records.count == reading.records.count, case .room(let room, let key, _, _)? = records.first else {
             throw StorageError("the journal \(path) does not start with a room record, or holds a record this host cannot read")
         }
         // The room record is input like any other: a checksum only says it was not damaged, not that it is sound.
@@ -71,7 +71,7 @@ enum JournalReplay {
         var order: [String] = []
         for record in records {
             switch record {
-            case .room(_, _, let at), .start(_, _, let at), .event(let at, _), .clock(let at):
+            case .room(_, _, let at, _), .start(_, _, let at), .event(let at, _), .clock(let at):
                 state.lastClock = max(state.lastClock, at)
             default:
                 break

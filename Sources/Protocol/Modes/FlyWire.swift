@@ -1,0 +1,757 @@
+/// Let Me Fly on the wire (PROTOCOL.md §6.5): throw your phone on a sweeping power meter, catch it as it lands.
+///
+/// Heights are metres with millimetre precision (`heightM`, a JSON number with up to three decimals); every
+/// instant is host-clock milliseconds like every other `deadline`.
+public enum FlyWire: GameWire {
+    public static let name = "fly"
+    public static let title = "Let Me Fly"
+    public static let startGrammar = StartGrammar(
+        count: "rounds", usage: "start fly [ROUNDS] [key=value …]",
+        example: "start fly 3 round-seconds=30 break-seconds=0")
+
+    /// Metres from millimetres, as the wire carries heights.
+    public static func metres(_ millimetres: Int) -> Double { Double(millimetres) / 1000 }
+
+    /// `12.41 m` for people.
+    public static func heightText(_ metres: Double) -> String {
+        let centimetres = Int((metres * 100).rounded())
+        let cents = centimetres % 100
+        return "\(centimetres / 100).\(cents < 10 ? "0" : "")\(cents) m"
+    }
+
+    /// Which throws a leaderboard ranks.
+    public enum Scope: String, Codable, Sendable, CaseIterable {
+        /// The running (or last) game.
+        case game
+        /// Since the host started.
+        case tonight
+        /// Every throw the host has kept.
+        case allTime
+
+        /// Its name for people.
+        public var title: String {
+            switch self {
+            case .game: "This game"
+            case .tonight: "Tonight"
+            case .allTime: "All-time"
+            }
+        }
+
+        /// The scope a typed word names (`game`, `tonight`, `all`), any case.
+        public init?(word: String) {
+            switch word.lowercased() {
+            case "game", "this": self = .game
+            case "tonight", "night", "today": self = .tonight
+            case "all", "alltime", "all-time", "ever": self = .allTime
+            default: return nil
+            }
+        }
+    }
+
+    /// A game of Let Me Fly started.
+    public struct Intro: GameIntro {
+        public static let type = "game"
+        public static let gameName = FlyWire.name
+        /// Always `fly`.
+        public var game = FlyWire.name
+        /// Everyone playing, in the order they came.
+        public var players: [String]
+        /// Rounds (one throw each).
+        public var rounds: Int
+        /// Each round's throwing clock, s.
+        public var roundSeconds: Int
+        /// The power meter's period, ms.
+        public var periodMs: Int64
+        /// Launch speed at full power, m/s.
+        public var topSpeed: Int
+
+        /// Creates the intro.
+        public init(players: [String], rounds: Int, roundSeconds: Int, periodMs: Int64, topSpeed: Int) {
+            self.players = players
+            self.rounds = rounds
+            self.roundSeconds = roundSeconds
+            self.periodMs = periodMs
+            self.topSpeed = topSpeed
+        }
+
+        public func line(for reader: Perspective) -> String? {
+            "=== Let Me Fly! \(Wording.count(rounds, "round")) of \(roundSeconds) s: throw your phone as high as you "
+                + "dare, then catch it. Type t + Enter to throw and c + Enter to catch. In text mode your press is "
+                + "the moment your line arrives, so aim a little early. ==="
+        }
+    }
+
+    /// One phone on offer.
+    public struct Phone: Codable, Sendable, Equatable {
+        /// What players type (`brick`).
+        public var id: String
+        /// Its name.
+        public var name: String
+        /// Score multiplier (0.8 … 1.5).
+        public var multiplier: Double
+        /// ± ms around the landing for a clean catch (twice that: a fumble).
+        public var catchWindowMs: Int64
+
+        /// Creates a phone entry.
+        public init(id: String, name: String, multiplier: Double, catchWindowMs: Int64) {
+            self.id = id
+            self.name = name
+            self.multiplier = multiplier
+            self.catchWindowMs = catchWindowMs
+        }
+
+        /// `Old brick ×0.8, ±250 ms`.
+        public var summary: String { "\(name) ×\(multiplierText), ±\(catchWindowMs) ms" }
+
+        /// `0.8`, `1.5`.
+        public var multiplierText: String {
+            let hundredths = Int((multiplier * 100).rounded())
+            let text = "\(hundredths / 100).\(hundredths % 100 < 10 ? "0" : "")\(hundredths % 100)"
+            return text.hasSuffix("0") ? String(text.dropLast()) : text
+        }
+    }
+
+    /// The phones to pick from (sent with the start).
+    public struct Phones: HostMessage {
+        public static let type = "phones"
+        /// The phones, cheapest first.
+        public var list: [Phone]
+        /// What a player who picks nothing throws.
+        public var `default`: String
+
+        /// Creates the message.
+        public init(list: [Phone], default phone: String) {
+            self.list = list
+            self.default = phone
+        }
+
+        public func line(for reader: Perspective) -> String? {
+            "Phones (pricier: more points, a narrower catch window): "
+                + list.map { "\($0.id) = \($0.summary)" }.joined(separator: " · ")
+                + ". Type phone ID to pick one before your first throw (otherwise: \(self.default))."
+        }
+    }
+
+    /// A player picked a phone.
+    public struct Picked: HostMessage {
+        public static let type = "picked"
+        /// Who.
+        public var player: String
+        /// The phone's id.
+        public var phone: String
+
+        /// Creates the message.
+        public init(player: String, phone: String) {
+            self.player = player
+            self.phone = phone
+        }
+
+        public func line(for reader: Perspective) -> String? {
+            reader.name == player ? "You will throw the \(phone)." : "\(player) picked the \(phone)."
+        }
+    }
+
+    /// A round opened: everyone may throw once before `deadline`.
+    public struct Round: HostMessage {
+        public static let type = "round"
+        /// 1-based.
+        public var number: Int
+        /// Rounds in the game.
+        public var of: Int
+        /// Throwing clock left when sent, ms.
+        public var remainingMs: Int64
+        /// Where the power meter's sweep started, host ms: power is 0 there, 100 % half a period later, 0 after a
+        /// period, and so on.
+        public var sweepStart: Int64
+        /// The sweep's period, ms.
+        public var periodMs: Int64
+        /// When throwing closes, host ms.
+        public var deadline: Int64
+
+        /// Creates the message.
+        public init(number: Int, of: Int, remainingMs: Int64, sweepStart: Int64, periodMs: Int64, deadline: Int64) {
+            self.number = number
+            self.of = of
+            self.remainingMs = remainingMs
+            self.sweepStart = sweepStart
+            self.periodMs = periodMs
+            self.deadline = deadline
+        }
+
+        public func line(for reader: Perspective) -> String? {
+            "Round \(number)/\(of): throw within \(Wording.seconds(remainingMs)). The power meter sweeps "
+                + "0 → 100 % → 0 every \(periodMs) ms (the full-screen client shows it; here, go by feel)."
+        }
+    }
+
+    /// A phone went up.
+    public struct Thrown: HostMessage {
+        public static let type = "thrown"
+        /// Who threw.
+        public var player: String
+        /// Their team.
+        public var team: String
+        /// The phone.
+        public var phone: String
+        /// The meter at the press, percent.
+        public var power: Int
+        /// Height it reaches, m.
+        public var heightM: Double
+        /// Time in the air, ms.
+        public var airMs: Int64
+        /// When it lands, host ms (the press was `landsAt − airMs`).
+        public var landsAt: Int64
+
+        /// Creates the message.
+        public init(
+            player: String, team: String, phone: String, power: Int, heightM: Double, airMs: Int64, landsAt: Int64
+        ) {
+            self.player = player
+            self.team = team
+            self.phone = phone
+            self.power = power
+            self.heightM = heightM
+            self.airMs = airMs
+            self.landsAt = landsAt
+        }
+
+        public func line(for reader: Perspective) -> String? {
+            if reader.name == player {
+                return ">>> Up it goes at \(power) % power: \(FlyWire.heightText(heightM)), it lands in "
+                    + "\(airMs / 100 / 10).\(airMs / 100 % 10) s. Type c + Enter to catch it!"
+            }
+            return "\(player) threw the \(phone): \(FlyWire.heightText(heightM)) (\(power) % power)."
+        }
+    }
+
+    /// A phone came down.
+    public struct Caught: HostMessage {
+        public static let type = "caught"
+        /// Who threw.
+        public var player: String
+        /// Their team.
+        public var team: String
+        /// The phone.
+        public var phone: String
+        /// `clean`, `fumbled` or `dropped`.
+        public var quality: String
+        /// Catch press minus landing, ms; null when nobody pressed in time.
+        @Nullable public var offsetMs: Int64?
+        /// Height of the throw, m.
+        public var heightM: Double
+        /// Points won.
+        public var points: Int
+        /// The player's streak after this catch (clean catches above 5 m in a row).
+        public var streak: Int
+        /// The player's game score after this catch.
+        public var score: Int
+
+        /// Creates the message.
+        public init(
+            player: String, team: String, phone: String, quality: String, offsetMs: Int64?, heightM: Double,
+            points: Int, streak: Int, score: Int
+        ) {
+            self.player = player
+            self.team = team
+            self.phone = phone
+            self.quality = quality
+            self.offsetMs = offsetMs
+            self.heightM = heightM
+            self.points = points
+            self.streak = streak
+            self.score = score
+        }
+
+        /// `+12 ms early` style text for the offset.
+        public var offsetText: String {
+            guard let offsetMs else { return "no catch" }
+            if offsetMs == 0 { return "right on time" }
+            return "\(abs(offsetMs)) ms \(offsetMs < 0 ? "early" : "late")"
+        }
+
+        public func line(for reader: Perspective) -> String? {
+            let who = reader.name == player ? "You" : player
+            let height = FlyWire.heightText(heightM)
+            switch quality {
+            case "clean":
+                return "\(who) caught it cleanly (\(offsetText)): \(height), +\(points) points"
+                    + (streak > 0 ? ", streak \(streak)" : "") + "."
+            case "fumbled":
+                return "\(who) fumbled the catch (\(offsetText)): \(height), +\(points) points (half)."
+            default:
+                return "\(who) dropped it (\(offsetText)): \(height), no points."
+            }
+        }
+    }
+
+    /// The round's throwing clock ran out (or the operator moved on).
+    public struct TimeUp: HostMessage {
+        public static let type = "timeUp"
+        /// Which round.
+        public var round: Int
+        /// Who did not throw (0 points this round).
+        public var missed: [String]
+
+        /// Creates the message.
+        public init(round: Int, missed: [String]) {
+            self.round = round
+            self.missed = missed
+        }
+
+        public func line(for reader: Perspective) -> String? {
+            "Time is up for round \(round)." + (missed.isEmpty ? "" : " No throw: \(missed.joined(separator: ", ")).")
+        }
+    }
+
+    /// A player challenged another to beat a height.
+    public struct Challenged: HostMessage {
+        public static let type = "challenged"
+        /// Who challenges.
+        public var from: String
+        /// Who is challenged.
+        public var to: String
+        /// The height to beat, m.
+        public var heightM: Double
+
+        /// Creates the message.
+        public init(from: String, to: String, heightM: Double) {
+            self.from = from
+            self.to = to
+            self.heightM = heightM
+        }
+
+        public func line(for reader: Perspective) -> String? {
+            let height = FlyWire.heightText(heightM)
+            if reader.name == to { return ">>> \(from) challenges you to beat \(height)!" }
+            return "\(from) challenges \(to) to beat \(height)."
+        }
+    }
+
+    /// A challenge was settled when the challenged player's next throw came down.
+    public struct ChallengeOver: HostMessage {
+        public static let type = "challengeOver"
+        /// Who challenged.
+        public var from: String
+        /// Who was challenged.
+        public var to: String
+        /// The height to beat, m.
+        public var targetM: Double
+        /// The challenged throw, m.
+        public var heightM: Double
+        /// How it was caught.
+        public var quality: String
+        /// Beaten: higher, and not dropped.
+        public var won: Bool
+
+        /// Creates the message.
+        public init(from: String, to: String, targetM: Double, heightM: Double, quality: String, won: Bool) {
+            self.from = from
+            self.to = to
+            self.targetM = targetM
+            self.heightM = heightM
+            self.quality = quality
+            self.won = won
+        }
+
+        public func line(for reader: Perspective) -> String? {
+            let result =
+                "\(FlyWire.heightText(heightM))\(quality == "dropped" ? " (dropped)" : "") against "
+                + FlyWire.heightText(targetM)
+            return won
+                ? "\(to) beat \(from)'s challenge: \(result)!" : "\(to) did not beat \(from)'s challenge: \(result)."
+        }
+    }
+
+    /// A player earned an achievement for the first time ever.
+    public struct Achievement: HostMessage {
+        public static let type = "achievement"
+        /// Who.
+        public var player: String
+        /// Its stable id (`club10`).
+        public var id: String
+        /// Its name.
+        public var name: String
+        /// What it takes.
+        public var description: String
+
+        /// Creates the message.
+        public init(player: String, id: String, name: String, description: String) {
+            self.player = player
+            self.id = id
+            self.name = name
+            self.description = description
+        }
+
+        public func line(for reader: Perspective) -> String? {
+            "★ \(reader.name == player ? "You" : player) earned “\(name)”: \(description)"
+        }
+    }
+
+    /// One player's line on the game's ranking.
+    public struct Standing: Codable, Sendable, Equatable {
+        /// The player.
+        public var player: String
+        /// Their team.
+        public var team: String
+        /// Their phone.
+        public var phone: String
+        /// Points.
+        public var score: Int
+        /// Rank by points (1, 1, 3).
+        public var rank: Int
+        /// Highest caught throw, m (0: none).
+        public var bestM: Double
+        /// Current streak.
+        public var streak: Int
+
+        /// Creates a standing.
+        public init(player: String, team: String, phone: String, score: Int, rank: Int, bestM: Double, streak: Int) {
+            self.player = player
+            self.team = team
+            self.phone = phone
+            self.score = score
+            self.rank = rank
+            self.bestM = bestM
+            self.streak = streak
+        }
+
+        /// `#1 Ann 20`.
+        public static func summary(_ standings: [Standing]) -> String {
+            standings.map { "#\($0.rank) \($0.player) \($0.score)" }.joined(separator: " · ")
+        }
+    }
+
+    /// One team's line: its players' points together.
+    public struct TeamStanding: Codable, Sendable, Equatable {
+        /// The team.
+        public var team: String
+        /// Points.
+        public var score: Int
+        /// Rank.
+        public var rank: Int
+
+        /// Creates a standing.
+        public init(team: String, score: Int, rank: Int) {
+            self.team = team
+            self.score = score
+            self.rank = rank
+        }
+    }
+
+    /// A round ended.
+    public struct RoundOver: HostMessage {
+        public static let type = "roundOver"
+        /// Which round.
+        public var number: Int
+        /// Whether it was the last.
+        public var last: Bool
+        /// Who did not throw.
+        public var missed: [String]
+        /// The players' ranking after it.
+        public var ranking: [Standing]
+        /// Until the next round opens; null: at the operator's `next` (or never, after the last).
+        @Nullable public var nextInMs: Int64?
+        /// When the next round opens, host ms; null as `nextInMs`.
+        @Nullable public var deadline: Int64?
+
+        /// Creates the message.
+        public init(number: Int, last: Bool, missed: [String], ranking: [Standing], nextInMs: Int64?, deadline: Int64?)
+        {
+            self.number = number
+            self.last = last
+            self.missed = missed
+            self.ranking = ranking
+            self.nextInMs = nextInMs
+            self.deadline = deadline
+        }
+
+        public func line(for reader: Perspective) -> String? {
+            let waiting = " Waiting for the quizmaster to start round \(number + 1)."
+            let next = last ? "" : nextInMs.map { " Next round in \(Wording.seconds($0))." } ?? waiting
+            return "Round \(number) is over. Scores: \(Standing.summary(ranking)).\(next)"
+        }
+    }
+
+    /// The game is over.
+    public struct Scoreboard: HostMessage {
+        public static let type = "scoreboard"
+        /// Always true.
+        public var final = true
+        /// The players' ranking.
+        public var ranking: [Standing]
+        /// The teams' ranking (each the sum of its players).
+        public var teams: [TeamStanding]
+
+        /// Creates the message.
+        public init(ranking: [Standing], teams: [TeamStanding]) {
+            self.ranking = ranking
+            self.teams = teams
+        }
+
+        public func line(for reader: Perspective) -> String? {
+            "=== Final scoreboard: \(Standing.summary(ranking)) · teams: "
+                + teams.map { "#\($0.rank) \($0.team) \($0.score)" }.joined(separator: " · ") + " ==="
+        }
+    }
+
+    /// The standings on request (and in a late joiner's catch-up).
+    public struct Scores: HostMessage {
+        public static let type = "scores"
+        /// Whether the game is over.
+        public var final: Bool
+        /// The players' ranking.
+        public var ranking: [Standing]
+        /// The teams' ranking.
+        public var teams: [TeamStanding]
+
+        /// Creates the message.
+        public init(final: Bool, ranking: [Standing], teams: [TeamStanding]) {
+            self.final = final
+            self.ranking = ranking
+            self.teams = teams
+        }
+
+        public func line(for reader: Perspective) -> String? {
+            "Scores: " + (ranking.isEmpty ? "none yet" : Standing.summary(ranking))
+        }
+    }
+
+    /// A player's best caught throw on a leaderboard.
+    public struct PlayerRow: Codable, Sendable, Equatable {
+        /// Rank by height.
+        public var rank: Int
+        /// The player.
+        public var player: String
+        /// Their best caught throw, m.
+        public var heightM: Double
+        /// The phone it was thrown with.
+        public var phone: String
+        /// The points it won.
+        public var points: Int
+        /// When (ISO 8601, UTC); absent on the game's own board.
+        public var date: String?
+
+        /// Creates a row.
+        public init(rank: Int, player: String, heightM: Double, phone: String, points: Int, date: String?) {
+            self.rank = rank
+            self.player = player
+            self.heightM = heightM
+            self.phone = phone
+            self.points = points
+            self.date = date
+        }
+    }
+
+    /// A phone's line on a leaderboard.
+    public struct PhoneRow: Codable, Sendable, Equatable {
+        /// Rank by best height.
+        public var rank: Int
+        /// The phone.
+        public var phone: String
+        /// Its highest caught throw, m (0: never caught).
+        public var heightM: Double
+        /// Who threw that ("" when never caught).
+        public var player: String
+        /// Throws with it.
+        public var throwCount: Int
+        /// Of which caught.
+        public var caughtCount: Int
+
+        /// Creates a row.
+        public init(rank: Int, phone: String, heightM: Double, player: String, throwCount: Int, caughtCount: Int) {
+            self.rank = rank
+            self.phone = phone
+            self.heightM = heightM
+            self.player = player
+            self.throwCount = throwCount
+            self.caughtCount = caughtCount
+        }
+    }
+
+    /// A leaderboard: best caught throws per player and per phone, for this game, tonight or all time.
+    public struct Leaderboard: HostMessage {
+        public static let type = "leaderboard"
+        /// `game`, `tonight` or `allTime`.
+        public var scope: String
+        /// Players by their best caught throw (at most 10).
+        public var players: [PlayerRow]
+        /// Phones by their best caught throw.
+        public var phones: [PhoneRow]
+
+        /// Creates the message.
+        public init(scope: String, players: [PlayerRow], phones: [PhoneRow]) {
+            self.scope = scope
+            self.players = players
+            self.phones = phones
+        }
+
+        public func line(for reader: Perspective) -> String? {
+            let title = Scope(rawValue: scope)?.title ?? scope
+            guard !players.isEmpty else { return "\(title) leaderboard: no caught throws yet." }
+            return "\(title) leaderboard: "
+                + players.prefix(5).map { "#\($0.rank) \($0.player) \(FlyWire.heightText($0.heightM)) (\($0.phone))" }
+                .joined(separator: " · ")
+                + (phones.isEmpty
+                    ? "" : " · best phone: \(phones[0].phone) \(FlyWire.heightText(phones[0].heightM))")
+        }
+    }
+
+    /// The clocks run again.
+    public struct Resumed: HostMessage {
+        public static let type = "resumed"
+        /// The throwing clock left; null when no round is open for throws.
+        @Nullable public var remainingMs: Int64?
+        /// When throwing closes now, host ms; null as `remainingMs`.
+        @Nullable public var deadline: Int64?
+        /// Where the meter's sweep now starts (moved on by the pause), host ms; null as `remainingMs`.
+        @Nullable public var sweepStart: Int64?
+        /// Until the next round, between rounds; else null.
+        @Nullable public var nextInMs: Int64?
+
+        /// Creates the message.
+        public init(remainingMs: Int64?, deadline: Int64?, sweepStart: Int64?, nextInMs: Int64?) {
+            self.remainingMs = remainingMs
+            self.deadline = deadline
+            self.sweepStart = sweepStart
+            self.nextInMs = nextInMs
+        }
+
+        public func line(for reader: Perspective) -> String? { "The game continues." }
+    }
+
+    /// Everything the host sends during Let Me Fly.
+    public enum Message: MessageFamily {
+        case intro(Intro)
+        case phones(Phones)
+        case picked(Picked)
+        case round(Round)
+        case thrown(Thrown)
+        case caught(Caught)
+        case timeUp(TimeUp)
+        case challenged(Challenged)
+        case challengeOver(ChallengeOver)
+        case achievement(Achievement)
+        case roundOver(RoundOver)
+        case scoreboard(Scoreboard)
+        case scores(Scores)
+        case leaderboard(Leaderboard)
+        case resumed(Resumed)
+
+        private static let decoder = FamilyDecoder<Message>([
+            member(Intro.self, Message.intro), member(Phones.self, Message.phones),
+            member(Picked.self, Message.picked), member(Round.self, Message.round),
+            member(Thrown.self, Message.thrown), member(Caught.self, Message.caught),
+            member(TimeUp.self, Message.timeUp), member(Challenged.self, Message.challenged),
+            member(ChallengeOver.self, Message.challengeOver), member(Achievement.self, Message.achievement),
+            member(RoundOver.self, Message.roundOver), member(Scoreboard.self, Message.scoreboard),
+            member(Scores.self, Message.scores), member(Leaderboard.self, Message.leaderboard),
+            member(Resumed.self, Message.resumed),
+        ])
+
+        public static var types: [String] { decoder.types }
+
+        public static func decode(_ object: JSONObject) -> Message? { decoder.decode(object) }
+
+        public var message: any HostMessage {
+            switch self {
+            case .intro(let message): message
+            case .phones(let message): message
+            case .picked(let message): message
+            case .round(let message): message
+            case .thrown(let message): message
+            case .caught(let message): message
+            case .timeUp(let message): message
+            case .challenged(let message): message
+            case .challengeOver(let message): message
+            case .achievement(let message): message
+            case .roundOver(let message): message
+            case .scoreboard(let message): message
+            case .scores(let message): message
+            case .leaderboard(let message): message
+            case .resumed(let message): message
+            }
+        }
+    }
+
+    /// What a player does in Let Me Fly.
+    public enum Action: GameAction {
+        /// Throws now; `pressedAt` is the client's clock at the key press (stamped like a buzz).
+        case throwPhone(pressedAt: Int64?)
+        /// Catches now, stamped the same way.
+        case catchPhone(pressedAt: Int64?)
+        /// Picks a phone by id (before the first throw).
+        case phone(String)
+        /// Challenges a player, by name, to beat your best height.
+        case challenge(String)
+        /// Asks for a leaderboard (nil: this game's).
+        case leaderboard(Scope?)
+
+        public static let types = ["throw", "catch", "phone", "challenge", "top"]
+
+        public static func decode(_ request: PlayRequest) throws(ProtocolError) -> Action {
+            let fields = MessageFields(request)
+            switch request.type {
+            case "throw": return .throwPhone(pressedAt: try fields.integer("t"))
+            case "catch": return .catchPhone(pressedAt: try fields.integer("t"))
+            case "phone": return .phone(try fields.requiredString("choice", limit: 32))
+            case "challenge": return .challenge(try fields.requiredString("player", limit: FieldLimits.name))
+            case "top":
+                guard let word = try fields.string("scope", required: false, limit: 16) else {
+                    return .leaderboard(nil)
+                }
+                guard let scope = Scope(rawValue: word) ?? Scope(word: word) else {
+                    throw fields.error(.badField, "\"scope\" must be game, tonight or allTime.")
+                }
+                return .leaderboard(scope)
+            default: throw fields.error(.unknownType, "Let Me Fly has no \"\(request.type)\".")
+            }
+        }
+
+        public var request: PlayRequest {
+            switch self {
+            case .throwPhone(let pressedAt):
+                return PlayRequest(type: "throw", fields: pressedAt.map { ["t": .int($0)] } ?? JSONObject())
+            case .catchPhone(let pressedAt):
+                return PlayRequest(type: "catch", fields: pressedAt.map { ["t": .int($0)] } ?? JSONObject())
+            case .phone(let choice): return PlayRequest(type: "phone", fields: ["choice": .string(choice)])
+            case .challenge(let player): return PlayRequest(type: "challenge", fields: ["player": .string(player)])
+            case .leaderboard(let scope):
+                return PlayRequest(type: "top", fields: scope.map { ["scope": .string($0.rawValue)] } ?? JSONObject())
+            }
+        }
+
+        public var pressedAt: Int64? {
+            switch self {
+            case .throwPhone(let stamp), .catchPhone(let stamp): stamp
+            default: nil
+            }
+        }
+
+        public static func parse(text line: String) -> TextAction<Action>? {
+            let (verb, rest) = splitCommand(line)
+            switch verb {
+            case "t", "throw": return rest.isEmpty ? .action(.throwPhone(pressedAt: nil)) : nil
+            case "c", "catch": return rest.isEmpty ? .action(.catchPhone(pressedAt: nil)) : nil
+            case "phone":
+                return rest.isEmpty
+                    ? .usage("phone ID   e.g. phone brick (the phones are listed at the start)") : .action(.phone(rest))
+            case "challenge":
+                return rest.isEmpty
+                    ? .usage("challenge NAME   dares NAME to beat your best height") : .action(.challenge(rest))
+            case "top":
+                guard !rest.isEmpty else { return .action(.leaderboard(nil)) }
+                guard let scope = Scope(word: rest) else { return .usage("top [game|tonight|all]") }
+                return .action(.leaderboard(scope))
+            default: return nil
+            }
+        }
+
+        public static let textHelp = [
+            "  t or throw       throw your phone (the power is read when your line arrives)",
+            "  c or catch       catch it as it comes down (again: when your line arrives)",
+            "  phone ID         pick your phone before your first throw (brick … flagship)",
+            "  challenge NAME   dare NAME to beat your best height",
+            "  top [WHEN]       a leaderboard: top game, top tonight or top all",
+        ]
+    }
+}

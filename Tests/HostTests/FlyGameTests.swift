@@ -1,0 +1,344 @@
+import DelayLine
+import Foundation
+import Net
+import Protocol
+import TestSupport
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// Let Me Fly's formula, written out again here so that the host's numbers are checked against it, not against
+/// the code that produced them.
+enum FlyFormula {
+    /// The meter in permille at `press` for a sweep from `sweepStart` with `period`.
+    static func power(press: Int64, sweepStart: Int64, period: Int64) -> Int64 {
+        guard press > sweepStart else { return 0 }
+        let phase = (press - sweepStart) % period
+        return (min(phase, period - phase) * 2000 + period / 2) / period
+    }
+
+    /// t = 2v/g in ms, v = power × 20 m/s.
+    static func airMs(power: Int64, topSpeed: Double = 20) -> Int64 {
+        Int64((2 * (Double(power) / 1000 * topSpeed) / 9.81 * 1000).rounded())
+    }
+
+    /// h = ½ · g · (t/2)², in mm.
+    static func heightMm(airMs: Int64) -> Int64 {
+        let half = Double(airMs) / 2000
+        return Int64((0.5 * 9.81 * half * half * 1000).rounded())
+    }
+
+    /// clean / fumbled / dropped for a catch `offset` ms from the landing with a window of `window` ms.
+    static func quality(offset: Int64?, window: Int64) -> String {
+        guard let offset else { return "dropped" }
+        return abs(offset) <= window ? "clean" : abs(offset) <= 2 * window ? "fumbled" : "dropped"
+    }
+
+    /// Height × multiplier × (1 + 10 % × streak), rounded half up; half for a fumble; 0 for a drop.
+    static func points(heightMm: Int64, multiplier: Double, streakBefore: Int64, quality: String) -> Int64 {
+        let product = heightMm * Int64((multiplier * 100).rounded()) * (100 + 10 * streakBefore)
+        switch quality {
+        case "clean": return (product + 5_000_000) / 10_000_000
+        case "fumbled": return (product + 10_000_000) / 20_000_000
+        default: return 0
+        }
+    }
+}
+
+/// A clock-syncing player and what the test knows of its clock.
+struct FlyPlayer {
+    let client: SyncClient
+    let name: String
+
+    init(_ name: String, team: String, host: HostProcess, socket: Socket? = nil, clockOffset: Int64) throws {
+        self.name = name
+        let hello: JSONObject = [
+            "type": "hello", "protocol": 1, "room": .string(host.room), "name": .string(name),
+            "team": .string(team), "role": "player", "clock": true,
+        ]
+        if let socket {
+            client = try SyncClient(socket: socket, hello: hello, clockOffset: clockOffset)
+        } else {
+            client = try SyncClient(port: host.port, hello: hello, clockOffset: clockOffset)
+        }
+    }
+
+    /// The host's estimate of this client's clock minus the host clock.
+    var offset: Int64 { client.syncState.last?["offset"]?.intValue ?? 0 }
+
+    /// The host clock now, as this client's clock and the host's offset say.
+    var hostNow: Int64 { client.clock() - offset }
+
+    /// Sleeps until the host clock reads `hostTime` (as far as this client can tell).
+    func sleep(untilHost hostTime: Int64) {
+        while true {
+            let left = hostTime - hostNow
+            if left <= 0 { return }
+            if left > 2 { usleep(UInt32((left - 1) * 1000)) }
+        }
+    }
+
+    /// Presses `type` (throw or catch) at host time `hostTime`, stamped with this client's clock then.
+    func press(_ type: String, atHost hostTime: Int64, forgedBy lie: Int64 = 0) throws {
+        sleep(untilHost: hostTime)
+        try client.send(["type": .string(type), "t": .int(hostTime + offset - lie)])
+    }
+}
+
+/// Let Me Fly end to end over real TCP: three players (one at nc) play two rounds with presses the test times and
+/// stamps; every number every client receives is checked against the formula.
+@Suite("Let Me Fly over TCP", .serialized, .timeLimit(.minutes(4)))
+struct FlyGameTests {
+    /// A `thrown` or `caught` as every JSON client must have received it.
+    static func take(_ type: String, of player: String, from clients: [SyncClient], board: TestClient) throws
+        -> JSONValue
+    {
+        let seen = try board.waitFor(type, timeout: 10) { $0["player"]?.stringValue == player }
+        for client in clients {
+            #expect(try client.waitFor(type, timeout: 10) { $0["player"]?.stringValue == player } == seen)
+        }
+        return seen
+    }
+
+    @Test func threePlayersOneAtNcPlayTwoRoundsAndEveryNumberFollowsTheFormula() throws {
+        let host = try HostProcess(["--no-fsync", "--rate", "1000"])
+        let admin = try host.admin()
+        let ann = try FlyPlayer("Ann", team: "Red", host: host, clockOffset: 123_456)
+        let bob = try FlyPlayer("Bob", team: "Blue", host: host, clockOffset: 7_654_321)
+        let cleo = try host.connect()
+        _ = try cleo.waitForText("join ROOM NAME TEAM")
+        try cleo.send(line: "join \(host.room) Cleo Red")
+        _ = try cleo.waitForText("Welcome, Cleo")
+        let board = try host.board()
+        try ann.client.waitForSyncs(6)
+        try bob.client.waitForSyncs(6)
+        let players = [ann.client, bob.client]
+
+        try admin.send(["type": "start", "game": "fly", "rounds": 2, "roundSeconds": 7, "breakSeconds": 1, "id": 1])
+        _ = try admin.waitFor("ok") { $0["re"] == 1 }
+        let phones = try board.waitFor("phones")["list"]?.arrayValue ?? []
+        func phone(_ id: String) -> (multiplier: Double, window: Int64) {
+            let entry = phones.first { $0["id"]?.stringValue == id }
+            return (entry?["multiplier"]?.doubleValue ?? 0, entry?["catchWindowMs"]?.intValue ?? 0)
+        }
+        try ann.client.send(["type": "phone", "choice": "flagship"])
+        try bob.client.send(["type": "phone", "choice": "pro"])
+        try cleo.send(line: "phone brick")
+        _ = try board.waitFor("picked") { $0["player"] == "Cleo" }
+        #expect(try cleo.waitForText("You will throw the brick").contains("brick"))
+
+        var scores: [String: Int64] = [:]
+        var streaks: [String: Int64] = [:]
+        /// Checks a throw and its catch against the formula; returns the points.
+        func check(_ thrown: JSONValue, _ caught: JSONValue, round: JSONValue, phoneID: String, aimedAt: Int64?)
+            throws
+        {
+            let player = try #require(thrown["player"]?.stringValue)
+            let sweepStart = try #require(round["sweepStart"]?.intValue)
+            let period = try #require(round["periodMs"]?.intValue)
+            let air = try #require(thrown["airMs"]?.intValue)
+            let landsAt = try #require(thrown["landsAt"]?.intValue)
+            let press = landsAt - air
+            if let aimedAt { #expect(abs(press - aimedAt) <= 50, "\(player) pressed at \(press), aimed at \(aimedAt)") }
+            let power = FlyFormula.power(press: press, sweepStart: sweepStart, period: period)
+            #expect(air == FlyFormula.airMs(power: power), "\(player): air time from power \(power) ‰")
+            let height = FlyFormula.heightMm(airMs: air)
+            #expect(thrown["heightM"]?.doubleValue == Double(height) / 1000, "\(player): h = ½·g·(t/2)²")
+            #expect(thrown["power"]?.intValue == (power + 5) / 10)
+            #expect(thrown["phone"]?.stringValue == phoneID)
+            #expect(caught["heightM"] == thrown["heightM"])
+            let (multiplier, window) = phone(phoneID)
+            let offset = caught["offsetMs"]?.intValue
+            let quality = FlyFormula.quality(offset: offset, window: window)
+            let off = offset.map(String.init) ?? "–"
+            #expect(caught["quality"]?.stringValue == quality, "\(player) caught \(off) ms off")
+            let points = FlyFormula.points(
+                heightMm: height, multiplier: multiplier, streakBefore: streaks[player] ?? 0, quality: quality)
+            #expect(caught["points"]?.intValue == points, "\(player): points by the formula")
+            scores[player, default: 0] += points
+            #expect(caught["score"]?.intValue == scores[player])
+            if quality == "clean" {
+                if height > 5000 { streaks[player, default: 0] += 1 }
+            } else {
+                streaks[player] = 0
+            }
+            #expect(caught["streak"]?.intValue == streaks[player] ?? 0)
+        }
+
+        // Round 1. Ann at 80 % caught 20 ms late (clean), Bob at 70 % caught 165 ms early (a fumble with the pro's
+        // ±110 ms), Cleo at nc throws and catches by typed lines (the press is when her line arrives).
+        let round1 = try board.waitFor("round") { $0["number"] == 1 }
+        for client in players { #expect(try client.waitFor("round") { $0["number"] == 1 } == round1) }
+        let start1 = try #require(round1["sweepStart"]?.intValue)
+        let annAim = start1 + 1600 + 640
+        try ann.press("throw", atHost: annAim)
+        let annUp = try FlyGameTests.take("thrown", of: "Ann", from: players, board: board)
+        try bob.press("throw", atHost: start1 + 1600 + 1040)
+        let bobUp = try FlyGameTests.take("thrown", of: "Bob", from: players, board: board)
+        ann.sleep(untilHost: start1 + 1600 + 1400)
+        try cleo.send(line: "t")
+        let cleoUp = try FlyGameTests.take("thrown", of: "Cleo", from: players, board: board)
+        #expect(try cleo.waitForText(">>> Up it goes").contains("Type c + Enter"))
+        // The catches, each at its moment, in time order (a stamp sent late would be clamped to its arrival).
+        let annCatch = try #require(annUp["landsAt"]?.intValue) + 20
+        let bobCatch = try #require(bobUp["landsAt"]?.intValue) - 165
+        let cleoCatch = try #require(cleoUp["landsAt"]?.intValue)
+        for (at, who) in [(annCatch, "Ann"), (bobCatch, "Bob"), (cleoCatch, "Cleo")].sorted(by: { $0.0 < $1.0 }) {
+            #expect(ann.hostNow < at - 5, "the test is in time for \(who)'s catch at \(at)")
+            switch who {
+            case "Ann": try ann.press("catch", atHost: at)
+            case "Bob": try bob.press("catch", atHost: at)
+            default:
+                ann.sleep(untilHost: at)
+                try cleo.send(line: "c")
+            }
+        }
+        let annDown = try FlyGameTests.take("caught", of: "Ann", from: players, board: board)
+        let bobDown = try FlyGameTests.take("caught", of: "Bob", from: players, board: board)
+        let cleoDown = try FlyGameTests.take("caught", of: "Cleo", from: players, board: board)
+        try check(annUp, annDown, round: round1, phoneID: "flagship", aimedAt: annAim)
+        try check(bobUp, bobDown, round: round1, phoneID: "pro", aimedAt: start1 + 2640)
+        try check(cleoUp, cleoDown, round: round1, phoneID: "brick", aimedAt: nil)
+        #expect(annDown["quality"] == "clean" && abs((annDown["offsetMs"]?.intValue ?? 99) - 20) <= 45)
+        #expect(bobDown["quality"] == "fumbled")
+        // A typed line counts when it arrives: never before it was sent.
+        let cleoOffset = try #require(cleoDown["offsetMs"]?.intValue)
+        #expect(
+            cleoOffset >= -2 && cleoOffset <= 500, "Cleo's line, sent at the landing, arrived \(cleoOffset) ms later")
+        let over1 = try board.waitFor("roundOver") { $0["number"] == 1 }
+        #expect(over1["missed"] == [])
+
+        // Round 2. Ann (streak 1: +10 %) at full power, caught 10 ms early; Bob never catches (a drop after 1 s);
+        // Cleo never throws (the round's clock runs out).
+        let round2 = try board.waitFor("round") { $0["number"] == 2 }
+        let start2 = try #require(round2["sweepStart"]?.intValue)
+        try ann.press("throw", atHost: start2 + 800)
+        let annUp2 = try FlyGameTests.take("thrown", of: "Ann", from: players, board: board)
+        try bob.press("throw", atHost: start2 + 1200)
+        let bobUp2 = try FlyGameTests.take("thrown", of: "Bob", from: players, board: board)
+        try ann.press("catch", atHost: try #require(annUp2["landsAt"]?.intValue) - 10)
+        let annDown2 = try FlyGameTests.take("caught", of: "Ann", from: players, board: board)
+        let bobDown2 = try FlyGameTests.take("caught", of: "Bob", from: players, board: board)
+        try check(annUp2, annDown2, round: round2, phoneID: "flagship", aimedAt: start2 + 800)
+        try check(bobUp2, bobDown2, round: round2, phoneID: "pro", aimedAt: start2 + 1200)
+        #expect(bobDown2["quality"] == "dropped" && bobDown2["offsetMs"] == .null)
+        #expect(try board.waitFor("timeUp")["missed"] == ["Cleo"])
+
+        // The end: players ranked by points, teams by their players' sums, the same for everyone.
+        let final = try board.waitFor("scoreboard", timeout: 15)
+        for client in players { #expect(try client.waitFor("scoreboard", timeout: 5) == final) }
+        let ranking = final["ranking"]?.arrayValue ?? []
+        for entry in ranking {
+            let name = entry["player"]?.stringValue ?? ""
+            #expect(entry["score"]?.intValue == scores[name] ?? 0, "\(name)'s final score")
+        }
+        #expect(ranking.first?["player"] == "Ann")
+        let teams = final["teams"]?.arrayValue ?? []
+        let red = teams.first { $0["team"] == "Red" }?["score"]?.intValue
+        #expect(red == (scores["Ann"] ?? 0) + (scores["Cleo"] ?? 0))
+        #expect(teams.first { $0["team"] == "Blue" }?["score"]?.intValue == scores["Bob"] ?? 0)
+        let allTime = try board.waitFor("leaderboard") { $0["scope"] == "allTime" }
+        #expect(allTime["players"]?.arrayValue?.first?["player"] == "Ann")
+
+        // The nc player read every throw and catch as text.
+        let text = try cleo.waitForText("=== Final scoreboard") + cleo.transcriptText
+        for caught in [annDown, bobDown, annDown2] {
+            let who = caught["player"]?.stringValue ?? ""
+            let points = caught["points"]?.intValue ?? -1
+            let said =
+                caught["quality"] == "dropped"
+                ? "\(who) dropped it"
+                : "\(who) \(caught["quality"] == "clean" ? "caught it cleanly" : "fumbled the catch")"
+            #expect(text.contains(said), "nc read \(said)")
+            if points > 0 { #expect(text.contains("+\(points) points"), "nc read \(who)'s points") }
+        }
+        #expect(text.contains("You caught it cleanly") || text.contains("You fumbled") || text.contains("You dropped"))
+        #expect(text.contains("Time is up for round 2. No throw: Cleo."))
+        host.stop()
+        let history = try ChildProcess.run(BuiltProducts.path("partyline-host"), ["history", "--data", host.data])
+        #expect(history.output.contains("fly"), "the game log is listed by history")
+        // The records from the command line: all time, and tonight as the journal says the evening began.
+        let printed = try ChildProcess.run(
+            BuiltProducts.path("partyline-host"), ["history", "--fly", "--data", host.data])
+        #expect(printed.terminationStatus == 0, "\(printed.errors)")
+        #expect(printed.output.contains("All-time — players") && !printed.output.contains("Tonight"))
+        let annRanked = try #require(ranking.first { $0["player"] == "Ann" })
+        let row = printed.output.split(separator: "\n").first { $0.contains(" Ann ") }
+        #expect(row?.contains(FlyWire.heightText(annRanked["bestM"]?.doubleValue ?? 0)) == true, "\(printed.output)")
+        let tonight = try ChildProcess.run(
+            BuiltProducts.path("partyline-host"), ["history", "--fly", "tonight", "--data", host.data])
+        #expect(tonight.output.contains("Tonight (since ") && tonight.output.contains("Ann"), "\(tonight.output)")
+        let wrong = try ChildProcess.run(
+            BuiltProducts.path("partyline-host"), ["history", "--fly", "yesterday", "--data", host.data])
+        #expect(wrong.terminationStatus != 0 && wrong.errors.contains(#"There is no leaderboard "yesterday""#))
+    }
+}
+
+/// Throws and catches are judged like buzzes: a stamp maps through the measured clock offset, so a player far away
+/// is not punished for latency, and a forged stamp gains at most what it gains a buzzer (bounded by the path's
+/// round trip, never more than `PressEstimate.maximumBackdate`).
+///
+/// On the packet delay line, so that the kernel's TCP sees the delay the host bounds presses by (an application
+/// proxy would hide it, and the host rightly gives no credit for a delay it cannot see; see `FairnessTests`).
+@Suite(
+    "Let Me Fly: presses judged like buzzes on the packet delay line", .serialized, .timeLimit(.minutes(4)),
+    .enabled(
+        if: DelayedNetwork.unavailableReason == nil,
+        Comment(
+            rawValue: "Skipped: \(DelayedNetwork.unavailableReason ?? ""); run the tests as root to include them.")))
+struct FlyFairnessTests {
+    @Test func latencyIsForgivenButAForgedStampGainsNoMoreThanABuzzWould() throws {
+        // Rita 40 ± 10 ms each way; the operator on an undelayed link.
+        let network = try DelayedNetwork(links: [.symmetric(40, jitter: 10), .symmetric(0)])
+        defer { network.close() }
+        let host = try HostProcess(
+            ["--no-fsync", "--rate", "1000", "--no-console"], bind: "0.0.0.0", launchPrefix: network.hostLaunchPrefix)
+        let admin = try SyncClient(
+            socket: network.connect(link: 1, port: host.port),
+            hello: ["type": "hello", "room": .string(host.room), "role": "admin", "key": .string(host.adminKey)])
+        defer { admin.close() }
+        let far = try FlyPlayer(
+            "Rita", team: "Red", host: host, socket: network.connect(link: 0, port: host.port), clockOffset: 123_456)
+        defer { far.client.close() }
+        try far.client.waitForSyncs(6, timeout: 10)
+        usleep(300_000)  // the last sync replies still travel
+        try admin.send(["type": "start", "game": "fly", "rounds": 3, "roundSeconds": 6, "breakSeconds": 1, "id": 1])
+        _ = try admin.waitFor("ok", timeout: 10) { $0["re"] == 1 }
+        try far.client.send(["type": "phone", "choice": "flagship"])  // ±70 ms: clean; ±140 ms: fumbled
+        let bound = PressEstimate.maximumBackdate
+
+        // Round 1, honest: pressed at the landing 40 ms away, the stamp makes it a clean catch.
+        let round1 = try far.client.waitFor("round") { $0["number"] == 1 }
+        let start1 = try #require(round1["sweepStart"]?.intValue)
+        try far.press("throw", atHost: start1 + 1600 + 200)
+        let up1 = try far.client.waitFor("thrown")
+        #expect(abs((up1["landsAt"]?.intValue ?? 0) - (up1["airMs"]?.intValue ?? 0) - (start1 + 1800)) <= 20)
+        try far.press("catch", atHost: try #require(up1["landsAt"]?.intValue))
+        let down1 = try far.client.waitFor("caught")
+        #expect(down1["quality"] == "clean", "a catch pressed on time counts on time, latency or not: \(down1)")
+        #expect(abs(down1["offsetMs"]?.intValue ?? 999) <= 50)
+
+        // Round 2, a throw stamped 5 s before it was pressed: the press moves back at most the bound.
+        let round2 = try far.client.waitFor("round") { $0["number"] == 2 }
+        let start2 = try #require(round2["sweepStart"]?.intValue)
+        let pressedAt = start2 + 1600 + 300
+        try far.press("throw", atHost: pressedAt, forgedBy: 5_000)
+        let up2 = try far.client.waitFor("thrown")
+        let counted = try #require(up2["landsAt"]?.intValue) - (up2["airMs"]?.intValue ?? 0)
+        #expect(
+            counted >= pressedAt - bound - 10, "backdated \(pressedAt - counted) ms; a buzz may gain \(bound) at most")
+        #expect(counted <= pressedAt + 100, "and never later than it arrived")
+        // Its catch, pressed 400 ms late but stamped exactly at the landing: still dropped, as a late buzz stays late.
+        let landsAt2 = try #require(up2["landsAt"]?.intValue)
+        try far.press("catch", atHost: landsAt2 + 400, forgedBy: 400)
+        let down2 = try far.client.waitFor("caught")
+        let offset = try #require(down2["offsetMs"]?.intValue)
+        #expect(offset >= 400 - bound - 10, "the forged catch moved back \(400 - offset) ms")
+        #expect(down2["quality"] == "dropped", "a late catch stays late: \(down2)")
+        host.stop()
+    }
+}

@@ -1,0 +1,114 @@
+import Foundation
+import Net
+import Protocol
+import TestSupport
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// The host clock as a test sees it from a `ping`: on loopback the round trip is well under a millisecond.
+struct HostClockReading {
+    /// Host ms minus the test's monotonic ms.
+    let offset: Int64
+
+    init(_ client: TestClient) throws {
+        let before = MonotonicClock.milliseconds()
+        try client.send(["type": "ping", "id": "clock"])
+        let pong = try client.waitFor("pong") { $0["re"] == "clock" }
+        let after = MonotonicClock.milliseconds()
+        offset = try #require(pong["hostTime"]?.intValue) - (before + after) / 2
+    }
+
+    var now: Int64 { MonotonicClock.milliseconds() + offset }
+
+    /// Sleeps until the host clock reads `hostTime`.
+    func sleep(until hostTime: Int64) {
+        while now < hostTime { usleep(UInt32(max(200, min(20_000, (hostTime - now - 1) * 1000)))) }
+    }
+}
+
+/// Let Me Fly survives SIGKILL: `--resume` keeps every throw already scored, the streaks, the achievements and even
+/// the phone that was in the air.
+@Suite("Let Me Fly: crash and resume", .timeLimit(.minutes(4)))
+struct FlyReliabilityTests {
+    @Test func aHostKilledWithAPhoneInTheAirKeepsThrowsStreaksAndAchievements() throws {
+        let data = TemporaryDirectory()
+        let first = try HostProcess([], data: data.path)
+        let admin = try first.admin()
+        let ann = try first.join("Ann", team: "Red")
+        let bob = try first.join("Bob", team: "Blue")
+        try admin.send(["type": "start", "game": "fly", "rounds": 3, "roundSeconds": 8, "breakSeconds": 1, "id": 1])
+        _ = try admin.waitFor("ok") { $0["re"] == 1 }
+        try ann.send(["type": "phone", "choice": "flagship"])
+        var clock = try HostClockReading(ann)
+
+        // Round 1: Ann at 80 % (13.05 m) caught 40 ms late: clean, streak 1, four achievements; Bob drops his.
+        let start1 = try #require(try ann.waitFor("round") { $0["number"] == 1 }["sweepStart"]?.intValue)
+        clock.sleep(until: start1 + 1600 + 640)
+        try ann.send(["type": "throw"])
+        let up1 = try ann.waitFor("thrown") { $0["player"] == "Ann" }
+        try bob.send(["type": "throw"])
+        clock.sleep(until: try #require(up1["landsAt"]?.intValue) + 40)
+        try ann.send(["type": "catch"])
+        let down1 = try ann.waitFor("caught") { $0["player"] == "Ann" }
+        #expect(down1["quality"] == "clean" && down1["streak"] == 1)
+        let points1 = try #require(down1["points"]?.intValue)
+        var earned: [String] = []
+        while let achievement = try? ann.waitFor("achievement", timeout: 0.3) {
+            earned.append(achievement["id"]?.stringValue ?? "")
+        }
+        #expect(earned == ["firstCatch", "club5", "club10", "daredevil"])
+        #expect(try ann.waitFor("caught") { $0["player"] == "Bob" }["quality"] == "dropped")
+        _ = try ann.waitFor("roundOver") { $0["number"] == 1 }
+
+        // Round 2: Ann's phone goes up, and the host is killed while it is in the air.
+        let round2 = try ann.waitFor("round", timeout: 5) { $0["number"] == 2 }
+        let start2 = try #require(round2["sweepStart"]?.intValue)
+        clock.sleep(until: start2 + 1600 + 640)
+        try ann.send(["type": "throw"])
+        let up2 = try ann.waitFor("thrown") { $0["player"] == "Ann" }
+        first.stop(signal: SIGKILL)
+
+        let second = try HostProcess(["--resume"], data: data.path)
+        let annAgain = try second.connect()
+        try annAgain.send(["type": "hello", "room": .string(second.room), "resume": .string(ann.token ?? "")])
+        _ = try annAgain.waitFor("welcome")
+        let scores = try annAgain.waitFor("scores")
+        let annLine = scores["ranking"]?.arrayValue?.first { $0["player"] == "Ann" }
+        #expect(annLine?["score"]?.intValue == points1, "the scored throw is kept")
+        #expect(annLine?["streak"] == 1, "and the streak")
+        #expect(annLine?["phone"] == "flagship")
+        #expect(scores["ranking"]?.arrayValue?.first { $0["player"] == "Bob" }?["score"] == 0)
+        #expect(try annAgain.waitFor("round")["number"] == 2)
+        let stillUp = try annAgain.waitFor("thrown") { $0["player"] == "Ann" }
+        #expect(stillUp == up2, "the phone in the air is the same throw, landing at the same host instant")
+
+        // The clock continues from the journal: Ann catches it at its landing, and the streak bonus applies.
+        clock = try HostClockReading(annAgain)
+        #expect(clock.now < (up2["landsAt"]?.intValue ?? 0), "the phone is still up after the restart")
+        clock.sleep(until: try #require(up2["landsAt"]?.intValue) + 40)
+        try annAgain.send(["type": "catch"])
+        let down2 = try annAgain.waitFor("caught") { $0["player"] == "Ann" }
+        #expect(down2["quality"] == "clean")
+        #expect(down2["streak"] == 2, "the streak went on from before the crash")
+        let height = try #require(up2["heightM"]?.doubleValue)
+        #expect(down2["points"]?.intValue == Int64((height * 1.5 * 1.1 + 0.000_001).rounded()), "+10 % for the streak")
+        #expect(down2["score"]?.intValue == points1 + (down2["points"]?.intValue ?? 0))
+        let again = annAgain.collect(for: 0.5).filter { $0["type"] == "achievement" && $0["player"] == "Ann" }
+        #expect(again.isEmpty, "achievements earned before the crash are not earned again: \(again)")
+
+        // On disk: Ann's achievements and both rounds' throws, once each.
+        let bytes = try #require(FileManager.default.contents(atPath: data.path + "/fly/records.json"))
+        let records = try JSONParsing.parse(Array(bytes))
+        let annEarned = records["achievements"]?["ann"]?["earned"]?.arrayValue?.compactMap { $0["id"]?.stringValue }
+        #expect(Set(annEarned ?? []) == ["firstCatch", "club5", "club10", "daredevil"])
+        let throwsKept = records["records"]?.arrayValue ?? []
+        #expect(throwsKept.filter { $0["player"] == "Ann" }.count == 2)
+        #expect(throwsKept.filter { $0["player"] == "Bob" }.count == 1)
+        second.stop()
+    }
+}
