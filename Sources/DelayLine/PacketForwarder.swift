@@ -96,6 +96,8 @@ public final class PacketForwarder: @unchecked Sendable {
         let prepared = directions
         let started = DispatchSemaphore(value: 0)
         let thread = Thread { [self] in
+            // Released late, a packet carries more delay than its link's: the forwarder goes before other work.
+            _ = RealTime.raiseCurrentThread(to: RealTime.forwarderPriority)
             let statistics = RunQueue.openForCurrentThread()
             lock.withLock { schedulerStatistics = statistics }
             started.signal()

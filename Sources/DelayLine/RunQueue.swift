@@ -93,3 +93,78 @@ public enum RunQueue {
         }
     }
 }
+
+/// First-in-first-out real-time scheduling (Linux `SCHED_FIFO`) for the timed parts of a measurement: a thread at
+/// such a priority takes a CPU from every ordinary task the moment it is ready, so a machine busy with other work
+/// (compilers, other tests) no longer delays it; its own work takes as long as ever.
+///
+/// Needs root (CAP_SYS_NICE), as the delay line does; without it every call does nothing and says so. The kernel
+/// keeps 5 % of each second for ordinary tasks whatever real-time threads do.
+public enum RealTime {
+    /// The delay line's forwarding thread: above everything else a measurement runs, so it is never kept waiting.
+    public static let forwarderPriority: Int32 = 30
+    /// The host under measurement: above the test's own timed thread, below the delay line.
+    public static let hostPriority: Int32 = 20
+    /// A test thread while it sleeps until and sends a timed press: the lowest, so its last-millisecond spin never
+    /// keeps the host or the delay line from a CPU.
+    public static let pressPriority: Int32 = 10
+
+    /// The calling thread's scheduling before `raiseCurrentThread`, for `restore`.
+    public struct Previous: Sendable {
+        let policy: Int32
+        let priority: Int32
+    }
+
+    /// Moves the calling thread to `SCHED_FIFO` at `priority`; returns its scheduling before, or nil if the kernel
+    /// refused (the thread is unchanged).
+    public static func raiseCurrentThread(to priority: Int32) -> Previous? {
+        #if canImport(Glibc)
+        var policy: Int32 = 0
+        var before = sched_param()
+        guard pthread_getschedparam(pthread_self(), &policy, &before) == 0 else { return nil }
+        var raised = sched_param(sched_priority: priority)
+        guard pthread_setschedparam(pthread_self(), SCHED_FIFO, &raised) == 0 else { return nil }
+        return Previous(policy: policy, priority: before.sched_priority)
+        #else
+        return nil
+        #endif
+    }
+
+    /// Gives the calling thread back the scheduling `raiseCurrentThread` returned.
+    public static func restore(_ previous: Previous?) {
+        #if canImport(Glibc)
+        guard let previous else { return }
+        var parameters = sched_param(sched_priority: previous.priority)
+        _ = pthread_setschedparam(pthread_self(), previous.policy, &parameters)
+        #endif
+    }
+
+    /// Runs `body` with the calling thread raised to `priority` (see `raiseCurrentThread`), then lowers it again.
+    public static func run<T>(at priority: Int32, _ body: () throws -> T) rethrows -> T {
+        let previous = raiseCurrentThread(to: priority)
+        defer { restore(previous) }
+        return try body()
+    }
+
+    /// Moves thread `thread` (a kernel thread id, as `RunQueue.currentThreadID` gives) to `SCHED_FIFO` at
+    /// `priority`; returns whether the kernel agreed.
+    @discardableResult
+    public static func raise(thread: Int32, to priority: Int32) -> Bool {
+        #if canImport(Glibc)
+        var parameters = sched_param(sched_priority: priority)
+        return sched_setscheduler(thread, SCHED_FIFO, &parameters) == 0
+        #else
+        return false
+        #endif
+    }
+
+    /// Moves every thread of process `pid` to `SCHED_FIFO` at `priority` (threads it starts later inherit it);
+    /// returns whether the kernel agreed for all of them.
+    @discardableResult
+    public static func raise(process pid: Int32, to priority: Int32) -> Bool {
+        guard let threads = try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task") else {
+            return false
+        }
+        return threads.compactMap { Int32($0) }.allSatisfy { raise(thread: $0, to: priority) }
+    }
+}
