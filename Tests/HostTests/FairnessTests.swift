@@ -240,6 +240,7 @@ struct DelayLineFairnessTests {
     typealias Trial = FairnessMatch.Trial
 
     /// Plays `trials` questions on a fresh match, cycling through `gaps` (Blue's press − Red's, ms); prints a line.
+    /// Trials a busy machine disturbed are void and played again (`FairnessMatch.trial`); the line counts them.
     static func play(
         _ label: String, red: Link, blue: Link, gaps: [Int64], trials: Int, redHolds: Int64 = 0,
         redBackdate: Int64 = 0, seed: UInt64 = 1
@@ -257,6 +258,7 @@ struct DelayLineFairnessTests {
         print(
             "\(label): right untied \(results.filter(\.isRightUntied).count)/\(trials), tied "
                 + "\(results.filter(\.isTied).count), confidently wrong \(results.filter(\.isConfidentlyWrong).count), "
+                + "void \(match.voidTrials.count) (played again), "
                 + "truth outside ± \(results.filter { !$0.isTruthInside }.count); "
                 + "gap error \(errors.first!)…\(errors.last!) ms, median uncertainty "
                 + "\(median(results.map(\.combinedUncertainty))) ms; turn after first press median "
