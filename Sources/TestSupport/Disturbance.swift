@@ -74,15 +74,15 @@ public struct Disturbance: Sendable, CustomStringConvertible {
 /// Measures a trial's `Disturbance` while it runs: times its sleeps and presses, and reads the delay line's
 /// lateness and the host's wait for a CPU from the moment it was made to `finish()`.
 public final class DisturbanceWatch {
-    private let network: DelayedNetwork
+    private let network: DelayedNetwork?
     private let host: RunQueue.ProcessWatch
     private var measured = Disturbance()
 
-    /// Starts watching a trial on `network` whose host is process `hostPID` (the delay line's lateness so far is
-    /// forgotten).
-    public init(network: DelayedNetwork, hostPID: Int32) {
+    /// Starts watching a trial on `network` (nil: on loopback, no delay line) whose host is process `hostPID` (the
+    /// delay line's lateness so far is forgotten).
+    public init(network: DelayedNetwork?, hostPID: Int32) {
         self.network = network
-        _ = network.takeLateness()
+        _ = network?.takeLateness()
         host = RunQueue.ProcessWatch(pid: hostPID)
     }
 
@@ -105,7 +105,7 @@ public final class DisturbanceWatch {
     /// The trial's disturbance so far (the delay line's and the host's since the watch was made).
     public func finish() -> Disturbance {
         var result = measured
-        result.delayLine = network.takeLateness()
+        result.delayLine = network?.takeLateness() ?? PacketForwarder.Lateness()
         result.hostWaited = host.waited()
         return result
     }
