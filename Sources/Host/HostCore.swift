@@ -13,6 +13,9 @@ struct HostEnvironment {
     var consoleOutput: (String) -> Void
     /// Shows the operator's one-line status (pinned at the bottom of a terminal, else printed).
     var showStatus: (String) -> Void
+    /// Where the quizmaster's feed goes on the console, with whether the line is a detail (shown dimmed); nil: as
+    /// console replies.
+    var feedOutput: ((_ line: String, _ isSecondary: Bool) -> Void)? = nil
 }
 
 /// The randomness source `HostEnvironment.random` wraps as a generator.
@@ -80,15 +83,8 @@ final class HostCore: SessionHandler {
             options: options, port: port, log: environment.log, consoleOutput: environment.consoleOutput,
             seed: { random() })
         sessions.handler = self
-        let output = environment.consoleOutput
-        room.consoleFeed = { line in output(HostCore.clockTime() + " " + line) }
-    }
-
-    /// The local wall-clock time, for the feed on the console (`21:04:07`).
-    static func clockTime() -> String {
-        let formatter = DateFormatter()
-        formatter.dateFormat = "HH:mm:ss"
-        return formatter.string(from: Date())
+        let output = environment.feedOutput ?? { line, _ in environment.consoleOutput(line) }
+        room.consoleFeed = { feed in output(Logger.clockTime() + " " + feed.text, feed.secondary == true) }
     }
 
     /// The game clock now.

@@ -27,7 +27,7 @@ final class GameRoom {
     /// Whether newcomers wait in the lobby for the next game instead of joining the running one.
     private(set) var isLocked = false
     /// Where the quizmaster's feed goes besides operator connections: the host's console.
-    var consoleFeed: ((String) -> Void)?
+    var consoleFeed: ((FeedLine) -> Void)?
 
     /// Rooms up to this size get the full `lobby` on every change; larger ones get `lobbyUpdate` deltas.
     static let fullLobbyLimit = 200
@@ -194,7 +194,7 @@ final class GameRoom {
     /// Sends `message` to everyone in `audience`, encoding it once; the feed also goes to the console.
     func deliver(_ message: any HostMessage, to audience: Audience) {
         sessions.deliver(message, to: recipients(of: audience))
-        if let feed = message as? FeedLine { consoleFeed?(feed.text) }
+        if let feed = message as? FeedLine { consoleFeed?(feed) }
     }
 
     /// Notes that the lobby changed; the broadcast goes out once per turn of the loop (see `sendLobbyIfDue`).
