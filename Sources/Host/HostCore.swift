@@ -116,7 +116,8 @@ final class HostCore: SessionHandler {
 
     /// Runs a console line for the console itself or for an operator's connection (`{"type":"console"}`).
     private func runConsole(_ line: String, replyTo target: ReplyTarget) {
-        let trimmed = line.trimmingCharacters(in: .whitespaces)
+        // A stray key (an arrow, Home) types an escape sequence: what is left of it is nothing to answer.
+        let trimmed = TerminalText.sanitized(line, keepingLineBreaks: false).trimmingCharacters(in: .whitespaces)
         guard !trimmed.isEmpty else { return }
         let wasQuitPending = isQuitPending
         isQuitPending = false
@@ -146,12 +147,20 @@ final class HostCore: SessionHandler {
         case .usage(let usage):
             operators.refuse(target, .badField, "Usage: " + usage)
         default:
+            var words = trimmed.split(separator: " ").map(String.init)
+            if words.first?.lowercased() == "history" {
+                // `history --fly tonight` is the tool `fly` with the words `history tonight`, as on the command line.
+                if words.count >= 2, words[1].hasPrefix("--") {
+                    words = [String(words[1].dropFirst(2)), "history"] + words.dropFirst(2)
+                } else if words.count <= 2 {
+                    return consoleHistory(words.dropFirst().first, replyTo: target)
+                }
+            }
             switch room.game?.parseCommand(text: trimmed) {
             case .action(let request)?: return operatorCommand(request, replyTo: target)
             case .usage(let usage)?: return operators.refuse(target, .badField, "Usage: " + usage)
             case nil: break
             }
-            let words = trimmed.split(separator: " ").map(String.init)
             switch operators.tools.run(line: words, caller: target.caller) {
             case .success(let reply)?: operators.answer(target, reply)
             case .failure(let error)?: operators.refuse(target, error.code, error.message)
@@ -161,6 +170,22 @@ final class HostCore: SessionHandler {
                     "Unknown command \"\(trimmed.prefix(40))\". Type `help` for the console commands.")
             }
         }
+    }
+
+    /// `history` on the console: the finished games, or game `which` in detail (as `partyline-host history`).
+    private func consoleHistory(_ which: String?, replyTo target: ReplyTarget) {
+        guard let which else {
+            let lines = storage.history()
+            return operators.answer(
+                target,
+                OkReply(message: lines.isEmpty ? "No finished games yet." : (["Finished games:"] + lines).joined(separator: "\n")))
+        }
+        guard let (_, log, game) = storage.gameLog(which) else {
+            return operators.refuse(
+                target, .unknownCommand, "There is no finished game \"\(which)\"; `history` lists them with their numbers.")
+        }
+        let lines = room.catalog.entry(named: game)?.logLines(log) ?? ModeEntry.plainLines(log)
+        operators.answer(target, OkReply(message: lines.joined(separator: "\n")))
     }
 
     /// When the core next has work to do, on the game clock.

@@ -120,6 +120,12 @@ struct OrganiserTests {
         let second = try #require(host.core.room.game as? ShakyHost).record.questions.map(\.text)
         #expect(Set(first).isDisjoint(with: second))
         host.console("end")
+        let listed = host.console("history")
+        #expect(listed.first?.hasPrefix("Finished games:\n1. ") == true && listed.first?.contains("\n2. ") == true, "\(listed)")
+        let oldest = host.console("history 1").first ?? ""
+        #expect(oldest.contains("Shaky Words") && oldest.contains(first[0]), "game 1 is the first game: \(oldest)")
+        #expect(host.console("history 2").first?.contains(second[0]) == true)
+        #expect(host.console("history 9").first?.hasPrefix("! There is no finished game \"9\"") == true)
         let pool = host.core.storage.packs.pack(id: "animals")?.questions.filter { $0.difficulty == .easy }.count ?? 0
         let reply = host.console("start shaky \(pool) easy animals")
         #expect(reply.first?.contains("had to repeat") == true, "\(reply)")

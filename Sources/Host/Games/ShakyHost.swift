@@ -385,6 +385,15 @@ final class ShakyHost: GameAdapter {
                 outgoing.append(feed("Revealed: \(ended.answer). Scores: \(scores)."))
                 if let prompt = operatorPrompt { outgoing.append(feed("Waiting for you: type \(prompt).")) }
             case .scoreboard(let ranking):
+                // A question the operator ended before its reveal still belongs in the log, with what was typed.
+                if let number = game.questionNumber, questionLog.last?.number != number, let text = game.questionText {
+                    questionLog.append(
+                        QuestionRecord(
+                            number: number, question: text, answer: game.currentAnswer ?? "",
+                            buzzOrder: currentBuzzOrder, results: currentResults, scorer: nil,
+                            answers: ShakyHost.answerLines(
+                                game.answers, openedAt: game.questionOpenedAt ?? Instant(milliseconds: 0))))
+                }
                 outgoing.append(Outgoing(.everyone, ShakyWire.Scoreboard(ranking: ShakyHost.standings(ranking))))
             case .paused:
                 outgoing.append(Outgoing(.everyone, Paused(at: now.milliseconds)))

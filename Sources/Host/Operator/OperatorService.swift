@@ -126,7 +126,7 @@ final class OperatorService {
             okay(target, "\(player.name) was removed for tonight (name and address); `unban \(player.name)` lets them back.")
         case .unban(let name):
             guard room.unban(name: name) else {
-                return refuse(target, .unknownPlayer, "\(name) is not barred.")
+                return refuse(target, .unknownPlayer, "Nobody called \"\(name)\" is barred tonight.")
             }
             okay(target, "\(name) may join again.")
         case .tidy:
