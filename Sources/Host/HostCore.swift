@@ -255,10 +255,11 @@ final class HostCore: SessionHandler {
         guard game.mode.commandTypes.contains(request.type) else {
             return operators.refuse(target, .forbidden, "Operators don't play; join as a player to play.")
         }
+        let now = instant  // one instant for the game and its journal record, so a replay applies it the same
         do {
-            let step = try game.command(request, at: instant)
-            operators.okay(target, "Done.")
-            room.apply(step, at: instant)
+            let step = try game.command(request, at: now)
+            operators.okay(target, step.reply ?? "Done.")
+            room.apply(step, at: now)
         } catch {
             operators.refuse(target, error.code, error.message)
         }

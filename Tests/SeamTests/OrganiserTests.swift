@@ -46,16 +46,26 @@ struct OrganiserTests {
         ann.send(["type": "answer", "text": "certainly wrong"])
         host.advance(by: 21_000)  // buzzing closes: the question is revealed unanswered (the next opens at 25 s)
         #expect(try bob.expect("reveal")["scorer"] == .null)
-        #expect(host.console("accept red").first == "Done.")
+        #expect(
+            host.console("accept red").first
+                == #"Red's answer "certainly wrong" to question 1 now counts as right: +100. Scores: #1 Red 100 · #2 Blue 0."#)
         let overruled = try bob.expect("overruled")
         #expect(overruled["team"] == "Red")
         #expect(overruled["points"] == 100)
-        #expect(host.console("accept Red") == [#"! Red's answer already counts as right."#])
+        #expect(host.console("accept Red") == [#"! Red's answer to question 1 already counts as right."#])
+        host.advance(by: 5_000)  // the next question opens: a protest about question 1 still reaches it
+        #expect(host.console("reject Red").first?.hasPrefix(#"Red's answer "certainly wrong" to question 1 now counts as wrong."#) == true)
+        let second = try bob.expect("overruled")
+        #expect(second["question"] == 1 && second["points"] == -100)
+        host.console("accept Red")
+        let live = try #require(host.core.room.game as? ShakyHost)
+        let log = ShakyHost.logLines(live.gameLog).joined(separator: "\n")
+        #expect(log.contains(#"Red (Ann): "certainly wrong" — right by the quizmaster (the judge said wrong), 100 points"#), "\(log)")
         host.core.storage.syncJournal()
         let replayed = try JournalReplay.load(path: host.core.storage.journalPath)
         let game = try #require(replayed.game as? ShakyHost)
         #expect(game.game.scores["Red"] == 100, "the overrule survives a restart")
-        #expect(game.game.answers.map(\.player) == ["Ann"], "who typed it survives too, for the game log")
+        #expect(game.game.answers(toQuestion: 1)?.answers.map(\.player) == ["Ann"], "who typed it survives too")
     }
 
     @Test func judgingByHandHoldsEveryVerdictForTheOperator() throws {
@@ -73,7 +83,7 @@ struct OrganiserTests {
         #expect(host.core.room.statusSummary.hasPrefix("WAITING FOR YOU: type accept Red or reject Red"))
         host.advance(by: 80_000)  // past the 60 s answer clock (and under the 90 s idle timeout of the board)
         #expect(!board.types().contains("result"), "the answer clock does not run out while the quizmaster decides")
-        #expect(host.console("accept Red").first == "Done.")
+        #expect(host.console("accept Red").first?.hasPrefix("Red's answer \"\(answer)\" to question 1 is right: +100.") == true)
         #expect(try board.expect("result")["correct"] == true)
     }
 

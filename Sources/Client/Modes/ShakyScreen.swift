@@ -225,10 +225,14 @@ struct ShakyView: GameScreen {
             turnDeadline = nil
         case .overruled(let overruled):
             standings = ShakyView.standings(overruled.scores)
-            applyOverrule(team: overruled.team, isCorrect: overruled.correct, points: overruled.points)
+            // An overrule of the question on screen changes its reveal; one of the question before only the scores.
+            let isShown = overruled.question == nil || (phase == .reveal && overruled.question == reveal?.number)
+            if isShown { applyOverrule(team: overruled.team, isCorrect: overruled.correct, points: overruled.points) }
             let change = overruled.points >= 0 ? "+\(overruled.points)" : "\(overruled.points)"
+            let which = isShown ? "" : overruled.question.map { " to question \($0)" } ?? ""
             state.setNotice(
-                "The quizmaster counts \(overruled.team)'s answer as \(overruled.correct ? "right" : "wrong") (\(change)).",
+                "The quizmaster counts \(overruled.team)'s answer\(which) as \(overruled.correct ? "right" : "wrong") "
+                    + "(\(change)).",
                 isError: false, at: now)
         case .resumed(let resumed):
             state.endPause()

@@ -42,10 +42,14 @@ struct Step {
     var messages: [Outgoing] = []
     /// What the game asks of the host beyond the game (for the player who acted).
     var services: [HostService] = []
+    /// What to tell the operator whose command this was, in words (`Red's answer … now counts as right: +200.`).
+    var reply: String?
 
     /// This step followed by `other`.
     static func + (lhs: Step, rhs: Step) -> Step {
-        Step(events: lhs.events + rhs.events, messages: lhs.messages + rhs.messages, services: lhs.services + rhs.services)
+        Step(
+            events: lhs.events + rhs.events, messages: lhs.messages + rhs.messages,
+            services: lhs.services + rhs.services, reply: rhs.reply ?? lhs.reply)
     }
 
     /// A step that only announces.

@@ -55,6 +55,8 @@ final class ShakyHost: GameAdapter {
         var verdict: String
         /// Whether the quizmaster gave or changed the verdict.
         var byHand: Bool
+        /// What the automatic judge had said when the quizmaster changed it (`wrong`, `forgiven`, …).
+        var judge: String?
         var points: Int
         /// Milliseconds from the question's opening.
         var ms: Int64
@@ -184,8 +186,21 @@ final class ShakyHost: GameAdapter {
             guard let team = game.teams.first(where: { Room.key($0) == Room.key(named) }) else {
                 throw RuleError(.unknownTeam, "There is no team called \(named) in this game.")
             }
-            return try apply(.judge(team: team, correct: correct), at: now)
+            var step = try apply(.judge(team: team, correct: correct), at: now)
+            step.reply = verdictReply(team: team)
+            return step
         }
+    }
+
+    /// What the quizmaster's verdict changed, in words: `Red's answer "Napolean" to question 3 now counts as right:
+    /// +200. Scores: #1 Red 300 · #2 Blue 100.`
+    private func verdictReply(team: String) -> String? {
+        guard let (number, answer) = game.latestAnswer(of: team) else { return nil }
+        let verdict = answer.verdict?.isCorrect == true ? "right" : "wrong"
+        let change = answer.points > 0 ? ": +\(answer.points)" : ""
+        let scores = ShakyWire.Standing.summary(ShakyHost.standings(game.standings))
+        let counts = answer.judgedAs == nil ? "is" : "now counts as"
+        return "\(team)'s answer \"\(answer.text)\" to question \(number) \(counts) \(verdict)\(change). Scores: \(scores)."
     }
 
     var operatorPrompt: String? {
@@ -210,17 +225,20 @@ final class ShakyHost: GameAdapter {
 
     /// The answers to the current question as the game log keeps them.
     private static func answerLines(_ answers: [ShakyWords.AnswerRecord], openedAt opened: Instant) -> [AnswerLine] {
-        answers.map { record in
-            let verdict: String
-            switch record.verdict {
-            case .exact?: verdict = "right"
-            case .misspelling?: verdict = "forgiven"
-            case .wrong?: verdict = record.text.isEmpty ? "timeout" : "wrong"
-            case nil: verdict = "waiting"
+        func word(_ verdict: AnswerVerdict?, text: String) -> String {
+            switch verdict {
+            case .exact?: "right"
+            case .misspelling?: "forgiven"
+            case .wrong?: text.isEmpty ? "timeout" : "wrong"
+            case nil: "waiting"
             }
-            return AnswerLine(
-                team: record.team, player: record.player, text: record.text, verdict: verdict, byHand: record.isByHand,
-                points: record.points, ms: opened.milliseconds(until: record.at))
+        }
+        return answers.map { record in
+            AnswerLine(
+                team: record.team, player: record.player, text: record.text,
+                verdict: word(record.verdict, text: record.text), byHand: record.isByHand,
+                judge: record.judgedAs.map { word($0, text: record.text) }, points: record.points,
+                ms: opened.milliseconds(until: record.at))
         }
     }
 
@@ -238,7 +256,8 @@ final class ShakyHost: GameAdapter {
             for answer in question.answers ?? [] {
                 let who = answer.player.map { "\(answer.team) (\($0))" } ?? answer.team
                 let typed = answer.text.isEmpty ? "no answer" : "\"\(answer.text)\""
-                let hand = answer.byHand ? ", by the quizmaster" : ""
+                let hand = answer.judge.map { " by the quizmaster (the judge said \($0))" }
+                    ?? (answer.byHand ? " by the quizmaster" : "")
                 lines.append(
                     "    \(who): \(typed) — \(answer.verdict)\(hand), \(answer.points) points, "
                         + String(format: "%.1f s", Double(answer.ms) / 1000))
@@ -250,12 +269,15 @@ final class ShakyHost: GameAdapter {
 
     static func logRows(_ json: JSONValue) -> [[String]] {
         guard let log = try? JSONCoding.decode(Log.self, from: json) else { return [] }
-        var rows = [["question", "text", "answer", "team", "player", "typed", "verdict", "by quizmaster", "points", "ms"]]
+        var rows = [
+            ["question", "text", "answer", "team", "player", "typed", "verdict", "by quizmaster", "judge said", "points", "ms"]
+        ]
         for question in log.questions {
             for answer in question.answers ?? [] {
                 rows.append([
                     String(question.number), question.question, question.answer, answer.team, answer.player ?? "",
-                    answer.text, answer.verdict, answer.byHand ? "yes" : "no", String(answer.points), String(answer.ms),
+                    answer.text, answer.verdict, answer.byHand ? "yes" : "no", answer.judge ?? "", String(answer.points),
+                    String(answer.ms),
                 ])
             }
         }
@@ -402,15 +424,17 @@ final class ShakyHost: GameAdapter {
                 outgoing.append(
                     feed("\(team) answered \"\(text)\" (the answer is \(game.currentAnswer ?? "?")). "
                         + "Waiting for you: type accept \(team) or reject \(team)."))
-            case .overruled(let team, let correct, let points, let standings):
+            case .overruled(let team, let correct, let points, let standings, let number):
                 let message = ShakyWire.Overruled(
-                    team: team, correct: correct, points: points, scores: ShakyHost.standings(standings))
+                    team: team, correct: correct, points: points, scores: ShakyHost.standings(standings),
+                    question: number)
                 outgoing.append(Outgoing(.everyone, message))
-                currentOverrules.append(message)
+                if game.phase == .reveal, game.questionNumber == number { currentOverrules.append(message) }
                 outgoing.append(feed("Overruled: " + (message.line(for: Perspective()) ?? "")))
-                if var last = questionLog.popLast() {
-                    last.answers = ShakyHost.answerLines(game.answers, openedAt: game.questionOpenedAt ?? Instant(milliseconds: 0))
-                    questionLog.append(last)
+                if let logged = questionLog.lastIndex(where: { $0.number == number }),
+                    let (answers, openedAt) = game.answers(toQuestion: number)
+                {
+                    questionLog[logged].answers = ShakyHost.answerLines(answers, openedAt: openedAt)
                 }
             case .resumed(let clocks):
                 outgoing.append(

@@ -363,18 +363,22 @@ public enum ShakyWire: GameWire {
         public var points: Int
         /// The standings now.
         public var scores: [Standing]
+        /// The question whose answer it was (absent from older hosts: the one just revealed).
+        public var question: Int?
 
         /// Creates the message.
-        public init(team: String, correct: Bool, points: Int, scores: [Standing]) {
+        public init(team: String, correct: Bool, points: Int, scores: [Standing], question: Int? = nil) {
             self.team = team
             self.correct = correct
             self.points = points
             self.scores = scores
+            self.question = question
         }
 
         public func line(for reader: Perspective) -> String? {
             let change = points >= 0 ? "+\(points)" : "\(points)"
-            return "The quizmaster counts \(team)'s answer as \(correct ? "right" : "wrong") (\(change)). "
+            let which = question.map { " to question \($0)" } ?? ""
+            return "The quizmaster counts \(team)'s answer\(which) as \(correct ? "right" : "wrong") (\(change)). "
                 + "Scores: \(Standing.summary(scores))."
         }
     }
