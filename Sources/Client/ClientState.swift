@@ -128,6 +128,12 @@ struct ClientState: Equatable, Sendable {
     var clock = ClockView()
     var lobby: [LobbyPlayer] = []
     var teams: [String] = []
+    /// The lobby as the host last sent it whole or changed it (numbered, for its deltas).
+    var lobbyState: Lobby?
+    /// In a hall-sized room, every team's size (a player's lobby then lists only its own team).
+    var teamSizes: TeamSizes?
+    /// The growing states whose whole was asked for after a missed delta (by message type).
+    var awaitingResync: Set<String> = []
     /// The running (or just finished) game's view.
     var game: (any GameScreen)?
     /// The game screens this client knows.
@@ -154,6 +160,8 @@ struct ClientState: Equatable, Sendable {
         lhs.role == rhs.role && lhs.room == rhs.room && lhs.hostAddress == rhs.hostAddress && lhs.name == rhs.name
             && lhs.team == rhs.team && lhs.playerID == rhs.playerID && lhs.token == rhs.token && lhs.link == rhs.link
             && lhs.clock == rhs.clock && lhs.lobby == rhs.lobby && lhs.teams == rhs.teams
+            && lhs.lobbyState == rhs.lobbyState && lhs.teamSizes == rhs.teamSizes
+            && lhs.awaitingResync == rhs.awaitingResync
             && lhs.isPaused == rhs.isPaused && lhs.pausedAtHost == rhs.pausedAtHost && lhs.notice == rhs.notice
             && lhs.library == rhs.library && lhs.ui == rhs.ui && lhs.recent == rhs.recent
             && sameGame(lhs.game, rhs.game)
@@ -214,7 +222,7 @@ struct ClientState: Equatable, Sendable {
             actions += apply(session, at: now)
             line = EventText.line(for: session, in: self)
             switch session {
-            case .welcome, .lobby, .sync, .ping, .pong: isQuiet = true
+            case .welcome, .lobby, .lobbyUpdate, .teams, .teamsUpdate, .sync, .ping, .pong: isQuiet = true
             default: break
             }
         } else if var screen = game {
@@ -274,9 +282,26 @@ struct ClientState: Equatable, Sendable {
         case .closing(let closing):
             setNotice(closing.reason, isError: false, at: now)
         case .lobby(let lobby):
-            self.lobby = lobby.players.map { LobbyPlayer(name: $0.name, team: $0.team, isConnected: $0.connected) }
-            teams = lobby.teams
-        case .lobbyUpdate(let update): applyLobbyUpdate(update)
+            lobbyState = took(lobby)
+            showLobby()
+            if lobby.truncated != true { teamSizes = nil }
+        case .lobbyUpdate(let update):
+            guard update.seq != nil else {
+                applyLobbyUpdate(update)  // an older host: its deltas apply to whatever is shown
+                return []
+            }
+            let (next, actions) = followed(lobbyState, by: update)
+            if let next {
+                lobbyState = next
+                showLobby()
+            }
+            return actions
+        case .teams(let sizes):
+            teamSizes = took(sizes)
+        case .teamsUpdate(let update):
+            let (next, actions) = followed(teamSizes, by: update)
+            if let next { teamSizes = next }
+            return actions
         case .status(let status):
             setNotice(status.summary, isError: false, at: now)
         case .paused(let paused):
@@ -322,6 +347,7 @@ struct ClientState: Equatable, Sendable {
         if let id = welcome.player { playerID = id }
         if let token = welcome.token { self.token = token }
         clock = ClockView(offset: now - welcome.hostTime)  // a new connection (maybe a new host): measure again
+        awaitingResync = []  // the catch-up brings every state whole
         if welcome.game == nil {
             if isGameRunning { game = nil }
             isPaused = false
@@ -329,7 +355,7 @@ struct ClientState: Equatable, Sendable {
         }
     }
 
-    /// Merges a large room's lobby delta into the list: changed players replaced or added, removed ones dropped.
+    /// Merges an older host's lobby delta into the list: changed players replaced or added, removed ones dropped.
     private mutating func applyLobbyUpdate(_ update: LobbyUpdate) {
         let removed = Set(update.removed)
         lobby.removeAll { removed.contains($0.name) }
