@@ -153,11 +153,11 @@ final class HostCore: SessionHandler {
         var due = nextHousekeepingAt
         if let deadline = room.game?.nextDeadline?.milliseconds { due = min(due, deadline) }
         if let sessionsDue = sessions.nextDeadline { due = min(due, sessionsDue) }
-        if let lobby = room.nextLobbyDeadline { due = min(due, lobby) }
+        if let states = room.nextStateDeadline { due = min(due, states) }
         return due
     }
 
-    /// Runs whatever is due: game clocks, banners and sync probes, housekeeping, the coalesced lobby.
+    /// Runs whatever is due: game clocks, banners and sync probes, housekeeping, the coalesced states (lobby, game).
     func runDueWork() {
         let current = now
         sessions.runDueWork(at: current)
@@ -166,7 +166,7 @@ final class HostCore: SessionHandler {
             housekeeping(at: current)
             nextHousekeepingAt = current + 1000
         }
-        room.sendLobbyIfDue(at: current)
+        room.sendDueStates(at: current)
     }
 
     private func housekeeping(at current: Int64) {
@@ -366,6 +366,9 @@ final class HostCore: SessionHandler {
         switch message {
         case .scores:
             sessions.send(room.game?.scores ?? room.lobby(), to: session, re: id)
+        case .resync(let state):
+            if let id { sessions.send(OkReply(), to: session, re: id) }
+            room.resync(state, for: session)
         case .library(let action, let fields) where session.role != .admin:
             // Reading is for everyone; the Queen may save her own command; the rest is the operator's.
             let request: LibraryRequest

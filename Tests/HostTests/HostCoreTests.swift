@@ -17,12 +17,12 @@ struct HostCoreTests {
         let ann = try host.join("Ann", team: "Red")
         let bob = try host.join("Bob", team: "Blue")
         let cy = try host.join("Cy", team: "réd")  // the same team, whatever the case and accents
-        let lobby = try ann.waitFor("lobby") { ($0["players"]?.arrayValue?.count ?? 0) == 3 }
-        #expect(lobby["teams"] == ["Red", "Blue"])
-        let players = lobby["players"]?.arrayValue ?? []
-        #expect(players.contains { $0["name"] == "Cy" && $0["team"] == "Red" && $0["connected"] == true })
-        _ = try bob.waitFor("lobby") { ($0["players"]?.arrayValue?.count ?? 0) == 3 }
-        _ = try cy.waitFor("lobby") { ($0["players"]?.arrayValue?.count ?? 0) == 3 }
+        // The lobby is whole once, then its changes (`lobbyUpdate`): followed as a client does.
+        let lobby = try ann.waitForState(Lobby.self) { $0.players.count == 3 }
+        #expect(lobby.teams == ["Red", "Blue"])
+        #expect(lobby.players.contains { $0.name == "Cy" && $0.team == "Red" && $0.connected })
+        _ = try bob.waitForState(Lobby.self) { $0.players.count == 3 }
+        _ = try cy.waitForState(Lobby.self) { $0.players.count == 3 }
         host.stop()
     }
 

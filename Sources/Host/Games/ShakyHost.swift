@@ -74,6 +74,8 @@ final class ShakyHost: GameAdapter {
     /// Who typed each team's latest answer, for the game log.
     private var answerAuthors: [String: [String]] = [:]
     private var currentBuzzOrder: [String] = []
+    /// Whether buzzing was open after the last step, to send the whole order once when it closes.
+    private var wasBuzzOpen = false
     /// How each turn of the current (or just revealed) question ended, for the log and for late joiners.
     private var currentResults: [ShakyWire.Result] = []
 
@@ -346,6 +348,8 @@ final class ShakyHost: GameAdapter {
                 currentBuzzOrder = []
                 currentResults = []
                 answerAuthors = [:]
+                // A new question's order starts afresh: its first `buzzed` goes out whole.
+                outgoing.append(.endState(ShakyWire.Buzzed.self, .everyone))
                 // Each team sees its own arrangement; boards and operators see the first team's (never the answer).
                 for team in game.teams { outgoing.append(Outgoing(.team(team), question(opened, for: team, at: now))) }
                 outgoing.append(Outgoing(.spectators, question(opened, for: nil, at: now)))
@@ -358,11 +362,21 @@ final class ShakyHost: GameAdapter {
                     outgoing.append(Outgoing(.team(team), question(opened, for: team, at: now)))
                 }
             case .buzzed(let update):
+                let isFirst = currentBuzzOrder.isEmpty
                 currentBuzzOrder = update.entries.map(\.team)
                 let message = buzzed(update.entries, deadline: update.buzzDeadline, at: now)
-                outgoing.append(Outgoing(.everyone, message))
-                outgoing.append(feed("Buzz order: " + message.entries.map(\.summary).joined(separator: " · ")))
+                // The order is a growing state: the whole once, then each buzz as a small `buzzedUpdate`.
+                outgoing.append(.state(.everyone, message))
+                if isFirst {
+                    outgoing.append(feed("Buzz order: " + message.entries.map(\.summary).joined(separator: " · ")))
+                } else if let entry = message.entries.first(where: { $0.team == update.team }) {
+                    outgoing.append(feed("Buzzed: \(entry.summary) · \(Wording.count(message.entries.count, "team")) in the queue."))
+                }
             case .turn(let team, let deadline):
+                // Readers that ignore deltas get the whole committed order at every turn (unless they hold it).
+                if !game.queueEntries.isEmpty {
+                    outgoing.append(.wholeState(.everyone, buzzed(game.queueEntries, deadline: game.buzzDeadline, at: now)))
+                }
                 outgoing.append(Outgoing(.everyone, turn(team, deadline: deadline, at: now)))
             case .hint(let team, let letters, let points):
                 outgoing.append(
@@ -412,6 +426,14 @@ final class ShakyHost: GameAdapter {
                             nextInMs: remaining(clocks.nextQuestionAt, now))))
             }
         }
+        // When buzzing closes the order is final: the whole of it, for readers that ignore deltas.
+        let isBuzzOpen = game.phase == .question && game.isBuzzOpen
+        if wasBuzzOpen && !isBuzzOpen && game.phase == .question && !game.queueEntries.isEmpty
+            && game.isBuzzOrderSettled
+        {
+            outgoing.append(.wholeState(.everyone, buzzed(game.queueEntries, deadline: game.buzzDeadline, at: now)))
+        }
+        wasBuzzOpen = isBuzzOpen
         return outgoing
     }
 
