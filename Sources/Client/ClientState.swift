@@ -220,10 +220,9 @@ struct ClientState: Equatable, Sendable {
             line = game.flatMap { $0.line(for: object, in: self) }
         } else if let session = SessionMessage.decode(object) {
             actions += apply(session, at: now)
-            line = EventText.line(for: session, in: self)
             switch session {
             case .welcome, .lobby, .lobbyUpdate, .teams, .teamsUpdate, .sync, .ping, .pong: isQuiet = true
-            default: break
+            default: line = EventText.line(for: session, in: self)
             }
         } else if var screen = game {
             if let taken = screen.apply(object, to: &self, at: now) {
