@@ -10,7 +10,7 @@ import Darwin
 
 /// What a received line is, judged from its first bytes (`{"type":"…"`): the host writes `type` first.
 enum LineKind: UInt8 {
-    case welcome, lobby, buzzed, question, reveal, ping, pong, ok, error, other
+    case welcome, lobby, buzzed, buzzedUpdate, question, reveal, ping, pong, ok, error, other
 
     /// The kind named by the start of a line.
     static func classify(_ head: [UInt8]) -> LineKind {
@@ -19,8 +19,9 @@ enum LineKind: UInt8 {
         let name = head[prefix.count...].prefix { $0 != UInt8(ascii: "\"") }
         switch String(decoding: name, as: UTF8.self) {
         case "welcome": return .welcome
-        case "lobby", "lobbyUpdate": return .lobby
+        case "lobby", "lobbyUpdate", "teams", "teamsUpdate": return .lobby
         case "buzzed": return .buzzed
+        case "buzzedUpdate": return .buzzedUpdate
         case "question": return .question
         case "reveal": return .reveal
         case "ping": return .ping
@@ -44,6 +45,26 @@ struct ReceivedLine {
     var braces: Int
     /// A `lobby`/`lobbyUpdate`'s `count` (players in the room), when the line's start carries it.
     var count: Int?
+    /// A `buzzed` or `buzzedUpdate`, decoded, where the pool follows buzz orders.
+    var order: OrderLine?
+}
+
+/// A buzz order message as the storm's clients follow it (PROTOCOL.md §6.0).
+enum OrderLine {
+    case whole(ShakyWire.Buzzed)
+    case delta(ShakyWire.BuzzedUpdate)
+
+    /// Decodes a `buzzed` or `buzzedUpdate` line.
+    init?(_ body: [UInt8]) {
+        guard let object = (try? JSONParsing.parse(body))?.objectValue else { return nil }
+        if let whole = ShakyWire.Buzzed.decode(object) {
+            self = .whole(whole)
+        } else if let delta = ShakyWire.BuzzedUpdate.decode(object) {
+            self = .delta(delta)
+        } else {
+            return nil
+        }
+    }
 }
 
 /// What the client driver has seen so far, shared by the reader threads (writers) and the driver (reader).
@@ -86,6 +107,16 @@ final class Tally: @unchecked Sendable {
     var revealGoal = Int.max
     var revealReached = 0
     var bytesReceived = 0
+    /// Bytes received per slot.
+    var bytesBySlot: [Int]
+    /// The buzz order each slot holds (where the pool follows orders), and when it first held `orderGoal` entries.
+    var orders: [ShakyWire.Buzzed?]
+    var orderCompleteAt: [Int64]
+    var orderGoal = Int.max
+    var orderCompleteCount = 0
+    /// Order messages that did not follow what their slot held (a gap), and order messages in all.
+    var orderGaps = 0
+    var orderMessages = 0
     /// When the readers last got something other than keepalive pings (monotonic ns).
     var lastReceiveAt: Int64 = 0
 
@@ -104,6 +135,9 @@ final class Tally: @unchecked Sendable {
         closedAt = Array(repeating: 0, count: capacity)
         arrivals = Array(repeating: 0, count: capacity)
         inbox = Array(repeating: [], count: capacity)
+        bytesBySlot = Array(repeating: 0, count: capacity)
+        orders = Array(repeating: nil, count: capacity)
+        orderCompleteAt = Array(repeating: 0, count: capacity)
     }
 
     /// Runs `body` under the lock.
@@ -125,19 +159,24 @@ final class Tally: @unchecked Sendable {
     }
 
     /// Records what one reader saw in one wake-up.
-    func record(_ lines: [ReceivedLine], closed: [(slot: Int, at: Int64)], bytes: Int, at now: Int64) {
+    func record(
+        _ lines: [ReceivedLine], closed: [(slot: Int, at: Int64)], bytes: Int, slotBytes: [(slot: Int, bytes: Int)],
+        at now: Int64
+    ) {
         condition.lock()
         bytesReceived += bytes
+        for (slot, count) in slotBytes { bytesBySlot[slot] += count }
         // Keepalive pings (and our pongs) don't count as traffic: "quiet" means nothing but keepalives.
         if bytes > 0 && (lines.isEmpty || lines.contains { $0.kind != .ping }) { lastReceiveAt = now }
         for line in lines {
             let slot = line.slot
             switch line.kind {
-            case .buzzed:
+            case .buzzed, .buzzedUpdate:
                 if armedKind == .buzzed && arrivals[slot] == 0 {
                     arrivals[slot] = line.at
                     if isTarget[slot] { arrivedTargets += 1 }
                 }
+                if let order = line.order { follow(order, slot: slot, at: line.at) }
             case .question:
                 questionCount[slot] += 1
                 lastQuestionAt[slot] = line.at
@@ -179,6 +218,37 @@ final class Tally: @unchecked Sendable {
         condition.unlock()
     }
 
+    /// Applies a buzz order message to what `slot` holds, as a client does; notes when the order is complete.
+    private func follow(_ order: OrderLine, slot: Int, at time: Int64) {
+        orderMessages += 1
+        switch order {
+        case .whole(let whole):
+            orders[slot] = whole
+        case .delta(let delta):
+            switch ShakyWire.Buzzed.follow(orders[slot], with: delta) {
+            case .updated(let next): orders[slot] = next
+            case .stale: break
+            case .gap: orderGaps += 1
+            }
+        }
+        if orderCompleteAt[slot] == 0, (orders[slot]?.entries.count ?? 0) >= orderGoal {
+            orderCompleteAt[slot] = time
+            if isTarget[slot] { orderCompleteCount += 1 }
+        }
+    }
+
+    /// Follows buzz orders afresh until they hold `entries` entries (caller holds no lock).
+    func expectOrders(of entries: Int) {
+        locked { tally in
+            tally.orderGoal = entries
+            tally.orderCompleteCount = 0
+            for index in 0..<tally.capacity {
+                tally.orders[index] = nil
+                tally.orderCompleteAt[index] = 0
+            }
+        }
+    }
+
     /// Starts timing arrivals of `kind` afresh (caller holds no lock).
     func arm(_ kind: LineKind) {
         locked { tally in
@@ -213,13 +283,19 @@ final class LineAssembly {
     var braces = 0
     var body: [UInt8]?
     let isKeeping: Bool
+    /// Whether buzz order lines are kept whole (and decoded) for the storm.
+    let keepsOrders: Bool
 
-    init(isKeeping: Bool) { self.isKeeping = isKeeping }
+    init(isKeeping: Bool, keepsOrders: Bool = false) {
+        self.isKeeping = isKeeping
+        self.keepsOrders = keepsOrders
+    }
 
     func wantsBody(_ kind: LineKind) -> Bool {
         switch kind {
         case .welcome, .error: return true
-        case .lobby, .buzzed: return false
+        case .buzzed, .buzzedUpdate: return keepsOrders
+        case .lobby: return false
         default: return isKeeping
         }
     }
@@ -249,8 +325,12 @@ final class LineAssembly {
     /// Ends the line; returns it.
     func finish(slot: Int, at time: Int64) -> ReceivedLine {
         if kind == nil { classify() }
-        let line = ReceivedLine(slot: slot, kind: kind ?? .other, at: time, body: body, braces: braces,
+        var line = ReceivedLine(slot: slot, kind: kind ?? .other, at: time, body: body, braces: braces,
                                 count: kind == .lobby ? LineAssembly.countField(head) : nil)
+        if keepsOrders, kind == .buzzed || kind == .buzzedUpdate, let body {
+            line.order = OrderLine(body)
+            line.body = nil
+        }
         head.removeAll(keepingCapacity: true)
         kind = nil
         braces = 0
@@ -310,6 +390,7 @@ final class ReaderThread: @unchecked Sendable {
         let pong: [UInt8] = Array("{\"type\":\"pong\"}\n".utf8)
         var lines: [ReceivedLine] = []
         var closed: [(slot: Int, at: Int64)] = []
+        var slotBytes: [(slot: Int, bytes: Int)] = []
         while !shouldStop {
             let ready: ArraySlice<Readiness>
             do {
@@ -338,6 +419,7 @@ final class ReaderThread: @unchecked Sendable {
                         break reading
                     }
                     bytes += count
+                    slotBytes.append((slot, count))
                     let base = buffer.baseAddress!
                     var offset = 0
                     while offset < count {
@@ -348,7 +430,8 @@ final class ReaderThread: @unchecked Sendable {
                         let line = assembly.finish(slot: slot, at: now)
                         if line.kind == .ping { pool.sendBestEffort(fd: fd, pong) }
                         switch line.kind {
-                        case .welcome, .lobby, .buzzed, .question, .reveal, .ping, .error: lines.append(line)
+                        case .welcome, .lobby, .buzzed, .buzzedUpdate, .question, .reveal, .ping, .error:
+                            lines.append(line)
                         default: if assembly.isKeeping { lines.append(line) }
                         }
                         offset = end + 1
@@ -357,9 +440,11 @@ final class ReaderThread: @unchecked Sendable {
                 }
             }
             if !lines.isEmpty || !closed.isEmpty || bytes > 0 {
-                pool.tally.record(lines, closed: closed, bytes: bytes, at: MonotonicClock.nanoseconds())
+                pool.tally.record(
+                    lines, closed: closed, bytes: bytes, slotBytes: slotBytes, at: MonotonicClock.nanoseconds())
                 lines.removeAll(keepingCapacity: true)
                 closed.removeAll(keepingCapacity: true)
+                slotBytes.removeAll(keepingCapacity: true)
             }
         }
     }
@@ -376,10 +461,13 @@ final class ClientPool: @unchecked Sendable {
     private let descriptorLimit = 1 << 17
     private let assemblies: UnsafeMutablePointer<LineAssembly?>
     private(set) var descriptors: [Int32] = []
+    /// Whether connections keep and decode buzz order lines (the storm follows every client's order).
+    let followsOrders: Bool
 
-    init(port: UInt16, capacity: Int, readerCount: Int) throws {
+    init(port: UInt16, capacity: Int, readerCount: Int, followsOrders: Bool = false) throws {
         self.port = port
         self.capacity = capacity
+        self.followsOrders = followsOrders
         tally = Tally(capacity: capacity)
         slotOfDescriptor = .allocate(capacity: descriptorLimit)
         slotOfDescriptor.initialize(repeating: -1, count: descriptorLimit)
@@ -427,7 +515,7 @@ final class ClientPool: @unchecked Sendable {
         }
         let slot = descriptors.count
         descriptors.append(socket.fd)
-        assemblies[slot] = LineAssembly(isKeeping: isKeeping)
+        assemblies[slot] = LineAssembly(isKeeping: isKeeping, keepsOrders: followsOrders)
         slotOfDescriptor[Int(socket.fd)] = Int32(slot)
         tally.locked { tally in
             tally.isTarget[slot] = isTarget
