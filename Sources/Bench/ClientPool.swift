@@ -51,18 +51,30 @@ struct ReceivedLine {
 
 /// A buzz order message as the storm's clients follow it (PROTOCOL.md §6.0).
 enum OrderLine {
-    case whole(ShakyWire.Buzzed)
+    /// A whole `buzzed`, kept as its bytes with its number of entries: decoded only if a delta follows it (a host
+    /// that sends the whole order on every buzz would otherwise have the bench decode hundreds of MB).
+    case whole(body: [UInt8], entries: Int)
     case delta(ShakyWire.BuzzedUpdate)
+}
 
-    /// Decodes a `buzzed` or `buzzedUpdate` line.
-    init?(_ body: [UInt8]) {
-        guard let object = (try? JSONParsing.parse(body))?.objectValue else { return nil }
-        if let whole = ShakyWire.Buzzed.decode(object) {
-            self = .whole(whole)
-        } else if let delta = ShakyWire.BuzzedUpdate.decode(object) {
-            self = .delta(delta)
-        } else {
-            return nil
+/// The buzz order one client holds.
+enum HeldOrder {
+    case raw([UInt8], entries: Int)
+    case decoded(ShakyWire.Buzzed)
+
+    var entries: Int {
+        switch self {
+        case .raw(_, let entries): return entries
+        case .decoded(let order): return order.entries.count
+        }
+    }
+
+    /// The order as a message, decoding the bytes when needed.
+    var decoded: ShakyWire.Buzzed? {
+        switch self {
+        case .decoded(let order): return order
+        case .raw(let body, _):
+            return (try? JSONParsing.parse(body))?.objectValue.flatMap(ShakyWire.Buzzed.decode)
         }
     }
 }
@@ -110,7 +122,7 @@ final class Tally: @unchecked Sendable {
     /// Bytes received per slot.
     var bytesBySlot: [Int]
     /// The buzz order each slot holds (where the pool follows orders), and when it first held `orderGoal` entries.
-    var orders: [ShakyWire.Buzzed?]
+    var orders: [HeldOrder?]
     var orderCompleteAt: [Int64]
     var orderGoal = Int.max
     var orderCompleteCount = 0
@@ -219,19 +231,33 @@ final class Tally: @unchecked Sendable {
     }
 
     /// Applies a buzz order message to what `slot` holds, as a client does; notes when the order is complete.
+    /// The order messages the first player got: when, whole or not, entries held after it (for the storm's JSON).
+    var firstClientOrders: [(at: Int64, isWhole: Bool, entries: Int)] = []
+    /// The slot whose order messages are traced.
+    var tracedSlot = -1
+
     private func follow(_ order: OrderLine, slot: Int, at time: Int64) {
         orderMessages += 1
+        defer {
+            if slot == tracedSlot {
+                if case .whole = order {
+                    firstClientOrders.append((time, true, orders[slot]?.entries ?? 0))
+                } else {
+                    firstClientOrders.append((time, false, orders[slot]?.entries ?? 0))
+                }
+            }
+        }
         switch order {
-        case .whole(let whole):
-            orders[slot] = whole
+        case .whole(let body, let entries):
+            orders[slot] = .raw(body, entries: entries)
         case .delta(let delta):
-            switch ShakyWire.Buzzed.follow(orders[slot], with: delta) {
-            case .updated(let next): orders[slot] = next
+            switch ShakyWire.Buzzed.follow(orders[slot]?.decoded, with: delta) {
+            case .updated(let next): orders[slot] = .decoded(next)
             case .stale: break
             case .gap: orderGaps += 1
             }
         }
-        if orderCompleteAt[slot] == 0, (orders[slot]?.entries.count ?? 0) >= orderGoal {
+        if orderCompleteAt[slot] == 0, (orders[slot]?.entries ?? 0) >= orderGoal {
             orderCompleteAt[slot] = time
             if isTarget[slot] { orderCompleteCount += 1 }
         }
@@ -242,6 +268,7 @@ final class Tally: @unchecked Sendable {
         locked { tally in
             tally.orderGoal = entries
             tally.orderCompleteCount = 0
+            tally.firstClientOrders = []
             for index in 0..<tally.capacity {
                 tally.orders[index] = nil
                 tally.orderCompleteAt[index] = 0
@@ -311,14 +338,14 @@ final class LineAssembly {
             classify()
         }
         guard !rest.isEmpty, let kind else { return }
-        if kind == .lobby { braces += LineAssembly.countBraces(rest) }
+        if kind == .lobby || kind == .buzzed { braces += LineAssembly.countBraces(rest) }
         if body != nil && body!.count < 4 << 20 { body!.append(contentsOf: rest) }
     }
 
     private func classify() {
         let kind = LineKind.classify(head)
         self.kind = kind
-        if kind == .lobby { braces = head.reduce(0) { $0 + ($1 == UInt8(ascii: "{") ? 1 : 0) } }
+        if kind == .lobby || kind == .buzzed { braces = head.reduce(0) { $0 + ($1 == UInt8(ascii: "{") ? 1 : 0) } }
         if wantsBody(kind) { body = head }
     }
 
@@ -327,9 +354,13 @@ final class LineAssembly {
         if kind == nil { classify() }
         var line = ReceivedLine(slot: slot, kind: kind ?? .other, at: time, body: body, braces: braces,
                                 count: kind == .lobby ? LineAssembly.countField(head) : nil)
-        if keepsOrders, kind == .buzzed || kind == .buzzedUpdate, let body {
-            line.order = OrderLine(body)
-            line.body = nil
+        if keepsOrders, let body, kind == .buzzed || kind == .buzzedUpdate {
+            if kind == .buzzed {
+                line.order = .whole(body: body, entries: braces - 1)  // {"type":"buzzed",…,"entries":[{…},…],…}
+            } else if let delta = (try? JSONParsing.parse(body))?.objectValue.flatMap(ShakyWire.BuzzedUpdate.decode) {
+                line.order = .delta(delta)
+            }
+            line.body = isKeeping ? body : nil
         }
         head.removeAll(keepingCapacity: true)
         kind = nil

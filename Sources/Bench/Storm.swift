@@ -38,7 +38,9 @@ struct StormRun {
         do {
             let session = try HostSession(
                 context: context, capacity: spec.players, maxClients: max(2000, spec.players + 100),
-                extra: ["--idle-timeout", "3600", "--fairness", "on"], followsOrders: true)
+                // An output cap high enough for a host that sends the whole order on every buzz (about 1.3 MB per
+                // client at 200 teams), so the "before" host is measured rather than cut off.
+                extra: ["--idle-timeout", "3600", "--fairness", "on", "--max-output-kb", "65536"], followsOrders: true)
             defer { session.close() }
             try session.ensurePack(questions: 2)
             let teamSize = (spec.players + spec.teams - 1) / spec.teams
@@ -58,6 +60,7 @@ struct StormRun {
             session.clearAdminInbox()
             pool.tally.expectOrders(of: spec.teams)
             let slots = session.players.map(\.slot)
+            pool.tally.locked { $0.tracedSlot = slots.first ?? -1 }
             let bytesBefore = pool.tally.locked { tally in slots.map { tally.bytesBySlot[$0] } }
             let allBytesBefore = pool.tally.locked { $0.bytesReceived }
             // Each player presses once, at a random moment of the window (seeded: the same storm every run).
@@ -70,10 +73,9 @@ struct StormRun {
             var lastPress = start
             for press in schedule {
                 let due = start + Int64(press.at * 1e6)
-                while MonotonicClock.nanoseconds() < due {
-                    let left = due - MonotonicClock.nanoseconds()
-                    if left > 200_000 { usleep(UInt32(left / 2000)) }
-                }
+                // Sleep, not spin: on a small machine a spinning driver would take the host's CPU.
+                let left = due - MonotonicClock.nanoseconds()
+                if left > 0 { usleep(UInt32(left / 1000)) }
                 try pool.send(press.slot, buzz)
                 lastPress = MonotonicClock.nanoseconds()
             }
@@ -101,6 +103,13 @@ struct StormRun {
             object["bytesPerClient"] = bytes.json
             object["totalBytes"] = .number(allBytesAfter - allBytesBefore)
             object["orderMessages"] = .number(messages)
+            // One client's order messages: ms after the first press, whole or delta, entries it then held.
+            object["firstClientOrders"] = .array(pool.tally.locked { tally in
+                tally.firstClientOrders.map { trace in
+                    .array([.double(rounded(Double(trace.at - start) / 1e6)), .string(trace.isWhole ? "whole" : "delta"),
+                            .number(trace.entries)])
+                }
+            })
             object["orderGaps"] = .number(gaps)
             object["closedByHost"] = .number(closed)
             object["hostCPUSeconds"] = cpu.map { .double(rounded($0)) } ?? .null

@@ -346,7 +346,7 @@ final class HostCore: SessionHandler {
                             + "set aside: pressed at \(estimate.pressedAt) ± \(estimate.uncertainty).")
                 }
                 return estimate
-            }, settleMilliseconds: isFair ? sessions.settleWindow() : 0)
+            }, settleMilliseconds: isFair ? settleWindow(at: arrival) : 0)
         do {
             let step = try game.perform(request, context: context)
             for service in step.services {
@@ -360,6 +360,16 @@ final class HostCore: SessionHandler {
             sessions.send(ErrorReply(error.code, error.message), to: session, re: id)
         }
     }
+
+    /// The settle window, computed at most once per millisecond: a buzz storm of 1,000 presses would otherwise
+    /// walk every player's clock for each press.
+    private func settleWindow(at now: Int64) -> Int64 {
+        if let cached = cachedSettleWindow, cached.at == now { return cached.window }
+        let window = sessions.settleWindow()
+        cachedSettleWindow = (now, window)
+        return window
+    }
+    private var cachedSettleWindow: (at: Int64, window: Int64)?
 
     func request(_ message: ClientMessage, session: Session, id: JSONValue?) {
         let target = ReplyTarget.session(session, id: id)

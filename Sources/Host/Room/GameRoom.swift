@@ -262,6 +262,16 @@ final class GameRoom {
         sessions.deliver(message, to: recipients)
     }
 
+    /// Sends `session` the whole state of `stream` as its audience holds it (JSON encoded once per version).
+    private func sendWhole(of stream: StateStream, to session: Session) {
+        guard let whole = stream.sentWhole else { return }
+        if session.dialect == .json, session.isLive, let line = stream.sentWholeLine {
+            sessions.outlet.send(line, to: session.id)
+        } else {
+            sessions.send(whole, to: session)
+        }
+    }
+
     /// Sends what the streams of `owner` have noted, now.
     private func sendPendingStates(of owner: StreamOwner) {
         for stream in states.pending(owner: owner) { send(stream) }
@@ -289,7 +299,7 @@ final class GameRoom {
     func resync(_ type: String, for session: Session) {
         for stream in states.all where stream.type == type && includes(session, in: stream.audience) {
             if stream.pending != nil { send(stream) }
-            if let whole = stream.sentWhole { sessions.send(whole, to: session) }
+            sendWhole(of: stream, to: session)
         }
     }
 
@@ -383,7 +393,7 @@ final class GameRoom {
     /// of the turn as a `lobbyUpdate` (a stream not sent yet goes out whole then, to this session too).
     func catchUp(_ session: Session, at now: Instant) {
         for stream in states.all where stream.owner == .room && includes(session, in: stream.audience) {
-            if let whole = stream.sentWhole { sessions.send(whole, to: session) }
+            sendWhole(of: stream, to: session)
         }
         if let game = game ?? finishedGame {
             let viewer = Viewer(

@@ -60,17 +60,29 @@ final class StateStream {
     /// The whole state as the audience holds it (numbered), for a catch-up or a `resync`; nil before the first send.
     var sentWhole: (any HostMessage)? { sent }
 
+    /// `sentWhole` as one JSON line, encoded once per version: every joiner of a hall gets the same team sizes.
+    var sentWholeLine: [UInt8]? {
+        if let line = cachedLine, cachedLineSeq == seq { return line }
+        cachedLine = sent?.encodedLine()
+        cachedLineSeq = seq
+        return cachedLine
+    }
+    private var cachedLine: [UInt8]?
+    private var cachedLineSeq = -1
+
     private func message<State: GrowingState>(for latest: State, wantsWhole: Bool) -> (any HostMessage)? {
         var latest = latest
         latest.seq = seq
         if let previous = sent as? State {
             if wantsWhole && isSentWhole && previous.items == latest.items {
                 sent = latest  // the audience already holds this whole list: nothing to repeat
+                cachedLine = nil
                 return nil
             }
             if !wantsWhole, let (changed, removed) = ListDiff.changes(from: previous.items, to: latest.items) {
                 if changed.isEmpty && removed.isEmpty {
                     sent = latest  // other fields (a head count, a clock) ride along with the next change
+                    cachedLine = nil
                     return nil
                 }
                 // A change that touches half the list or more goes whole: a delta would save little, and readers
