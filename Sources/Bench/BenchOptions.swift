@@ -61,7 +61,9 @@ struct BenchOptions {
     var teamSize = 10
     var joinStormClients = 1000
     /// The buzz storms to run.
-    var storms = [StormSpec(players: 1000, teams: 100, windowMs: 200), StormSpec(players: 200, teams: 200, windowMs: 100)]
+    var storms = [
+        StormSpec(players: 1000, teams: 100, windowMs: 200), StormSpec(players: 200, teams: 200, windowMs: 100),
+    ]
     /// Players joining one at a time (each waits for its welcome), in teams of `teamSize`.
     var joinsOneByOne = 1000
     var idleClients = 10_000

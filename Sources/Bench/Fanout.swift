@@ -238,14 +238,19 @@ struct FanoutRun {
                 }
             }
             func floor(_ language: FloorLanguage) -> Series {
-                contenders.first { if case .floor(_, let value) = $0.kind { return value == language } else { return false } }?
-                    .series ?? Series(failure: floorFailures[language] ?? "not run")
+                let found = contenders.first { contender in
+                    if case .floor(_, let value) = contender.kind { return value == language } else { return false }
+                }
+                return found?.series ?? Series(failure: floorFailures[language] ?? "not run")
             }
             let swiftFloor = floor(.swift), cFloor = floor(.c)
-            func p99(_ values: [Double], _ series: Series) -> Double? { series.failure == nil ? Summary(values).p99 : nil }
+            func p99(_ values: [Double], _ series: Series) -> Double? {
+                series.failure == nil ? Summary(values).p99 : nil
+            }
             func cell(_ values: [Double], _ series: Series) -> String {
                 let summary = Summary(values)
-                return series.failure != nil ? "failed" : "\(formatMilliseconds(summary.p50)) / \(formatMilliseconds(summary.p99)) / \(formatMilliseconds(summary.max)) ms"
+                guard series.failure == nil else { return "failed" }
+                return [summary.p50, summary.p99, summary.max].map(formatMilliseconds).joined(separator: " / ") + " ms"
             }
             var hostRuns: [JSONValue] = []
             for fsync in options.fsync.settings {
@@ -270,12 +275,16 @@ struct FanoutRun {
                                     target: "p99 ≤ 1.5× floor", status: check.statusText))
                 if let failure = series.failure { report.problems.append("\(name): \(failure)") }
             }
+            let floorCells = [(swiftFloor.last, swiftFloor), (cFloor.last, cFloor), (cFloor.fsync, cFloor)].map {
+                $1.failure != nil
+                    ? "failed" : "\(formatMilliseconds(Summary($0).p50))/\(formatMilliseconds(Summary($0).p99))"
+            }
             report.add(TableRow(measure: "Floors p50/p99, \(clients) clients: Swift relay / C relay / fdatasync",
-                                value: [(swiftFloor.last, swiftFloor), (cFloor.last, cFloor), (cFloor.fsync, cFloor)].map {
-                                    $1.failure != nil ? "failed" : "\(formatMilliseconds(Summary($0).p50))/\(formatMilliseconds(Summary($0).p99))"
-                                }.joined(separator: " · ") + " ms"))
+                                value: floorCells.joined(separator: " · ") + " ms"))
             for (language, series) in [("Swift", swiftFloor), ("C", cFloor)] {
-                if let failure = series.failure { report.problems.append("\(language) floor, \(clients) clients: \(failure)") }
+                if let failure = series.failure {
+                    report.problems.append("\(language) floor, \(clients) clients: \(failure)")
+                }
             }
             runs.append(.object([
                 "clients": .number(clients), "teams": .number(teams), "floor": swiftFloor.json, "cFloor": cFloor.json,

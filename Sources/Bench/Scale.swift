@@ -35,11 +35,12 @@ struct ScaleRuns {
                 (0..<clients).allSatisfy { (tally.welcomeAt[$0] != 0 && tally.fullLobbyAt[$0] != 0) || tally.closedAt[$0] != 0 }
             }
             let end = MonotonicClock.nanoseconds()
-            // Lobby changes after the last join (a hall's team sizes come at most once a second) are counted too.
-            usleep(1_200_000)
+            // Lobby changes after the last join (a hall's team sizes come at most every 2 s) are counted too.
+            usleep(2_200_000)
             let (welcomes, lobbies, closed, bytes, lastError, perClient) = pool.tally.locked { tally in
                 ((0..<clients).map { tally.welcomeAt[$0] }, (0..<clients).map { tally.fullLobbyAt[$0] },
-                 tally.closedCount, tally.bytesReceived, tally.lastError, (0..<clients).map { Double(tally.bytesBySlot[$0]) })
+                 tally.closedCount, tally.bytesReceived, tally.lastError,
+                 (0..<clients).map { Double(tally.bytesBySlot[$0]) })
             }
             let welcomeMs = welcomes.filter { $0 != 0 }.map { Double($0 - start) / 1e6 }
             let lobbyMs = lobbies.filter { $0 != 0 }.map { Double($0 - start) / 1e6 }
@@ -64,8 +65,9 @@ struct ScaleRuns {
             }
             let perClientSummary = Summary(perClient)
             report.add(TableRow(measure: "Join storm \(clients): bytes per client p50/max, total; host CPU",
-                                value: String(format: "%.1f / %.1f KiB, %.2f MB; %.2f CPU-s", perClientSummary.p50 / 1024,
-                                              perClientSummary.max / 1024, Double(bytes) / 1e6, cpu ?? .nan)))
+                                value: String(format: "%.1f / %.1f KiB, %.2f MB; %.2f CPU-s",
+                                              perClientSummary.p50 / 1024, perClientSummary.max / 1024,
+                                              Double(bytes) / 1e6, cpu ?? .nan)))
             if !finished { report.problems.append("join storm: not finished after \(Int(timeout)) s (\(welcomeMs.count) welcomed, \(lobbyMs.count) with the full lobby, \(closed) closed by the host)") }
             if closed > 0 { report.problems.append("join storm: the host closed \(closed) of \(clients) connections; last error seen: \(lastError.isEmpty ? "none (closed silently)" : lastError)") }
             let status = report.check("join storm, \(clients) clients: all welcomed", value: allWelcomed, limit: 1, unit: "s").statusText
@@ -95,7 +97,8 @@ struct ScaleRuns {
         let title = "\(count) joins one by one"
         let target = 16.0
         do {
-            let session = try HostSession(context: context, capacity: count, maxClients: max(2000, count + 100), withAdmin: false)
+            let session = try HostSession(
+                context: context, capacity: count, maxClients: max(2000, count + 100), withAdmin: false)
             defer { session.close() }
             let pool = session.pool
             let cpuBefore = session.host.cpuSeconds()
@@ -104,17 +107,21 @@ struct ScaleRuns {
             for index in 0..<count {
                 let slot = try pool.open(isTarget: true)
                 slots.append(slot)
-                try pool.send(slot, ["type": "hello", "room": .string(session.room), "name": .string("J" + String(format: "%05d", index)),
+                try pool.send(slot, ["type": "hello", "room": .string(session.room),
+                                     "name": .string("J" + String(format: "%05d", index)),
                                      "team": .string(String(format: "Team%03d", index % teams))])
                 guard pool.tally.wait(timeout: 30, until: { $0.welcomeAt[slot] != 0 || $0.closedAt[slot] != 0 }),
                     pool.tally.locked({ $0.closedAt[slot] == 0 })
-                else { throw BenchError("player \(index + 1) was not welcomed; last error: \(pool.tally.locked { $0.lastError })") }
+                else {
+                    let lastError = pool.tally.locked { $0.lastError }
+                    throw BenchError("player \(index + 1) was not welcomed; last error: \(lastError)")
+                }
             }
             let joinSeconds = Double(MonotonicClock.nanoseconds() - start) / 1e9
-            // Quiet for 1.2 s: the last coalesced lobby change and a hall's last team sizes are in.
+            // Quiet for 2.2 s: the last coalesced lobby change and a hall's last team sizes (every 2 s) are in.
             while true {
                 let last = pool.tally.locked { $0.lastReceiveAt }
-                if Double(MonotonicClock.nanoseconds() - last) / 1e9 > 1.2 { break }
+                if Double(MonotonicClock.nanoseconds() - last) / 1e9 > 2.2 { break }
                 usleep(50_000)
             }
             let cpu = cpuBefore.flatMap { before in session.host.cpuSeconds().map { $0 - before } }
@@ -129,13 +136,15 @@ struct ScaleRuns {
             object["hostCPUSeconds"] = cpu.map { .double(rounded($0)) } ?? .null
             if closed > 0 { report.problems.append("\(title): the host closed \(closed) connections") }
             let check = count == 1000
-                ? report.check("\(title): lobby bytes per player, mean", value: summary.mean / 1024, limit: target, unit: "KiB")
+                ? report.check(
+                    "\(title): lobby bytes per player, mean", value: summary.mean / 1024, limit: target, unit: "KiB")
                 : nil
             report.add(TableRow(measure: "\(title): lobby bytes per player mean/p50/max, total; joined in; host CPU",
                                 value: String(format: "%.1f / %.1f / %.1f KiB, %.2f MB; %.1f s; %.2f CPU-s",
                                               summary.mean / 1024, summary.p50 / 1024, summary.max / 1024,
                                               Double(total) / 1e6, joinSeconds, cpu ?? .nan),
-                                target: check == nil ? "" : "mean ≤ \(Int(target)) KiB", status: check?.statusText ?? ""))
+                                target: check == nil ? "" : "mean ≤ \(Int(target)) KiB",
+                                status: check?.statusText ?? ""))
         } catch {
             object["failure"] = .string("\(error)")
             report.problems.append("\(title): \(error)")

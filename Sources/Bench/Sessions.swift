@@ -84,8 +84,8 @@ final class HostSession {
     private(set) var players: [(slot: Int, team: Int)] = []
     private(set) var teamCount = 0
 
-    init(context: BenchContext, capacity: Int, maxClients: Int, fsync: Bool = true, extra: [String] = [], withAdmin: Bool = true,
-         followsOrders: Bool = false) throws {
+    init(context: BenchContext, capacity: Int, maxClients: Int, fsync: Bool = true, extra: [String] = [],
+         withAdmin: Bool = true, followsOrders: Bool = false) throws {
         self.context = context
         host = try context.startHost(maxClients: maxClients, fsync: fsync, extra: extra)
         room = host.room

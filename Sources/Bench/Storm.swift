@@ -46,11 +46,15 @@ struct StormRun {
             let teamSize = (spec.players + spec.teams - 1) / spec.teams
             try session.joinPlayers(spec.players, teamSize: teamSize, prefix: "S")
             guard session.teamCount == spec.teams else {
-                throw BenchError("\(spec.players) players in teams of \(teamSize) make \(session.teamCount) teams, not \(spec.teams)")
+                throw BenchError(
+                    "\(spec.players) players in teams of \(teamSize) make \(session.teamCount) teams, not \(spec.teams)"
+                )
             }
             try session.startShaky(
                 questions: 2,
-                settings: ["questionSeconds": 3600, "afterBuzzSeconds": 3600, "answerSeconds": 3600, "revealSeconds": 0])
+                settings: [
+                    "questionSeconds": 3600, "afterBuzzSeconds": 3600, "answerSeconds": 3600, "revealSeconds": 0,
+                ])
             let pool = session.pool
             pool.tally.setQuestionGoal(1)
             guard pool.tally.wait(timeout: 60, until: { $0.questionReached >= spec.players }) else {
@@ -65,8 +69,10 @@ struct StormRun {
             let allBytesBefore = pool.tally.locked { $0.bytesReceived }
             // Each player presses once, at a random moment of the window (seeded: the same storm every run).
             var generator = SplitMix64Bench(seed: 0x5EED_0000 + UInt64(spec.players))
-            let schedule = slots.map { slot in (slot: slot, at: Double(generator.next() % UInt64(spec.windowMs * 1000)) / 1000) }
-                .sorted { $0.at < $1.at }
+            let schedule = slots.map { slot in
+                (slot: slot, at: Double(generator.next() % UInt64(spec.windowMs * 1000)) / 1000)
+            }
+            .sorted { $0.at < $1.at }
             let buzz = JSONEncoding.encodeLine(.object(["type": "buzz"]))
             let cpuBefore = session.host.cpuSeconds()
             let start = MonotonicClock.nanoseconds()
@@ -84,8 +90,10 @@ struct StormRun {
             waitForQuiet(pool, quiet: 0.3)
             let cpuAfter = session.host.cpuSeconds()
             let (bytesAfter, allBytesAfter, gaps, messages, closed) = pool.tally.locked { tally in
-                (slots.map { tally.bytesBySlot[$0] }, tally.bytesReceived, tally.orderGaps, tally.orderMessages,
-                 tally.closedCount)
+                (
+                    slots.map { tally.bytesBySlot[$0] }, tally.bytesReceived, tally.orderGaps, tally.orderMessages,
+                    tally.closedCount
+                )
             }
             let perClient = zip(bytesAfter, bytesBefore).map { Double($0 - $1) }
             let completeAt = completions.filter { $0 != 0 }
@@ -104,22 +112,28 @@ struct StormRun {
             object["totalBytes"] = .number(allBytesAfter - allBytesBefore)
             object["orderMessages"] = .number(messages)
             // One client's order messages: ms after the first press, whole or delta, entries it then held.
-            object["firstClientOrders"] = .array(pool.tally.locked { tally in
-                tally.firstClientOrders.map { trace in
-                    .array([.double(rounded(Double(trace.at - start) / 1e6)), .string(trace.isWhole ? "whole" : "delta"),
-                            .number(trace.entries)])
-                }
-            })
+            object["firstClientOrders"] = .array(
+                pool.tally.locked { tally in
+                    tally.firstClientOrders.map { trace in
+                        .array([
+                            .double(rounded(Double(trace.at - start) / 1e6)),
+                            .string(trace.isWhole ? "whole" : "delta"),
+                            .number(trace.entries),
+                        ])
+                    }
+                })
             object["orderGaps"] = .number(gaps)
             object["closedByHost"] = .number(closed)
             object["hostCPUSeconds"] = cpu.map { .double(rounded($0)) } ?? .null
             if !complete || !finished {
-                report.problems.append("\(title): \(completeAt.count) of \(spec.players) clients had the whole order after 30 s")
+                report.problems.append(
+                    "\(title): \(completeAt.count) of \(spec.players) clients had the whole order after 30 s")
             }
             if gaps > 0 { report.problems.append("\(title): \(gaps) order messages did not follow (gaps)") }
             let timeLimit = StormRun.loopbackSettleMs + 100
             let timeCheck = report.check(
-                "\(title): complete order after the last press", value: complete ? afterLastPress : nil, limit: timeLimit,
+                "\(title): complete order after the last press", value: complete ? afterLastPress : nil,
+                limit: timeLimit,
                 unit: "ms")
             report.add(
                 TableRow(
@@ -131,15 +145,17 @@ struct StormRun {
             var byteStatus = ""
             var byteTargetText = ""
             if let target = StormRun.byteTarget(spec) {
-                byteStatus = report.check("\(title): bytes per client, max", value: bytes.max / 1024, limit: target, unit: "KiB")
+                byteStatus =
+                    report.check("\(title): bytes per client, max", value: bytes.max / 1024, limit: target, unit: "KiB")
                     .statusText
                 byteTargetText = "≤ \(Int(target)) KiB per client"
             }
             report.add(
                 TableRow(
                     measure: "\(title): bytes per client p50/max, total; host CPU",
-                    value: String(format: "%.1f / %.1f KiB, %.2f MB; %.2f CPU-s", bytes.p50 / 1024, bytes.max / 1024,
-                                  Double(allBytesAfter - allBytesBefore) / 1e6, cpu ?? .nan),
+                    value: String(
+                        format: "%.1f / %.1f KiB, %.2f MB; %.2f CPU-s", bytes.p50 / 1024, bytes.max / 1024,
+                        Double(allBytesAfter - allBytesBefore) / 1e6, cpu ?? .nan),
                     target: byteTargetText, status: byteStatus))
         } catch {
             object["failure"] = .string("\(error)")

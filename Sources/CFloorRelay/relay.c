@@ -192,7 +192,9 @@ int partyline_floor_relay_run(void) {
                 relay(lines.bytes, lines.length);
                 free(lines.bytes);
             }
-            if (peers[fd] == peer && complete < (size_t)got) append(&peer->partial, input + complete, (size_t)got - complete);
+            if (peers[fd] == peer && complete < (size_t)got) {
+                append(&peer->partial, input + complete, (size_t)got - complete);
+            }
         }
     }
 }

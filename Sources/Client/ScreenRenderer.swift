@@ -213,7 +213,8 @@ enum ScreenRenderer {
             // A hall: this player sees its own team by name and every team by its size.
             let others = sizes.teams.map { "\($0.team) \($0.players)" }.joined(separator: " · ")
             rows.append([])
-            rows.append(indent("\(Wording.count(sizes.count, "player")) in \(Wording.count(sizes.teams.count, "team"))", .bold))
+            let total = "\(Wording.count(sizes.count, "player")) in \(Wording.count(sizes.teams.count, "team"))"
+            rows.append(indent(total, .bold))
             rows.append(indent(ScreenText.truncate(others, to: max(10, width - 4)), .dim))
         }
         return rows

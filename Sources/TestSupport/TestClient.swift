@@ -118,8 +118,8 @@ public final class TestClient {
     private var followed: [String: any GrowingState] = [:]
 
     /// Waits until the growing state `State` (PROTOCOL.md §6.0) — its last whole message with the deltas since
-    /// applied, as a client follows them — satisfies `predicate`, and returns it. That state's messages are taken from
-    /// the pending lines in order; a delta that does not follow is an error (a test sees no gaps).
+    /// applied, as a client follows them — satisfies `predicate`, and returns it. That state's messages are taken
+    /// from the pending lines in order; a delta that does not follow is an error (a test sees no gaps).
     @discardableResult
     public func waitForState<State: GrowingState>(
         _ state: State.Type, timeout: TimeInterval = 10, where predicate: (State) -> Bool = { _ in true }
@@ -142,14 +142,16 @@ public final class TestClient {
                     switch State.follow(held, with: delta) {
                     case .updated(let next): followed[State.type] = next
                     case .stale: break
-                    case .gap: throw HarnessError("\(type) \(object) does not follow \(held.map { "\($0)" } ?? "nothing")")
+                    case .gap:
+                        let holding = held.map { "\($0)" } ?? "nothing"
+                        throw HarnessError("\(type) \(object) does not follow \(holding)")
                     }
                 }
                 if let current = followed[State.type] as? State, predicate(current) { return current }
             }
             guard Date() < deadline else {
-                throw HarnessError(
-                    "no \(State.type) as wanted within \(timeout) s; holding \(followed[State.type].map { "\($0)" } ?? "none")")
+                let holding = followed[State.type].map { "\($0)" } ?? "none"
+                throw HarnessError("no \(State.type) as wanted within \(timeout) s; holding \(holding)")
             }
             if !pump(timeout: deadline.timeIntervalSinceNow) && pending.isEmpty {
                 throw HarnessError("connection closed while waiting for \(State.type)")

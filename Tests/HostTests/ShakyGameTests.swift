@@ -118,8 +118,10 @@ struct ShakyGameTests {
             client.transcriptText.split(separator: "\n").compactMap { line in
                 (try? JSONParsing.parse(String(line)))?["type"]?.stringValue
             }.filter {
-                !["lobby", "lobbyUpdate", "teams", "teamsUpdate", "ok", "welcome", "ping", "sync", "pong", "status", "packs"]
-                    .contains($0)
+                ![
+                    "lobby", "lobbyUpdate", "teams", "teamsUpdate", "ok", "welcome", "ping", "sync", "pong", "status",
+                    "packs",
+                ].contains($0)
             }
         }
         let game = ["game", "question", "buzzed", "turn", "buzzed"]

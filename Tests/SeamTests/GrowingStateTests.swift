@@ -101,7 +101,8 @@ struct GrowingStateTests {
         let next = ShakyWire.BuzzedUpdate(seq: 4, count: 3, entries: [entry("C")], remainingMs: 9, deadline: 20)
         #expect(state.apply(next.json, at: 4).isEmpty, "while the whole is on its way, deltas wait")
         #expect(order(state) == ["A", "B"])
-        let resent = ShakyWire.Buzzed(entries: [entry("A"), entry("B"), entry("C")], remainingMs: 9, deadline: 20, seq: 5)
+        let resent = ShakyWire.Buzzed(
+            entries: [entry("A"), entry("B"), entry("C")], remainingMs: 9, deadline: 20, seq: 5)
         _ = state.apply(resent.json, at: 5)
         let after = ShakyWire.BuzzedUpdate(seq: 6, count: 4, entries: [entry("D")], remainingMs: 8, deadline: 20)
         #expect(!state.apply(after.json, at: 6).contains(.send(.resync(state: "buzzed"))))
@@ -191,7 +192,7 @@ struct GrowingStateTests {
             players.append(Watcher(try host.player(name, team: team), role: .player, name: name, team: team))
             host.advance(by: 50)
         }
-        host.advance(by: 1_000)
+        host.advance(by: 2_000)  // the last team sizes (every 2 s)
         board.update()
         #expect(board.state.lobby.count == count, "the board lists everyone")
         for index in players.indices {

@@ -370,12 +370,14 @@ final class ShakyHost: GameAdapter {
                 if isFirst {
                     outgoing.append(feed("Buzz order: " + message.entries.map(\.summary).joined(separator: " · ")))
                 } else if let entry = message.entries.first(where: { $0.team == update.team }) {
-                    outgoing.append(feed("Buzzed: \(entry.summary) · \(Wording.count(message.entries.count, "team")) in the queue."))
+                    let queue = Wording.count(message.entries.count, "team")
+                    outgoing.append(feed("Buzzed: \(entry.summary) · \(queue) in the queue."))
                 }
             case .turn(let team, let deadline):
                 // Readers that ignore deltas get the whole committed order at every turn (unless they hold it).
                 if !game.queueEntries.isEmpty {
-                    outgoing.append(.wholeState(.everyone, buzzed(game.queueEntries, deadline: game.buzzDeadline, at: now)))
+                    let order = buzzed(game.queueEntries, deadline: game.buzzDeadline, at: now)
+                    outgoing.append(.wholeState(.everyone, order))
                 }
                 outgoing.append(Outgoing(.everyone, turn(team, deadline: deadline, at: now)))
             case .hint(let team, let letters, let points):

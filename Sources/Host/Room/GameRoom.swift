@@ -44,8 +44,8 @@ final class GameRoom {
     static let crowdedConnections = 256
     /// How long a crowded room gathers changes to one state into one message (at most 50 ms: PROTOCOL.md §6.0).
     static let coalescingWindow: Int64 = 40
-    /// How often, at most, a hall's players get the team sizes (ms).
-    static let teamSizesInterval: Int64 = 1000
+    /// How often, at most, a hall's players get the team sizes (ms): a summary, not worth a message per join.
+    static let teamSizesInterval: Int64 = 2000
 
     init(code: String, catalog: ModeCatalog, sessions: Sessions, storage: Storage, log: Logger) {
         room = Room(code: code)
@@ -353,7 +353,13 @@ final class GameRoom {
         if !isHall {
             send(states.note(lobby(), to: .everyone, owner: .room, whole: false, dueAt: 0))
         } else {
-            send(states.note(lobby(), to: .spectators, owner: .room, whole: false, dueAt: 0))
+            // The whole list costs a 1,000-name diff a turn: kept only while a board or an operator watches (one who
+            // joins later gets it whole at the end of that turn).
+            if sessions.sessions.values.contains(where: { $0.membership != nil && $0.role != .player }) {
+                send(states.note(lobby(), to: .spectators, owner: .room, whole: false, dueAt: 0))
+            } else if let stream = states.stream(Lobby.type, to: .spectators) {
+                states.remove(stream)
+            }
             for (_, team) in changedTeams.sorted(by: { $0.key < $1.key }) {
                 let members = room.members(of: team)
                 let name = members.first?.team ?? team

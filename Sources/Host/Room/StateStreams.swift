@@ -121,7 +121,9 @@ final class StateStreams {
     /// Stream keys in the order they were made, so sends happen in a fixed order.
     private var order: [String] = []
 
-    private static func key(_ type: String, _ audience: Audience) -> String { type + "|" + String(describing: audience) }
+    private static func key(_ type: String, _ audience: Audience) -> String {
+        type + "|" + String(describing: audience)
+    }
 
     /// Every stream, oldest first.
     var all: [StateStream] { order.compactMap { streams[$0] } }

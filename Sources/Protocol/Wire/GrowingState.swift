@@ -91,7 +91,9 @@ extension GrowingState {
 public enum ListDiff {
     /// What turns `old` into `new`: new or changed items (positioned where needed) and removed keys; nil when a key
     /// appears twice in either list.
-    public static func changes<Item: ListItem>(from old: [Item], to new: [Item]) -> (changed: [Item], removed: [String])? {
+    public static func changes<Item: ListItem>(from old: [Item], to new: [Item]) -> (
+        changed: [Item], removed: [String]
+    )? {
         var oldIndex: [String: Int] = [:]
         oldIndex.reserveCapacity(old.count)
         for (index, item) in old.enumerated() {

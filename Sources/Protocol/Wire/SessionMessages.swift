@@ -199,9 +199,11 @@ extension Lobby: GrowingState {
         var seen = Set<String>()
         var present: [String] = []
         for item in items where seen.insert(item.team.lowercased()).inserted { present.append(item.team) }
-        let kept = teams.filter { team in truncated == true || present.contains { $0.lowercased() == team.lowercased() } }
+        let isPresent = { (team: String) in present.contains { $0.lowercased() == team.lowercased() } }
+        let kept = teams.filter { truncated == true || isPresent($0) }
         let added = present.filter { team in !kept.contains { $0.lowercased() == team.lowercased() } }
-        return Lobby(room: room, count: delta.count, players: items, teams: kept + added, truncated: truncated, seq: seq)
+        return Lobby(
+            room: room, count: delta.count, players: items, teams: kept + added, truncated: truncated, seq: seq)
     }
 }
 
@@ -297,7 +299,7 @@ public struct TeamSizes: GrowingState {
     }
 }
 
-/// What changed in the team sizes (a delta of `teams`); sent at most once a second.
+/// What changed in the team sizes (a delta of `teams`); sent at most every 2 seconds.
 public struct TeamSizesUpdate: StateDelta {
     public static let type = "teamsUpdate"
     public static let stateType = TeamSizes.type
