@@ -158,8 +158,15 @@ final class ShakyHost: GameAdapter {
 
     /// The game's spelling of a player's team (a team re-formed as "red" after "Red" left is still Red).
     private func team(of player: Player) -> String {
-        game.teams.first { Room.key($0) == Room.key(player.team) } ?? player.team
+        if teamsByKey.count != game.teams.count {
+            // Teams are only ever added; the first spelling of a key is the game's.
+            teamsByKey = [:]
+            for team in game.teams where teamsByKey[Room.key(team)] == nil { teamsByKey[Room.key(team)] = team }
+        }
+        return teamsByKey[Room.key(player.team)] ?? player.team
     }
+    /// The game's teams by name key, so a storm of 1,000 presses does not fold every team name for each press.
+    private var teamsByKey: [String: String] = [:]
 
     func perform(_ action: ShakyWire.Action, context: PlayContext) throws(RuleError) -> Step {
         let team = team(of: context.player)

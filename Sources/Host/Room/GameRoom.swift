@@ -214,11 +214,16 @@ final class GameRoom {
 
     /// The sessions an audience names.
     func recipients(of audience: Audience) -> [Session] {
+        /// The joined sessions that pass `test`, in id order (filtered before sorting: the feed goes to a few
+        /// operators of a 1,000-connection room at every buzz).
+        func joined(where test: (Session) -> Bool) -> [Session] {
+            sessions.sessions.values.filter { $0.membership != nil && test($0) }.sorted { $0.id < $1.id }
+        }
         switch audience {
         case .everyone: return sessions.joined
-        case .spectators: return sessions.joined.filter { $0.role != .player }
-        case .operators: return sessions.joined.filter { $0.role == .admin }
-        case .players: return sessions.joined.filter { $0.role == .player }
+        case .spectators: return joined { $0.role != .player }
+        case .operators: return joined { $0.role == .admin }
+        case .players: return joined { $0.role == .player }
         case .everyoneExcept(let playerID): return sessions.joined.filter { $0.player?.id != playerID }
         case .player(let playerID): return sessions.session(ofPlayer: playerID).map { [$0] } ?? []
         case .playerNamed(let name):
