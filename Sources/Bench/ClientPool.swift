@@ -50,21 +50,29 @@ struct ReceivedLine {
 }
 
 /// A buzz order message as the storm's clients follow it (PROTOCOL.md §6.0).
+///
+/// A few clients (every `LineAssembly.decodedEvery`-th) decode every message and apply each delta's entries, which
+/// proves the deltas fit; the others follow by `seq` and the entry count alone, so the bench's two reader threads
+/// do not decode 10,000 deltas while they should be timing arrivals.
 enum OrderLine {
-    /// A whole `buzzed`, kept as its bytes with its number of entries: decoded only if a delta follows it (a host
-    /// that sends the whole order on every buzz would otherwise have the bench decode hundreds of MB).
-    case whole(body: [UInt8], entries: Int)
+    /// A whole `buzzed`: its bytes where the client decodes (only if a delta follows: a host that sends the whole
+    /// order on every buzz would otherwise have the bench decode hundreds of MB), its entries and `seq`.
+    case whole(body: [UInt8]?, entries: Int, seq: Int?)
+    /// A `buzzedUpdate`, decoded.
     case delta(ShakyWire.BuzzedUpdate)
+    /// A `buzzedUpdate` read from its first bytes only: its `seq` and the entries the order now has.
+    case counted(seq: Int, count: Int)
 }
 
 /// The buzz order one client holds.
 enum HeldOrder {
     case raw([UInt8], entries: Int)
     case decoded(ShakyWire.Buzzed)
+    case counted(seq: Int?, entries: Int)
 
     var entries: Int {
         switch self {
-        case .raw(_, let entries): return entries
+        case .raw(_, let entries), .counted(_, let entries): return entries
         case .decoded(let order): return order.entries.count
         }
     }
@@ -75,6 +83,7 @@ enum HeldOrder {
         case .decoded(let order): return order
         case .raw(let body, _):
             return (try? JSONParsing.parse(body))?.objectValue.flatMap(ShakyWire.Buzzed.decode)
+        case .counted: return nil
         }
     }
 }
@@ -248,8 +257,18 @@ final class Tally: @unchecked Sendable {
             }
         }
         switch order {
-        case .whole(let body, let entries):
-            orders[slot] = .raw(body, entries: entries)
+        case .whole(let body, let entries, let seq):
+            orders[slot] = body.map { .raw($0, entries: entries) } ?? .counted(seq: seq, entries: entries)
+        case .counted(let seq, let count):
+            guard case .counted(let held?, _)? = orders[slot] else {
+                orderGaps += 1
+                break
+            }
+            if seq == held + 1 {
+                orders[slot] = .counted(seq: seq, entries: count)
+            } else if seq > held + 1 {
+                orderGaps += 1
+            }
         case .delta(let delta):
             switch ShakyWire.Buzzed.follow(orders[slot]?.decoded, with: delta) {
             case .updated(let next): orders[slot] = .decoded(next)
@@ -312,16 +331,23 @@ final class LineAssembly {
     let isKeeping: Bool
     /// Whether buzz order lines are kept whole (and decoded) for the storm.
     let keepsOrders: Bool
+    /// Whether this client decodes every order message (else it follows by `seq` and count).
+    let decodesOrders: Bool
+    /// One client in this many decodes every order message.
+    static let decodedEvery = 25
+    /// The last bytes of the current line (a whole `buzzed` ends with its `seq`).
+    var tail: [UInt8] = []
 
-    init(isKeeping: Bool, keepsOrders: Bool = false) {
+    init(isKeeping: Bool, keepsOrders: Bool = false, decodesOrders: Bool = false) {
         self.isKeeping = isKeeping
         self.keepsOrders = keepsOrders
+        self.decodesOrders = decodesOrders
     }
 
     func wantsBody(_ kind: LineKind) -> Bool {
         switch kind {
         case .welcome, .error: return true
-        case .buzzed, .buzzedUpdate: return keepsOrders
+        case .buzzed, .buzzedUpdate: return keepsOrders && (decodesOrders || isKeeping)
         case .lobby: return false
         default: return isKeeping
         }
@@ -339,6 +365,10 @@ final class LineAssembly {
         }
         guard !rest.isEmpty, let kind else { return }
         if kind == .lobby || kind == .buzzed { braces += LineAssembly.countBraces(rest) }
+        if kind == .buzzed && keepsOrders {
+            tail.append(contentsOf: rest.suffix(32))
+            if tail.count > 32 { tail.removeFirst(tail.count - 32) }
+        }
         if body != nil && body!.count < 4 << 20 { body!.append(contentsOf: rest) }
     }
 
@@ -354,19 +384,43 @@ final class LineAssembly {
         if kind == nil { classify() }
         var line = ReceivedLine(slot: slot, kind: kind ?? .other, at: time, body: body, braces: braces,
                                 count: kind == .lobby ? LineAssembly.countField(head) : nil)
-        if keepsOrders, let body, kind == .buzzed || kind == .buzzedUpdate {
-            if kind == .buzzed {
-                line.order = .whole(body: body, entries: braces - 1)  // {"type":"buzzed",…,"entries":[{…},…],…}
-            } else if let delta = (try? JSONParsing.parse(body))?.objectValue.flatMap(ShakyWire.BuzzedUpdate.decode) {
-                line.order = .delta(delta)
+        if keepsOrders, kind == .buzzed {
+            // {"type":"buzzed",…,"entries":[{…},…],…,"seq":N}
+            let seq = LineAssembly.number(after: "\"seq\":", in: tail.isEmpty ? head : tail)
+            line.order = .whole(body: decodesOrders ? body : nil, entries: braces - 1, seq: seq)
+        } else if keepsOrders, kind == .buzzedUpdate {
+            if decodesOrders, let body {
+                if let delta = (try? JSONParsing.parse(body))?.objectValue.flatMap(ShakyWire.BuzzedUpdate.decode) {
+                    line.order = .delta(delta)
+                }
+            } else if let seq = LineAssembly.number(after: "\"seq\":", in: head),
+                let count = LineAssembly.number(after: "\"count\":", in: head)
+            {
+                line.order = .counted(seq: seq, count: count)  // {"type":"buzzedUpdate","seq":N,"count":M,…
             }
-            line.body = isKeeping ? body : nil
         }
+        if keepsOrders, kind == .buzzed || kind == .buzzedUpdate { line.body = isKeeping ? body : nil }
+        tail.removeAll(keepingCapacity: true)
         head.removeAll(keepingCapacity: true)
         kind = nil
         braces = 0
         body = nil
         return line
+    }
+
+    /// The whole number after `key` in `bytes` (its last occurrence), if one is there.
+    static func number(after key: String, in bytes: [UInt8]) -> Int? {
+        let needle = Array(key.utf8)
+        guard bytes.count >= needle.count else { return nil }
+        var start: Int?
+        for index in stride(from: bytes.count - needle.count, through: 0, by: -1)
+        where bytes[index..<(index + needle.count)].elementsEqual(needle) {
+            start = index + needle.count
+            break
+        }
+        guard let start else { return nil }
+        let digits = bytes[start...].prefix { $0 >= 0x30 && $0 <= 0x39 }
+        return digits.isEmpty ? nil : Int(String(decoding: digits, as: UTF8.self))
     }
 
     /// The number after `"count":` in `head`, if it is there.
@@ -546,7 +600,8 @@ final class ClientPool: @unchecked Sendable {
         }
         let slot = descriptors.count
         descriptors.append(socket.fd)
-        assemblies[slot] = LineAssembly(isKeeping: isKeeping, keepsOrders: followsOrders)
+        assemblies[slot] = LineAssembly(
+            isKeeping: isKeeping, keepsOrders: followsOrders, decodesOrders: slot % LineAssembly.decodedEvery == 0)
         slotOfDescriptor[Int(socket.fd)] = Int32(slot)
         tally.locked { tally in
             tally.isTarget[slot] = isTarget
