@@ -267,12 +267,13 @@ struct FanoutRun {
                 entry["ratioP99SwiftFloor"] = swiftRatio.map { .double(rounded($0)) } ?? .null
                 hostRuns.append(.object(entry))
                 let name = "buzz fan-out p99, \(clients) clients, fsync \(fsync ? "on" : "off")"
-                let check = report.check(name + " (host/floor)", value: ratio, limit: 1.5, unit: "ratio")
+                // The target is for the durable path (#16); without fsync the ratio is shown, not held to it.
+                let check = fsync ? report.check(name + " (host/floor)", value: ratio, limit: 1.5, unit: "ratio") : nil
                 report.add(TableRow(measure: "Buzz fan-out p50/p99/max, \(clients) clients (fsync \(fsync ? "on" : "off"))",
                                     value: cell(series.last, series),
                                     floor: (fsync ? "C+sync " : "C ") + cell(floorValues, cFloor),
                                     ratio: formatRatio(ratio) + " (Swift floor \(formatRatio(swiftRatio)))",
-                                    target: "p99 ≤ 1.5× floor", status: check.statusText))
+                                    target: fsync ? "p99 ≤ 1.5× floor" : "", status: check?.statusText ?? ""))
                 if let failure = series.failure { report.problems.append("\(name): \(failure)") }
             }
             let floorCells = [(swiftFloor.last, swiftFloor), (cFloor.last, cFloor), (cFloor.fsync, cFloor)].map {
