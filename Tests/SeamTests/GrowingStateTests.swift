@@ -158,6 +158,24 @@ struct GrowingStateTests {
         #expect(board.types() == ["result", "turn"], "unchanged since the last whole: not repeated")
     }
 
+    @Test func aTextPlayerReadsEachChangeAsALine() throws {
+        let (host, players) = try Self.storm(teams: 6, fairness: false)
+        let person = host.connect()
+        person.send(line: "join ROOM Tex Team9")
+        _ = person.text()
+        for player in players {
+            player.send(["type": "buzz"])
+            host.advance(by: 5)
+        }
+        let text = person.text()
+        #expect(text.contains("Buzz order: T000 +0 ms"), "the first order whole: \(text)")
+        #expect(text.contains("Buzzed: T005 +25 ms · 6 in the queue"), "each later buzz as one line: \(text)")
+        #expect(!text.split(whereSeparator: \.isNewline).contains { $0.hasPrefix("{") }, "no JSON in text mode")
+        let late = try host.player("Zed", team: "Team9")
+        _ = late
+        #expect(person.text().contains("Lobby, 8 players: Zed (Team9) is here"), "a join as one line")
+    }
+
     @Test func aJoinerCatchesUpWithTheNumberedOrderAndFollowsTheDeltas() throws {
         let (host, players) = try Self.storm(teams: 8, fairness: false)
         for player in players.prefix(5) {
