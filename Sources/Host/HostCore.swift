@@ -196,11 +196,11 @@ final class HostCore: SessionHandler {
         var due = nextHousekeepingAt
         if let deadline = room.game?.nextDeadline?.milliseconds { due = min(due, deadline) }
         if let sessionsDue = sessions.nextDeadline { due = min(due, sessionsDue) }
-        if let lobby = room.nextLobbyDeadline { due = min(due, lobby) }
+        if let states = room.nextStateDeadline { due = min(due, states) }
         return due
     }
 
-    /// Runs whatever is due: game clocks, banners and sync probes, housekeeping, the coalesced lobby.
+    /// Runs whatever is due: game clocks, banners and sync probes, housekeeping, the coalesced states (lobby, game).
     func runDueWork() {
         let current = now
         sessions.runDueWork(at: current)
@@ -211,7 +211,7 @@ final class HostCore: SessionHandler {
         }
         guard !isBlockedOnSaving else { return }
         room.tick(at: Instant(milliseconds: current))
-        room.sendLobbyIfDue(at: current)
+        room.sendDueStates(at: current)
     }
 
     private func housekeeping(at current: Int64) {
@@ -446,7 +446,7 @@ final class HostCore: SessionHandler {
                             + "set aside: pressed at \(estimate.pressedAt) ± \(estimate.uncertainty).")
                 }
                 return estimate
-            }, settleMilliseconds: isFair ? sessions.settleWindow() : 0)
+            }, settleMilliseconds: isFair ? settleWindow(at: arrival) : 0)
         do {
             let step = try game.perform(request, context: context)
             for service in step.services {
@@ -461,6 +461,16 @@ final class HostCore: SessionHandler {
         }
     }
 
+    /// The settle window, computed at most once per millisecond: a buzz storm of 1,000 presses would otherwise
+    /// walk every player's clock for each press.
+    private func settleWindow(at now: Int64) -> Int64 {
+        if let cached = cachedSettleWindow, cached.at == now { return cached.window }
+        let window = sessions.settleWindow()
+        cachedSettleWindow = (now, window)
+        return window
+    }
+    private var cachedSettleWindow: (at: Int64, window: Int64)?
+
     func request(_ message: ClientMessage, session: Session, id: JSONValue?) {
         let target = ReplyTarget.session(session, id: id)
         if let refusal = savingRefusal {  // what clients may see now could tell of what is not saved yet
@@ -472,6 +482,9 @@ final class HostCore: SessionHandler {
         switch message {
         case .scores:
             sessions.send(room.game?.scores ?? room.lobby(), to: session, re: id)
+        case .resync(let state):
+            if let id { sessions.send(OkReply(), to: session, re: id) }
+            room.resync(state, for: session)
         case .library(let action, let fields) where session.role != .admin:
             // Reading is for everyone; the Queen may save her own command; the rest is the operator's.
             let request: LibraryRequest

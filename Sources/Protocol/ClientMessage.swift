@@ -122,11 +122,13 @@ public enum ClientMessage: Equatable, Sendable {
     case bye
     /// Answers the host's keepalive `ping`.
     case pong
+    /// Asks for the whole of a growing state (by the `type` of its whole message) after a missed delta.
+    case resync(state: String)
 
     /// The `type` names of the session's own messages, for help texts and errors.
     public static let typeNames = [
         "hello", "ping", "sync", "start", "next", "pause", "continue", "end", "kick", "unban", "tidy", "lock", "unlock",
-        "library", "packs", "console", "status", "scores", "bye", "pong",
+        "library", "packs", "console", "status", "scores", "bye", "pong", "resync",
     ]
 
     /// The wire object of this message (the inverse of `ClientMessageDecoding`).
@@ -171,6 +173,7 @@ public enum ClientMessage: Equatable, Sendable {
         case .scores: return ["type": "scores"]
         case .bye: return ["type": "bye"]
         case .pong: return ["type": "pong"]
+        case .resync(let state): return ["type": "resync", "state": .string(state)]
         }
     }
 }
@@ -434,6 +437,7 @@ public struct MessageFields: Sendable {
         case "scores": return .scores
         case "bye", "quit": return .bye
         case "pong": return .pong
+        case "resync": return .resync(state: try requiredString("state", limit: 32))
         default: return nil
         }
     }

@@ -128,8 +128,8 @@ struct OrganiserEndToEndTests {
         let host = try HostProcess()
         let ann = try host.join("Ann", team: "Red")
         do { _ = try host.join("Bob", team: "Blue") }  // drops at once: Bob is away, keeping his place
-        _ = try ann.waitFor("lobby") { lobby in
-            lobby["players"]?.arrayValue?.contains { $0["name"] == "Bob" && $0["connected"] == false } == true
+        _ = try ann.waitForState(Lobby.self) { lobby in
+            lobby.players.contains { $0.name == "Bob" && $0.connected == false }
         }
         host.console("start shaky 1")
         let game = try ann.waitFor("game")

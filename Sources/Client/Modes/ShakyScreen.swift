@@ -68,6 +68,8 @@ struct ShakyView: GameScreen {
     /// Host ms when buzzing closes.
     var buzzDeadline: Int64?
     var buzzOrder: [BuzzEntry] = []
+    /// The buzz order as the host last sent it whole or changed it (numbered, for its `buzzedUpdate`s).
+    var buzzed: ShakyWire.Buzzed?
     /// The team answering and the host ms when its answer clock ends.
     var turnTeam: String?
     var turnDeadline: Int64?
@@ -165,22 +167,28 @@ struct ShakyView: GameScreen {
             if isNewQuestion {
                 judgingTeam = nil
                 buzzOrder = []
+                buzzed = nil
+                state.awaitingResync.remove(ShakyWire.Buzzed.type)
                 turnTeam = nil
                 turnDeadline = nil
                 results = []
                 reveal = nil
                 state.ui.answer = ""
             }
-        case .buzzed(let buzzed):
-            let order =
-                buzzed.entries.isEmpty
-                ? buzzed.order.map { BuzzEntry(team: $0, offsetMs: 0, uncertaintyMs: 0, isTied: false) }
-                : buzzed.entries.map {
-                    BuzzEntry(team: $0.team, offsetMs: $0.offsetMs, uncertaintyMs: $0.uncertaintyMs, isTied: $0.tie)
+        case .buzzed(let whole):
+            buzzed = state.took(whole)
+            showBuzzOrder(whole, state: state, now: now, actions: &actions)
+        case .buzzedUpdate(let update):
+            let (next, taken) = state.followed(buzzed, by: update)
+            actions += taken
+            if let next {
+                if next.entries.count == update.count {
+                    buzzed = next
+                    showBuzzOrder(next, state: state, now: now, actions: &actions)
+                } else {
+                    actions += state.askWhole(ShakyWire.Buzzed.self)  // the order does not add up
                 }
-            if order.count > buzzOrder.count { actions.append(.bell) }
-            buzzOrder = order
-            buzzDeadline = state.deadline(buzzed.deadline, remaining: buzzed.remainingMs, now: now)
+            }
         case .turn(let turn):
             // A draft typed before the turn waits for it; what is left when the team's turn ends goes.
             if state.isMine(team: turnTeam) && !state.isMine(team: turn.team) { state.ui.answer = "" }
@@ -267,6 +275,27 @@ struct ShakyView: GameScreen {
             shown.points = results.first { $0.isCorrect && !same($0.team) }?.points ?? 0
         }
         reveal = shown
+    }
+
+    /// The plain-mode line: a change of the buzz order reads as the whole order this client now holds.
+    func line(for message: ShakyWire.Message, in state: ClientState) -> String? {
+        if case .buzzedUpdate = message, !buzzOrder.isEmpty { return "Buzz order: " + EventText.buzzOrder(buzzOrder) }
+        return message.line(for: state.perspective)
+    }
+
+    /// Shows the buzz order `buzzed` holds; a bell when it grew.
+    private mutating func showBuzzOrder(
+        _ buzzed: ShakyWire.Buzzed, state: ClientState, now: Int64, actions: inout [ClientAction]
+    ) {
+        let order =
+            buzzed.entries.isEmpty
+            ? buzzed.order.map { BuzzEntry(team: $0, offsetMs: 0, uncertaintyMs: 0, isTied: false) }
+            : buzzed.entries.map {
+                BuzzEntry(team: $0.team, offsetMs: $0.offsetMs, uncertaintyMs: $0.uncertaintyMs, isTied: $0.tie)
+            }
+        if order.count > buzzOrder.count { actions.append(.bell) }
+        buzzOrder = order
+        buzzDeadline = state.deadline(buzzed.deadline, remaining: buzzed.remainingMs, now: now)
     }
 
     private mutating func finish() {

@@ -18,17 +18,65 @@ enum Audience: Equatable {
     case operators
     /// Everyone except one player (used when that player gets a private variant).
     case everyoneExcept(player: String)
+    /// Every player's terminals (not boards or operators).
+    case players
 }
 
 /// One message a game wants sent, with its audience.
 struct Outgoing {
     var audience: Audience
     var message: any HostMessage
+    /// How the room sends it: as it is, or as a growing state (the whole once, then what changed; `StateStream`).
+    var publication = Publication.message
+
+    /// How the room sends an outgoing message.
+    enum Publication: Equatable {
+        /// As it is, now.
+        case message
+        /// A growing state's new value: the audience gets what changed, coalesced with the other changes of the turn.
+        case state
+        /// A growing state that must reach the audience whole (a committed order for readers that ignore deltas);
+        /// not repeated when the audience already holds this whole list.
+        case wholeState
+        /// The state is over (a new question): its next value starts afresh, whole.
+        case endState
+    }
 
     init(_ audience: Audience, _ message: any HostMessage) {
         self.audience = audience
         self.message = message
     }
+
+    /// A growing state's new value (PROTOCOL.md §6.0).
+    static func state(_ audience: Audience, _ state: some GrowingState) -> Outgoing {
+        var outgoing = Outgoing(audience, state)
+        outgoing.publication = .state
+        return outgoing
+    }
+
+    /// A growing state's value, to reach `audience` whole.
+    static func wholeState(_ audience: Audience, _ state: some GrowingState) -> Outgoing {
+        var outgoing = Outgoing(audience, state)
+        outgoing.publication = .wholeState
+        return outgoing
+    }
+
+    /// Ends the growing state `State` for `audience`: what was noted goes out first, the next value goes whole.
+    static func endState<State: GrowingState>(_ state: State.Type, _ audience: Audience) -> Outgoing {
+        var outgoing = Outgoing(audience, StateEnd(state: State.type))
+        outgoing.publication = .endState
+        return outgoing
+    }
+
+    /// The `type` of the growing state this outgoing message publishes or ends.
+    var stateType: String { (message as? StateEnd)?.state ?? type(of: message).type }
+}
+
+/// The marker an `Outgoing.endState` carries; never sent.
+struct StateEnd: HostMessage {
+    static let type = "stateEnd"
+    /// The `type` of the state that ends.
+    var state: String
 }
 
 /// What one input did to a game: the events to journal and the messages to send, in order.

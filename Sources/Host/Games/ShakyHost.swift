@@ -74,6 +74,8 @@ final class ShakyHost: GameAdapter {
     /// Who buzzed in which order and how each question ended, for the game log.
     private var questionLog: [QuestionRecord] = []
     private var currentBuzzOrder: [String] = []
+    /// Whether buzzing was open after the last step, to send the whole order once when it closes.
+    private var wasBuzzOpen = false
     /// How each turn of the current (or just revealed) question ended, for the log and for late joiners.
     private var currentResults: [ShakyWire.Result] = []
     /// The quizmaster's overrules on the revealed question, for the catch-up.
@@ -158,8 +160,15 @@ final class ShakyHost: GameAdapter {
 
     /// The game's spelling of a player's team (a team re-formed as "red" after "Red" left is still Red).
     private func team(of player: Player) -> String {
-        game.teams.first { Room.key($0) == Room.key(player.team) } ?? player.team
+        if teamsByKey.count != game.teams.count {
+            // Teams are only ever added; the first spelling of a key is the game's.
+            teamsByKey = [:]
+            for team in game.teams where teamsByKey[Room.key(team)] == nil { teamsByKey[Room.key(team)] = team }
+        }
+        return teamsByKey[Room.key(player.team)] ?? player.team
     }
+    /// The game's teams by name key, so a storm of 1,000 presses does not fold every team name for each press.
+    private var teamsByKey: [String: String] = [:]
 
     func perform(_ action: ShakyWire.Action, context: PlayContext) throws(RuleError) -> Step {
         let team = team(of: context.player)
@@ -364,6 +373,8 @@ final class ShakyHost: GameAdapter {
                 currentBuzzOrder = []
                 currentResults = []
                 currentOverrules = []
+                // A new question's order starts afresh: its first `buzzed` goes out whole.
+                outgoing.append(.endState(ShakyWire.Buzzed.self, .everyone))
                 // Each team sees its own arrangement; boards and operators see the first team's (never the answer).
                 for team in game.teams { outgoing.append(Outgoing(.team(team), question(opened, for: team, at: now))) }
                 outgoing.append(Outgoing(.spectators, question(opened, for: nil, at: now)))
@@ -376,11 +387,23 @@ final class ShakyHost: GameAdapter {
                     outgoing.append(Outgoing(.team(team), question(opened, for: team, at: now)))
                 }
             case .buzzed(let update):
+                let isFirst = currentBuzzOrder.isEmpty
                 currentBuzzOrder = update.entries.map(\.team)
                 let message = buzzed(update.entries, deadline: update.buzzDeadline, at: now)
-                outgoing.append(Outgoing(.everyone, message))
-                outgoing.append(feed("Buzz order: " + message.entries.map(\.summary).joined(separator: " · ")))
+                // The order is a growing state: the whole once, then each buzz as a small `buzzedUpdate`.
+                outgoing.append(.state(.everyone, message))
+                if isFirst {
+                    outgoing.append(feed("Buzz order: " + message.entries.map(\.summary).joined(separator: " · ")))
+                } else if let entry = message.entries.first(where: { $0.team == update.team }) {
+                    let queue = Wording.count(message.entries.count, "team")
+                    outgoing.append(feed("Buzzed: \(entry.summary) · \(queue) in the queue."))
+                }
             case .turn(let team, let deadline):
+                // Readers that ignore deltas get the whole committed order at every turn (unless they hold it).
+                if !game.queueEntries.isEmpty {
+                    let order = buzzed(game.queueEntries, deadline: game.buzzDeadline, at: now)
+                    outgoing.append(.wholeState(.everyone, order))
+                }
                 outgoing.append(Outgoing(.everyone, turn(team, deadline: deadline, at: now)))
             case .hint(let team, let letters, let points):
                 outgoing.append(
@@ -446,6 +469,14 @@ final class ShakyHost: GameAdapter {
                             nextInMs: remaining(clocks.nextQuestionAt, now))))
             }
         }
+        // When buzzing closes the order is final: the whole of it, for readers that ignore deltas.
+        let isBuzzOpen = game.phase == .question && game.isBuzzOpen
+        if wasBuzzOpen && !isBuzzOpen && game.phase == .question && !game.queueEntries.isEmpty
+            && game.isBuzzOrderSettled
+        {
+            outgoing.append(.wholeState(.everyone, buzzed(game.queueEntries, deadline: game.buzzDeadline, at: now)))
+        }
+        wasBuzzOpen = isBuzzOpen
         return outgoing
     }
 

@@ -103,7 +103,7 @@ public enum ShakyWire: GameWire {
     }
 
     /// One entry of the buzz order.
-    public struct BuzzEntry: Codable, Sendable, Equatable {
+    public struct BuzzEntry: ListItem {
         /// The team.
         public var team: String
         /// Press time relative to the first entry, ms.
@@ -112,14 +112,20 @@ public enum ShakyWire: GameWire {
         public var uncertaintyMs: Int64
         /// Part of a tie group broken by a draw.
         public var tie: Bool
+        /// In a `buzzedUpdate` only, where the entry goes when not at the end (PROTOCOL.md §6.0).
+        public var at: Int?
 
         /// Creates an entry.
-        public init(team: String, offsetMs: Int64, uncertaintyMs: Int64, tie: Bool) {
+        public init(team: String, offsetMs: Int64, uncertaintyMs: Int64, tie: Bool, at: Int? = nil) {
             self.team = team
             self.offsetMs = offsetMs
             self.uncertaintyMs = uncertaintyMs
             self.tie = tie
+            self.at = at
         }
+
+        /// A team buzzes once per question.
+        public var key: String { team }
 
         /// `Blue +37 ms ±4`, `Red +0 ms (tie)`.
         public var summary: String {
@@ -139,18 +145,57 @@ public enum ShakyWire: GameWire {
         @Nullable public var remainingMs: Int64?
         /// The buzz clock's end, host ms; null when it no longer runs.
         @Nullable public var deadline: Int64?
+        /// The version of this order, which the `buzzedUpdate`s that follow continue (PROTOCOL.md §6.0).
+        public var seq: Int?
 
         /// Creates the message from the queue's entries.
-        public init(entries: [BuzzEntry], remainingMs: Int64?, deadline: Int64?) {
+        public init(entries: [BuzzEntry], remainingMs: Int64?, deadline: Int64?, seq: Int? = nil) {
             order = entries.map(\.team)
             self.entries = entries
             self.remainingMs = remainingMs
             self.deadline = deadline
+            self.seq = seq
         }
 
         public func line(for reader: Perspective) -> String? {
             let shown = entries.isEmpty ? order.joined(separator: ", ") : entries.map(\.summary).joined(separator: " · ")
             return "Buzz order: \(shown) · buzz clock \(Wording.seconds(remainingMs))"
+        }
+    }
+
+    /// What changed in the buzz order since the last `buzzed` or `buzzedUpdate` (PROTOCOL.md §6.0, §6.2).
+    public struct BuzzedUpdate: StateDelta {
+        public static let type = "buzzedUpdate"
+        public static let stateType = Buzzed.type
+        /// The order's version after this change.
+        public var seq: Int?
+        /// Entries in the order now.
+        public var count: Int
+        /// New entries and entries that changed (a tie found, a place taken by an earlier press).
+        public var entries: [BuzzEntry]
+        /// The buzz clock's time left; null when it no longer runs.
+        @Nullable public var remainingMs: Int64?
+        /// The buzz clock's end, host ms; null when it no longer runs.
+        @Nullable public var deadline: Int64?
+
+        /// Creates the delta.
+        public init(seq: Int, count: Int, entries: [BuzzEntry], remainingMs: Int64?, deadline: Int64?) {
+            self.seq = seq
+            self.count = count
+            self.entries = entries
+            self.remainingMs = remainingMs
+            self.deadline = deadline
+        }
+
+        public var changed: [BuzzEntry] { entries }
+        /// Teams never leave the order of a question.
+        public var removed: [String] { [] }
+
+        /// `Buzzed: Blue +37 ms ±4 · Green +40 ms (tie) · 5 in the queue · buzz clock 18 s`.
+        public func line(for reader: Perspective) -> String? {
+            guard !entries.isEmpty else { return nil }
+            return "Buzzed: " + entries.map(\.summary).joined(separator: " · ") + " · \(count) in the queue"
+                + " · buzz clock \(Wording.seconds(remainingMs))"
         }
     }
 
@@ -399,6 +444,7 @@ public enum ShakyWire: GameWire {
         case intro(Intro)
         case question(Question)
         case buzzed(Buzzed)
+        case buzzedUpdate(BuzzedUpdate)
         case turn(Turn)
         case hint(Hint)
         case result(Result)
@@ -412,7 +458,8 @@ public enum ShakyWire: GameWire {
         private static let decoder = FamilyDecoder<Message>([
             member(Judging.self, Message.judging), member(Overruled.self, Message.overruled),
             member(Intro.self, Message.intro), member(Question.self, Message.question),
-            member(Buzzed.self, Message.buzzed), member(Turn.self, Message.turn), member(Hint.self, Message.hint),
+            member(Buzzed.self, Message.buzzed), member(BuzzedUpdate.self, Message.buzzedUpdate),
+            member(Turn.self, Message.turn), member(Hint.self, Message.hint),
             member(Result.self, Message.result), member(Reveal.self, Message.reveal),
             member(Scoreboard.self, Message.scoreboard), member(Scores.self, Message.scores),
             member(Resumed.self, Message.resumed),
@@ -427,6 +474,7 @@ public enum ShakyWire: GameWire {
             case .intro(let message): message
             case .question(let message): message
             case .buzzed(let message): message
+            case .buzzedUpdate(let message): message
             case .turn(let message): message
             case .hint(let message): message
             case .result(let message): message
@@ -534,5 +582,18 @@ public enum ShakyWire: GameWire {
             "  a TEXT           answer (or just type your answer when it is your turn)",
             "  s or shake       a hint: one more letter in place, costs points",
         ]
+    }
+}
+
+extension ShakyWire.Buzzed: GrowingState {
+    public var items: [ShakyWire.BuzzEntry] { entries }
+
+    public func delta(seq: Int, changed: [ShakyWire.BuzzEntry], removed: [String]) -> ShakyWire.BuzzedUpdate {
+        ShakyWire.BuzzedUpdate(
+            seq: seq, count: entries.count, entries: changed, remainingMs: remainingMs, deadline: deadline)
+    }
+
+    public func updated(items: [ShakyWire.BuzzEntry], by delta: ShakyWire.BuzzedUpdate) -> ShakyWire.Buzzed {
+        ShakyWire.Buzzed(entries: items, remainingMs: delta.remainingMs, deadline: delta.deadline, seq: seq)
     }
 }
