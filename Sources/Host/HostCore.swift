@@ -83,6 +83,7 @@ final class HostCore: SessionHandler {
             options: options, port: port, log: environment.log, consoleOutput: environment.consoleOutput,
             seed: { random() })
         sessions.handler = self
+        operators.lastAddress = { [unowned self] in lastAddresses[$0] }
         let output = environment.feedOutput ?? { line, _ in environment.consoleOutput(line) }
         room.consoleFeed = { feed in output(Logger.clockTime() + " " + feed.text, feed.secondary == true) }
     }

@@ -105,8 +105,8 @@ public enum ClientMessage: Equatable, Sendable {
     case kick(name: String)
     /// Lets a kicked name (and its address) back in.
     case unban(name: String)
-    /// Removes every disconnected player from the room.
-    case tidy
+    /// Removes the players who have been away a while (`everyone`: all who are away, however briefly).
+    case tidy(everyone: Bool)
     /// Closes the running game to newcomers (they wait in the lobby for the next game), or opens it again.
     case lock(Bool)
     /// Edits or reads the Queen's command library: `action` plus its fields.
@@ -160,7 +160,7 @@ public enum ClientMessage: Equatable, Sendable {
         case .end: return ["type": "end"]
         case .kick(let name): return ["type": "kick", "name": .string(name)]
         case .unban(let name): return ["type": "unban", "name": .string(name)]
-        case .tidy: return ["type": "tidy"]
+        case .tidy(let everyone): return everyone ? ["type": "tidy", "all": true] : ["type": "tidy"]
         case .lock(let isLocked): return ["type": isLocked ? "lock" : "unlock"]
         case .library(let action, let fields):
             return with("library", JSONObject(dictionaryLiteral: ("action", .string(action))).merging(fields))
@@ -423,7 +423,7 @@ public struct MessageFields: Sendable {
         case "end": return .end
         case "kick": return .kick(name: try requiredString("name", limit: FieldLimits.name))
         case "unban": return .unban(name: try requiredString("name", limit: FieldLimits.name))
-        case "tidy": return .tidy
+        case "tidy": return .tidy(everyone: try bool("all") ?? false)
         case "lock": return .lock(true)
         case "unlock": return .lock(false)
         case "library":

@@ -103,6 +103,20 @@ struct OrganiserTests {
         let back = host.connect(peer: "10.1.2.3")
         back.send(["type": "hello", "room": "ROOM", "name": "Cid", "team": "Red"])
         _ = try back.expect("welcome")
+
+        // A player who is away is barred from the computer they played from too.
+        let dee = host.connect(peer: "10.9.9.9")
+        dee.send(["type": "hello", "room": "ROOM", "name": "Dee", "team": "Blue"])
+        _ = try dee.expect("welcome")
+        dee.drop()
+        #expect(host.console("kick dee").first?.contains("their name and their computer may not join again") == true)
+        let sameLaptop = host.connect(peer: "10.9.9.9")
+        sameLaptop.send(["type": "hello", "room": "ROOM", "name": "Dora", "team": "Blue"])
+        #expect(try sameLaptop.expect("error")["code"] == "banned")
+        // Someone on the host's own computer: only the name.
+        _ = try host.player("Eve", team: "Gold")
+        #expect(host.console("kick eve").first?.contains("their name (they played from this computer)") == true)
+        _ = try host.player("Fay", team: "Gold")
     }
 
     @Test func tidyAndANewGameLeaveNoGhostTeams() throws {
@@ -113,7 +127,11 @@ struct OrganiserTests {
         host.console("start shaky 1")
         #expect((host.core.room.game as? ShakyHost)?.game.teams == ["Red"], "an away team does not play")
         host.console("end")
-        #expect(host.console("tidy") == ["Removed 1 player who was away: Bob."])
+        #expect(
+            host.console("tidy")
+                == ["Nobody was removed. Kept Bob: away for less than two minutes, they may be on their way back "
+                    + "(tidy! removes them too)."])
+        #expect(host.console("tidy!") == ["Removed 1 player who was away: Bob."])
         #expect(host.console("tidy") == ["Nobody is away; the room is tidy."])
         #expect(host.core.room.room.player(named: "Bob") == nil)
         host.console("start shaky 1 teams=Red")

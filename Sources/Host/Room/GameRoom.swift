@@ -114,9 +114,8 @@ final class GameRoom {
         if bans[Room.key(name)] != nil {
             return "The organiser removed \(name) for tonight; ask them if that is a mistake."
         }
-        // The host's own machine is never barred: its console and local windows share that address.
-        let isHostMachine = ["127.0.0.1", "::1", "::ffff:127.0.0.1"].contains(address)
-        if !address.isEmpty, !isHostMachine, bans.values.contains(address) {
+        // The host's own machine is never barred: its console and local windows share its addresses.
+        if !address.isEmpty, !isHostMachine(address), bans.values.contains(address) {
             return "The organiser removed a player on this computer for tonight; ask them if that is a mistake."
         }
         return nil
@@ -142,12 +141,27 @@ final class GameRoom {
         isStatusDirty = true
     }
 
-    /// Removes every disconnected player; returns their names.
-    func tidy(at now: Instant) -> [String] {
+    /// Removes the players away for at least `grace` ms; returns their names and those of the players kept.
+    func tidy(at now: Instant, awayFor grace: Int64) -> (removed: [String], kept: [String]) {
         let away = room.players.filter { !$0.isConnected }
-        for player in away { removePlayer(player, reason: "tidied away while disconnected", at: now) }
-        return away.map(\.name)
+        let (gone, recent) = away.reduce(into: ([Player](), [Player]())) { split, player in
+            let since = player.disconnectedAt ?? now.milliseconds
+            if now.milliseconds - since >= grace { split.0.append(player) } else { split.1.append(player) }
+        }
+        for player in gone { removePlayer(player, reason: "tidied away while disconnected", at: now) }
+        return (gone.map(\.name), recent.map(\.name))
     }
+
+    /// How long a player must have been away before `tidy` removes them (a dropped Wi-Fi, a restarted host).
+    static let tidyGraceMilliseconds: Int64 = 120_000
+
+    /// Whether `address` is this computer: its own windows are never barred with a kicked player.
+    func isHostMachine(_ address: String) -> Bool {
+        ["127.0.0.1", "::1", "::ffff:127.0.0.1"].contains(address) || hostAddresses.contains(address)
+    }
+
+    /// This computer's LAN addresses (read once).
+    private lazy var hostAddresses: Set<String> = Set(HostInfo.addresses())
 
     // MARK: Games
 
