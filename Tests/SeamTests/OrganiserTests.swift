@@ -146,8 +146,14 @@ struct OrganiserTests {
         host.console("end")
         host.console("start shaky 8 easy animals")
         let second = try #require(host.core.room.game as? ShakyHost).record.questions.map(\.text)
-        #expect(Set(first).isDisjoint(with: second))
+        #expect(!second.contains(first[0]), "the question shown in the first game is not drawn again")
+        #expect(!Set(second).isDisjoint(with: first.dropFirst()), "those drawn but never shown are free again")
         host.console("end")
+        host.core.storage.syncJournal()
+        let resumed = try JournalReplay.load(path: host.core.storage.journalPath)
+        #expect(
+            resumed.played == Set([first[0], second[0]].map(TextFolding.fold)),
+            "a restarted host still knows what tonight's games showed")
         let listed = host.console("history")
         #expect(listed.first?.hasPrefix("Finished games:\n1. ") == true && listed.first?.contains("\n2. ") == true, "\(listed)")
         let oldest = host.console("history 1").first ?? ""
@@ -178,7 +184,21 @@ struct OrganiserTests {
         #expect(host.console("lock").first?.contains("locked") == true)
         let late = try host.player("Zed", team: "Green")
         #expect((host.core.room.game as? ShakyHost)?.game.teams == ["Red"])
-        #expect(late.types().contains("notice"))
+        let notices = late.drain().filter { $0["type"] == "notice" }.compactMap { $0["message"]?.stringValue }
+        #expect(notices == ["The game has started and the room is locked: you play in the next game."])
+        // Dropping and coming back does not slip past the lock, nor does a restart of the host.
+        let token = try #require(late.received.first { $0["type"] == "welcome" }?["token"]?.stringValue)
+        late.drop()
+        let back = host.connect()
+        back.send(["type": "hello", "room": "ROOM", "resume": .string(token)])
+        _ = try back.expect("welcome")
+        #expect((host.core.room.game as? ShakyHost)?.game.teams == ["Red"], "still held for the next game")
+        host.core.storage.syncJournal()
+        #expect(try JournalReplay.load(path: host.core.storage.journalPath).heldForNextGame.count == 1)
+        // A newcomer to a team that is playing plays with it at once, without a notice.
+        let mate = try host.player("Abe", team: "red")
+        #expect(!mate.types().contains("notice"))
+        #expect((host.core.room.game as? ShakyHost)?.game.teams == ["Red"])
         host.console("unlock")
         _ = try host.player("Yan", team: "Gold")
         #expect((host.core.room.game as? ShakyHost)?.game.teams == ["Red", "Gold"])

@@ -175,7 +175,7 @@ protocol HostedGame: AnyObject {
     var scores: (any HostMessage)? { get }
     /// The readable record of the game, for the game log.
     var gameLog: JSONValue { get }
-    /// The content this game plays (question texts, puzzles…, as keys), so later games tonight avoid it.
+    /// The content this game has shown so far (question texts, puzzles…, as keys), so later games tonight avoid it.
     var playedContent: [String] { get }
     /// Something the operator should know about the start ("3 questions had to repeat"), if anything.
     var startNote: String? { get }
@@ -196,6 +196,9 @@ protocol HostedGame: AnyObject {
     func tick(at now: Instant) -> Step
     /// A player joined the room mid-game.
     func playerJoined(_ player: Player, at now: Instant) -> Step
+    /// Whether `player` already plays in this game (their team does): a locked room holds back only newcomers
+    /// the game does not include.
+    func includes(_ player: Player) -> Bool
     /// A player was removed from the room (kicked or expired).
     func playerRemoved(_ player: Player, at now: Instant) -> Step
     /// The messages that bring a (re)joining connection up to date, as that viewer may see it.
@@ -282,6 +285,8 @@ extension GameAdapter {
     }
 
     var operatorPrompt: String? { nil }
+
+    func includes(_ player: Player) -> Bool { false }
 
     var playedContent: [String] { [] }
 

@@ -129,7 +129,9 @@ final class ShakyHost: GameAdapter {
 
     var startRecord: JSONValue { (try? JSONCoding.encode(record)) ?? .null }
 
-    var playedContent: [String] { record.questions.map { TextFolding.fold($0.text) } }
+    var playedContent: [String] {
+        record.questions.prefix(game.questionNumber ?? 0).map { TextFolding.fold($0.text) }
+    }
 
     var startNote: String? {
         guard let repeated = record.repeated, repeated > 0 else { return nil }
@@ -220,8 +222,10 @@ final class ShakyHost: GameAdapter {
         return nil
     }
 
+    func includes(_ player: Player) -> Bool { game.teams.contains(where: { Room.key($0) == Room.key(player.team) }) }
+
     func playerJoined(_ player: Player, at now: Instant) -> Step {
-        guard !game.teams.contains(where: { Room.key($0) == Room.key(player.team) }) else { return Step() }
+        guard !includes(player) else { return Step() }
         return (try? apply(.addTeam(player.team), at: now)) ?? Step()
     }
 

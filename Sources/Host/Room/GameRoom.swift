@@ -63,7 +63,8 @@ final class GameRoom {
         journal(.join(player))
         log.info("\(player.name) joined team \(player.team).")
         if let game {
-            if isLocked {
+            if isLocked, !game.includes(player) {
+                heldForNextGame.insert(player.id)
                 deliverLater.append(
                     (player.id, Notice("The game has started and the room is locked: you play in the next game.")))
             } else {
@@ -76,8 +77,13 @@ final class GameRoom {
 
     /// A player came back (resumed): a game that left them out when they were away deals them in from now on.
     func playerReturned(_ player: Player, at now: Instant) {
-        if let game { apply(game.playerJoined(player, at: now), at: now) }
+        guard let game, !heldForNextGame.contains(player.id) else { return }
+        apply(game.playerJoined(player, at: now), at: now)
     }
+
+    /// Newcomers a locked room kept out of the running game: they play from the next one, even if they drop and
+    /// come back (or the host restarts) meanwhile.
+    private(set) var heldForNextGame: Set<String> = []
 
     /// Marks a player connected or not (a session joined or ended).
     func setConnected(_ playerID: String, _ isConnected: Bool, at now: Instant) {
@@ -99,7 +105,8 @@ final class GameRoom {
     func adopt(_ state: ResumedState) {
         for player in state.players { room.restore(player) }
         game = state.game
-        if let game = state.game { played.formUnion(game.playedContent) }
+        played = state.played
+        heldForNextGame = state.heldForNextGame
         bans = state.bans
         isLocked = state.isLocked
     }
@@ -170,8 +177,8 @@ final class GameRoom {
 
     /// Starts `newGame` (made by the catalog from a `start` request): journals its start record and announces it.
     func begin(_ newGame: any HostedGame, at now: Instant) {
-        played.formUnion(newGame.playedContent)
         journal(.start(game: newGame.mode.name, record: newGame.startRecord, at: now.milliseconds))
+        heldForNextGame = []
         endGameStates()
         game = newGame
         finishedGame = nil
@@ -215,6 +222,7 @@ final class GameRoom {
     /// When the game ended: writes its log, journals the end and returns the room to the lobby.
     private func finishIfOver() {
         guard let game, game.isFinished else { return }
+        played.formUnion(game.playedContent)  // what was shown, so tonight's later games avoid it
         storage.saveGameLog(game.gameLog, name: game.mode.name, log: log)
         journal(.gameEnd)
         endGameStates()
