@@ -247,6 +247,8 @@ final class HostCore: SessionHandler {
         log.info(
             "Resumed room \(room.room.code): \(Wording.count(state.players.count, "player")), "
                 + (room.game.map { "game \($0.statusLine)" } ?? "no game running") + ".")
+        // The console's feed came from the host that stopped: say where the game stands, answer included.
+        for line in room.game?.operatorBriefing ?? [] { room.consoleFeed?(FeedLine(line)) }
     }
 
     /// One of the running game's own operator commands (a quizmaster's verdict).

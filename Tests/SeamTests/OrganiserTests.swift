@@ -81,6 +81,12 @@ struct OrganiserTests {
         #expect(try board.expect("judging")["team"] == "Red")
         #expect(!board.types().contains("result"), "no verdict until the operator gives it")
         #expect(host.core.room.statusSummary.hasPrefix("WAITING FOR YOU: type accept Red or reject Red"))
+        // An operator who connects now (or the console after a restart) learns the answer and what was typed.
+        let lateOperator = try host.watcher(.admin)
+        let briefing = lateOperator.drain().filter { $0["type"] == "feed" }.compactMap { $0["text"]?.stringValue }
+        #expect(briefing.first?.hasSuffix("— answer: \(answer)") == true, "\(briefing)")
+        #expect(briefing.last == "Red answered \"\(answer)\". Waiting for you: type accept Red or reject Red.")
+        #expect(!board.types().contains("feed"), "boards get no briefing")
         host.advance(by: 80_000)  // past the 60 s answer clock (and under the 90 s idle timeout of the board)
         #expect(!board.types().contains("result"), "the answer clock does not run out while the quizmaster decides")
         #expect(host.console("accept Red").first?.hasPrefix("Red's answer \"\(answer)\" to question 1 is right: +100.") == true)
@@ -202,6 +208,21 @@ struct OrganiserTests {
         host.console("unlock")
         _ = try host.player("Yan", team: "Gold")
         #expect((host.core.room.game as? ShakyHost)?.game.teams == ["Red", "Gold"])
+    }
+
+    @Test func aPausedGameSaysWhatToTypeFirst() throws {
+        let host = try EmbeddedHost()
+        for (name, team) in [("Ann", "Red"), ("Bob", "Blue"), ("Cy", "Green"), ("Dee", "Gold"), ("Eve", "Teal")] {
+            _ = try host.player(name, team: team)
+        }
+        host.console("start shaky 2")
+        host.console("pause")
+        let summary = host.core.room.statusSummary
+        #expect(summary.hasPrefix("WAITING FOR YOU: type continue (the game is paused) · Shaky Words · question 1/2"))
+        // Cut to 60 columns (as the status bar does), the phase and what to type are what remain.
+        #expect(String(summary.prefix(59)).contains("continue"))
+        host.console("continue")
+        #expect(!host.core.room.statusSummary.hasPrefix("WAITING FOR YOU"))
     }
 
     @Test func aMistypedPackNameIsCorrected() throws {

@@ -192,6 +192,11 @@ protocol HostedGame: AnyObject {
     func parseCommand(text line: String) -> TextAction<PlayRequest>?
     /// What the game waits for the operator to type, when it waits for them ("next", "accept Red or reject Red").
     var operatorPrompt: String? { get }
+    /// Whether the operator paused the game (it waits for `continue`).
+    var isPaused: Bool { get }
+    /// The feed lines that bring an operator who was not there up to date (a late admin client, the console
+    /// after a restart): the open question with its answer, what was typed, what waits for a verdict.
+    var operatorBriefing: [String] { get }
     /// Advances clocks.
     func tick(at now: Instant) -> Step
     /// A player joined the room mid-game.
@@ -285,6 +290,10 @@ extension GameAdapter {
     }
 
     var operatorPrompt: String? { nil }
+
+    var operatorBriefing: [String] { [] }
+
+    var isPaused: Bool { game.isPaused }
 
     func includes(_ player: Player) -> Bool { false }
 

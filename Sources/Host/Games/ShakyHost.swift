@@ -203,6 +203,22 @@ final class ShakyHost: GameAdapter {
         }
     }
 
+    var operatorBriefing: [String] {
+        guard let opened = game.shownQuestion, let answer = game.currentAnswer else { return [] }
+        var lines = [
+            "Question \(opened.number)/\(opened.total) (\(opened.difficulty.rawValue), \(opened.pointsOnOffer) points): "
+                + "\(opened.text) — answer: \(answer)"
+        ]
+        if !game.queueEntries.isEmpty { lines.append("Buzz order: " + game.queueEntries.map(\.team).joined(separator: " · ")) }
+        for record in game.answers where !record.text.isEmpty && record.verdict != nil {
+            lines.append("\(record.team) answered \"\(record.text)\": \(record.verdict!.isCorrect ? "right" : "wrong").")
+        }
+        if let team = game.teamAwaitingVerdict, let record = game.answers.last(where: { $0.team == team }) {
+            lines.append("\(team) answered \"\(record.text)\". Waiting for you: type accept \(team) or reject \(team).")
+        }
+        return lines
+    }
+
     /// What the quizmaster's verdict changed, in words: `Red's answer "Napolean" to question 3 now counts as right:
     /// +200. Scores: #1 Red 300 · #2 Blue 100.`
     private func verdictReply(team: String) -> String? {
