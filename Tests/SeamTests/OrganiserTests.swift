@@ -34,7 +34,9 @@ struct OrganiserTests {
             #expect(!seen.contains("\"feed\""), "the feed is for operators")
         }
         let feed = admin.drain().compactMap { $0["type"] == "feed" ? $0["text"]?.stringValue : nil }
-        #expect(feed.contains { $0.contains("Red answered \"zebra crossing\": wrong") && $0.contains("accept Red") }, "\(feed)")
+        #expect(
+            feed.contains { $0.contains("Red answered \"zebra crossing\": wrong") && $0.contains("accept Red") },
+            "\(feed)")
     }
 
     @Test func acceptChangesTheScoresEveryoneSeesAndIsJournaled() throws {
@@ -48,24 +50,50 @@ struct OrganiserTests {
         #expect(try bob.expect("reveal")["scorer"] == .null)
         #expect(
             host.console("accept red").first
-                == #"Red's answer "certainly wrong" to question 1 now counts as right: +100. Scores: #1 Red 100 · #2 Blue 0."#)
+                == #"Red's answer "certainly wrong" to question 1 now counts as right: +100. Scores: #1 Red 100 · #2 Blue 0."#
+        )
         let overruled = try bob.expect("overruled")
         #expect(overruled["team"] == "Red")
         #expect(overruled["points"] == 100)
         #expect(host.console("accept Red") == [#"! Red's answer to question 1 already counts as right."#])
         host.advance(by: 5_000)  // the next question opens: a protest about question 1 still reaches it
-        #expect(host.console("reject Red").first?.hasPrefix(#"Red's answer "certainly wrong" to question 1 now counts as wrong."#) == true)
+        #expect(
+            host.console("reject Red").first?.hasPrefix(
+                #"Red's answer "certainly wrong" to question 1 now counts as wrong."#) == true)
         let second = try bob.expect("overruled")
         #expect(second["question"] == 1 && second["points"] == -100)
         host.console("accept Red")
         let live = try #require(host.core.room.game as? ShakyHost)
         let log = ShakyHost.logLines(live.gameLog).joined(separator: "\n")
-        #expect(log.contains(#"Red (Ann): "certainly wrong" — right by the quizmaster (the judge said wrong), 100 points"#), "\(log)")
+        #expect(
+            log.contains(#"Red (Ann): "certainly wrong" — right by the quizmaster (the judge said wrong), 100 points"#),
+            "\(log)")
         host.core.storage.syncJournal()
         let replayed = try JournalReplay.load(path: host.core.storage.journalPath)
         let game = try #require(replayed.game as? ShakyHost)
         #expect(game.game.scores["Red"] == 100, "the overrule survives a restart")
         #expect(game.game.answers(toQuestion: 1)?.answers.map(\.player) == ["Ann"], "who typed it survives too")
+    }
+
+    @Test func anAnswerAcceptedWhileTheQuestionIsOpenReplacesTheWrongVerdictOnEveryScreen() throws {
+        let host = try EmbeddedHost()
+        var ann = Watcher(try host.player("Ann", team: "Red"), role: .player, name: "Ann", team: "Red")
+        _ = try host.player("Bob", team: "Blue")
+        host.console("start shaky 2 easy")
+        ann.connection.send(["type": "buzz"])
+        ann.connection.send(["type": "answer", "text": "napolean"])
+        ann.update()
+        #expect(ann.screen().contains { $0.contains("Red: wrong") }, "\(ann.screen().joined(separator: "\n"))")
+        #expect(host.console("accept Red").first?.contains("now counts as right") == true)
+        ann.update()
+        let screen = ann.screen().joined(separator: "\n")
+        #expect(!screen.contains("Red: wrong"), "the refused verdict stays beside the accepted one:\n\(screen)")
+        #expect(screen.contains("Red"), "\(screen)")
+        let line = ShakyWire.Result(
+            team: "Red", correct: true, points: 100, timedOut: false, misspelled: false,
+            byQuizmaster: true
+        ).line(for: Perspective(team: "Red", name: "Ann"))
+        #expect(line == "✔ Red is right (the quizmaster's verdict)! +100")
     }
 
     @Test func judgingByHandHoldsEveryVerdictForTheOperator() throws {
@@ -89,7 +117,9 @@ struct OrganiserTests {
         #expect(!board.types().contains("feed"), "boards get no briefing")
         host.advance(by: 80_000)  // past the 60 s answer clock (and under the 90 s idle timeout of the board)
         #expect(!board.types().contains("result"), "the answer clock does not run out while the quizmaster decides")
-        #expect(host.console("accept Red").first?.hasPrefix("Red's answer \"\(answer)\" to question 1 is right: +100.") == true)
+        #expect(
+            host.console("accept Red").first?.hasPrefix("Red's answer \"\(answer)\" to question 1 is right: +100.")
+                == true)
         #expect(try board.expect("result")["correct"] == true)
     }
 
@@ -135,8 +165,10 @@ struct OrganiserTests {
         host.console("end")
         #expect(
             host.console("tidy")
-                == ["Nobody was removed. Kept Bob: away for less than two minutes, they may be on their way back "
-                    + "(tidy! removes them too)."])
+                == [
+                    "Nobody was removed. Kept Bob: away for less than two minutes, they may be on their way back "
+                        + "(tidy! removes them too)."
+                ])
         #expect(host.console("tidy!") == ["Removed 1 player who was away: Bob."])
         #expect(host.console("tidy") == ["Nobody is away; the room is tidy."])
         #expect(host.core.room.room.player(named: "Bob") == nil)
@@ -161,7 +193,9 @@ struct OrganiserTests {
             resumed.played == Set([first[0], second[0]].map(TextFolding.fold)),
             "a restarted host still knows what tonight's games showed")
         let listed = host.console("history")
-        #expect(listed.first?.hasPrefix("Finished games:\n1. ") == true && listed.first?.contains("\n2. ") == true, "\(listed)")
+        #expect(
+            listed.first?.hasPrefix("Finished games:\n1. ") == true && listed.first?.contains("\n2. ") == true,
+            "\(listed)")
         let oldest = host.console("history 1").first ?? ""
         #expect(oldest.contains("Shaky Words") && oldest.contains(first[0]), "game 1 is the first game: \(oldest)")
         #expect(host.console("history 2").first?.contains(second[0]) == true)
@@ -178,7 +212,8 @@ struct OrganiserTests {
         #expect(host.console("quit").first?.contains("Type quit again") == true)
         #expect(host.core.isRunning)
         host.console("status")
-        #expect(host.console("quit").first?.contains("Type quit again") == true, "another command in between asks again")
+        #expect(
+            host.console("quit").first?.contains("Type quit again") == true, "another command in between asks again")
         host.console("quit")
         #expect(!host.core.isRunning)
     }

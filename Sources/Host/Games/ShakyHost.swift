@@ -90,10 +90,12 @@ final class ShakyHost: GameAdapter {
     static func make(options fields: JSONObject, context: GameContext) throws(RuleError) -> ShakyHost {
         let options = StartOptions(fields: fields)
         // The teams with someone here (away players' teams would be ghosts scoring 0), unless the operator names them.
-        let present = context.room.teams.filter { team in context.room.members(of: team).contains(where: \.isConnected) }
+        let present = context.room.teams.filter { team in context.room.members(of: team).contains(where: \.isConnected)
+        }
         let teams = try options.strings("teams").map { $0.map(context.room.canonicalTeam) } ?? present
         guard !teams.isEmpty else {
-            throw RuleError(.noTeams, "Shaky Words needs at least one team with a player here; players join with a team name.")
+            throw RuleError(
+                .noTeams, "Shaky Words needs at least one team with a player here; players join with a team name.")
         }
         let count = try options.integer("questions", default: 10, in: 1...500)
         let difficultyText = try options.string("difficulty") ?? "mixed"
@@ -135,7 +137,8 @@ final class ShakyHost: GameAdapter {
 
     var startNote: String? {
         guard let repeated = record.repeated, repeated > 0 else { return nil }
-        return "\(Wording.count(repeated, "question")) had to repeat from earlier tonight: the packs have no more new ones."
+        return
+            "\(Wording.count(repeated, "question")) had to repeat from earlier tonight: the packs have no more new ones."
     }
     var isFinished: Bool { game.phase == .finished }
 
@@ -209,9 +212,12 @@ final class ShakyHost: GameAdapter {
             "Question \(opened.number)/\(opened.total) (\(opened.difficulty.rawValue), \(opened.pointsOnOffer) points): "
                 + "\(opened.text) — answer: \(answer)"
         ]
-        if !game.queueEntries.isEmpty { lines.append("Buzz order: " + game.queueEntries.map(\.team).joined(separator: " · ")) }
+        if !game.queueEntries.isEmpty {
+            lines.append("Buzz order: " + game.queueEntries.map(\.team).joined(separator: " · "))
+        }
         for record in game.answers where !record.text.isEmpty && record.verdict != nil {
-            lines.append("\(record.team) answered \"\(record.text)\": \(record.verdict!.isCorrect ? "right" : "wrong").")
+            lines.append(
+                "\(record.team) answered \"\(record.text)\": \(record.verdict!.isCorrect ? "right" : "wrong").")
         }
         if let team = game.teamAwaitingVerdict, let record = game.answers.last(where: { $0.team == team }) {
             lines.append("\(team) answered \"\(record.text)\". Waiting for you: type accept \(team) or reject \(team).")
@@ -227,7 +233,8 @@ final class ShakyHost: GameAdapter {
         let change = answer.points > 0 ? ": +\(answer.points)" : ""
         let scores = ShakyWire.Standing.summary(ShakyHost.standings(game.standings))
         let counts = answer.judgedAs == nil ? "is" : "now counts as"
-        return "\(team)'s answer \"\(answer.text)\" to question \(number) \(counts) \(verdict)\(change). Scores: \(scores)."
+        return
+            "\(team)'s answer \"\(answer.text)\" to question \(number) \(counts) \(verdict)\(change). Scores: \(scores)."
     }
 
     var operatorPrompt: String? {
@@ -285,7 +292,8 @@ final class ShakyHost: GameAdapter {
             for answer in question.answers ?? [] {
                 let who = answer.player.map { "\(answer.team) (\($0))" } ?? answer.team
                 let typed = answer.text.isEmpty ? "no answer" : "\"\(answer.text)\""
-                let hand = answer.judge.map { " by the quizmaster (the judge said \($0))" }
+                let hand =
+                    answer.judge.map { " by the quizmaster (the judge said \($0))" }
                     ?? (answer.byHand ? " by the quizmaster" : "")
                 lines.append(
                     "    \(who): \(typed) — \(answer.verdict)\(hand), \(answer.points) points, "
@@ -299,13 +307,17 @@ final class ShakyHost: GameAdapter {
     static func logRows(_ json: JSONValue) -> [[String]] {
         guard let log = try? JSONCoding.decode(Log.self, from: json) else { return [] }
         var rows = [
-            ["question", "text", "answer", "team", "player", "typed", "verdict", "by quizmaster", "judge said", "points", "ms"]
+            [
+                "question", "text", "answer", "team", "player", "typed", "verdict", "by quizmaster", "judge said",
+                "points", "ms",
+            ]
         ]
         for question in log.questions {
             for answer in question.answers ?? [] {
                 rows.append([
                     String(question.number), question.question, question.answer, answer.team, answer.player ?? "",
-                    answer.text, answer.verdict, answer.byHand ? "yes" : "no", answer.judge ?? "", String(answer.points),
+                    answer.text, answer.verdict, answer.byHand ? "yes" : "no", answer.judge ?? "",
+                    String(answer.points),
                     String(answer.ms),
                 ])
             }
@@ -432,10 +444,15 @@ final class ShakyHost: GameAdapter {
                         ShakyWire.Hint(
                             letters: letters.text, fixed: letters.fixedCount, points: points,
                             shakeCost: game.nextShakeCost(for: team))))
-                outgoing.append(feed("\(team) shook: one more letter in place, now worth \(points).", isSecondary: true))
+                outgoing.append(
+                    feed("\(team) shook: one more letter in place, now worth \(points).", isSecondary: true))
             case .result(let team, let correct, let points, let isMisspelling, let isTimedOut):
+                let byHand = !isTimedOut && game.latestAnswer(of: team)?.answer.isByHand == true
                 let result = ShakyWire.Result(
-                    team: team, correct: correct, points: points, timedOut: isTimedOut, misspelled: isMisspelling)
+                    team: team, correct: correct, points: points, timedOut: isTimedOut, misspelled: isMisspelling,
+                    byQuizmaster: byHand)
+                // The quizmaster's acceptance replaces the team's earlier verdict on this question.
+                if byHand, correct { currentResults.removeAll { Room.key($0.team) == Room.key(team) } }
                 currentResults.append(result)
                 outgoing.append(Outgoing(.everyone, result))
                 outgoing.append(feed(verdictLine(team: team, correct: correct, points: points, isTimedOut: isTimedOut)))
@@ -465,8 +482,9 @@ final class ShakyHost: GameAdapter {
             case .awaitingVerdict(let team, let text):
                 outgoing.append(Outgoing(.everyone, ShakyWire.Judging(team: team)))
                 outgoing.append(
-                    feed("\(team) answered \"\(text)\" (the answer is \(game.currentAnswer ?? "?")). "
-                        + "Waiting for you: type accept \(team) or reject \(team)."))
+                    feed(
+                        "\(team) answered \"\(text)\" (the answer is \(game.currentAnswer ?? "?")). "
+                            + "Waiting for you: type accept \(team) or reject \(team)."))
             case .overruled(let team, let correct, let points, let standings, let number):
                 let message = ShakyWire.Overruled(
                     team: team, correct: correct, points: points, scores: ShakyHost.standings(standings),
