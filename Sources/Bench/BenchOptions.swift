@@ -3,7 +3,37 @@ import Protocol
 
 /// The parts of a benchmark run.
 enum Section: String, CaseIterable {
-    case fanout, storm, idle, clock, fairness
+    /// One buzz fanned out to every client, against the floor relays.
+    case fanout
+    /// Buzz storms: many players pressing within a short window.
+    case storm
+    /// Joining: a join storm, and players joining one by one.
+    case join
+    case idle, clock, fairness
+}
+
+/// One buzz storm: `players` in `teams` press within `windowMs` (written `N/T/W`, such as `1000/100/200`).
+struct StormSpec: Equatable {
+    var players: Int
+    var teams: Int
+    var windowMs: Int
+
+    /// `1000/100/200`.
+    var text: String { "\(players)/\(teams)/\(windowMs)" }
+
+    /// The option value `N/T/W`: 2…20000 players, 2…players teams, 1…60000 ms.
+    static var option: OptionValue<StormSpec> {
+        OptionValue<StormSpec>(
+        placeholder: "N/T/W", expectation: "players/teams/milliseconds, such as 1000/100/200 (2 or more teams)",
+        read: { text in
+            let parts = text.split(separator: "/", omittingEmptySubsequences: false).map { Int($0) }
+            guard parts.count == 3, let players = parts[0], let teams = parts[1], let window = parts[2],
+                (2...20_000).contains(players), (2...players).contains(teams), (1...60_000).contains(window)
+            else { return nil }
+            return StormSpec(players: players, teams: teams, windowMs: window)
+        }, write: { $0.text }, acceptedExamples: ["2/2/1", "20000/100/60000"],
+        refusedExamples: ["x", "1/1/1", "10/11/5", "10/2/0", "10/2"])
+    }
 }
 
 /// Whether the host runs with its journal fsync on, off, or once each way.
@@ -29,7 +59,13 @@ struct BenchOptions {
     var buzzes = 200
     var warmupBuzzes = 5
     var teamSize = 10
-    var stormClients = 1000
+    var joinStormClients = 1000
+    /// The buzz storms to run.
+    var storms = [
+        StormSpec(players: 1000, teams: 100, windowMs: 200), StormSpec(players: 200, teams: 200, windowMs: 100),
+    ]
+    /// Players joining one at a time (each waits for its welcome), in teams of `teamSize`.
+    var joinsOneByOne = 1000
     var idleClients = 10_000
     var idleSeconds = 10.0
     var playerJoinBudgetSeconds = 120.0
@@ -53,6 +89,8 @@ struct BenchOptions {
     var isVerbose = false
     /// Internal: run as the floor relay (a child process of the bench), not as the bench.
     var isFloorRelay = false
+    /// Internal: run as the C floor relay.
+    var isCFloorRelay = false
 
     /// The options' declarations: each flag once, with its help, allowed values and section; `parse` and `helpText`
     /// both read it.
@@ -76,8 +114,9 @@ struct BenchOptions {
             .value("--only", \.sections, sections, help: "sections to run, comma separated", section: what,
                    shownDefault: "all"),
             .flag("--quick", sets: \.isQuick, to: true,
-                  help: "small sizes for a smoke test (8 clients, 20 buzzes, 50-client storm, 200 idle clients for "
-                      + "1 s, 1 clock cycle, fairness: down80, lan, off and cheat with 5 trials each)", section: what),
+                  help: "small sizes for a smoke test (8 clients, 20 buzzes, a 40/8/50 buzz storm, a 50-client join "
+                      + "storm, 60 joins one by one, 200 idle clients for 1 s, 1 clock cycle, fairness: down80, lan, "
+                      + "off and cheat with 5 trials each)", section: what),
             .value("--sizes", \.sizes, .list(of: count(2...20_000)), help: "client counts for buzz fan-out",
                    section: what),
             .value("--buzzes", \.buzzes, count(1...100_000), help: "measured buzzes per size", section: what),
@@ -85,7 +124,11 @@ struct BenchOptions {
                    section: what),
             .value("--team-size", \.teamSize, count(1...1000), help: "terminals per team; there are at least two teams",
                    section: what),
-            .value("--storm", \.stormClients, count(1...20_000), help: "clients in the join storm", section: what),
+            .value("--storms", \.storms, .list(of: StormSpec.option),
+                   help: "buzz storms: players/teams/milliseconds within which they all press", section: what),
+            .value("--join-storm", \.joinStormClients, count(1...20_000), help: "clients in the join storm",
+                   section: what),
+            .value("--joins", \.joinsOneByOne, count(1...20_000), help: "players joining one by one", section: what),
             .value("--idle", \.idleClients, count(1...100_000), help: "idle clients for the memory and CPU measurement",
                    section: what),
             .value("--idle-seconds", \.idleSeconds, .decimal(in: 0...3600), help: "how long the idle CPU is measured",
@@ -121,6 +164,8 @@ struct BenchOptions {
             .flag("--verbose", aliases: ["-v"], sets: \.isVerbose, to: true, help: "progress on stderr", section: how),
             .flag("--floor-relay", sets: \.isFloorRelay, to: true,
                   help: "run as the floor relay (the bench's own child)", section: how, isHidden: true),
+            .flag("--c-floor-relay", sets: \.isCFloorRelay, to: true,
+                  help: "run as the C floor relay (the bench's own child)", section: how, isHidden: true),
         ])
     }
 
@@ -138,7 +183,9 @@ struct BenchOptions {
             if !explicit.contains("--sizes") { options.sizes = [8] }
             if !explicit.contains("--buzzes") { options.buzzes = 20 }
             if !explicit.contains("--warmup") { options.warmupBuzzes = 2 }
-            if !explicit.contains("--storm") { options.stormClients = 50 }
+            if !explicit.contains("--join-storm") { options.joinStormClients = 50 }
+            if !explicit.contains("--storms") { options.storms = [StormSpec(players: 40, teams: 8, windowMs: 50)] }
+            if !explicit.contains("--joins") { options.joinsOneByOne = 60 }
             if !explicit.contains("--idle") { options.idleClients = 200 }
             if !explicit.contains("--idle-seconds") { options.idleSeconds = 1 }
             if !explicit.contains("--player-join-budget") { options.playerJoinBudgetSeconds = 0.5 }

@@ -10,7 +10,7 @@ import Darwin
 
 /// What a received line is, judged from its first bytes (`{"type":"…"`): the host writes `type` first.
 enum LineKind: UInt8 {
-    case welcome, lobby, buzzed, question, reveal, ping, pong, ok, error, other
+    case welcome, lobby, buzzed, buzzedUpdate, question, reveal, ping, pong, ok, error, other
 
     /// The kind named by the start of a line.
     static func classify(_ head: [UInt8]) -> LineKind {
@@ -19,8 +19,9 @@ enum LineKind: UInt8 {
         let name = head[prefix.count...].prefix { $0 != UInt8(ascii: "\"") }
         switch String(decoding: name, as: UTF8.self) {
         case "welcome": return .welcome
-        case "lobby", "lobbyUpdate": return .lobby
+        case "lobby", "lobbyUpdate", "teams", "teamsUpdate": return .lobby
         case "buzzed": return .buzzed
+        case "buzzedUpdate": return .buzzedUpdate
         case "question": return .question
         case "reveal": return .reveal
         case "ping": return .ping
@@ -44,6 +45,47 @@ struct ReceivedLine {
     var braces: Int
     /// A `lobby`/`lobbyUpdate`'s `count` (players in the room), when the line's start carries it.
     var count: Int?
+    /// A `buzzed` or `buzzedUpdate`, decoded, where the pool follows buzz orders.
+    var order: OrderLine?
+}
+
+/// A buzz order message as the storm's clients follow it (PROTOCOL.md §6.0).
+///
+/// A few clients (every `LineAssembly.decodedEvery`-th) decode every message and apply each delta's entries, which
+/// proves the deltas fit; the others follow by `seq` and the entry count alone, so the bench's two reader threads
+/// do not decode 10,000 deltas while they should be timing arrivals.
+enum OrderLine {
+    /// A whole `buzzed`: its bytes where the client decodes (only if a delta follows: a host that sends the whole
+    /// order on every buzz would otherwise have the bench decode hundreds of MB), its entries and `seq`.
+    case whole(body: [UInt8]?, entries: Int, seq: Int?)
+    /// A `buzzedUpdate`, decoded.
+    case delta(ShakyWire.BuzzedUpdate)
+    /// A `buzzedUpdate` read from its first bytes only: its `seq` and the entries the order now has.
+    case counted(seq: Int, count: Int)
+}
+
+/// The buzz order one client holds.
+enum HeldOrder {
+    case raw([UInt8], entries: Int)
+    case decoded(ShakyWire.Buzzed)
+    case counted(seq: Int?, entries: Int)
+
+    var entries: Int {
+        switch self {
+        case .raw(_, let entries), .counted(_, let entries): return entries
+        case .decoded(let order): return order.entries.count
+        }
+    }
+
+    /// The order as a message, decoding the bytes when needed.
+    var decoded: ShakyWire.Buzzed? {
+        switch self {
+        case .decoded(let order): return order
+        case .raw(let body, _):
+            return (try? JSONParsing.parse(body))?.objectValue.flatMap(ShakyWire.Buzzed.decode)
+        case .counted: return nil
+        }
+    }
 }
 
 /// What the client driver has seen so far, shared by the reader threads (writers) and the driver (reader).
@@ -86,6 +128,16 @@ final class Tally: @unchecked Sendable {
     var revealGoal = Int.max
     var revealReached = 0
     var bytesReceived = 0
+    /// Bytes received per slot.
+    var bytesBySlot: [Int]
+    /// The buzz order each slot holds (where the pool follows orders), and when it first held `orderGoal` entries.
+    var orders: [HeldOrder?]
+    var orderCompleteAt: [Int64]
+    var orderGoal = Int.max
+    var orderCompleteCount = 0
+    /// Order messages that did not follow what their slot held (a gap), and order messages in all.
+    var orderGaps = 0
+    var orderMessages = 0
     /// When the readers last got something other than keepalive pings (monotonic ns).
     var lastReceiveAt: Int64 = 0
 
@@ -104,6 +156,9 @@ final class Tally: @unchecked Sendable {
         closedAt = Array(repeating: 0, count: capacity)
         arrivals = Array(repeating: 0, count: capacity)
         inbox = Array(repeating: [], count: capacity)
+        bytesBySlot = Array(repeating: 0, count: capacity)
+        orders = Array(repeating: nil, count: capacity)
+        orderCompleteAt = Array(repeating: 0, count: capacity)
     }
 
     /// Runs `body` under the lock.
@@ -125,19 +180,24 @@ final class Tally: @unchecked Sendable {
     }
 
     /// Records what one reader saw in one wake-up.
-    func record(_ lines: [ReceivedLine], closed: [(slot: Int, at: Int64)], bytes: Int, at now: Int64) {
+    func record(
+        _ lines: [ReceivedLine], closed: [(slot: Int, at: Int64)], bytes: Int, slotBytes: [(slot: Int, bytes: Int)],
+        at now: Int64
+    ) {
         condition.lock()
         bytesReceived += bytes
+        for (slot, count) in slotBytes { bytesBySlot[slot] += count }
         // Keepalive pings (and our pongs) don't count as traffic: "quiet" means nothing but keepalives.
         if bytes > 0 && (lines.isEmpty || lines.contains { $0.kind != .ping }) { lastReceiveAt = now }
         for line in lines {
             let slot = line.slot
             switch line.kind {
-            case .buzzed:
+            case .buzzed, .buzzedUpdate:
                 if armedKind == .buzzed && arrivals[slot] == 0 {
                     arrivals[slot] = line.at
                     if isTarget[slot] { arrivedTargets += 1 }
                 }
+                if let order = line.order { follow(order, slot: slot, at: line.at) }
             case .question:
                 questionCount[slot] += 1
                 lastQuestionAt[slot] = line.at
@@ -179,6 +239,62 @@ final class Tally: @unchecked Sendable {
         condition.unlock()
     }
 
+    /// Applies a buzz order message to what `slot` holds, as a client does; notes when the order is complete.
+    /// The order messages the first player got: when, whole or not, entries held after it (for the storm's JSON).
+    var firstClientOrders: [(at: Int64, isWhole: Bool, entries: Int)] = []
+    /// The slot whose order messages are traced.
+    var tracedSlot = -1
+
+    private func follow(_ order: OrderLine, slot: Int, at time: Int64) {
+        orderMessages += 1
+        defer {
+            if slot == tracedSlot {
+                if case .whole = order {
+                    firstClientOrders.append((time, true, orders[slot]?.entries ?? 0))
+                } else {
+                    firstClientOrders.append((time, false, orders[slot]?.entries ?? 0))
+                }
+            }
+        }
+        switch order {
+        case .whole(let body, let entries, let seq):
+            orders[slot] = body.map { .raw($0, entries: entries) } ?? .counted(seq: seq, entries: entries)
+        case .counted(let seq, let count):
+            guard case .counted(let held?, _)? = orders[slot] else {
+                orderGaps += 1
+                break
+            }
+            if seq == held + 1 {
+                orders[slot] = .counted(seq: seq, entries: count)
+            } else if seq > held + 1 {
+                orderGaps += 1
+            }
+        case .delta(let delta):
+            switch ShakyWire.Buzzed.follow(orders[slot]?.decoded, with: delta) {
+            case .updated(let next): orders[slot] = .decoded(next)
+            case .stale: break
+            case .gap: orderGaps += 1
+            }
+        }
+        if orderCompleteAt[slot] == 0, (orders[slot]?.entries ?? 0) >= orderGoal {
+            orderCompleteAt[slot] = time
+            if isTarget[slot] { orderCompleteCount += 1 }
+        }
+    }
+
+    /// Follows buzz orders afresh until they hold `entries` entries (caller holds no lock).
+    func expectOrders(of entries: Int) {
+        locked { tally in
+            tally.orderGoal = entries
+            tally.orderCompleteCount = 0
+            tally.firstClientOrders = []
+            for index in 0..<tally.capacity {
+                tally.orders[index] = nil
+                tally.orderCompleteAt[index] = 0
+            }
+        }
+    }
+
     /// Starts timing arrivals of `kind` afresh (caller holds no lock).
     func arm(_ kind: LineKind) {
         locked { tally in
@@ -213,13 +329,26 @@ final class LineAssembly {
     var braces = 0
     var body: [UInt8]?
     let isKeeping: Bool
+    /// Whether buzz order lines are kept whole (and decoded) for the storm.
+    let keepsOrders: Bool
+    /// Whether this client decodes every order message (else it follows by `seq` and count).
+    let decodesOrders: Bool
+    /// One client in this many decodes every order message.
+    static let decodedEvery = 25
+    /// The last bytes of the current line (a whole `buzzed` ends with its `seq`).
+    var tail: [UInt8] = []
 
-    init(isKeeping: Bool) { self.isKeeping = isKeeping }
+    init(isKeeping: Bool, keepsOrders: Bool = false, decodesOrders: Bool = false) {
+        self.isKeeping = isKeeping
+        self.keepsOrders = keepsOrders
+        self.decodesOrders = decodesOrders
+    }
 
     func wantsBody(_ kind: LineKind) -> Bool {
         switch kind {
         case .welcome, .error: return true
-        case .lobby, .buzzed: return false
+        case .buzzed, .buzzedUpdate: return keepsOrders && (decodesOrders || isKeeping)
+        case .lobby: return false
         default: return isKeeping
         }
     }
@@ -235,27 +364,63 @@ final class LineAssembly {
             classify()
         }
         guard !rest.isEmpty, let kind else { return }
-        if kind == .lobby { braces += LineAssembly.countBraces(rest) }
+        if kind == .lobby || kind == .buzzed { braces += LineAssembly.countBraces(rest) }
+        if kind == .buzzed && keepsOrders {
+            tail.append(contentsOf: rest.suffix(32))
+            if tail.count > 32 { tail.removeFirst(tail.count - 32) }
+        }
         if body != nil && body!.count < 4 << 20 { body!.append(contentsOf: rest) }
     }
 
     private func classify() {
         let kind = LineKind.classify(head)
         self.kind = kind
-        if kind == .lobby { braces = head.reduce(0) { $0 + ($1 == UInt8(ascii: "{") ? 1 : 0) } }
+        if kind == .lobby || kind == .buzzed { braces = head.reduce(0) { $0 + ($1 == UInt8(ascii: "{") ? 1 : 0) } }
         if wantsBody(kind) { body = head }
     }
 
     /// Ends the line; returns it.
     func finish(slot: Int, at time: Int64) -> ReceivedLine {
         if kind == nil { classify() }
-        let line = ReceivedLine(slot: slot, kind: kind ?? .other, at: time, body: body, braces: braces,
+        var line = ReceivedLine(slot: slot, kind: kind ?? .other, at: time, body: body, braces: braces,
                                 count: kind == .lobby ? LineAssembly.countField(head) : nil)
+        if keepsOrders, kind == .buzzed {
+            // {"type":"buzzed",…,"entries":[{…},…],…,"seq":N}
+            let seq = LineAssembly.number(after: "\"seq\":", in: tail.isEmpty ? head : tail)
+            line.order = .whole(body: decodesOrders ? body : nil, entries: braces - 1, seq: seq)
+        } else if keepsOrders, kind == .buzzedUpdate {
+            if decodesOrders, let body {
+                if let delta = (try? JSONParsing.parse(body))?.objectValue.flatMap(ShakyWire.BuzzedUpdate.decode) {
+                    line.order = .delta(delta)
+                }
+            } else if let seq = LineAssembly.number(after: "\"seq\":", in: head),
+                let count = LineAssembly.number(after: "\"count\":", in: head)
+            {
+                line.order = .counted(seq: seq, count: count)  // {"type":"buzzedUpdate","seq":N,"count":M,…
+            }
+        }
+        if keepsOrders, kind == .buzzed || kind == .buzzedUpdate { line.body = isKeeping ? body : nil }
+        tail.removeAll(keepingCapacity: true)
         head.removeAll(keepingCapacity: true)
         kind = nil
         braces = 0
         body = nil
         return line
+    }
+
+    /// The whole number after `key` in `bytes` (its last occurrence), if one is there.
+    static func number(after key: String, in bytes: [UInt8]) -> Int? {
+        let needle = Array(key.utf8)
+        guard bytes.count >= needle.count else { return nil }
+        var start: Int?
+        for index in stride(from: bytes.count - needle.count, through: 0, by: -1)
+        where bytes[index..<(index + needle.count)].elementsEqual(needle) {
+            start = index + needle.count
+            break
+        }
+        guard let start else { return nil }
+        let digits = bytes[start...].prefix { $0 >= 0x30 && $0 <= 0x39 }
+        return digits.isEmpty ? nil : Int(String(decoding: digits, as: UTF8.self))
     }
 
     /// The number after `"count":` in `head`, if it is there.
@@ -310,6 +475,7 @@ final class ReaderThread: @unchecked Sendable {
         let pong: [UInt8] = Array("{\"type\":\"pong\"}\n".utf8)
         var lines: [ReceivedLine] = []
         var closed: [(slot: Int, at: Int64)] = []
+        var slotBytes: [(slot: Int, bytes: Int)] = []
         while !shouldStop {
             let ready: ArraySlice<Readiness>
             do {
@@ -338,6 +504,7 @@ final class ReaderThread: @unchecked Sendable {
                         break reading
                     }
                     bytes += count
+                    slotBytes.append((slot, count))
                     let base = buffer.baseAddress!
                     var offset = 0
                     while offset < count {
@@ -348,7 +515,8 @@ final class ReaderThread: @unchecked Sendable {
                         let line = assembly.finish(slot: slot, at: now)
                         if line.kind == .ping { pool.sendBestEffort(fd: fd, pong) }
                         switch line.kind {
-                        case .welcome, .lobby, .buzzed, .question, .reveal, .ping, .error: lines.append(line)
+                        case .welcome, .lobby, .buzzed, .buzzedUpdate, .question, .reveal, .ping, .error:
+                            lines.append(line)
                         default: if assembly.isKeeping { lines.append(line) }
                         }
                         offset = end + 1
@@ -357,9 +525,11 @@ final class ReaderThread: @unchecked Sendable {
                 }
             }
             if !lines.isEmpty || !closed.isEmpty || bytes > 0 {
-                pool.tally.record(lines, closed: closed, bytes: bytes, at: MonotonicClock.nanoseconds())
+                pool.tally.record(
+                    lines, closed: closed, bytes: bytes, slotBytes: slotBytes, at: MonotonicClock.nanoseconds())
                 lines.removeAll(keepingCapacity: true)
                 closed.removeAll(keepingCapacity: true)
+                slotBytes.removeAll(keepingCapacity: true)
             }
         }
     }
@@ -376,10 +546,13 @@ final class ClientPool: @unchecked Sendable {
     private let descriptorLimit = 1 << 17
     private let assemblies: UnsafeMutablePointer<LineAssembly?>
     private(set) var descriptors: [Int32] = []
+    /// Whether connections keep and decode buzz order lines (the storm follows every client's order).
+    let followsOrders: Bool
 
-    init(port: UInt16, capacity: Int, readerCount: Int) throws {
+    init(port: UInt16, capacity: Int, readerCount: Int, followsOrders: Bool = false) throws {
         self.port = port
         self.capacity = capacity
+        self.followsOrders = followsOrders
         tally = Tally(capacity: capacity)
         slotOfDescriptor = .allocate(capacity: descriptorLimit)
         slotOfDescriptor.initialize(repeating: -1, count: descriptorLimit)
@@ -427,7 +600,8 @@ final class ClientPool: @unchecked Sendable {
         }
         let slot = descriptors.count
         descriptors.append(socket.fd)
-        assemblies[slot] = LineAssembly(isKeeping: isKeeping)
+        assemblies[slot] = LineAssembly(
+            isKeeping: isKeeping, keepsOrders: followsOrders, decodesOrders: slot % LineAssembly.decodedEvery == 0)
         slotOfDescriptor[Int(socket.fd)] = Int32(slot)
         tally.locked { tally in
             tally.isTarget[slot] = isTarget

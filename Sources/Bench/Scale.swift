@@ -9,9 +9,10 @@ struct ScaleRuns {
 
     // MARK: Join storm
 
-    /// `clients` connect and say hello at once; time until all are welcomed and all have the lobby listing everyone.
-    func joinStorm(report: Report) {
-        let clients = options.stormClients
+    /// `clients` connect and say hello at once; time until all are welcomed and all know that everyone is in (a
+    /// lobby message whose head count is all of them); bytes each received.
+    func joinStorm(report: Report) -> JSONValue {
+        let clients = options.joinStormClients
         context.say("join storm: \(clients) clients")
         var object: JSONObject = ["clients": .number(clients)]
         var allWelcomed: Double?
@@ -34,9 +35,12 @@ struct ScaleRuns {
                 (0..<clients).allSatisfy { (tally.welcomeAt[$0] != 0 && tally.fullLobbyAt[$0] != 0) || tally.closedAt[$0] != 0 }
             }
             let end = MonotonicClock.nanoseconds()
-            let (welcomes, lobbies, closed, bytes, lastError) = pool.tally.locked { tally in
+            // Lobby changes after the last join (a hall's team sizes come at most every 2 s) are counted too.
+            usleep(2_200_000)
+            let (welcomes, lobbies, closed, bytes, lastError, perClient) = pool.tally.locked { tally in
                 ((0..<clients).map { tally.welcomeAt[$0] }, (0..<clients).map { tally.fullLobbyAt[$0] },
-                 tally.closedCount, tally.bytesReceived, tally.lastError)
+                 tally.closedCount, tally.bytesReceived, tally.lastError,
+                 (0..<clients).map { Double(tally.bytesBySlot[$0]) })
             }
             let welcomeMs = welcomes.filter { $0 != 0 }.map { Double($0 - start) / 1e6 }
             let lobbyMs = lobbies.filter { $0 != 0 }.map { Double($0 - start) / 1e6 }
@@ -53,11 +57,21 @@ struct ScaleRuns {
             object["fullLobbyMs"] = Summary(lobbyMs).json
             object["waitedSeconds"] = .double(rounded(Double(end - start) / 1e9))
             object["bytesReceived"] = .number(bytes)
-            if let before = cpuBefore, let after = session.host.cpuSeconds() { object["hostCPUSeconds"] = .double(rounded(after - before)) }
+            object["bytesPerClient"] = Summary(perClient).json
+            var cpu: Double?
+            if let before = cpuBefore, let after = session.host.cpuSeconds() {
+                cpu = after - before
+                object["hostCPUSeconds"] = .double(rounded(after - before))
+            }
+            let perClientSummary = Summary(perClient)
+            report.add(TableRow(measure: "Join storm \(clients): bytes per client p50/max, total; host CPU",
+                                value: String(format: "%.1f / %.1f KiB, %.2f MB; %.2f CPU-s",
+                                              perClientSummary.p50 / 1024, perClientSummary.max / 1024,
+                                              Double(bytes) / 1e6, cpu ?? .nan)))
             if !finished { report.problems.append("join storm: not finished after \(Int(timeout)) s (\(welcomeMs.count) welcomed, \(lobbyMs.count) with the full lobby, \(closed) closed by the host)") }
             if closed > 0 { report.problems.append("join storm: the host closed \(closed) of \(clients) connections; last error seen: \(lastError.isEmpty ? "none (closed silently)" : lastError)") }
             let status = report.check("join storm, \(clients) clients: all welcomed", value: allWelcomed, limit: 1, unit: "s").statusText
-            report.add(TableRow(measure: "Join storm \(clients): all welcomed / all have full lobby",
+            report.add(TableRow(measure: "Join storm \(clients): all welcomed / all know everyone is in",
                                 value: (allWelcomed.map { String(format: "%.3f s", $0) } ?? "incomplete (\(welcomeMs.count) welcomed)") + " / "
                                     + (lobbyMs.count == clients ? String(format: "%.3f s", lobbyMs.max()! / 1000) : "incomplete (\(lobbyMs.count))")
                                     + (closed > 0 ? ", \(closed) cut off" : ""),
@@ -68,7 +82,75 @@ struct ScaleRuns {
             report.check("join storm, \(clients) clients: all welcomed", value: nil, limit: 1, unit: "s")
             report.add(TableRow(measure: "Join storm \(clients)", value: "failed", target: "all welcomed ≤ 1 s", status: "n/a"))
         }
-        report.sections["storm"] = .object(object)
+        return .object(object)
+    }
+
+    // MARK: One by one
+
+    /// `--joins` players join one at a time, each waiting for its welcome, in teams of `--team-size`: all the lobby
+    /// traffic each player's connection receives (welcome included), until it is quiet.
+    func joinOneByOne(report: Report) -> JSONValue {
+        let count = options.joinsOneByOne
+        let teams = max(2, (count + options.teamSize - 1) / options.teamSize)
+        context.say("joins one by one: \(count) players in \(teams) teams")
+        var object: JSONObject = ["players": .number(count), "teams": .number(teams)]
+        let title = "\(count) joins one by one"
+        let target = 16.0
+        do {
+            let session = try HostSession(
+                context: context, capacity: count, maxClients: max(2000, count + 100), withAdmin: false)
+            defer { session.close() }
+            let pool = session.pool
+            let cpuBefore = session.host.cpuSeconds()
+            let start = MonotonicClock.nanoseconds()
+            var slots: [Int] = []
+            for index in 0..<count {
+                let slot = try pool.open(isTarget: true)
+                slots.append(slot)
+                try pool.send(slot, ["type": "hello", "room": .string(session.room),
+                                     "name": .string("J" + String(format: "%05d", index)),
+                                     "team": .string(String(format: "Team%03d", index % teams))])
+                guard pool.tally.wait(timeout: 30, until: { $0.welcomeAt[slot] != 0 || $0.closedAt[slot] != 0 }),
+                    pool.tally.locked({ $0.closedAt[slot] == 0 })
+                else {
+                    let lastError = pool.tally.locked { $0.lastError }
+                    throw BenchError("player \(index + 1) was not welcomed; last error: \(lastError)")
+                }
+            }
+            let joinSeconds = Double(MonotonicClock.nanoseconds() - start) / 1e9
+            // Quiet for 2.2 s: the last coalesced lobby change and a hall's last team sizes (every 2 s) are in.
+            while true {
+                let last = pool.tally.locked { $0.lastReceiveAt }
+                if Double(MonotonicClock.nanoseconds() - last) / 1e9 > 2.2 { break }
+                usleep(50_000)
+            }
+            let cpu = cpuBefore.flatMap { before in session.host.cpuSeconds().map { $0 - before } }
+            let (perClient, total, closed) = pool.tally.locked { tally in
+                (slots.map { Double(tally.bytesBySlot[$0]) }, tally.bytesReceived, tally.closedCount)
+            }
+            let summary = Summary(perClient)
+            object["joinSeconds"] = .double(rounded(joinSeconds))
+            object["bytesPerClient"] = summary.json
+            object["totalBytes"] = .number(total)
+            object["closedByHost"] = .number(closed)
+            object["hostCPUSeconds"] = cpu.map { .double(rounded($0)) } ?? .null
+            if closed > 0 { report.problems.append("\(title): the host closed \(closed) connections") }
+            let check = count == 1000
+                ? report.check(
+                    "\(title): lobby bytes per player, mean", value: summary.mean / 1024, limit: target, unit: "KiB")
+                : nil
+            report.add(TableRow(measure: "\(title): lobby bytes per player mean/p50/max, total; joined in; host CPU",
+                                value: String(format: "%.1f / %.1f / %.1f KiB, %.2f MB; %.1f s; %.2f CPU-s",
+                                              summary.mean / 1024, summary.p50 / 1024, summary.max / 1024,
+                                              Double(total) / 1e6, joinSeconds, cpu ?? .nan),
+                                target: check == nil ? "" : "mean ≤ \(Int(target)) KiB",
+                                status: check?.statusText ?? ""))
+        } catch {
+            object["failure"] = .string("\(error)")
+            report.problems.append("\(title): \(error)")
+            report.add(TableRow(measure: title, value: "failed"))
+        }
+        return .object(object)
     }
 
     // MARK: Idle scale

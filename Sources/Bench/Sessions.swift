@@ -3,6 +3,11 @@ import Net
 import Protocol
 import TestSupport
 
+/// Which floor relay: the bench's own Swift one (on the project's `Net` code) or the C one (`CFloorRelay`).
+enum FloorLanguage: String {
+    case swift, c
+}
+
 /// What every part of a run shares: options, the host binary, the temporary folder, progress output.
 final class BenchContext {
     let options: BenchOptions
@@ -32,9 +37,16 @@ final class BenchContext {
         return folder + "/\(childCount)-\(name).log"
     }
 
-    /// Starts a floor relay (this executable with --floor-relay).
-    func startFloor() throws -> ServerProcess {
-        try ServerProcess(ownBinary, ["--floor-relay"], name: "floor relay", standardError: .file(nextLogPath("floor")))
+    /// Starts a floor relay (this executable with --floor-relay, or --c-floor-relay for the one written in C).
+    func startFloor(_ language: FloorLanguage = .swift) throws -> ServerProcess {
+        switch language {
+        case .swift:
+            return try ServerProcess(
+                ownBinary, ["--floor-relay"], name: "floor relay", standardError: .file(nextLogPath("floor")))
+        case .c:
+            return try ServerProcess(
+                ownBinary, ["--c-floor-relay"], name: "C floor relay", standardError: .file(nextLogPath("c-floor")))
+        }
     }
 
     /// Starts a host on 127.0.0.1 with the bench's data folder (fresh room each time) and the given extra flags.
@@ -72,13 +84,15 @@ final class HostSession {
     private(set) var players: [(slot: Int, team: Int)] = []
     private(set) var teamCount = 0
 
-    init(context: BenchContext, capacity: Int, maxClients: Int, fsync: Bool = true, extra: [String] = [], withAdmin: Bool = true) throws {
+    init(context: BenchContext, capacity: Int, maxClients: Int, fsync: Bool = true, extra: [String] = [],
+         withAdmin: Bool = true, followsOrders: Bool = false) throws {
         self.context = context
         host = try context.startHost(maxClients: maxClients, fsync: fsync, extra: extra)
         room = host.room
         adminKey = host.adminKey
         do {
-            pool = try ClientPool(port: host.port, capacity: capacity + 1, readerCount: context.options.readers)
+            pool = try ClientPool(port: host.port, capacity: capacity + 1, readerCount: context.options.readers,
+                                  followsOrders: followsOrders)
         } catch {
             host.stop()
             throw error

@@ -2,6 +2,7 @@ import Foundation
 import Net
 import Protocol
 import TestSupport
+import CFloorRelay
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -26,6 +27,7 @@ do {
 }
 
 if parsedOptions.isFloorRelay { FloorRelay.run() }
+if parsedOptions.isCFloorRelay { exit(partyline_floor_relay_run()) }
 
 let openFiles = OpenFileLimit.raise(toAtLeast: .max) ?? 1024
 let ownDirectory = URL(fileURLWithPath: BuiltProducts.currentExecutable).deletingLastPathComponent()
@@ -34,7 +36,9 @@ guard FileManager.default.isExecutableFile(atPath: hostBinary) else {
     FileHandle.standardError.write(Data("partyline-bench: no partyline-host at \(hostBinary); build it (swift build -c release) or pass --host-binary PATH.\n".utf8))
     exit(2)
 }
-let needed = max(parsedOptions.idleClients, parsedOptions.stormClients, parsedOptions.sizes.max() ?? 0) + 200
+let needed = max(
+    parsedOptions.idleClients, parsedOptions.joinStormClients, parsedOptions.joinsOneByOne,
+    parsedOptions.storms.map(\.players).max() ?? 0, 4 * (parsedOptions.sizes.max() ?? 0)) + 200
 if openFiles < needed {
     FileHandle.standardError.write(Data("partyline-bench: only \(openFiles) open files allowed, \(needed) needed; raise `ulimit -n`.\n".utf8))
     exit(2)
@@ -70,7 +74,14 @@ if parsedOptions.sections.contains(.clock) {
     ScaleRuns(context: context).clockAccuracy(report: report, session: kept)
     kept = nil
 }
-if parsedOptions.sections.contains(.storm) { ScaleRuns(context: context).joinStorm(report: report) }
+if parsedOptions.sections.contains(.storm) { StormRun(context: context).run(report: report) }
+if parsedOptions.sections.contains(.join) {
+    let runs = ScaleRuns(context: context)
+    var join = JSONObject()
+    join["storm"] = runs.joinStorm(report: report)
+    join["oneByOne"] = runs.joinOneByOne(report: report)
+    report.sections["join"] = .object(join)
+}
 if parsedOptions.sections.contains(.idle) { ScaleRuns(context: context).idleScale(report: report) }
 
 if parsedOptions.sections.contains(.fairness) { FairnessRun(context: context).run(report: report) }

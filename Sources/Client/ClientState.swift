@@ -162,6 +162,12 @@ struct ClientState: Equatable, Sendable {
     var clock = ClockView()
     var lobby: [LobbyPlayer] = []
     var teams: [String] = []
+    /// The lobby as the host last sent it whole or changed it (numbered, for its deltas).
+    var lobbyState: Lobby?
+    /// In a hall-sized room, every team's size (a player's lobby then lists only its own team).
+    var teamSizes: TeamSizes?
+    /// The growing states whose whole was asked for after a missed delta (by message type).
+    var awaitingResync: Set<String> = []
     /// The running (or just finished) game's view.
     var game: (any GameScreen)?
     /// The game screens this client knows.
@@ -191,6 +197,8 @@ struct ClientState: Equatable, Sendable {
             && lhs.team == rhs.team && lhs.playerID == rhs.playerID && lhs.token == rhs.token && lhs.link == rhs.link
             && lhs.rejoinCode == rhs.rejoinCode
             && lhs.clock == rhs.clock && lhs.lobby == rhs.lobby && lhs.teams == rhs.teams
+            && lhs.lobbyState == rhs.lobbyState && lhs.teamSizes == rhs.teamSizes
+            && lhs.awaitingResync == rhs.awaitingResync
             && lhs.isPaused == rhs.isPaused && lhs.pausedAtHost == rhs.pausedAtHost && lhs.notice == rhs.notice
             && lhs.unreachableSince == rhs.unreachableSince
             && lhs.library == rhs.library && lhs.ui == rhs.ui && lhs.recent == rhs.recent
@@ -261,12 +269,11 @@ struct ClientState: Equatable, Sendable {
             line = game.flatMap { $0.line(for: object, in: self) }
         } else if let session = SessionMessage.decode(object) {
             actions += apply(session, at: now)
-            line = EventText.line(for: session, in: self)
             switch session {
-            case .welcome, .lobby, .sync, .ping, .pong: isQuiet = true
+            case .welcome, .lobby, .lobbyUpdate, .teams, .teamsUpdate, .sync, .ping, .pong: isQuiet = true
             // The operator's feed may only repeat the line just shown (a game with no secrets): show it once.
             case .feed(let feed) where recent.last == feed.text: isQuiet = true
-            default: break
+            default: line = EventText.line(for: session, in: self)
             }
         } else if var screen = game {
             if let taken = screen.apply(object, to: &self, at: now) {
@@ -328,9 +335,26 @@ struct ClientState: Equatable, Sendable {
         case .closing(let closing):
             setNotice(closing.reason, isError: false, at: now)
         case .lobby(let lobby):
-            self.lobby = lobby.players.map { LobbyPlayer(name: $0.name, team: $0.team, isConnected: $0.connected) }
-            teams = lobby.teams
-        case .lobbyUpdate(let update): applyLobbyUpdate(update)
+            lobbyState = took(lobby)
+            showLobby()
+            if lobby.truncated != true { teamSizes = nil }
+        case .lobbyUpdate(let update):
+            guard update.seq != nil else {
+                applyLobbyUpdate(update)  // an older host: its deltas apply to whatever is shown
+                return []
+            }
+            let (next, actions) = followed(lobbyState, by: update)
+            if let next {
+                lobbyState = next
+                showLobby()
+            }
+            return actions
+        case .teams(let sizes):
+            teamSizes = took(sizes)
+        case .teamsUpdate(let update):
+            let (next, actions) = followed(teamSizes, by: update)
+            if let next { teamSizes = next }
+            return actions
         case .status(let status):
             setNotice(status.summary, isError: false, at: now)
         case .paused(let paused):
@@ -379,6 +403,7 @@ struct ClientState: Equatable, Sendable {
         if let token = welcome.token { self.token = token }
         if let code = welcome.code { rejoinCode = code }
         clock = ClockView(offset: now - welcome.hostTime)  // a new connection (maybe a new host): measure again
+        awaitingResync = []  // the catch-up brings every state whole
         if welcome.game == nil {
             if isGameRunning { game = nil }
             isPaused = false
@@ -386,7 +411,7 @@ struct ClientState: Equatable, Sendable {
         }
     }
 
-    /// Merges a large room's lobby delta into the list: changed players replaced or added, removed ones dropped.
+    /// Merges an older host's lobby delta into the list: changed players replaced or added, removed ones dropped.
     private mutating func applyLobbyUpdate(_ update: LobbyUpdate) {
         let removed = Set(update.removed)
         lobby.removeAll { removed.contains($0.name) }

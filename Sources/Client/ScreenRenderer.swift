@@ -216,6 +216,14 @@ enum ScreenRenderer {
             }
             rows.append(row)
         }
+        if state.isLobbyTruncated, let sizes = state.teamSizes {
+            // A hall: this player sees its own team by name and every team by its size.
+            let others = sizes.teams.map { "\($0.team) \($0.players)" }.joined(separator: " · ")
+            rows.append([])
+            let total = "\(Wording.count(sizes.count, "player")) in \(Wording.count(sizes.teams.count, "team"))"
+            rows.append(indent(total, .bold))
+            rows.append(indent(ScreenText.truncate(others, to: max(10, width - 4)), .dim))
+        }
         return rows
     }
 

@@ -23,7 +23,20 @@ final class ConsoleOutput: @unchecked Sendable {
     /// The most bytes of lines held for writing (those being written included); more are dropped and counted.
     let capacity: Int
     private let condition = NSCondition()
-    private var lines: [String] = []
+    /// What waits to be written, in order.
+    private var lines: [Entry] = []
+    /// Text written around each run of lines (the status bar's prompt: draw them in the scrolling part and
+    /// come back to where the operator types); nil writes them as they are. Only the writer uses it.
+    private var lineFrame: (before: String, after: String)?
+
+    private enum Entry {
+        /// A line, ending in a newline.
+        case line(String)
+        /// Terminal control text, written as it is.
+        case control(String)
+        /// A new line frame for the lines after it.
+        case frame((before: String, after: String)?)
+    }
     private var queuedBytes = 0
     private var droppedLines = 0
     private var status: String?
@@ -36,9 +49,17 @@ final class ConsoleOutput: @unchecked Sendable {
         self.capacity = capacity
     }
 
-    /// Queues `text` (one or more lines) to be written; dropped and counted when the queue is full. Never waits.
-    func write(line text: String) {
-        let line = TerminalText.sanitized(text) + "\n"
+    /// Whether lines may be styled (a terminal, `NO_COLOR` not set).
+    private lazy var isStyled: Bool = {
+        let environment = ProcessInfo.processInfo.environment
+        return isatty(fd) == 1 && environment["NO_COLOR"] == nil && (environment["TERM"] ?? "dumb") != "dumb"
+    }()
+
+    /// Queues `text` (one or more lines) to be written, dimmed when `isDim` and the terminal shows styles; dropped
+    /// and counted when the queue is full. Never waits.
+    func write(line text: String, isDim: Bool = false) {
+        let safe = TerminalText.sanitized(text)
+        let line = (isDim && isStyled ? "\u{1B}[2m" + safe + "\u{1B}[0m" : safe) + "\n"
         condition.lock()
         defer { condition.unlock() }
         guard queuedBytes + line.utf8.count <= capacity else {
@@ -46,7 +67,7 @@ final class ConsoleOutput: @unchecked Sendable {
             return
         }
         noteDroppedLines()
-        lines.append(line)
+        lines.append(.line(line))
         queuedBytes += line.utf8.count
         startIfNeeded()
         condition.broadcast()
@@ -57,8 +78,18 @@ final class ConsoleOutput: @unchecked Sendable {
         condition.lock()
         defer { condition.unlock() }
         noteDroppedLines()
-        lines.append(text)
+        lines.append(.control(text))
         queuedBytes += text.utf8.count
+        startIfNeeded()
+        condition.broadcast()
+    }
+
+    /// From now on writes each run of lines between `before` and `after`, every line starting with a newline
+    /// instead of ending with one (nil: lines as they are).
+    func frameLines(_ frame: (before: String, after: String)?) {
+        condition.lock()
+        defer { condition.unlock() }
+        lines.append(.frame(frame))
         startIfNeeded()
         condition.broadcast()
     }
@@ -99,7 +130,7 @@ final class ConsoleOutput: @unchecked Sendable {
             "[partyline-host] \(droppedLines) \(droppedLines == 1 ? "line was" : "lines were") dropped here: "
             + "this terminal was not taking output.\n"
         droppedLines = 0
-        lines.append(note)
+        lines.append(.line(note))
         queuedBytes += note.utf8.count
     }
 
@@ -117,7 +148,7 @@ final class ConsoleOutput: @unchecked Sendable {
             condition.lock()
             while lines.isEmpty && status == nil && droppedLines == 0 { condition.wait() }
             noteDroppedLines()
-            let batch = lines.joined() + (status ?? "")
+            let batch = framed(lines) + (status ?? "")
             let batchBytes = queuedBytes  // still counted while written, so the bound holds the text in flight too
             lines.removeAll(keepingCapacity: true)
             status = nil
@@ -132,6 +163,38 @@ final class ConsoleOutput: @unchecked Sendable {
             condition.broadcast()
             condition.unlock()
         }
+    }
+
+    /// The text of `entries`, each run of lines inside the line frame of its moment (the lock is held).
+    private func framed(_ entries: [Entry]) -> String {
+        var text = ""
+        var openFrame: (before: String, after: String)?  // the frame whose `before` was written last
+        func close() {
+            if let frame = openFrame { text += frame.after }
+            openFrame = nil
+        }
+        for entry in entries {
+            switch entry {
+            case .line(let line):
+                guard let frame = lineFrame else {
+                    text += line
+                    continue
+                }
+                if openFrame == nil {
+                    text += frame.before
+                    openFrame = frame
+                }
+                text += "\n" + line.dropLast()
+            case .control(let control):
+                close()
+                text += control
+            case .frame(let frame):
+                close()
+                lineFrame = frame
+            }
+        }
+        close()
+        return text
     }
 
     /// Writes every byte, waiting as long as the terminal takes (only this thread ever waits).

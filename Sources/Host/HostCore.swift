@@ -13,6 +13,9 @@ struct HostEnvironment {
     var consoleOutput: (String) -> Void
     /// Shows the operator's one-line status (pinned at the bottom of a terminal, else printed).
     var showStatus: (String) -> Void
+    /// Where the quizmaster's feed goes on the console, with whether the line is a detail (shown dimmed); nil: as
+    /// console replies.
+    var feedOutput: ((_ line: String, _ isSecondary: Bool) -> Void)? = nil
 }
 
 /// The randomness source `HostEnvironment.random` wraps as a generator.
@@ -80,15 +83,9 @@ final class HostCore: SessionHandler {
             options: options, port: port, log: environment.log, consoleOutput: environment.consoleOutput,
             seed: { random() })
         sessions.handler = self
-        let output = environment.consoleOutput
-        room.consoleFeed = { line in output(HostCore.clockTime() + " " + line) }
-    }
-
-    /// The local wall-clock time, for the feed on the console (`21:04:07`).
-    static func clockTime() -> String {
-        let formatter = DateFormatter()
-        formatter.dateFormat = "HH:mm:ss"
-        return formatter.string(from: Date())
+        operators.lastAddress = { [unowned self] in lastAddresses[$0] }
+        let output = environment.feedOutput ?? { line, _ in environment.consoleOutput(line) }
+        room.consoleFeed = { feed in output(Logger.clockTime() + " " + feed.text, feed.secondary == true) }
     }
 
     /// The game clock now.
@@ -120,7 +117,8 @@ final class HostCore: SessionHandler {
 
     /// Runs a console line for the console itself or for an operator's connection (`{"type":"console"}`).
     private func runConsole(_ line: String, replyTo target: ReplyTarget) {
-        let trimmed = line.trimmingCharacters(in: .whitespaces)
+        // A stray key (an arrow, Home) types an escape sequence: what is left of it is nothing to answer.
+        let trimmed = TerminalText.sanitized(line, keepingLineBreaks: false).trimmingCharacters(in: .whitespaces)
         guard !trimmed.isEmpty else { return }
         let wasQuitPending = isQuitPending
         isQuitPending = false
@@ -150,12 +148,20 @@ final class HostCore: SessionHandler {
         case .usage(let usage):
             operators.refuse(target, .badField, "Usage: " + usage)
         default:
+            var words = trimmed.split(separator: " ").map(String.init)
+            if words.first?.lowercased() == "history" {
+                // `history --fly tonight` is the tool `fly` with the words `history tonight`, as on the command line.
+                if words.count >= 2, words[1].hasPrefix("--") {
+                    words = [String(words[1].dropFirst(2)), "history"] + words.dropFirst(2)
+                } else if words.count <= 2 {
+                    return consoleHistory(words.dropFirst().first, replyTo: target)
+                }
+            }
             switch room.game?.parseCommand(text: trimmed) {
             case .action(let request)?: return operatorCommand(request, replyTo: target)
             case .usage(let usage)?: return operators.refuse(target, .badField, "Usage: " + usage)
             case nil: break
             }
-            let words = trimmed.split(separator: " ").map(String.init)
             switch operators.tools.run(line: words, caller: target.caller) {
             case .success(let reply)?: operators.answer(target, reply)
             case .failure(let error)?: operators.refuse(target, error.code, error.message)
@@ -167,6 +173,22 @@ final class HostCore: SessionHandler {
         }
     }
 
+    /// `history` on the console: the finished games, or game `which` in detail (as `partyline-host history`).
+    private func consoleHistory(_ which: String?, replyTo target: ReplyTarget) {
+        guard let which else {
+            let lines = storage.history()
+            return operators.answer(
+                target,
+                OkReply(message: lines.isEmpty ? "No finished games yet." : (["Finished games:"] + lines).joined(separator: "\n")))
+        }
+        guard let (_, log, game) = storage.gameLog(which) else {
+            return operators.refuse(
+                target, .unknownCommand, "There is no finished game \"\(which)\"; `history` lists them with their numbers.")
+        }
+        let lines = room.catalog.entry(named: game)?.logLines(log) ?? ModeEntry.plainLines(log)
+        operators.answer(target, OkReply(message: lines.joined(separator: "\n")))
+    }
+
     /// When the core next has work to do, on the game clock.
     var nextDeadline: Int64 {
         if case .blocked(let blockage) = savingState {  // the game's clocks stand still until the host can save
@@ -175,11 +197,11 @@ final class HostCore: SessionHandler {
         var due = nextHousekeepingAt
         if let deadline = room.game?.nextDeadline?.milliseconds { due = min(due, deadline) }
         if let sessionsDue = sessions.nextDeadline { due = min(due, sessionsDue) }
-        if let lobby = room.nextLobbyDeadline { due = min(due, lobby) }
+        if let states = room.nextStateDeadline { due = min(due, states) }
         return due
     }
 
-    /// Runs whatever is due: game clocks, banners and sync probes, housekeeping, the coalesced lobby.
+    /// Runs whatever is due: game clocks, banners and sync probes, housekeeping, the coalesced states (lobby, game).
     func runDueWork() {
         let current = now
         sessions.runDueWork(at: current)
@@ -190,7 +212,7 @@ final class HostCore: SessionHandler {
         }
         guard !isBlockedOnSaving else { return }
         room.tick(at: Instant(milliseconds: current))
-        room.sendLobbyIfDue(at: current)
+        room.sendDueStates(at: current)
     }
 
     private func housekeeping(at current: Int64) {
@@ -225,6 +247,8 @@ final class HostCore: SessionHandler {
         log.info(
             "Resumed room \(room.room.code): \(Wording.count(state.players.count, "player")), "
                 + (room.game.map { "game \($0.statusLine)" } ?? "no game running") + ".")
+        // The console's feed came from the host that stopped: say where the game stands, answer included.
+        for line in room.game?.operatorBriefing ?? [] { room.consoleFeed?(FeedLine(line)) }
     }
 
     /// One of the running game's own operator commands (a quizmaster's verdict).
@@ -234,10 +258,11 @@ final class HostCore: SessionHandler {
         guard game.mode.commandTypes.contains(request.type) else {
             return operators.refuse(target, .forbidden, "Operators don't play; join as a player to play.")
         }
+        let now = instant  // one instant for the game and its journal record, so a replay applies it the same
         do {
-            let step = try game.command(request, at: instant)
-            operators.okay(target, "Done.")
-            room.apply(step, at: instant)
+            let step = try game.command(request, at: now)
+            operators.okay(target, step.reply ?? "Done.")
+            room.apply(step, at: now)
         } catch {
             operators.refuse(target, error.code, error.message)
         }
@@ -424,7 +449,7 @@ final class HostCore: SessionHandler {
                             + "set aside: pressed at \(estimate.pressedAt) ± \(estimate.uncertainty).")
                 }
                 return estimate
-            }, settleMilliseconds: isFair ? sessions.settleWindow() : 0)
+            }, settleMilliseconds: isFair ? settleWindow(at: arrival) : 0)
         do {
             let step = try game.perform(request, context: context)
             for service in step.services {
@@ -439,6 +464,16 @@ final class HostCore: SessionHandler {
         }
     }
 
+    /// The settle window, computed at most once per millisecond: a buzz storm of 1,000 presses would otherwise
+    /// walk every player's clock for each press.
+    private func settleWindow(at now: Int64) -> Int64 {
+        if let cached = cachedSettleWindow, cached.at == now { return cached.window }
+        let window = sessions.settleWindow()
+        cachedSettleWindow = (now, window)
+        return window
+    }
+    private var cachedSettleWindow: (at: Int64, window: Int64)?
+
     func request(_ message: ClientMessage, session: Session, id: JSONValue?) {
         let target = ReplyTarget.session(session, id: id)
         if let refusal = savingRefusal {  // what clients may see now could tell of what is not saved yet
@@ -450,6 +485,9 @@ final class HostCore: SessionHandler {
         switch message {
         case .scores:
             sessions.send(room.game?.scores ?? room.lobby(), to: session, re: id)
+        case .resync(let state):
+            if let id { sessions.send(OkReply(), to: session, re: id) }
+            room.resync(state, for: session)
         case .library(let action, let fields) where session.role != .admin:
             // Reading is for everyone; the Queen may save her own command; the rest is the operator's.
             let request: LibraryRequest

@@ -24,10 +24,24 @@ struct Logger {
     var level: LogLevel
     /// Where lines go.
     var write: (String) -> Void
+    /// Lines for a person at a terminal (`21:04:07 Ann joined team Red.`, `21:04:09 Warning: …`) rather than for a
+    /// log file (`2026-11-23T20:04:07.123Z INFO Ann joined team Red.`).
+    var isForPeople = false
 
-    /// A logger writing to the host's terminal output (stderr), which never makes the loop wait.
+    /// A logger writing to the host's terminal output (stderr), which never makes the loop wait; lines for people
+    /// when that output is a terminal.
     static func console(_ output: ConsoleOutput, level: LogLevel) -> Logger {
-        Logger(level: level) { line in output.write(line: line) }
+        var logger = Logger(level: level) { line in output.write(line: line) }
+        logger.isForPeople = isatty(output.fd) == 1
+        return logger
+    }
+
+    /// The local wall-clock time, `21:04:07`: what lines for people start with.
+    static func clockTime() -> String {
+        var now = time(nil)
+        var parts = tm()
+        localtime_r(&now, &parts)
+        return String(format: "%02d:%02d:%02d", Int(parts.tm_hour), Int(parts.tm_min), Int(parts.tm_sec))
     }
 
     private static func timestamp() -> String {
@@ -42,7 +56,11 @@ struct Logger {
 
     private func log(_ level: LogLevel, _ message: @autoclosure () -> String) {
         guard level >= self.level else { return }
-        write("\(Logger.timestamp()) \(String(describing: level).uppercased()) \(message())")
+        guard isForPeople else {
+            return write("\(Logger.timestamp()) \(String(describing: level).uppercased()) \(message())")
+        }
+        let label = [LogLevel.debug: "debug: ", .warning: "Warning: ", .error: "Error: "][level] ?? ""
+        write("\(Logger.clockTime()) \(label)\(message())")
     }
 
     func debug(_ message: @autoclosure () -> String) { log(.debug, message()) }

@@ -12,16 +12,21 @@ final class Inbox: @unchecked Sendable {
     private var lines: [String] = []
     private var stopRequest: String?
     private var isConsoleClosed = false
+    private var isResized = false
 
     func post(line: String) { lock.withLock { lines.append(line) } }
+    func postResize() { lock.withLock { isResized = true } }
     func postStop(_ reason: String) { lock.withLock { stopRequest = stopRequest ?? reason } }
     func postConsoleClosed() { lock.withLock { isConsoleClosed = true } }
 
     /// Takes everything posted so far.
-    func drain() -> (lines: [String], stop: String?, consoleClosed: Bool) {
+    func drain() -> (lines: [String], stop: String?, consoleClosed: Bool, resized: Bool) {
         lock.withLock {
-            defer { lines.removeAll() }
-            return (lines, stopRequest, isConsoleClosed)
+            defer {
+                lines.removeAll()
+                isResized = false
+            }
+            return (lines, stopRequest, isConsoleClosed, isResized)
         }
     }
 }
@@ -60,6 +65,10 @@ final class Server {
     let inbox: Inbox
     let options: HostOptions
     var discovery: Discovery?
+    /// Called with each line typed on the console, before the host reads it (the status bar shows it).
+    var onConsoleLine: (String) -> Void = { _ in }
+    /// Called when the host's terminal changed size.
+    var onTerminalResize: () -> Void = {}
     var log: Logger { core.log }
     private var isRunning = true
 
@@ -134,8 +143,12 @@ final class Server {
     }
 
     private func drainInbox() {
-        let (lines, stop, consoleClosed) = inbox.drain()
-        for line in lines { core.console(line) }
+        let (lines, stop, consoleClosed, resized) = inbox.drain()
+        if resized { onTerminalResize() }
+        for line in lines {
+            onConsoleLine(line)
+            core.console(line)
+        }
         if consoleClosed { log.debug("The console closed; the host keeps running until SIGINT or SIGTERM.") }
         if let stop {
             log.info("Stopping: \(stop).")

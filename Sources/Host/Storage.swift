@@ -257,7 +257,13 @@ final class Storage {
         formatter.locale = Locale(identifier: "en_US_POSIX")
         formatter.timeZone = TimeZone(identifier: "UTC")
         formatter.dateFormat = "yyyyMMdd-HHmmss"
-        let path = gamesDirectory + "/\(formatter.string(from: Date()))-\(name).json"
+        let stem = gamesDirectory + "/\(formatter.string(from: Date()))-\(name)"
+        var path = stem + ".json"
+        var number = 2
+        while FileManager.default.fileExists(atPath: path) {  // two games ended within one second: keep both
+            path = stem + "-\(number).json"
+            number += 1
+        }
         var object = record.objectValue ?? JSONObject()
         let header = GameLogSummary(game: name, finishedAt: ISO8601DateFormatter().string(from: Date()))
         for member in (try? JSONCoding.encode(header))?.objectValue ?? JSONObject() { object[member.key] = member.value }
@@ -271,8 +277,15 @@ final class Storage {
 
     /// The finished games' log files, oldest first.
     var gameLogFiles: [String] {
-        ((try? FileManager.default.contentsOfDirectory(atPath: gamesDirectory)) ?? []).filter { $0.hasSuffix(".json") }
-            .sorted()
+        // `20261123-201500-shaky.json`, then `20261123-201500-shaky-2.json` for a second game in the same second.
+        func order(_ file: String) -> (String, Int) {
+            let stem = file.dropLast(".json".count)
+            let tail = stem.split(separator: "-").last.flatMap { Int($0) }
+            return (String(file.prefix(15)), tail ?? 1)
+        }
+        return ((try? FileManager.default.contentsOfDirectory(atPath: gamesDirectory)) ?? [])
+            .filter { $0.hasSuffix(".json") }
+            .sorted { order($0) < order($1) }
     }
 
     /// A finished game's log by its number in `history` (1 = oldest) or its file name.

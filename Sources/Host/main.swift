@@ -135,7 +135,8 @@ let environment = HostEnvironment(
     random: { var generator = SystemRandomNumberGenerator(); return generator.next() },
     log: log,
     consoleOutput: { terminal.write(line: $0) },
-    showStatus: { statusBar.show($0) })
+    showStatus: { statusBar.show($0) },
+    feedOutput: { terminal.write(line: $0, isDim: $1) })
 
 // Resume from the journal, or start a new room.
 let isInteractive = isatty(STDIN_FILENO) == 1 && options.isConsoleEnabled
@@ -231,7 +232,9 @@ environment.consoleOutput("""
 
     """)
 
-statusBar.start()
+statusBar.start(prompt: isInteractive)
+server.onConsoleLine = { statusBar.entered($0) }
+server.onTerminalResize = { statusBar.refresh() }
 
 // Signals: a dispatch source per signal posts a stop request and wakes the loop.
 let signalQueue = DispatchQueue(label: "partyline.signals")
@@ -248,6 +251,15 @@ for signalNumber in [SIGINT, SIGTERM] {
     source.resume()
     signalSources.append(source)
 }
+// A resized terminal: the status bar reserves its rows again at the new bottom.
+signal(SIGWINCH, SIG_IGN)
+let resizeSource = DispatchSource.makeSignalSource(signal: SIGWINCH, queue: signalQueue)
+resizeSource.setEventHandler { [inbox] in
+    inbox.postResize()
+    waker.wake()
+}
+resizeSource.resume()
+signalSources.append(resizeSource)
 
 // The console: a thread that reads stdin lines and hands them to the loop.
 if options.isConsoleEnabled {

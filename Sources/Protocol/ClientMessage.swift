@@ -105,8 +105,8 @@ public enum ClientMessage: Equatable, Sendable {
     case kick(name: String)
     /// Lets a kicked name (and its address) back in.
     case unban(name: String)
-    /// Removes every disconnected player from the room.
-    case tidy
+    /// Removes the players who have been away a while (`everyone`: all who are away, however briefly).
+    case tidy(everyone: Bool)
     /// Closes the running game to newcomers (they wait in the lobby for the next game), or opens it again.
     case lock(Bool)
     /// Edits or reads the Queen's command library: `action` plus its fields.
@@ -122,11 +122,13 @@ public enum ClientMessage: Equatable, Sendable {
     case bye
     /// Answers the host's keepalive `ping`.
     case pong
+    /// Asks for the whole of a growing state (by the `type` of its whole message) after a missed delta.
+    case resync(state: String)
 
     /// The `type` names of the session's own messages, for help texts and errors.
     public static let typeNames = [
         "hello", "ping", "sync", "start", "next", "pause", "continue", "end", "kick", "unban", "tidy", "lock", "unlock",
-        "library", "packs", "console", "status", "scores", "bye", "pong",
+        "library", "packs", "console", "status", "scores", "bye", "pong", "resync",
     ]
 
     /// The wire object of this message (the inverse of `ClientMessageDecoding`).
@@ -158,7 +160,7 @@ public enum ClientMessage: Equatable, Sendable {
         case .end: return ["type": "end"]
         case .kick(let name): return ["type": "kick", "name": .string(name)]
         case .unban(let name): return ["type": "unban", "name": .string(name)]
-        case .tidy: return ["type": "tidy"]
+        case .tidy(let everyone): return everyone ? ["type": "tidy", "all": true] : ["type": "tidy"]
         case .lock(let isLocked): return ["type": isLocked ? "lock" : "unlock"]
         case .library(let action, let fields):
             return with("library", JSONObject(dictionaryLiteral: ("action", .string(action))).merging(fields))
@@ -171,6 +173,7 @@ public enum ClientMessage: Equatable, Sendable {
         case .scores: return ["type": "scores"]
         case .bye: return ["type": "bye"]
         case .pong: return ["type": "pong"]
+        case .resync(let state): return ["type": "resync", "state": .string(state)]
         }
     }
 }
@@ -420,7 +423,7 @@ public struct MessageFields: Sendable {
         case "end": return .end
         case "kick": return .kick(name: try requiredString("name", limit: FieldLimits.name))
         case "unban": return .unban(name: try requiredString("name", limit: FieldLimits.name))
-        case "tidy": return .tidy
+        case "tidy": return .tidy(everyone: try bool("all") ?? false)
         case "lock": return .lock(true)
         case "unlock": return .lock(false)
         case "library":
@@ -434,6 +437,7 @@ public struct MessageFields: Sendable {
         case "scores": return .scores
         case "bye", "quit": return .bye
         case "pong": return .pong
+        case "resync": return .resync(state: try requiredString("state", limit: 32))
         default: return nil
         }
     }

@@ -55,7 +55,8 @@ public enum TextCommandParsing {
         case "unban":
             guard !rest.isEmpty else { return .usage("unban NAME") }
             return .message(.unban(name: rest))
-        case "tidy": return .message(.tidy)
+        case "tidy": return .message(.tidy(everyone: false))
+        case "tidy!": return .message(.tidy(everyone: true))
         case "lock": return .message(.lock(true))
         case "unlock": return .message(.lock(false))
         case "ping": return .message(.ping(clientTime: nil))

@@ -114,6 +114,51 @@ public final class TestClient {
         }
     }
 
+    /// The growing states followed by `waitForState`, by the type of their whole message.
+    private var followed: [String: any GrowingState] = [:]
+
+    /// Waits until the growing state `State` (PROTOCOL.md §6.0) — its last whole message with the deltas since
+    /// applied, as a client follows them — satisfies `predicate`, and returns it. That state's messages are taken
+    /// from the pending lines in order; a delta that does not follow is an error (a test sees no gaps).
+    @discardableResult
+    public func waitForState<State: GrowingState>(
+        _ state: State.Type, timeout: TimeInterval = 10, where predicate: (State) -> Bool = { _ in true }
+    ) throws -> State {
+        let deadline = Date().addingTimeInterval(timeout)
+        while true {
+            var index = 0
+            while index < pending.count {
+                guard let object = (try? JSONParsing.parse(pending[index]))?.objectValue,
+                    let type = object["type"]?.stringValue, type == State.type || type == State.Delta.type
+                else {
+                    index += 1
+                    continue
+                }
+                pending.remove(at: index)
+                let held = followed[State.type] as? State
+                if let whole = State.decode(object) {
+                    followed[State.type] = whole
+                } else if let delta = State.Delta.decode(object) {
+                    switch State.follow(held, with: delta) {
+                    case .updated(let next): followed[State.type] = next
+                    case .stale: break
+                    case .gap:
+                        let holding = held.map { "\($0)" } ?? "nothing"
+                        throw HarnessError("\(type) \(object) does not follow \(holding)")
+                    }
+                }
+                if let current = followed[State.type] as? State, predicate(current) { return current }
+            }
+            guard Date() < deadline else {
+                let holding = followed[State.type].map { "\($0)" } ?? "none"
+                throw HarnessError("no \(State.type) as wanted within \(timeout) s; holding \(holding)")
+            }
+            if !pump(timeout: deadline.timeIntervalSinceNow) && pending.isEmpty {
+                throw HarnessError("connection closed while waiting for \(State.type)")
+            }
+        }
+    }
+
     /// Waits for a text line containing `fragment`, dropping the lines before it.
     public func waitForText(_ fragment: String, timeout: TimeInterval = 10) throws -> String {
         let deadline = Date().addingTimeInterval(timeout)

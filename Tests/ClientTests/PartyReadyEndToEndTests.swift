@@ -36,8 +36,8 @@ struct PartyReadyEndToEndTests {
 
         // Killed (a crash, a closed laptop): started again with the same name, it is the same player.
         #expect(ann.stop(signal: SIGKILL) != 0)
-        _ = try bob.waitFor("lobby") { lobby in
-            lobby["players"]?.arrayValue?.contains { $0["name"] == "Ann" && $0["connected"] == false } == true
+        _ = try bob.waitForState(Lobby.self) { lobby in
+            lobby.players.contains { $0.name == "Ann" && $0.connected == false }
         }
         let again = try startClient(arguments, stateHome: state.path)
         defer { again.stop() }

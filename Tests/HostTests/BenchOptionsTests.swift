@@ -34,9 +34,13 @@ struct BenchOptionsTests {
         #expect(full.sections == [.fanout, .clock] && full.fairnessSettings == ["lan", "cheat"] && full.fsync == .off)
         #expect(full.isVerbose && full.isFloorRelay && full.sizes == [8, 100, 1000] && full.fairnessTrials == 100)
         #expect(try BenchOptions.parse(["help"]) == nil)
+        let storms = try #require(try BenchOptions.parse(["--storms", "1000/100/200,40/8/50"]))
+        #expect(storms.storms.map(\.text) == ["1000/100/200", "40/8/50"])
+        #expect(try #require(try BenchOptions.parse(["--quick"])).storms.map(\.text) == ["40/8/50"])
+        #expect(throws: UsageError.self) { try BenchOptions.parse(["--storms", "10/11/5"]) }
         #expect(
             throws: UsageError(
-                "--only must be a comma-separated list, each fanout, storm, idle, clock or fairness, "
+                "--only must be a comma-separated list, each fanout, storm, join, idle, clock or fairness, "
                     + #"not "fanout,x". See partyline-bench --help."#)
         ) {
             try BenchOptions.parse(["--only", "fanout,x"])

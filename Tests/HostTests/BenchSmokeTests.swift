@@ -35,6 +35,10 @@ struct BenchSmokeTests {
             let buzzes = results["fanout"]?["buzzes"]?.intValue
             #expect(run["floor"]?["allClientsMs"]?["count"]?.intValue == buzzes)
             #expect(run["floor"]?["allClientsMs"]?["p99"]?.doubleValue != nil)
+            // The C relay, with an fdatasync measured beside each of its rounds: the durable floor.
+            #expect(run["cFloor"]?["allClientsMs"]?["count"]?.intValue == buzzes)
+            #expect(run["cFloor"]?["fsyncMs"]?["count"]?.intValue == buzzes)
+            #expect(run["durableFloorMs"]?["p99"]?.doubleValue != nil)
             let hosts = try #require(run["host"]?.arrayValue)
             #expect(hosts.count == 2)  // journal fsync on and off
             for host in hosts {
@@ -45,10 +49,25 @@ struct BenchSmokeTests {
             }
         }
 
-        let storm = try #require(results["storm"])
-        #expect(storm["complete"] == true)
-        #expect(storm["allWelcomedSeconds"]?.doubleValue != nil)
-        #expect(storm["allFullLobbySeconds"]?.doubleValue != nil)
+        // Buzz storm: every client followed the order to its end without a gap; bytes and CPU measured.
+        let storms = try #require(results["storm"]?["runs"]?.arrayValue)
+        #expect(storms.count == 1)
+        for storm in storms {
+            #expect(storm["complete"] == true)
+            #expect(storm["orderGaps"] == 0)
+            #expect(storm["afterLastPressMs"]?.doubleValue != nil)
+            #expect(storm["bytesPerClient"]?["max"]?.doubleValue.map { $0 > 0 } == true)
+            #expect(storm["totalBytes"]?.intValue.map { $0 > 0 } == true)
+        }
+
+        let joinStorm = try #require(results["join"]?["storm"])
+        #expect(joinStorm["complete"] == true)
+        #expect(joinStorm["allWelcomedSeconds"]?.doubleValue != nil)
+        #expect(joinStorm["allFullLobbySeconds"]?.doubleValue != nil)
+        #expect(joinStorm["bytesPerClient"]?["p50"]?.doubleValue != nil)
+        let oneByOne = try #require(results["join"]?["oneByOne"])
+        #expect(oneByOne["failure"] == nil)
+        #expect(oneByOne["bytesPerClient"]?["mean"]?.doubleValue.map { $0 > 0 } == true)
 
         let idle = try #require(results["idle"])
         #expect(idle["rssBytes"]?.intValue.map { $0 > 0 } == true)

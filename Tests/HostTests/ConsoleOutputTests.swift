@@ -84,7 +84,65 @@ struct ConsoleOutputTests {
     }
 }
 
+extension ConsoleOutputTests {
+    @Test func runsOfLinesAreWrittenInsideTheFrameOfTheirMomentAndControlTextIsNot() throws {
+        let pipe = try StalledPipe()
+        _ = pipe.readAvailable()
+        let output = ConsoleOutput(fd: pipe.writer)
+        output.write(line: "before")
+        output.frameLines((before: "<", after: ">"))
+        output.write(line: "one")
+        output.write(line: "two")
+        output.write(control: "C")
+        output.write(line: "three")
+        output.frameLines(nil)
+        output.write(line: "four")
+        #expect(output.drain(timeout: 5))
+        let text = String(decoding: pipe.readAvailable(), as: UTF8.self)
+        #expect(text == "before\n<\none\ntwo>C<\nthree>four\n", "\(text.debugDescription)")
+    }
+}
+
 #if os(Linux)
+    extension ConsoleOutputTests {
+        /// The operator's prompt: log lines are drawn in the scrolling part and the cursor comes back to the prompt,
+        /// so nothing breaks into what is being typed; Enter shows the line among the log; a resize re-reserves.
+        @Test func theStatusBarKeepsThePromptWhileLinesScrollAboveIt() throws {
+            let terminal = try PseudoTerminal()
+            let output = ConsoleOutput(fd: terminal.secondary)
+            let bar = StatusBar(output: output, term: "xterm")
+            bar.start(prompt: true)
+            bar.show("lobby, no game running")
+            output.write(line: "Ann joined team Red.")
+            bar.entered("status")
+            #expect(output.drain(timeout: 5))
+            // One run of lines or two, depending on when the writer woke: the same on screen.
+            let shown = String(decoding: terminal.readAvailable(), as: UTF8.self)
+                .replacingOccurrences(of: "\r\n", with: "\n").replacingOccurrences(of: "\u{1B}8\u{1B}7\u{1B}[21;1H", with: "")
+            #expect(shown.hasPrefix("\u{1B}[r"), "a scroll region a killed host left is reset first")
+            #expect(shown.contains("\u{1B}[1;21r"), "rows 22–24 (rule, status, prompt) stay out of the scrolling")
+            #expect(shown.contains("\u{1B}[24;1H\u{1B}[2K> "), "the prompt is drawn on the last row")
+            #expect(
+                shown.contains("\u{1B}7\u{1B}[21;1H\nAnn joined team Red.\n> status\u{1B}8\u{1B}[24;1H\u{1B}[2K> "),
+                "a line and the typed command drawn above, then the prompt again: \(shown.debugDescription)")
+            #expect(shown.contains("\u{1B}[22;1H\u{1B}[2K───") && shown.contains("lobby, no game running"))
+
+            var size = winsize(ws_row: 30, ws_col: 100, ws_xpixel: 0, ws_ypixel: 0)
+            _ = ioctl(terminal.secondary, UInt(TIOCSWINSZ), &size)
+            bar.refresh()
+            output.write(line: "Bob joined team Blue.")
+            #expect(output.drain(timeout: 5))
+            let after = String(decoding: terminal.readAvailable(), as: UTF8.self)
+                .replacingOccurrences(of: "\r\n", with: "\n")
+            #expect(after.contains("\u{1B}[1;27r") && after.contains("\u{1B}[30;1H\u{1B}[2K> "))
+            #expect(after.contains("\u{1B}7\u{1B}[27;1H\nBob joined team Blue.\u{1B}8"))
+            bar.release()
+            #expect(output.drain(timeout: 5))
+            let released = String(decoding: terminal.readAvailable(), as: UTF8.self)
+            #expect(released.hasPrefix("\u{1B}[r"), "the whole screen scrolls again on exit")
+        }
+    }
+
     /// A pseudo-terminal: the host writes to its secondary side as to a real terminal; the test types on the primary
     /// side (Ctrl-S stops the terminal's output, Ctrl-Q starts it again) and reads what the terminal showed.
     final class PseudoTerminal {

@@ -17,12 +17,12 @@ struct HostCoreTests {
         let ann = try host.join("Ann", team: "Red")
         let bob = try host.join("Bob", team: "Blue")
         let cy = try host.join("Cy", team: "réd")  // the same team, whatever the case and accents
-        let lobby = try ann.waitFor("lobby") { ($0["players"]?.arrayValue?.count ?? 0) == 3 }
-        #expect(lobby["teams"] == ["Red", "Blue"])
-        let players = lobby["players"]?.arrayValue ?? []
-        #expect(players.contains { $0["name"] == "Cy" && $0["team"] == "Red" && $0["connected"] == true })
-        _ = try bob.waitFor("lobby") { ($0["players"]?.arrayValue?.count ?? 0) == 3 }
-        _ = try cy.waitFor("lobby") { ($0["players"]?.arrayValue?.count ?? 0) == 3 }
+        // The lobby is whole once, then its changes (`lobbyUpdate`): followed as a client does.
+        let lobby = try ann.waitForState(Lobby.self) { $0.players.count == 3 }
+        #expect(lobby.teams == ["Red", "Blue"])
+        #expect(lobby.players.contains { $0.name == "Cy" && $0.team == "Red" && $0.connected })
+        _ = try bob.waitForState(Lobby.self) { $0.players.count == 3 }
+        _ = try cy.waitForState(Lobby.self) { $0.players.count == 3 }
         host.stop()
     }
 
@@ -80,18 +80,18 @@ struct HostCoreTests {
         let token = try #require(ann?.token)
         #expect(token.count == 32)
         ann = nil  // drops the connection
-        _ = try watcher.waitFor("lobby") { lobby in
-            lobby["players"]?.arrayValue?.contains { $0["name"] == "Ann" && $0["connected"] == false } == true
+        _ = try watcher.waitForState(Lobby.self) { lobby in
+            lobby.players.contains { $0.name == "Ann" && $0.connected == false }
         }
         let again = try host.connect()
         try again.send(["type": "hello", "room": .string(host.room), "resume": .string(token)])
         let welcome = try again.waitFor("welcome")
         #expect(welcome["name"] == "Ann")
         #expect(welcome["team"] == "Red")
-        let lobby = try watcher.waitFor("lobby") { lobby in
-            lobby["players"]?.arrayValue?.contains { $0["name"] == "Ann" && $0["connected"] == true } == true
+        let lobby = try watcher.waitForState(Lobby.self) { lobby in
+            lobby.players.contains { $0.name == "Ann" && $0.connected == true }
         }
-        #expect(lobby["players"]?.arrayValue?.filter { $0["name"] == "Ann" }.count == 1)
+        #expect(lobby.players.filter { $0.name == "Ann" }.count == 1)
         let impostor = try host.connect()
         try impostor.send(["type": "hello", "room": .string(host.room), "resume": "00000000000000000000000000000000"])
         #expect(try impostor.waitFor("error")["code"] == "bad_token")

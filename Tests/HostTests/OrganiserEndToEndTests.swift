@@ -27,8 +27,13 @@ struct OrganiserEndToEndTests {
         let nc = try host.connect()
         try nc.send(line: "join \(host.room) Cy Green")
         _ = try nc.waitForText("Welcome")
-        host.console("start shaky 1 easy")
+        // An answer no other text contains, so any mention of it before the reveal is a leak.
+        host.console("pack create Organiser")
+        host.console("pack add organiser easy | Which word means a foolishly idealistic act? | Quixotry")
+        try host.waitForErrorLine(containing: "Added")
+        host.console("start shaky 1 easy organiser")
         let answer = try Self.answerFromFeed(host)
+        #expect(answer == "Quixotry")
         _ = try ann.waitFor("question")
         try ann.send(["type": "buzz"])
         _ = try ann.waitFor("turn")
@@ -42,7 +47,9 @@ struct OrganiserEndToEndTests {
         for (name, client) in [("Ann", ann), ("Bob", bob)] {
             let seen = Self.positions(of: answer, in: client.transcriptText)
             let reveal = try #require(seen.reveal, "\(name) saw no reveal")
-            #expect(seen.mention.map { $0 >= reveal } ?? true, "\(name) saw the answer before the reveal")
+            #expect(
+                seen.mention.map { $0 >= reveal } ?? true,
+                "\(name) saw \(answer) before the reveal: \(client.transcriptText.prefix(reveal))")
             #expect(!client.transcriptText.contains("zebra crossing"), "\(name) received Red's typed answer")
         }
         let text = nc.transcriptText.lowercased()
@@ -128,8 +135,8 @@ struct OrganiserEndToEndTests {
         let host = try HostProcess()
         let ann = try host.join("Ann", team: "Red")
         do { _ = try host.join("Bob", team: "Blue") }  // drops at once: Bob is away, keeping his place
-        _ = try ann.waitFor("lobby") { lobby in
-            lobby["players"]?.arrayValue?.contains { $0["name"] == "Bob" && $0["connected"] == false } == true
+        _ = try ann.waitForState(Lobby.self) { lobby in
+            lobby.players.contains { $0.name == "Bob" && $0.connected == false }
         }
         host.console("start shaky 1")
         let game = try ann.waitFor("game")
@@ -137,11 +144,13 @@ struct OrganiserEndToEndTests {
         host.console("end")
         _ = try ann.waitFor("scoreboard")
         host.console("tidy")
+        try host.waitForErrorLine(containing: "Kept Bob: away for less than two minutes")
+        host.console("tidy!")
         try host.waitForErrorLine(containing: "Removed 1 player who was away: Bob.")
-        host.console("start shaky 1")
-        let next = try ann.waitFor("game")
-        #expect(!next.description.contains("Blue"))
-        #expect(!next.description.contains("Bob"))
+        _ = try ann.waitForState(Lobby.self) { lobby in !lobby.players.contains { $0.name == "Bob" } }
+        // Bob's place is gone: the name is free for someone else, on the team they choose.
+        let newcomer = try host.join("Bob", team: "Green")
+        #expect(newcomer.token != nil)
     }
 
     @Test func twoGamesRepeatNoQuestionAndTheCSVHoldsEveryTypedAnswer() throws {

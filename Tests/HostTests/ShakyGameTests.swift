@@ -117,7 +117,12 @@ struct ShakyGameTests {
         func events(_ client: TestClient) -> [String] {
             client.transcriptText.split(separator: "\n").compactMap { line in
                 (try? JSONParsing.parse(String(line)))?["type"]?.stringValue
-            }.filter { !["lobby", "ok", "welcome", "ping", "sync", "pong", "status", "packs"].contains($0) }
+            }.filter {
+                ![
+                    "lobby", "lobbyUpdate", "teams", "teamsUpdate", "ok", "welcome", "ping", "sync", "pong", "status",
+                    "packs",
+                ].contains($0)
+            }
         }
         let game = ["game", "question", "buzzed", "turn", "buzzed"]
         let firstQuestionEnd = ["result", "turn", "result", "reveal"]

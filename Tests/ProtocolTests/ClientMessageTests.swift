@@ -189,7 +189,7 @@ private func failure(_ text: String, sourceLocation: SourceLocation = #_sourceLo
         let minimal: [String: String] = [
             "sync": #","n":1,"h":2,"c1":3,"c2":4"#, "answer": #","text":"x""#, "start": #","game":"shaky""#,
             "kick": #","name":"Ann""#, "command": #","text":"x""#, "library": #","action":"list""#, "packs": #","action":"list""#,
-            "console": #","line":"status""#, "unban": #","name":"Ann""#,
+            "console": #","line":"status""#, "unban": #","name":"Ann""#, "resync": #","state":"lobby""#,
         ]
         for type in ClientMessage.typeNames {
             #expect(message(#"{"type":"\#(type)"\#(minimal[type] ?? "")}"#) != nil, "\(type)")

@@ -709,18 +709,58 @@ private func skeleton(_ text: String) -> [Character?] { text.map { LetterScrambl
         _ = try game.apply(.answer(team: "Blue", text: "Paris"), at: s(3))
         #expect(game.phase == .reveal)
         let accept = try game.apply(.judge(team: "Red", correct: true), at: s(4))
-        guard case .overruled(let team, let correct, let points, let standings)? = accept.first else {
+        guard case .overruled(let team, let correct, let points, let standings, let question)? = accept.first else {
             Issue.record("expected an overrule, got \(accept)")
             return
         }
-        #expect(team == "Red" && correct && points == 100)
-        #expect(standings.map(\.score) == [100, 100])
+        #expect(team == "Red" && correct && points == 100 && question == 1)
+        #expect(standings.map { $0.score } == [100, 100])
         #expect(game.lastReveal?.standings == standings, "a late joiner's reveal shows the scores as they are now")
         let reject = try game.apply(.judge(team: "Blue", correct: false), at: s(5))
-        #expect(reject.first.map { if case .overruled(_, false, -100, _) = $0 { true } else { false } } == true)
+        #expect(reject.first.map { if case .overruled(_, false, -100, _, 1) = $0 { true } else { false } } == true)
         #expect(game.scores == ["Red": 100, "Blue": 0])
         #expect(refusal(&game, .judge(team: "Blue", correct: false), at: s(6)) == "nothing_to_judge")
         #expect(refusal(&game, .judge(team: "Green", correct: true), at: s(6)) == "unknown_team")
+    }
+
+    @Test func aProtestAfterTheNextQuestionOpenedOverrulesTheQuestionBefore() throws {
+        var game = try startedGame(teams: ["Red", "Blue"], settings: ShakySettings(isForgiving: false))
+        _ = try game.apply(.shake(team: "Red"), at: s(0.5))  // Red's answer is worth 75 now
+        _ = try game.apply(press("Red", at: 1), at: s(1))
+        _ = try game.apply(.answer(team: "Red", text: "Parris", player: "Ann"), at: s(2))  // strict: a near miss
+        _ = try game.apply(press("Blue", at: 3), at: s(3))
+        _ = try game.apply(.answer(team: "Blue", text: "Lyon"), at: s(4))
+        #expect(game.phase == .reveal)
+        _ = try game.apply(.tick, at: s(10))  // the reveal pause is over: question 2 is open
+        #expect(game.questionNumber == 2)
+        let effects = try game.apply(.judge(team: "Red", correct: true), at: s(11))
+        guard case .overruled("Red", true, let points, _, let question)? = effects.first else {
+            Issue.record("expected an overrule of question 1, got \(effects)")
+            return
+        }
+        #expect(points == 75 && question == 1, "the points on offer for Red at question 1, after its shake")
+        #expect(game.scores == ["Red": 75, "Blue": 0])
+        #expect(game.phase == .question && game.questionNumber == 2, "question 2 goes on untouched")
+        let record = try #require(game.answers(toQuestion: 1)?.answers.first { $0.team == "Red" })
+        #expect(record.verdict == .exact && record.judgedAs == .wrong && record.isByHand && record.player == "Ann")
+        #expect(game.latestAnswer(of: "Red")?.question == 1)
+        // Red answers question 2 wrong: now `accept Red` means that answer, the latest one.
+        _ = try game.apply(press("Red", at: 12), at: s(12))
+        _ = try game.apply(.answer(team: "Red", text: "Kirk"), at: s(13))
+        #expect(game.latestAnswer(of: "Red")?.question == 2)
+        _ = try game.apply(.judge(team: "Blue", correct: true), at: s(14))  // Blue's "Lyon" at question 1
+        #expect(game.scores == ["Red": 75, "Blue": 100])
+        #expect(game.questionNumber == 2 && game.phase == .question)
+    }
+
+    @Test func aTurnThatRanOutCannotBeAcceptedAndAPauseHoldsVerdicts() throws {
+        var game = try startedGame(teams: ["Red", "Blue"])
+        _ = try game.apply(press("Red", at: 1), at: s(1))
+        _ = try game.apply(.tick, at: s(62))  // Red's answer clock runs out with nothing typed
+        #expect(refusalError(&game, .judge(team: "Red", correct: true), at: s(63))?.message
+            == "Red typed no answer to question 1: nothing to accept.")
+        _ = try game.apply(.steer(.pause), at: s(64))
+        #expect(refusal(&game, .judge(team: "Red", correct: false), at: s(65)) == "paused")
     }
 
     @Test func aTeamThatNeverAnsweredCannotBeJudged() throws {

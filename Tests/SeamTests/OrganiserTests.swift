@@ -34,7 +34,9 @@ struct OrganiserTests {
             #expect(!seen.contains("\"feed\""), "the feed is for operators")
         }
         let feed = admin.drain().compactMap { $0["type"] == "feed" ? $0["text"]?.stringValue : nil }
-        #expect(feed.contains { $0.contains("Red answered \"zebra crossing\": wrong") && $0.contains("accept Red") }, "\(feed)")
+        #expect(
+            feed.contains { $0.contains("Red answered \"zebra crossing\": wrong") && $0.contains("accept Red") },
+            "\(feed)")
     }
 
     @Test func acceptChangesTheScoresEveryoneSeesAndIsJournaled() throws {
@@ -46,16 +48,52 @@ struct OrganiserTests {
         ann.send(["type": "answer", "text": "certainly wrong"])
         host.advance(by: 21_000)  // buzzing closes: the question is revealed unanswered (the next opens at 25 s)
         #expect(try bob.expect("reveal")["scorer"] == .null)
-        #expect(host.console("accept red").first == "Done.")
+        #expect(
+            host.console("accept red").first
+                == #"Red's answer "certainly wrong" to question 1 now counts as right: +100. Scores: #1 Red 100 · #2 Blue 0."#
+        )
         let overruled = try bob.expect("overruled")
         #expect(overruled["team"] == "Red")
         #expect(overruled["points"] == 100)
-        #expect(host.console("accept Red") == [#"! Red's answer already counts as right."#])
+        #expect(host.console("accept Red") == [#"! Red's answer to question 1 already counts as right."#])
+        host.advance(by: 5_000)  // the next question opens: a protest about question 1 still reaches it
+        #expect(
+            host.console("reject Red").first?.hasPrefix(
+                #"Red's answer "certainly wrong" to question 1 now counts as wrong."#) == true)
+        let second = try bob.expect("overruled")
+        #expect(second["question"] == 1 && second["points"] == -100)
+        host.console("accept Red")
+        let live = try #require(host.core.room.game as? ShakyHost)
+        let log = ShakyHost.logLines(live.gameLog).joined(separator: "\n")
+        #expect(
+            log.contains(#"Red (Ann): "certainly wrong" — right by the quizmaster (the judge said wrong), 100 points"#),
+            "\(log)")
         host.core.storage.syncJournal()
         let replayed = try JournalReplay.load(path: host.core.storage.journalPath)
         let game = try #require(replayed.game as? ShakyHost)
         #expect(game.game.scores["Red"] == 100, "the overrule survives a restart")
-        #expect(game.game.answers.map(\.player) == ["Ann"], "who typed it survives too, for the game log")
+        #expect(game.game.answers(toQuestion: 1)?.answers.map(\.player) == ["Ann"], "who typed it survives too")
+    }
+
+    @Test func anAnswerAcceptedWhileTheQuestionIsOpenReplacesTheWrongVerdictOnEveryScreen() throws {
+        let host = try EmbeddedHost()
+        var ann = Watcher(try host.player("Ann", team: "Red"), role: .player, name: "Ann", team: "Red")
+        _ = try host.player("Bob", team: "Blue")
+        host.console("start shaky 2 easy")
+        ann.connection.send(["type": "buzz"])
+        ann.connection.send(["type": "answer", "text": "napolean"])
+        ann.update()
+        #expect(ann.screen().contains { $0.contains("Red: wrong") }, "\(ann.screen().joined(separator: "\n"))")
+        #expect(host.console("accept Red").first?.contains("now counts as right") == true)
+        ann.update()
+        let screen = ann.screen().joined(separator: "\n")
+        #expect(!screen.contains("Red: wrong"), "the refused verdict stays beside the accepted one:\n\(screen)")
+        #expect(screen.contains("Red"), "\(screen)")
+        let line = ShakyWire.Result(
+            team: "Red", correct: true, points: 100, timedOut: false, misspelled: false,
+            byQuizmaster: true
+        ).line(for: Perspective(team: "Red", name: "Ann"))
+        #expect(line == "✔ Red is right (the quizmaster's verdict)! +100")
     }
 
     @Test func judgingByHandHoldsEveryVerdictForTheOperator() throws {
@@ -71,9 +109,17 @@ struct OrganiserTests {
         #expect(try board.expect("judging")["team"] == "Red")
         #expect(!board.types().contains("result"), "no verdict until the operator gives it")
         #expect(host.core.room.statusSummary.hasPrefix("WAITING FOR YOU: type accept Red or reject Red"))
+        // An operator who connects now (or the console after a restart) learns the answer and what was typed.
+        let lateOperator = try host.watcher(.admin)
+        let briefing = lateOperator.drain().filter { $0["type"] == "feed" }.compactMap { $0["text"]?.stringValue }
+        #expect(briefing.first?.hasSuffix("— answer: \(answer)") == true, "\(briefing)")
+        #expect(briefing.last == "Red answered \"\(answer)\". Waiting for you: type accept Red or reject Red.")
+        #expect(!board.types().contains("feed"), "boards get no briefing")
         host.advance(by: 80_000)  // past the 60 s answer clock (and under the 90 s idle timeout of the board)
         #expect(!board.types().contains("result"), "the answer clock does not run out while the quizmaster decides")
-        #expect(host.console("accept Red").first == "Done.")
+        #expect(
+            host.console("accept Red").first?.hasPrefix("Red's answer \"\(answer)\" to question 1 is right: +100.")
+                == true)
         #expect(try board.expect("result")["correct"] == true)
     }
 
@@ -93,6 +139,20 @@ struct OrganiserTests {
         let back = host.connect(peer: "10.1.2.3")
         back.send(["type": "hello", "room": "ROOM", "name": "Cid", "team": "Red"])
         _ = try back.expect("welcome")
+
+        // A player who is away is barred from the computer they played from too.
+        let dee = host.connect(peer: "10.9.9.9")
+        dee.send(["type": "hello", "room": "ROOM", "name": "Dee", "team": "Blue"])
+        _ = try dee.expect("welcome")
+        dee.drop()
+        #expect(host.console("kick dee").first?.contains("their name and their computer may not join again") == true)
+        let sameLaptop = host.connect(peer: "10.9.9.9")
+        sameLaptop.send(["type": "hello", "room": "ROOM", "name": "Dora", "team": "Blue"])
+        #expect(try sameLaptop.expect("error")["code"] == "banned")
+        // Someone on the host's own computer: only the name.
+        _ = try host.player("Eve", team: "Gold")
+        #expect(host.console("kick eve").first?.contains("their name (they played from this computer)") == true)
+        _ = try host.player("Fay", team: "Gold")
     }
 
     @Test func tidyAndANewGameLeaveNoGhostTeams() throws {
@@ -103,7 +163,13 @@ struct OrganiserTests {
         host.console("start shaky 1")
         #expect((host.core.room.game as? ShakyHost)?.game.teams == ["Red"], "an away team does not play")
         host.console("end")
-        #expect(host.console("tidy") == ["Removed 1 player who was away: Bob."])
+        #expect(
+            host.console("tidy")
+                == [
+                    "Nobody was removed. Kept Bob: away for less than two minutes, they may be on their way back "
+                        + "(tidy! removes them too)."
+                ])
+        #expect(host.console("tidy!") == ["Removed 1 player who was away: Bob."])
         #expect(host.console("tidy") == ["Nobody is away; the room is tidy."])
         #expect(host.core.room.room.player(named: "Bob") == nil)
         host.console("start shaky 1 teams=Red")
@@ -118,8 +184,22 @@ struct OrganiserTests {
         host.console("end")
         host.console("start shaky 8 easy animals")
         let second = try #require(host.core.room.game as? ShakyHost).record.questions.map(\.text)
-        #expect(Set(first).isDisjoint(with: second))
+        #expect(!second.contains(first[0]), "the question shown in the first game is not drawn again")
+        #expect(!Set(second).isDisjoint(with: first.dropFirst()), "those drawn but never shown are free again")
         host.console("end")
+        host.core.storage.syncJournal()
+        let resumed = try JournalReplay.load(path: host.core.storage.journalPath)
+        #expect(
+            resumed.played == Set([first[0], second[0]].map(TextFolding.fold)),
+            "a restarted host still knows what tonight's games showed")
+        let listed = host.console("history")
+        #expect(
+            listed.first?.hasPrefix("Finished games:\n1. ") == true && listed.first?.contains("\n2. ") == true,
+            "\(listed)")
+        let oldest = host.console("history 1").first ?? ""
+        #expect(oldest.contains("Shaky Words") && oldest.contains(first[0]), "game 1 is the first game: \(oldest)")
+        #expect(host.console("history 2").first?.contains(second[0]) == true)
+        #expect(host.console("history 9").first?.hasPrefix("! There is no finished game \"9\"") == true)
         let pool = host.core.storage.packs.pack(id: "animals")?.questions.filter { $0.difficulty == .easy }.count ?? 0
         let reply = host.console("start shaky \(pool) easy animals")
         #expect(reply.first?.contains("had to repeat") == true, "\(reply)")
@@ -132,7 +212,8 @@ struct OrganiserTests {
         #expect(host.console("quit").first?.contains("Type quit again") == true)
         #expect(host.core.isRunning)
         host.console("status")
-        #expect(host.console("quit").first?.contains("Type quit again") == true, "another command in between asks again")
+        #expect(
+            host.console("quit").first?.contains("Type quit again") == true, "another command in between asks again")
         host.console("quit")
         #expect(!host.core.isRunning)
     }
@@ -144,10 +225,39 @@ struct OrganiserTests {
         #expect(host.console("lock").first?.contains("locked") == true)
         let late = try host.player("Zed", team: "Green")
         #expect((host.core.room.game as? ShakyHost)?.game.teams == ["Red"])
-        #expect(late.types().contains("notice"))
+        let notices = late.drain().filter { $0["type"] == "notice" }.compactMap { $0["message"]?.stringValue }
+        #expect(notices == ["The game has started and the room is locked: you play in the next game."])
+        // Dropping and coming back does not slip past the lock, nor does a restart of the host.
+        let token = try #require(late.received.first { $0["type"] == "welcome" }?["token"]?.stringValue)
+        late.drop()
+        let back = host.connect()
+        back.send(["type": "hello", "room": "ROOM", "resume": .string(token)])
+        _ = try back.expect("welcome")
+        #expect((host.core.room.game as? ShakyHost)?.game.teams == ["Red"], "still held for the next game")
+        host.core.storage.syncJournal()
+        #expect(try JournalReplay.load(path: host.core.storage.journalPath).heldForNextGame.count == 1)
+        // A newcomer to a team that is playing plays with it at once, without a notice.
+        let mate = try host.player("Abe", team: "red")
+        #expect(!mate.types().contains("notice"))
+        #expect((host.core.room.game as? ShakyHost)?.game.teams == ["Red"])
         host.console("unlock")
         _ = try host.player("Yan", team: "Gold")
         #expect((host.core.room.game as? ShakyHost)?.game.teams == ["Red", "Gold"])
+    }
+
+    @Test func aPausedGameSaysWhatToTypeFirst() throws {
+        let host = try EmbeddedHost()
+        for (name, team) in [("Ann", "Red"), ("Bob", "Blue"), ("Cy", "Green"), ("Dee", "Gold"), ("Eve", "Teal")] {
+            _ = try host.player(name, team: team)
+        }
+        host.console("start shaky 2")
+        host.console("pause")
+        let summary = host.core.room.statusSummary
+        #expect(summary.hasPrefix("WAITING FOR YOU: type continue (the game is paused) · Shaky Words · question 1/2"))
+        // Cut to 60 columns (as the status bar does), the phase and what to type are what remain.
+        #expect(String(summary.prefix(59)).contains("continue"))
+        host.console("continue")
+        #expect(!host.core.room.statusSummary.hasPrefix("WAITING FOR YOU"))
     }
 
     @Test func aMistypedPackNameIsCorrected() throws {

@@ -68,6 +68,8 @@ struct ShakyView: GameScreen {
     /// Host ms when buzzing closes.
     var buzzDeadline: Int64?
     var buzzOrder: [BuzzEntry] = []
+    /// The buzz order as the host last sent it whole or changed it (numbered, for its `buzzedUpdate`s).
+    var buzzed: ShakyWire.Buzzed?
     /// The team answering and the host ms when its answer clock ends.
     var turnTeam: String?
     var turnDeadline: Int64?
@@ -165,22 +167,28 @@ struct ShakyView: GameScreen {
             if isNewQuestion {
                 judgingTeam = nil
                 buzzOrder = []
+                buzzed = nil
+                state.awaitingResync.remove(ShakyWire.Buzzed.type)
                 turnTeam = nil
                 turnDeadline = nil
                 results = []
                 reveal = nil
                 state.ui.answer = ""
             }
-        case .buzzed(let buzzed):
-            let order =
-                buzzed.entries.isEmpty
-                ? buzzed.order.map { BuzzEntry(team: $0, offsetMs: 0, uncertaintyMs: 0, isTied: false) }
-                : buzzed.entries.map {
-                    BuzzEntry(team: $0.team, offsetMs: $0.offsetMs, uncertaintyMs: $0.uncertaintyMs, isTied: $0.tie)
+        case .buzzed(let whole):
+            buzzed = state.took(whole)
+            showBuzzOrder(whole, state: state, now: now, actions: &actions)
+        case .buzzedUpdate(let update):
+            let (next, taken) = state.followed(buzzed, by: update)
+            actions += taken
+            if let next {
+                if next.entries.count == update.count {
+                    buzzed = next
+                    showBuzzOrder(next, state: state, now: now, actions: &actions)
+                } else {
+                    actions += state.askWhole(ShakyWire.Buzzed.self)  // the order does not add up
                 }
-            if order.count > buzzOrder.count { actions.append(.bell) }
-            buzzOrder = order
-            buzzDeadline = state.deadline(buzzed.deadline, remaining: buzzed.remainingMs, now: now)
+            }
         case .turn(let turn):
             // A draft typed before the turn waits for it; what is left when the team's turn ends goes.
             if state.isMine(team: turnTeam) && !state.isMine(team: turn.team) { state.ui.answer = "" }
@@ -194,10 +202,13 @@ struct ShakyView: GameScreen {
             question?.shakeCost = hint.shakeCost
         case .result(let result):
             if judgingTeam?.lowercased() == result.team.lowercased() { judgingTeam = nil }
+            if result.byQuizmaster == true, result.correct {
+                results.removeAll { $0.team.lowercased() == result.team.lowercased() }  // the quizmaster's verdict
+            }
             results.append(
                 AnswerResult(
                     team: result.team, isCorrect: result.correct, points: result.points, isTimedOut: result.timedOut,
-                    isMisspelling: result.misspelled == true))
+                    isMisspelling: result.misspelled == true, isByQuizmaster: result.byQuizmaster == true))
             if turnTeam?.lowercased() == result.team.lowercased() {
                 turnTeam = nil
                 turnDeadline = nil
@@ -225,10 +236,14 @@ struct ShakyView: GameScreen {
             turnDeadline = nil
         case .overruled(let overruled):
             standings = ShakyView.standings(overruled.scores)
-            applyOverrule(team: overruled.team, isCorrect: overruled.correct, points: overruled.points)
+            // An overrule of the question on screen changes its reveal; one of the question before only the scores.
+            let isShown = overruled.question == nil || (phase == .reveal && overruled.question == reveal?.number)
+            if isShown { applyOverrule(team: overruled.team, isCorrect: overruled.correct, points: overruled.points) }
             let change = overruled.points >= 0 ? "+\(overruled.points)" : "\(overruled.points)"
+            let which = isShown ? "" : overruled.question.map { " to question \($0)" } ?? ""
             state.setNotice(
-                "The quizmaster counts \(overruled.team)'s answer as \(overruled.correct ? "right" : "wrong") (\(change)).",
+                "The quizmaster counts \(overruled.team)'s answer\(which) as \(overruled.correct ? "right" : "wrong") "
+                    + "(\(change)).",
                 isError: false, at: now)
         case .resumed(let resumed):
             state.endPause()
@@ -263,6 +278,27 @@ struct ShakyView: GameScreen {
             shown.points = results.first { $0.isCorrect && !same($0.team) }?.points ?? 0
         }
         reveal = shown
+    }
+
+    /// The plain-mode line: a change of the buzz order reads as the whole order this client now holds.
+    func line(for message: ShakyWire.Message, in state: ClientState) -> String? {
+        if case .buzzedUpdate = message, !buzzOrder.isEmpty { return "Buzz order: " + EventText.buzzOrder(buzzOrder) }
+        return message.line(for: state.perspective)
+    }
+
+    /// Shows the buzz order `buzzed` holds; a bell when it grew.
+    private mutating func showBuzzOrder(
+        _ buzzed: ShakyWire.Buzzed, state: ClientState, now: Int64, actions: inout [ClientAction]
+    ) {
+        let order =
+            buzzed.entries.isEmpty
+            ? buzzed.order.map { BuzzEntry(team: $0, offsetMs: 0, uncertaintyMs: 0, isTied: false) }
+            : buzzed.entries.map {
+                BuzzEntry(team: $0.team, offsetMs: $0.offsetMs, uncertaintyMs: $0.uncertaintyMs, isTied: $0.tie)
+            }
+        if order.count > buzzOrder.count { actions.append(.bell) }
+        buzzOrder = order
+        buzzDeadline = state.deadline(buzzed.deadline, remaining: buzzed.remainingMs, now: now)
     }
 
     private mutating func finish() {
@@ -468,7 +504,8 @@ struct ShakyView: GameScreen {
             if let judgingTeam {
                 let whose = state.isMine(team: judgingTeam) ? "Your answer" : "\(judgingTeam)'s answer"
                 rows.append(
-                    ScreenRenderer.indent("\(whose) is with the quizmaster — waiting for the verdict…", .colored(.yellow)))
+                    ScreenRenderer.indent(
+                        "\(whose) is with the quizmaster — waiting for the verdict…", .colored(.yellow)))
             }
             if !buzzOrder.isEmpty {
                 var row: Row = [Span(" Buzz order   ", .bold)]
@@ -514,7 +551,8 @@ struct ShakyView: GameScreen {
             } else {
                 rows.append(ScreenRenderer.indent("Nobody got it this time.", .colored(.yellow)))
             }
-            for result in results where result.isCorrect && result.isByQuizmaster
+            for result in results
+            where result.isCorrect && result.isByQuizmaster
                 && result.team.lowercased() != reveal.scorer?.lowercased()
             {
                 rows.append(
@@ -546,7 +584,8 @@ struct ShakyView: GameScreen {
     static func resultRow(_ result: AnswerResult) -> Row {
         if result.isCorrect {
             return ScreenRenderer.indent(
-                "✔ \(result.team) is right" + (result.isMisspelling ? " (misspelling forgiven)" : "") + "! +\(result.points)",
+                "✔ \(result.team) is right" + (result.isMisspelling ? " (misspelling forgiven)" : "")
+                    + "! +\(result.points)",
                 .colored(.green, bold: true))
         }
         return ScreenRenderer.indent(

@@ -18,17 +18,65 @@ enum Audience: Equatable {
     case operators
     /// Everyone except one player (used when that player gets a private variant).
     case everyoneExcept(player: String)
+    /// Every player's terminals (not boards or operators).
+    case players
 }
 
 /// One message a game wants sent, with its audience.
 struct Outgoing {
     var audience: Audience
     var message: any HostMessage
+    /// How the room sends it: as it is, or as a growing state (the whole once, then what changed; `StateStream`).
+    var publication = Publication.message
+
+    /// How the room sends an outgoing message.
+    enum Publication: Equatable {
+        /// As it is, now.
+        case message
+        /// A growing state's new value: the audience gets what changed, coalesced with the other changes of the turn.
+        case state
+        /// A growing state that must reach the audience whole (a committed order for readers that ignore deltas);
+        /// not repeated when the audience already holds this whole list.
+        case wholeState
+        /// The state is over (a new question): its next value starts afresh, whole.
+        case endState
+    }
 
     init(_ audience: Audience, _ message: any HostMessage) {
         self.audience = audience
         self.message = message
     }
+
+    /// A growing state's new value (PROTOCOL.md §6.0).
+    static func state(_ audience: Audience, _ state: some GrowingState) -> Outgoing {
+        var outgoing = Outgoing(audience, state)
+        outgoing.publication = .state
+        return outgoing
+    }
+
+    /// A growing state's value, to reach `audience` whole.
+    static func wholeState(_ audience: Audience, _ state: some GrowingState) -> Outgoing {
+        var outgoing = Outgoing(audience, state)
+        outgoing.publication = .wholeState
+        return outgoing
+    }
+
+    /// Ends the growing state `State` for `audience`: what was noted goes out first, the next value goes whole.
+    static func endState<State: GrowingState>(_ state: State.Type, _ audience: Audience) -> Outgoing {
+        var outgoing = Outgoing(audience, StateEnd(state: State.type))
+        outgoing.publication = .endState
+        return outgoing
+    }
+
+    /// The `type` of the growing state this outgoing message publishes or ends.
+    var stateType: String { (message as? StateEnd)?.state ?? type(of: message).type }
+}
+
+/// The marker an `Outgoing.endState` carries; never sent.
+struct StateEnd: HostMessage {
+    static let type = "stateEnd"
+    /// The `type` of the state that ends.
+    var state: String
 }
 
 /// What one input did to a game: the events to journal and the messages to send, in order.
@@ -42,10 +90,14 @@ struct Step {
     var messages: [Outgoing] = []
     /// What the game asks of the host beyond the game (for the player who acted).
     var services: [HostService] = []
+    /// What to tell the operator whose command this was, in words (`Red's answer … now counts as right: +200.`).
+    var reply: String?
 
     /// This step followed by `other`.
     static func + (lhs: Step, rhs: Step) -> Step {
-        Step(events: lhs.events + rhs.events, messages: lhs.messages + rhs.messages, services: lhs.services + rhs.services)
+        Step(
+            events: lhs.events + rhs.events, messages: lhs.messages + rhs.messages,
+            services: lhs.services + rhs.services, reply: rhs.reply ?? lhs.reply)
     }
 
     /// A step that only announces.
@@ -123,7 +175,7 @@ protocol HostedGame: AnyObject {
     var scores: (any HostMessage)? { get }
     /// The readable record of the game, for the game log.
     var gameLog: JSONValue { get }
-    /// The content this game plays (question texts, puzzles…, as keys), so later games tonight avoid it.
+    /// The content this game has shown so far (question texts, puzzles…, as keys), so later games tonight avoid it.
     var playedContent: [String] { get }
     /// Something the operator should know about the start ("3 questions had to repeat"), if anything.
     var startNote: String? { get }
@@ -140,10 +192,18 @@ protocol HostedGame: AnyObject {
     func parseCommand(text line: String) -> TextAction<PlayRequest>?
     /// What the game waits for the operator to type, when it waits for them ("next", "accept Red or reject Red").
     var operatorPrompt: String? { get }
+    /// Whether the operator paused the game (it waits for `continue`).
+    var isPaused: Bool { get }
+    /// The feed lines that bring an operator who was not there up to date (a late admin client, the console
+    /// after a restart): the open question with its answer, what was typed, what waits for a verdict.
+    var operatorBriefing: [String] { get }
     /// Advances clocks.
     func tick(at now: Instant) -> Step
     /// A player joined the room mid-game.
     func playerJoined(_ player: Player, at now: Instant) -> Step
+    /// Whether `player` already plays in this game (their team does): a locked room holds back only newcomers
+    /// the game does not include.
+    func includes(_ player: Player) -> Bool
     /// A player was removed from the room (kicked or expired).
     func playerRemoved(_ player: Player, at now: Instant) -> Step
     /// The messages that bring a (re)joining connection up to date, as that viewer may see it.
@@ -230,6 +290,12 @@ extension GameAdapter {
     }
 
     var operatorPrompt: String? { nil }
+
+    var operatorBriefing: [String] { [] }
+
+    var isPaused: Bool { game.isPaused }
+
+    func includes(_ player: Player) -> Bool { false }
 
     var playedContent: [String] { [] }
 

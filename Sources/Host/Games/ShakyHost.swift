@@ -55,6 +55,8 @@ final class ShakyHost: GameAdapter {
         var verdict: String
         /// Whether the quizmaster gave or changed the verdict.
         var byHand: Bool
+        /// What the automatic judge had said when the quizmaster changed it (`wrong`, `forgiven`, …).
+        var judge: String?
         var points: Int
         /// Milliseconds from the question's opening.
         var ms: Int64
@@ -72,6 +74,8 @@ final class ShakyHost: GameAdapter {
     /// Who buzzed in which order and how each question ended, for the game log.
     private var questionLog: [QuestionRecord] = []
     private var currentBuzzOrder: [String] = []
+    /// Whether buzzing was open after the last step, to send the whole order once when it closes.
+    private var wasBuzzOpen = false
     /// How each turn of the current (or just revealed) question ended, for the log and for late joiners.
     private var currentResults: [ShakyWire.Result] = []
     /// The quizmaster's overrules on the revealed question, for the catch-up.
@@ -86,10 +90,12 @@ final class ShakyHost: GameAdapter {
     static func make(options fields: JSONObject, context: GameContext) throws(RuleError) -> ShakyHost {
         let options = StartOptions(fields: fields)
         // The teams with someone here (away players' teams would be ghosts scoring 0), unless the operator names them.
-        let present = context.room.teams.filter { team in context.room.members(of: team).contains(where: \.isConnected) }
+        let present = context.room.teams.filter { team in context.room.members(of: team).contains(where: \.isConnected)
+        }
         let teams = try options.strings("teams").map { $0.map(context.room.canonicalTeam) } ?? present
         guard !teams.isEmpty else {
-            throw RuleError(.noTeams, "Shaky Words needs at least one team with a player here; players join with a team name.")
+            throw RuleError(
+                .noTeams, "Shaky Words needs at least one team with a player here; players join with a team name.")
         }
         let count = try options.integer("questions", default: 10, in: 1...500)
         let difficultyText = try options.string("difficulty") ?? "mixed"
@@ -125,11 +131,14 @@ final class ShakyHost: GameAdapter {
 
     var startRecord: JSONValue { (try? JSONCoding.encode(record)) ?? .null }
 
-    var playedContent: [String] { record.questions.map { TextFolding.fold($0.text) } }
+    var playedContent: [String] {
+        record.questions.prefix(game.questionNumber ?? 0).map { TextFolding.fold($0.text) }
+    }
 
     var startNote: String? {
         guard let repeated = record.repeated, repeated > 0 else { return nil }
-        return "\(Wording.count(repeated, "question")) had to repeat from earlier tonight: the packs have no more new ones."
+        return
+            "\(Wording.count(repeated, "question")) had to repeat from earlier tonight: the packs have no more new ones."
     }
     var isFinished: Bool { game.phase == .finished }
 
@@ -156,8 +165,15 @@ final class ShakyHost: GameAdapter {
 
     /// The game's spelling of a player's team (a team re-formed as "red" after "Red" left is still Red).
     private func team(of player: Player) -> String {
-        game.teams.first { Room.key($0) == Room.key(player.team) } ?? player.team
+        if teamsByKey.count != game.teams.count {
+            // Teams are only ever added; the first spelling of a key is the game's.
+            teamsByKey = [:]
+            for team in game.teams where teamsByKey[Room.key(team)] == nil { teamsByKey[Room.key(team)] = team }
+        }
+        return teamsByKey[Room.key(player.team)] ?? player.team
     }
+    /// The game's teams by name key, so a storm of 1,000 presses does not fold every team name for each press.
+    private var teamsByKey: [String: String] = [:]
 
     func perform(_ action: ShakyWire.Action, context: PlayContext) throws(RuleError) -> Step {
         let team = team(of: context.player)
@@ -184,8 +200,41 @@ final class ShakyHost: GameAdapter {
             guard let team = game.teams.first(where: { Room.key($0) == Room.key(named) }) else {
                 throw RuleError(.unknownTeam, "There is no team called \(named) in this game.")
             }
-            return try apply(.judge(team: team, correct: correct), at: now)
+            var step = try apply(.judge(team: team, correct: correct), at: now)
+            step.reply = verdictReply(team: team)
+            return step
         }
+    }
+
+    var operatorBriefing: [String] {
+        guard let opened = game.shownQuestion, let answer = game.currentAnswer else { return [] }
+        var lines = [
+            "Question \(opened.number)/\(opened.total) (\(opened.difficulty.rawValue), \(opened.pointsOnOffer) points): "
+                + "\(opened.text) — answer: \(answer)"
+        ]
+        if !game.queueEntries.isEmpty {
+            lines.append("Buzz order: " + game.queueEntries.map(\.team).joined(separator: " · "))
+        }
+        for record in game.answers where !record.text.isEmpty && record.verdict != nil {
+            lines.append(
+                "\(record.team) answered \"\(record.text)\": \(record.verdict!.isCorrect ? "right" : "wrong").")
+        }
+        if let team = game.teamAwaitingVerdict, let record = game.answers.last(where: { $0.team == team }) {
+            lines.append("\(team) answered \"\(record.text)\". Waiting for you: type accept \(team) or reject \(team).")
+        }
+        return lines
+    }
+
+    /// What the quizmaster's verdict changed, in words: `Red's answer "Napolean" to question 3 now counts as right:
+    /// +200. Scores: #1 Red 300 · #2 Blue 100.`
+    private func verdictReply(team: String) -> String? {
+        guard let (number, answer) = game.latestAnswer(of: team) else { return nil }
+        let verdict = answer.verdict?.isCorrect == true ? "right" : "wrong"
+        let change = answer.points > 0 ? ": +\(answer.points)" : ""
+        let scores = ShakyWire.Standing.summary(ShakyHost.standings(game.standings))
+        let counts = answer.judgedAs == nil ? "is" : "now counts as"
+        return
+            "\(team)'s answer \"\(answer.text)\" to question \(number) \(counts) \(verdict)\(change). Scores: \(scores)."
     }
 
     var operatorPrompt: String? {
@@ -196,8 +245,10 @@ final class ShakyHost: GameAdapter {
         return nil
     }
 
+    func includes(_ player: Player) -> Bool { game.teams.contains(where: { Room.key($0) == Room.key(player.team) }) }
+
     func playerJoined(_ player: Player, at now: Instant) -> Step {
-        guard !game.teams.contains(where: { Room.key($0) == Room.key(player.team) }) else { return Step() }
+        guard !includes(player) else { return Step() }
         return (try? apply(.addTeam(player.team), at: now)) ?? Step()
     }
 
@@ -210,17 +261,20 @@ final class ShakyHost: GameAdapter {
 
     /// The answers to the current question as the game log keeps them.
     private static func answerLines(_ answers: [ShakyWords.AnswerRecord], openedAt opened: Instant) -> [AnswerLine] {
-        answers.map { record in
-            let verdict: String
-            switch record.verdict {
-            case .exact?: verdict = "right"
-            case .misspelling?: verdict = "forgiven"
-            case .wrong?: verdict = record.text.isEmpty ? "timeout" : "wrong"
-            case nil: verdict = "waiting"
+        func word(_ verdict: AnswerVerdict?, text: String) -> String {
+            switch verdict {
+            case .exact?: "right"
+            case .misspelling?: "forgiven"
+            case .wrong?: text.isEmpty ? "timeout" : "wrong"
+            case nil: "waiting"
             }
-            return AnswerLine(
-                team: record.team, player: record.player, text: record.text, verdict: verdict, byHand: record.isByHand,
-                points: record.points, ms: opened.milliseconds(until: record.at))
+        }
+        return answers.map { record in
+            AnswerLine(
+                team: record.team, player: record.player, text: record.text,
+                verdict: word(record.verdict, text: record.text), byHand: record.isByHand,
+                judge: record.judgedAs.map { word($0, text: record.text) }, points: record.points,
+                ms: opened.milliseconds(until: record.at))
         }
     }
 
@@ -238,7 +292,9 @@ final class ShakyHost: GameAdapter {
             for answer in question.answers ?? [] {
                 let who = answer.player.map { "\(answer.team) (\($0))" } ?? answer.team
                 let typed = answer.text.isEmpty ? "no answer" : "\"\(answer.text)\""
-                let hand = answer.byHand ? ", by the quizmaster" : ""
+                let hand =
+                    answer.judge.map { " by the quizmaster (the judge said \($0))" }
+                    ?? (answer.byHand ? " by the quizmaster" : "")
                 lines.append(
                     "    \(who): \(typed) — \(answer.verdict)\(hand), \(answer.points) points, "
                         + String(format: "%.1f s", Double(answer.ms) / 1000))
@@ -250,12 +306,19 @@ final class ShakyHost: GameAdapter {
 
     static func logRows(_ json: JSONValue) -> [[String]] {
         guard let log = try? JSONCoding.decode(Log.self, from: json) else { return [] }
-        var rows = [["question", "text", "answer", "team", "player", "typed", "verdict", "by quizmaster", "points", "ms"]]
+        var rows = [
+            [
+                "question", "text", "answer", "team", "player", "typed", "verdict", "by quizmaster", "judge said",
+                "points", "ms",
+            ]
+        ]
         for question in log.questions {
             for answer in question.answers ?? [] {
                 rows.append([
                     String(question.number), question.question, question.answer, answer.team, answer.player ?? "",
-                    answer.text, answer.verdict, answer.byHand ? "yes" : "no", String(answer.points), String(answer.ms),
+                    answer.text, answer.verdict, answer.byHand ? "yes" : "no", answer.judge ?? "",
+                    String(answer.points),
+                    String(answer.ms),
                 ])
             }
         }
@@ -342,6 +405,8 @@ final class ShakyHost: GameAdapter {
                 currentBuzzOrder = []
                 currentResults = []
                 currentOverrules = []
+                // A new question's order starts afresh: its first `buzzed` goes out whole.
+                outgoing.append(.endState(ShakyWire.Buzzed.self, .everyone))
                 // Each team sees its own arrangement; boards and operators see the first team's (never the answer).
                 for team in game.teams { outgoing.append(Outgoing(.team(team), question(opened, for: team, at: now))) }
                 outgoing.append(Outgoing(.spectators, question(opened, for: nil, at: now)))
@@ -354,11 +419,23 @@ final class ShakyHost: GameAdapter {
                     outgoing.append(Outgoing(.team(team), question(opened, for: team, at: now)))
                 }
             case .buzzed(let update):
+                let isFirst = currentBuzzOrder.isEmpty
                 currentBuzzOrder = update.entries.map(\.team)
                 let message = buzzed(update.entries, deadline: update.buzzDeadline, at: now)
-                outgoing.append(Outgoing(.everyone, message))
-                outgoing.append(feed("Buzz order: " + message.entries.map(\.summary).joined(separator: " · ")))
+                // The order is a growing state: the whole once, then each buzz as a small `buzzedUpdate`.
+                outgoing.append(.state(.everyone, message))
+                if isFirst {
+                    outgoing.append(feed("Buzz order: " + message.entries.map(\.summary).joined(separator: " · ")))
+                } else if let entry = message.entries.first(where: { $0.team == update.team }) {
+                    let queue = Wording.count(message.entries.count, "team")
+                    outgoing.append(feed("Buzzed: \(entry.summary) · \(queue) in the queue."))
+                }
             case .turn(let team, let deadline):
+                // Readers that ignore deltas get the whole committed order at every turn (unless they hold it).
+                if !game.queueEntries.isEmpty {
+                    let order = buzzed(game.queueEntries, deadline: game.buzzDeadline, at: now)
+                    outgoing.append(.wholeState(.everyone, order))
+                }
                 outgoing.append(Outgoing(.everyone, turn(team, deadline: deadline, at: now)))
             case .hint(let team, let letters, let points):
                 outgoing.append(
@@ -367,10 +444,15 @@ final class ShakyHost: GameAdapter {
                         ShakyWire.Hint(
                             letters: letters.text, fixed: letters.fixedCount, points: points,
                             shakeCost: game.nextShakeCost(for: team))))
-                outgoing.append(feed("\(team) shook: one more letter in place, now worth \(points).", isSecondary: true))
+                outgoing.append(
+                    feed("\(team) shook: one more letter in place, now worth \(points).", isSecondary: true))
             case .result(let team, let correct, let points, let isMisspelling, let isTimedOut):
+                let byHand = !isTimedOut && game.latestAnswer(of: team)?.answer.isByHand == true
                 let result = ShakyWire.Result(
-                    team: team, correct: correct, points: points, timedOut: isTimedOut, misspelled: isMisspelling)
+                    team: team, correct: correct, points: points, timedOut: isTimedOut, misspelled: isMisspelling,
+                    byQuizmaster: byHand)
+                // The quizmaster's acceptance replaces the team's earlier verdict on this question.
+                if byHand, correct { currentResults.removeAll { Room.key($0.team) == Room.key(team) } }
                 currentResults.append(result)
                 outgoing.append(Outgoing(.everyone, result))
                 outgoing.append(feed(verdictLine(team: team, correct: correct, points: points, isTimedOut: isTimedOut)))
@@ -385,23 +467,35 @@ final class ShakyHost: GameAdapter {
                 outgoing.append(feed("Revealed: \(ended.answer). Scores: \(scores)."))
                 if let prompt = operatorPrompt { outgoing.append(feed("Waiting for you: type \(prompt).")) }
             case .scoreboard(let ranking):
+                // A question the operator ended before its reveal still belongs in the log, with what was typed.
+                if let number = game.questionNumber, questionLog.last?.number != number, let text = game.questionText {
+                    questionLog.append(
+                        QuestionRecord(
+                            number: number, question: text, answer: game.currentAnswer ?? "",
+                            buzzOrder: currentBuzzOrder, results: currentResults, scorer: nil,
+                            answers: ShakyHost.answerLines(
+                                game.answers, openedAt: game.questionOpenedAt ?? Instant(milliseconds: 0))))
+                }
                 outgoing.append(Outgoing(.everyone, ShakyWire.Scoreboard(ranking: ShakyHost.standings(ranking))))
             case .paused:
                 outgoing.append(Outgoing(.everyone, Paused(at: now.milliseconds)))
             case .awaitingVerdict(let team, let text):
                 outgoing.append(Outgoing(.everyone, ShakyWire.Judging(team: team)))
                 outgoing.append(
-                    feed("\(team) answered \"\(text)\" (the answer is \(game.currentAnswer ?? "?")). "
-                        + "Waiting for you: type accept \(team) or reject \(team)."))
-            case .overruled(let team, let correct, let points, let standings):
+                    feed(
+                        "\(team) answered \"\(text)\" (the answer is \(game.currentAnswer ?? "?")). "
+                            + "Waiting for you: type accept \(team) or reject \(team)."))
+            case .overruled(let team, let correct, let points, let standings, let number):
                 let message = ShakyWire.Overruled(
-                    team: team, correct: correct, points: points, scores: ShakyHost.standings(standings))
+                    team: team, correct: correct, points: points, scores: ShakyHost.standings(standings),
+                    question: number)
                 outgoing.append(Outgoing(.everyone, message))
-                currentOverrules.append(message)
+                if game.phase == .reveal, game.questionNumber == number { currentOverrules.append(message) }
                 outgoing.append(feed("Overruled: " + (message.line(for: Perspective()) ?? "")))
-                if var last = questionLog.popLast() {
-                    last.answers = ShakyHost.answerLines(game.answers, openedAt: game.questionOpenedAt ?? Instant(milliseconds: 0))
-                    questionLog.append(last)
+                if let logged = questionLog.lastIndex(where: { $0.number == number }),
+                    let (answers, openedAt) = game.answers(toQuestion: number)
+                {
+                    questionLog[logged].answers = ShakyHost.answerLines(answers, openedAt: openedAt)
                 }
             case .resumed(let clocks):
                 outgoing.append(
@@ -413,6 +507,14 @@ final class ShakyHost: GameAdapter {
                             nextInMs: remaining(clocks.nextQuestionAt, now))))
             }
         }
+        // When buzzing closes the order is final: the whole of it, for readers that ignore deltas.
+        let isBuzzOpen = game.phase == .question && game.isBuzzOpen
+        if wasBuzzOpen && !isBuzzOpen && game.phase == .question && !game.queueEntries.isEmpty
+            && game.isBuzzOrderSettled
+        {
+            outgoing.append(.wholeState(.everyone, buzzed(game.queueEntries, deadline: game.buzzDeadline, at: now)))
+        }
+        wasBuzzOpen = isBuzzOpen
         return outgoing
     }
 

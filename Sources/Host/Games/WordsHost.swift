@@ -162,8 +162,10 @@ final class WordsHost: GameAdapter {
         game.teams.first { Room.key($0.name) == Room.key(team) }?.name ?? team
     }
 
+    func includes(_ player: Player) -> Bool { game.teams.contains(where: { Room.key($0.name) == Room.key(player.team) }) }
+
     func playerJoined(_ player: Player, at now: Instant) -> Step {
-        guard !game.teams.contains(where: { Room.key($0.name) == Room.key(player.team) }) else { return Step() }
+        guard !includes(player) else { return Step() }
         return (try? apply(.addTeam(player.team), at: now)) ?? Step()
     }
 

@@ -31,6 +31,8 @@ final class OperatorService {
     let consoleOutput: (String) -> Void
     /// A fresh random seed for each game.
     let seed: () -> UInt64
+    /// The address a player last played from, for a kick while they are away (set by the host core).
+    var lastAddress: (_ playerID: String) -> String? = { _ in nil }
 
     init(
         room: GameRoom, sessions: Sessions, storage: Storage, tools: ToolShelf, options: HostOptions, port: UInt16,
@@ -119,24 +121,37 @@ final class OperatorService {
             }
             let session = sessions.session(ofPlayer: player.id)
             if let session {
-                sessions.send(ErrorReply(.kicked, "The operator removed you from the room for tonight."), to: session)
+                sessions.send(ErrorReply(.kicked, "The organiser removed you from the room for tonight."), to: session)
             }
-            room.ban(name: player.name, address: session?.peer)
+            let address = session?.peer ?? lastAddress(player.id)
+            let barred = address.flatMap { room.isHostMachine($0) ? nil : $0 }
+            room.ban(name: player.name, address: barred)
             room.removePlayer(player, reason: "kicked by the operator", at: now)
-            okay(target, "\(player.name) was removed for tonight (name and address); `unban \(player.name)` lets them back.")
+            let what =
+                barred != nil
+                ? "their name and their computer" : address == nil
+                    ? "their name (their computer is not known)" : "their name (they played from this computer)"
+            okay(target, "\(player.name) was removed for tonight: \(what) may not join again until unban \(player.name).")
         case .unban(let name):
             guard room.unban(name: name) else {
-                return refuse(target, .unknownPlayer, "\(name) is not barred.")
+                return refuse(target, .unknownPlayer, "Nobody called \"\(name)\" is barred tonight.")
             }
             okay(target, "\(name) may join again.")
-        case .tidy:
-            let removed = room.tidy(at: now)
-            okay(
-                target,
+        case .tidy(let everyone):
+            let (removed, kept) = room.tidy(at: now, awayFor: everyone ? 0 : GameRoom.tidyGraceMilliseconds)
+            var reply =
                 removed.isEmpty
-                    ? "Nobody is away; the room is tidy."
-                    : "Removed \(Wording.count(removed.count, "player")) who \(removed.count == 1 ? "was" : "were") away: "
-                        + removed.joined(separator: ", ") + ".")
+                ? "Nobody was removed."
+                : "Removed \(Wording.count(removed.count, "player")) who \(removed.count == 1 ? "was" : "were") away: "
+                    + removed.joined(separator: ", ") + "."
+            if !kept.isEmpty {
+                reply +=
+                    " Kept \(kept.joined(separator: ", ")): away for less than two minutes, they may be on their way "
+                    + "back (tidy! removes them too)."
+            } else if removed.isEmpty {
+                reply = "Nobody is away; the room is tidy."
+            }
+            okay(target, reply)
         case .lock(let locked):
             room.setLocked(locked)
             okay(

@@ -16,10 +16,18 @@ final class GameRoom {
     let sessions: Sessions
     let storage: Storage
     let log: Logger
-    /// The players as the last lobby broadcast showed them, for `lobbyUpdate` deltas.
-    private var lobbySnapshot: [String: Player] = [:]
+    /// The growing states: the lobby (the room's) and the running game's (PROTOCOL.md §6.0).
+    let states = StateStreams()
+    /// Whether the lobby changed since it was last sent, and when the coalesced send is due.
     private var isLobbyDirty = false
-    private var nextLobbyAt: Int64 = 0
+    private var lobbyDueAt: Int64?
+    /// The teams (by name key, with a name) whose roster changed, for the per-team lists of a hall.
+    private var changedTeams: [String: String] = [:]
+    /// Whether team sizes changed since they were last sent to a hall's players, and when they were.
+    private var isTeamSizesDirty = false
+    private var teamSizesSentAt: Int64 = .min
+    /// Whether the lobby streams are laid out for a hall (per-team lists and sizes) or a party (one list).
+    private var isHallLayout = false
     /// Something the operator's status line shows may have changed.
     var isStatusDirty = true
     /// Names barred for the evening (by name key), with the address each was barred at.
@@ -27,10 +35,17 @@ final class GameRoom {
     /// Whether newcomers wait in the lobby for the next game instead of joining the running one.
     private(set) var isLocked = false
     /// Where the quizmaster's feed goes besides operator connections: the host's console.
-    var consoleFeed: ((String) -> Void)?
+    var consoleFeed: ((FeedLine) -> Void)?
 
-    /// Rooms up to this size get the full `lobby` on every change; larger ones get `lobbyUpdate` deltas.
+    /// Rooms up to this size show every player the whole list; in larger ones (halls) players get their own team's
+    /// list and every team's size, boards and operators the whole list.
     static let fullLobbyLimit = 200
+    /// With more connections than this, changes to a state are coalesced over `coalescingWindow` ms, not one turn.
+    static let crowdedConnections = 256
+    /// How long a crowded room gathers changes to one state into one message (at most 50 ms: PROTOCOL.md §6.0).
+    static let coalescingWindow: Int64 = 40
+    /// How often, at most, a hall's players get the team sizes (ms): a summary, not worth a message per join.
+    static let teamSizesInterval: Int64 = 2000
 
     init(code: String, catalog: ModeCatalog, sessions: Sessions, storage: Storage, log: Logger) {
         room = Room(code: code)
@@ -48,26 +63,32 @@ final class GameRoom {
         journal(.join(player))
         log.info("\(player.name) joined team \(player.team).")
         if let game {
-            if isLocked {
+            if isLocked, !game.includes(player) {
+                heldForNextGame.insert(player.id)
                 deliverLater.append(
                     (player.id, Notice("The game has started and the room is locked: you play in the next game.")))
             } else {
                 apply(game.playerJoined(player, at: now), at: now)
             }
         }
-        lobbyChanged()
+        lobbyChanged(team: player.team)
         return player
     }
 
     /// A player came back (resumed): a game that left them out when they were away deals them in from now on.
     func playerReturned(_ player: Player, at now: Instant) {
-        if let game { apply(game.playerJoined(player, at: now), at: now) }
+        guard let game, !heldForNextGame.contains(player.id) else { return }
+        apply(game.playerJoined(player, at: now), at: now)
     }
+
+    /// Newcomers a locked room kept out of the running game: they play from the next one, even if they drop and
+    /// come back (or the host restarts) meanwhile.
+    private(set) var heldForNextGame: Set<String> = []
 
     /// Marks a player connected or not (a session joined or ended).
     func setConnected(_ playerID: String, _ isConnected: Bool, at now: Instant) {
         room.setConnected(playerID, isConnected, at: now.milliseconds)
-        lobbyChanged()
+        lobbyChanged(team: room.player(id: playerID)?.team)
     }
 
     /// Removes a player (kicked or expired): their token stops working and the game is told.
@@ -77,14 +98,15 @@ final class GameRoom {
         if let session = sessions.session(ofPlayer: player.id) { sessions.close(session, reason: reason) }
         log.info("\(player.name) (\(player.team)) left the room: \(reason).")
         if let game { apply(game.playerRemoved(player, at: now), at: now) }
-        lobbyChanged()
+        lobbyChanged(team: player.team)
     }
 
     /// Restores players and a game from the journal (everyone disconnected until they come back).
     func adopt(_ state: ResumedState) {
         for player in state.players { room.restore(player) }
         game = state.game
-        if let game = state.game { played.formUnion(game.playedContent) }
+        played = state.played
+        heldForNextGame = state.heldForNextGame
         bans = state.bans
         isLocked = state.isLocked
     }
@@ -99,9 +121,8 @@ final class GameRoom {
         if bans[Room.key(name)] != nil {
             return "The organiser removed \(name) for tonight; ask them if that is a mistake."
         }
-        // The host's own machine is never barred: its console and local windows share that address.
-        let isHostMachine = ["127.0.0.1", "::1", "::ffff:127.0.0.1"].contains(address)
-        if !address.isEmpty, !isHostMachine, bans.values.contains(address) {
+        // The host's own machine is never barred: its console and local windows share its addresses.
+        if !address.isEmpty, !isHostMachine(address), bans.values.contains(address) {
             return "The organiser removed a player on this computer for tonight; ask them if that is a mistake."
         }
         return nil
@@ -127,12 +148,27 @@ final class GameRoom {
         isStatusDirty = true
     }
 
-    /// Removes every disconnected player; returns their names.
-    func tidy(at now: Instant) -> [String] {
+    /// Removes the players away for at least `grace` ms; returns their names and those of the players kept.
+    func tidy(at now: Instant, awayFor grace: Int64) -> (removed: [String], kept: [String]) {
         let away = room.players.filter { !$0.isConnected }
-        for player in away { removePlayer(player, reason: "tidied away while disconnected", at: now) }
-        return away.map(\.name)
+        let (gone, recent) = away.reduce(into: ([Player](), [Player]())) { split, player in
+            let since = player.disconnectedAt ?? now.milliseconds
+            if now.milliseconds - since >= grace { split.0.append(player) } else { split.1.append(player) }
+        }
+        for player in gone { removePlayer(player, reason: "tidied away while disconnected", at: now) }
+        return (gone.map(\.name), recent.map(\.name))
     }
+
+    /// How long a player must have been away before `tidy` removes them (a dropped Wi-Fi, a restarted host).
+    static let tidyGraceMilliseconds: Int64 = 120_000
+
+    /// Whether `address` is this computer: its own windows are never barred with a kicked player.
+    func isHostMachine(_ address: String) -> Bool {
+        ["127.0.0.1", "::1", "::ffff:127.0.0.1"].contains(address) || hostAddresses.contains(address)
+    }
+
+    /// This computer's LAN addresses (read once).
+    private lazy var hostAddresses: Set<String> = Set(HostInfo.addresses())
 
     // MARK: Games
 
@@ -141,8 +177,9 @@ final class GameRoom {
 
     /// Starts `newGame` (made by the catalog from a `start` request): journals its start record and announces it.
     func begin(_ newGame: any HostedGame, at now: Instant) {
-        played.formUnion(newGame.playedContent)
         journal(.start(game: newGame.mode.name, record: newGame.startRecord, at: now.milliseconds))
+        heldForNextGame = []
+        endGameStates()
         game = newGame
         finishedGame = nil
         log.info("Game started: \(newGame.mode.title).")
@@ -150,9 +187,28 @@ final class GameRoom {
     }
 
     /// Journals a step's events, then sends its messages; closes the game when it is over.
+    ///
+    /// Growing states are noted and go out at the end of the turn (or the coalescing window), coalesced; any other
+    /// message of the game first sends what is noted, so every reader sees the game's messages in their order.
     func apply(_ step: Step, at now: Instant) {
         for event in step.events { storage.journalEvent(event, at: now.milliseconds) }
-        for outgoing in step.messages { deliver(outgoing.message, to: outgoing.audience) }
+        for outgoing in step.messages {
+            switch outgoing.publication {
+            case .message:
+                // The feed is the operators' commentary: it need not wait for the states it comments on.
+                if !(outgoing.message is FeedLine) { sendPendingStates(of: .game) }
+                deliver(outgoing.message, to: outgoing.audience)
+            case .state, .wholeState:
+                guard let state = outgoing.message as? any GrowingState else { continue }
+                let due = now.milliseconds + (isCrowded ? GameRoom.coalescingWindow : 0)
+                states.note(
+                    state, to: outgoing.audience, owner: .game, whole: outgoing.publication == .wholeState, dueAt: due)
+            case .endState:
+                guard let stream = states.stream(outgoing.stateType, to: outgoing.audience) else { continue }
+                send(stream)
+                states.remove(stream)
+            }
+        }
         isStatusDirty = true
         finishIfOver()
     }
@@ -166,8 +222,10 @@ final class GameRoom {
     /// When the game ended: writes its log, journals the end and returns the room to the lobby.
     private func finishIfOver() {
         guard let game, game.isFinished else { return }
+        played.formUnion(game.playedContent)  // what was shown, so tonight's later games avoid it
         storage.saveGameLog(game.gameLog, name: game.mode.name, log: log)
         journal(.gameEnd)
+        endGameStates()
         log.info("Game over: \(game.mode.title).")
         finishedGame = game
         self.game = nil
@@ -178,10 +236,16 @@ final class GameRoom {
 
     /// The sessions an audience names.
     func recipients(of audience: Audience) -> [Session] {
+        /// The joined sessions that pass `test`, in id order (filtered before sorting: the feed goes to a few
+        /// operators of a 1,000-connection room at every buzz).
+        func joined(where test: (Session) -> Bool) -> [Session] {
+            sessions.sessions.values.filter { $0.membership != nil && test($0) }.sorted { $0.id < $1.id }
+        }
         switch audience {
         case .everyone: return sessions.joined
-        case .spectators: return sessions.joined.filter { $0.role != .player }
-        case .operators: return sessions.joined.filter { $0.role == .admin }
+        case .spectators: return joined { $0.role != .player }
+        case .operators: return joined { $0.role == .admin }
+        case .players: return joined { $0.role == .player }
         case .everyoneExcept(let playerID): return sessions.joined.filter { $0.player?.id != playerID }
         case .player(let playerID): return sessions.session(ofPlayer: playerID).map { [$0] } ?? []
         case .playerNamed(let name):
@@ -194,44 +258,146 @@ final class GameRoom {
     /// Sends `message` to everyone in `audience`, encoding it once; the feed also goes to the console.
     func deliver(_ message: any HostMessage, to audience: Audience) {
         sessions.deliver(message, to: recipients(of: audience))
-        if let feed = message as? FeedLine { consoleFeed?(feed.text) }
+        if let feed = message as? FeedLine { consoleFeed?(feed) }
     }
 
-    /// Notes that the lobby changed; the broadcast goes out once per turn of the loop (see `sendLobbyIfDue`).
-    func lobbyChanged() {
+    /// Whether `session` is one of `audience`.
+    func includes(_ session: Session, in audience: Audience) -> Bool {
+        guard session.membership != nil else { return false }
+        switch audience {
+        case .everyone: return true
+        case .spectators: return session.role != .player
+        case .operators: return session.role == .admin
+        case .players: return session.role == .player
+        case .everyoneExcept(let playerID): return session.player?.id != playerID
+        case .player(let playerID): return session.player?.id == playerID
+        case .playerNamed(let name): return session.player.map { Room.key($0.name) == Room.key(name) } ?? false
+        case .team(let team): return session.player.map { Room.key($0.team) == Room.key(team) } ?? false
+        }
+    }
+
+    // MARK: Growing states
+
+    /// Whether the room has so many connections that changes are coalesced over a window, not one turn.
+    private var isCrowded: Bool { sessions.sessions.count > GameRoom.crowdedConnections }
+
+    /// Sends a stream's pending value to its audience (but `session`, which gets the whole state instead).
+    private func send(_ stream: StateStream, except session: Session? = nil) {
+        guard let message = stream.take() else { return }
+        var recipients = recipients(of: stream.audience)
+        if let session { recipients.removeAll { $0 === session } }
+        sessions.deliver(message, to: recipients)
+    }
+
+    /// Sends `session` the whole state of `stream` as its audience holds it (JSON encoded once per version).
+    private func sendWhole(of stream: StateStream, to session: Session) {
+        guard let whole = stream.sentWhole else { return }
+        if session.dialect == .json, session.isLive, let line = stream.sentWholeLine {
+            sessions.outlet.send(line, to: session.id)
+        } else {
+            sessions.send(whole, to: session)
+        }
+    }
+
+    /// Sends what the streams of `owner` have noted, now.
+    private func sendPendingStates(of owner: StreamOwner) {
+        for stream in states.pending(owner: owner) { send(stream) }
+    }
+
+    /// The game's states end with it: what is noted goes out, then they are forgotten.
+    private func endGameStates() {
+        for stream in states.all where stream.owner == .game {
+            send(stream)
+            states.remove(stream)
+        }
+    }
+
+    /// `state` numbered as its stream last sent it to `session`, so the deltas that follow apply; a value noted and
+    /// not sent yet goes to the others first (the catch-up carries it to `session`).
+    private func numbered<State: GrowingState>(_ state: State, for session: Session) -> State {
+        guard let stream = states.all.first(where: { $0.owner == .game && $0.type == State.type
+            && includes(session, in: $0.audience) })
+        else { return state }
+        if stream.pending != nil { send(stream, except: session) }
+        return stream.numbered(state)
+    }
+
+    /// A reader missed a change of the state `type`: it gets the whole state again, as its audience holds it.
+    func resync(_ type: String, for session: Session) {
+        for stream in states.all where stream.type == type && includes(session, in: stream.audience) {
+            if stream.pending != nil { send(stream) }
+            sendWhole(of: stream, to: session)
+        }
+    }
+
+    /// When the next coalesced state is due: a lobby change, the team sizes, a game's state.
+    var nextStateDeadline: Int64? {
+        var due = states.nextDue
+        if isLobbyDirty { due = min(due ?? .max, lobbyDueAt ?? 0) }
+        if isTeamSizesDirty && isHallLayout { due = min(due ?? .max, teamSizesSentAt + GameRoom.teamSizesInterval) }
+        return due
+    }
+
+    /// Sends the states that are due: the lobby, a hall's team sizes, the game's coalesced changes.
+    func sendDueStates(at now: Int64) {
+        if isLobbyDirty {
+            let due = lobbyDueAt ?? now + (isCrowded ? GameRoom.coalescingWindow : 0)
+            lobbyDueAt = due
+            if now >= due { sendLobby() }
+        }
+        if isTeamSizesDirty && isHallLayout && now >= teamSizesSentAt + GameRoom.teamSizesInterval {
+            isTeamSizesDirty = false
+            teamSizesSentAt = now
+            send(states.note(teamSizes(), to: .players, owner: .room, whole: false, dueAt: now))
+        }
+        for stream in states.pending() where (stream.dueAt ?? .max) <= now { send(stream) }
+    }
+
+    /// Notes that the lobby changed (`team`'s roster, when known); it goes out at the end of the turn.
+    func lobbyChanged(team: String? = nil) {
         isLobbyDirty = true
         isStatusDirty = true
+        isTeamSizesDirty = true
+        if let team { changedTeams[Room.key(team)] = team }
     }
 
-    /// When the coalesced lobby broadcast is due, if one is pending.
-    var nextLobbyDeadline: Int64? { isLobbyDirty ? nextLobbyAt : nil }
-
-    /// Sends the coalesced lobby change: the whole list for party-sized rooms, only what changed for large ones.
+    /// Sends the lobby's change to every audience: the whole list to everyone in a party-sized room; in a hall, the
+    /// whole list to boards and operators and each changed team's list to its players.
     ///
-    /// A join storm thus costs one broadcast per turn of the loop instead of one per join, and a
-    /// 10,000-player hall never re-sends 10,000 names to 10,000 screens.
-    func sendLobbyIfDue(at now: Int64) {
-        guard isLobbyDirty, now >= nextLobbyAt else { return }
+    /// A join storm thus costs one message per turn of the loop instead of one per join, and a 1,000-player hall
+    /// sends each player its own team's changes, not 1,000 names.
+    private func sendLobby() {
         isLobbyDirty = false
-        nextLobbyAt = room.players.count > 64 ? now + 100 : now
-        var snapshot: [String: Player] = [:]
-        for player in room.players { snapshot[player.id] = player }
-        if room.players.count <= GameRoom.fullLobbyLimit {
-            deliver(lobby(), to: .everyone)
+        lobbyDueAt = nil
+        let isHall = room.players.count > GameRoom.fullLobbyLimit
+        if isHall != isHallLayout {
+            for stream in states.all where stream.owner == .room { states.remove(stream) }
+            isHallLayout = isHall
+            for team in room.teams { changedTeams[Room.key(team)] = team }
+            teamSizesSentAt = .min
+            isTeamSizesDirty = true
+        }
+        if !isHall {
+            send(states.note(lobby(), to: .everyone, owner: .room, whole: false, dueAt: 0))
         } else {
-            let changed = room.players.filter { player in
-                guard let old = lobbySnapshot[player.id] else { return true }
-                return old.isConnected != player.isConnected || old.team != player.team
+            // The whole list costs a 1,000-name diff a turn: kept only while a board or an operator watches (one who
+            // joins later gets it whole at the end of that turn).
+            if sessions.sessions.values.contains(where: { $0.membership != nil && $0.role != .player }) {
+                send(states.note(lobby(), to: .spectators, owner: .room, whole: false, dueAt: 0))
+            } else if let stream = states.stream(Lobby.type, to: .spectators) {
+                states.remove(stream)
             }
-            let removed = lobbySnapshot.values.filter { snapshot[$0.id] == nil }.map(\.name)
-            if !changed.isEmpty || !removed.isEmpty {
-                deliver(
-                    LobbyUpdate(
-                        room: room.code, count: room.players.count, players: changed.map(GameRoom.entry),
-                        removed: removed), to: .everyone)
+            for (_, team) in changedTeams.sorted(by: { $0.key < $1.key }) {
+                let members = room.members(of: team)
+                let name = members.first?.team ?? team
+                if members.isEmpty {
+                    if let stream = states.stream(Lobby.type, to: .team(name)) { states.remove(stream) }
+                } else {
+                    send(states.note(lobby(only: members), to: .team(name), owner: .room, whole: false, dueAt: 0))
+                }
             }
         }
-        lobbySnapshot = snapshot
+        changedTeams = [:]
         isStatusDirty = true
     }
 
@@ -247,21 +413,35 @@ final class GameRoom {
             truncated: listed.count < room.players.count ? true : nil)
     }
 
+    /// Every team's size, for a hall's players.
+    func teamSizes() -> TeamSizes {
+        TeamSizes(
+            room: room.code, count: room.players.count,
+            teams: room.teams.map { TeamSize(team: $0, players: room.members(of: $0).count) })
+    }
+
     /// What a session that just joined is sent after its `welcome`: the lobby as it may see it, and the game.
+    ///
+    /// The lobby comes as its audience last received it, numbered; the change this join makes follows at the end
+    /// of the turn as a `lobbyUpdate` (a stream not sent yet goes out whole then, to this session too).
     func catchUp(_ session: Session, at now: Instant) {
-        if room.players.count <= GameRoom.fullLobbyLimit {
-            // The coalesced broadcast at the end of this turn brings the whole list, to this session too.
-        } else if session.role != .player {
-            sessions.send(lobby(), to: session)  // in a hall, boards and operators get the whole list once
-        } else if let team = session.player?.team {
-            // In a hall-sized room a player gets its own team and the head count, not every name.
-            sessions.send(lobby(only: room.members(of: team)), to: session)
+        for stream in states.all where stream.owner == .room && includes(session, in: stream.audience) {
+            sendWhole(of: stream, to: session)
         }
         if let game = game ?? finishedGame {
             let viewer = Viewer(
                 playerID: session.player?.id, name: session.player?.name, team: session.player?.team,
                 role: session.role ?? .board)
-            for message in game.snapshot(for: viewer, at: now) { sessions.send(message, to: session) }
+            for message in game.snapshot(for: viewer, at: now) {
+                if let state = message as? any GrowingState {
+                    sessions.send(numbered(state, for: session), to: session)
+                } else {
+                    sessions.send(message, to: session)
+                }
+            }
+            if viewer.role == .admin, self.game != nil {
+                for line in game.operatorBriefing { sessions.send(FeedLine(line), to: session) }
+            }
         }
     }
 
@@ -279,7 +459,8 @@ final class GameRoom {
         let people = room.players.count
         let boards = sessions.joined.filter { $0.role == .board }.count
         let gamePart = game.map { $0.statusLine } ?? "lobby, no game running"
-        let waiting = game?.operatorPrompt.map { "WAITING FOR YOU: type \($0) · " } ?? ""
+        let prompt = game.flatMap { $0.isPaused ? "continue (the game is paused)" : $0.operatorPrompt }
+        let waiting = prompt.map { "WAITING FOR YOU: type \($0) · " } ?? ""
         let locked = isLocked ? " · locked" : ""
         // The phase first: a narrow terminal cuts the player list, not what the game is doing.
         return waiting + gamePart + locked + " · room \(room.code) · \(Wording.count(people, "player"))"

@@ -14,6 +14,10 @@ struct ResumedState {
     var bans: [String: String] = [:]
     /// Whether newcomers wait for the next game.
     var isLocked = false
+    /// Newcomers a locked room held back from the running game.
+    var heldForNextGame: Set<String> = []
+    /// What the games that ended before the journal stopped had shown (question texts, puzzles…, as keys).
+    var played: Set<String> = []
     /// Whether the last record says the host stopped cleanly with no game running.
     var wasClosedCleanly = false
     /// Bytes of the journal that are whole records; a damaged tail after them is cut off before appending.
@@ -80,17 +84,25 @@ enum JournalReplay {
             case .room, .clock:
                 continue
             case .join(let player):
-                if playersByID[player.id] == nil { order.append(player.id) }
+                if playersByID[player.id] == nil {
+                    order.append(player.id)
+                    // A newcomer to a locked room's running game waits for the next one, as it did live.
+                    if state.isLocked, let game = state.game, !game.includes(player) {
+                        state.heldForNextGame.insert(player.id)
+                    }
+                }
                 playersByID[player.id] = player
             case .leave(let id):
                 playersByID[id] = nil
                 order.removeAll { $0 == id }
             case .start(let name, let startRecord, _):
                 state.game = try catalog.restore(game: name, record: startRecord)
+                state.heldForNextGame = []
             case .event(let at, let event):
                 guard let game = state.game else { continue }
                 try game.replay(event, at: Instant(milliseconds: at))
             case .gameEnd:
+                if let game = state.game { state.played.formUnion(game.playedContent) }
                 state.game = nil
             case .ban(let name, let address):
                 state.bans[name] = address ?? ""

@@ -103,7 +103,7 @@ public enum ShakyWire: GameWire {
     }
 
     /// One entry of the buzz order.
-    public struct BuzzEntry: Codable, Sendable, Equatable {
+    public struct BuzzEntry: ListItem {
         /// The team.
         public var team: String
         /// Press time relative to the first entry, ms.
@@ -112,14 +112,20 @@ public enum ShakyWire: GameWire {
         public var uncertaintyMs: Int64
         /// Part of a tie group broken by a draw.
         public var tie: Bool
+        /// In a `buzzedUpdate` only, where the entry goes when not at the end (PROTOCOL.md §6.0).
+        public var at: Int?
 
         /// Creates an entry.
-        public init(team: String, offsetMs: Int64, uncertaintyMs: Int64, tie: Bool) {
+        public init(team: String, offsetMs: Int64, uncertaintyMs: Int64, tie: Bool, at: Int? = nil) {
             self.team = team
             self.offsetMs = offsetMs
             self.uncertaintyMs = uncertaintyMs
             self.tie = tie
+            self.at = at
         }
+
+        /// A team buzzes once per question.
+        public var key: String { team }
 
         /// `Blue +37 ms ±4`, `Red +0 ms (tie)`.
         public var summary: String {
@@ -139,18 +145,58 @@ public enum ShakyWire: GameWire {
         @Nullable public var remainingMs: Int64?
         /// The buzz clock's end, host ms; null when it no longer runs.
         @Nullable public var deadline: Int64?
+        /// The version of this order, which the `buzzedUpdate`s that follow continue (PROTOCOL.md §6.0).
+        public var seq: Int?
 
         /// Creates the message from the queue's entries.
-        public init(entries: [BuzzEntry], remainingMs: Int64?, deadline: Int64?) {
+        public init(entries: [BuzzEntry], remainingMs: Int64?, deadline: Int64?, seq: Int? = nil) {
             order = entries.map(\.team)
+            self.entries = entries
+            self.remainingMs = remainingMs
+            self.deadline = deadline
+            self.seq = seq
+        }
+
+        public func line(for reader: Perspective) -> String? {
+            let shown =
+                entries.isEmpty ? order.joined(separator: ", ") : entries.map(\.summary).joined(separator: " · ")
+            return "Buzz order: \(shown) · buzz clock \(Wording.seconds(remainingMs))"
+        }
+    }
+
+    /// What changed in the buzz order since the last `buzzed` or `buzzedUpdate` (PROTOCOL.md §6.0, §6.2).
+    public struct BuzzedUpdate: StateDelta {
+        public static let type = "buzzedUpdate"
+        public static let stateType = Buzzed.type
+        /// The order's version after this change.
+        public var seq: Int?
+        /// Entries in the order now.
+        public var count: Int
+        /// New entries and entries that changed (a tie found, a place taken by an earlier press).
+        public var entries: [BuzzEntry]
+        /// The buzz clock's time left; null when it no longer runs.
+        @Nullable public var remainingMs: Int64?
+        /// The buzz clock's end, host ms; null when it no longer runs.
+        @Nullable public var deadline: Int64?
+
+        /// Creates the delta.
+        public init(seq: Int, count: Int, entries: [BuzzEntry], remainingMs: Int64?, deadline: Int64?) {
+            self.seq = seq
+            self.count = count
             self.entries = entries
             self.remainingMs = remainingMs
             self.deadline = deadline
         }
 
+        public var changed: [BuzzEntry] { entries }
+        /// Teams never leave the order of a question.
+        public var removed: [String] { [] }
+
+        /// `Buzzed: Blue +37 ms ±4 · Green +40 ms (tie) · 5 in the queue · buzz clock 18 s`.
         public func line(for reader: Perspective) -> String? {
-            let shown = entries.isEmpty ? order.joined(separator: ", ") : entries.map(\.summary).joined(separator: " · ")
-            return "Buzz order: \(shown) · buzz clock \(Wording.seconds(remainingMs))"
+            guard !entries.isEmpty else { return nil }
+            return "Buzzed: " + entries.map(\.summary).joined(separator: " · ") + " · \(count) in the queue"
+                + " · buzz clock \(Wording.seconds(remainingMs))"
         }
     }
 
@@ -218,20 +264,27 @@ public enum ShakyWire: GameWire {
         public var timedOut: Bool
         /// `true` only when a small misspelling was forgiven (the spelling follows in `reveal`).
         public var misspelled: Bool?
+        /// `true` only when the quizmaster gave this verdict (judging by hand, or accepting an answer the judge
+        /// refused: it then replaces the team's earlier `result` on this question).
+        public var byQuizmaster: Bool?
 
         /// Creates the message.
-        public init(team: String, correct: Bool, points: Int, timedOut: Bool, misspelled: Bool) {
+        public init(
+            team: String, correct: Bool, points: Int, timedOut: Bool, misspelled: Bool, byQuizmaster: Bool = false
+        ) {
             self.team = team
             self.correct = correct
             self.points = points
             self.timedOut = timedOut
             self.misspelled = misspelled ? true : nil
+            self.byQuizmaster = byQuizmaster ? true : nil
         }
 
         public func line(for reader: Perspective) -> String? {
             if correct {
                 let spelling = misspelled == true ? " (small misspelling forgiven)" : ""
-                return "✔ \(team) is right\(spelling)! +\(points)"
+                let verdict = byQuizmaster == true ? " (the quizmaster's verdict)" : ""
+                return "✔ \(team) is right\(spelling)\(verdict)! +\(points)"
             }
             return "✘ \(team): " + (timedOut ? "time is up." : "wrong.")
         }
@@ -277,7 +330,9 @@ public enum ShakyWire: GameWire {
             if let nextInMs {
                 next = " " + (last ? "Final scores in" : "Next question in") + " \(Wording.seconds(nextInMs))."
             } else {
-                next = last ? " The quizmaster will show the final scores." : " Waiting for the quizmaster's next question…"
+                next =
+                    last
+                    ? " The quizmaster will show the final scores." : " Waiting for the quizmaster's next question…"
             }
             return "The answer was: \(answer). Scores: \(Standing.summary(scores)).\(next)"
         }
@@ -363,18 +418,22 @@ public enum ShakyWire: GameWire {
         public var points: Int
         /// The standings now.
         public var scores: [Standing]
+        /// The question whose answer it was (absent from older hosts: the one just revealed).
+        public var question: Int?
 
         /// Creates the message.
-        public init(team: String, correct: Bool, points: Int, scores: [Standing]) {
+        public init(team: String, correct: Bool, points: Int, scores: [Standing], question: Int? = nil) {
             self.team = team
             self.correct = correct
             self.points = points
             self.scores = scores
+            self.question = question
         }
 
         public func line(for reader: Perspective) -> String? {
             let change = points >= 0 ? "+\(points)" : "\(points)"
-            return "The quizmaster counts \(team)'s answer as \(correct ? "right" : "wrong") (\(change)). "
+            let which = question.map { " to question \($0)" } ?? ""
+            return "The quizmaster counts \(team)'s answer\(which) as \(correct ? "right" : "wrong") (\(change)). "
                 + "Scores: \(Standing.summary(scores))."
         }
     }
@@ -395,6 +454,7 @@ public enum ShakyWire: GameWire {
         case intro(Intro)
         case question(Question)
         case buzzed(Buzzed)
+        case buzzedUpdate(BuzzedUpdate)
         case turn(Turn)
         case hint(Hint)
         case result(Result)
@@ -408,7 +468,8 @@ public enum ShakyWire: GameWire {
         private static let decoder = FamilyDecoder<Message>([
             member(Judging.self, Message.judging), member(Overruled.self, Message.overruled),
             member(Intro.self, Message.intro), member(Question.self, Message.question),
-            member(Buzzed.self, Message.buzzed), member(Turn.self, Message.turn), member(Hint.self, Message.hint),
+            member(Buzzed.self, Message.buzzed), member(BuzzedUpdate.self, Message.buzzedUpdate),
+            member(Turn.self, Message.turn), member(Hint.self, Message.hint),
             member(Result.self, Message.result), member(Reveal.self, Message.reveal),
             member(Scoreboard.self, Message.scoreboard), member(Scores.self, Message.scores),
             member(Resumed.self, Message.resumed),
@@ -423,6 +484,7 @@ public enum ShakyWire: GameWire {
             case .intro(let message): message
             case .question(let message): message
             case .buzzed(let message): message
+            case .buzzedUpdate(let message): message
             case .turn(let message): message
             case .hint(let message): message
             case .result(let message): message
@@ -462,7 +524,9 @@ public enum ShakyWire: GameWire {
             guard case .judge(let team, let correct) = self else { return PlayRequest(type: "judge") }
             return PlayRequest(
                 type: "judge",
-                fields: [Field.team.rawValue: .string(team), Field.verdict.rawValue: .string(correct ? "accept" : "reject")])
+                fields: [
+                    Field.team.rawValue: .string(team), Field.verdict.rawValue: .string(correct ? "accept" : "reject"),
+                ])
         }
 
         public var pressedAt: Int64? { nil }
@@ -519,7 +583,8 @@ public enum ShakyWire: GameWire {
             switch verb {
             case "b", "buzz", "!": return rest.isEmpty ? .action(.buzz(pressedAt: nil)) : nil
             case "a", "answer":
-                return rest.isEmpty ? .usage("answer YOUR ANSWER   (or just type it when it is your turn)") : .action(.answer(rest))
+                return rest.isEmpty
+                    ? .usage("answer YOUR ANSWER   (or just type it when it is your turn)") : .action(.answer(rest))
             case "s", "shake": return rest.isEmpty ? .action(.shake) : nil
             default: return nil
             }
@@ -530,5 +595,18 @@ public enum ShakyWire: GameWire {
             "  a TEXT           answer (or just type your answer when it is your turn)",
             "  s or shake       a hint: one more letter in place, costs points",
         ]
+    }
+}
+
+extension ShakyWire.Buzzed: GrowingState {
+    public var items: [ShakyWire.BuzzEntry] { entries }
+
+    public func delta(seq: Int, changed: [ShakyWire.BuzzEntry], removed: [String]) -> ShakyWire.BuzzedUpdate {
+        ShakyWire.BuzzedUpdate(
+            seq: seq, count: entries.count, entries: changed, remainingMs: remainingMs, deadline: deadline)
+    }
+
+    public func updated(items: [ShakyWire.BuzzEntry], by delta: ShakyWire.BuzzedUpdate) -> ShakyWire.Buzzed {
+        ShakyWire.Buzzed(entries: items, remainingMs: delta.remainingMs, deadline: delta.deadline, seq: seq)
     }
 }

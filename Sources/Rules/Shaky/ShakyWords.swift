@@ -24,6 +24,9 @@ public struct ShakyWords: SteeredMode, Codable, Sendable, Equatable {
     public private(set) var nextQuestionAt: Instant?
     private var round = Round(index: -1, openedAt: Instant(milliseconds: 0), buzzDeadline: Instant(milliseconds: 0),
                               isBuzzOpen: false)
+    /// The question before the current one, kept so the quizmaster can still overrule a verdict on it once the
+    /// next question has opened.
+    private var previousRound: Round?
     private var finalStandings: [Standing]?
     /// How the last question ended, for a viewer who joins during its reveal.
     public private(set) var lastReveal: Reveal?
@@ -104,10 +107,14 @@ public struct ShakyWords: SteeredMode, Codable, Sendable, Equatable {
 
     /// The points `team` would win with a correct answer now (base minus its shakes, never below 0).
     public func pointsOnOffer(for team: String) -> Int? {
-        guard let question = currentQuestion, scoreByTeam[team] != nil else { return nil }
-        let base = settings.basePoints.points(for: question.difficulty)
-        let costPerShake = base * settings.shakeCostPercent / 100
-        return max(0, base - shakeCount(for: team) * costPerShake)
+        guard currentQuestion != nil, scoreByTeam[team] != nil else { return nil }
+        return offer(for: team, in: round)
+    }
+
+    /// What a correct answer of `team` was worth in `round` (base minus its shakes there, never below 0).
+    private func offer(for team: String, in round: Round) -> Int {
+        let base = settings.basePoints.points(for: questions[round.index].difficulty)
+        return max(0, base - round.shakes[team, default: 0] * (base * settings.shakeCostPercent / 100))
     }
 
     /// The points `team`'s next shake would take off what it may win (never more than is on offer).
@@ -124,6 +131,22 @@ public struct ShakyWords: SteeredMode, Codable, Sendable, Equatable {
 
     /// When the open or just-revealed question opened.
     public var questionOpenedAt: Instant? { round.index >= 0 ? round.openedAt : nil }
+
+    /// The answers typed to question `number` (the current one or the one before), and when it opened.
+    public func answers(toQuestion number: Int) -> (answers: [AnswerRecord], openedAt: Instant)? {
+        for candidate in [round, previousRound].compactMap({ $0 }) where candidate.index + 1 == number {
+            return (candidate.answers, candidate.openedAt)
+        }
+        return nil
+    }
+
+    /// `team`'s latest answer and the number of its question: in the current question, else the one before.
+    public func latestAnswer(of team: String) -> (question: Int, answer: AnswerRecord)? {
+        for candidate in [round, previousRound].compactMap({ $0 }) {
+            if let answer = candidate.answers.last(where: { $0.team == team }) { return (candidate.index + 1, answer) }
+        }
+        return nil
+    }
 
     /// The answers typed to the open or just-revealed question (and turns that ran out), as judged, in order.
     public var answers: [AnswerRecord] { round.index >= 0 ? round.answers : [] }
@@ -326,47 +349,62 @@ public struct ShakyWords: SteeredMode, Codable, Sendable, Equatable {
         return endTurnWithoutScore(isTimedOut: false, at: now)
     }
 
-    /// The operator's verdict on an answer waiting for it, or an overrule of an earlier verdict on this question.
+    /// The operator's verdict on an answer waiting for it, or an overrule of the last verdict on `team`'s answer:
+    /// to the open or just-revealed question, or, when the team has not answered the open one, to the question
+    /// before it (a protest usually comes once the next question is up).
     private mutating func judge(team: String, correct: Bool, at now: Instant) throws(RuleError) -> [Effect] {
         guard phase == .question || phase == .reveal else {
             throw RuleError(.nothingToJudge, "There is no question to judge now.")
         }
-        guard let index = round.answers.lastIndex(where: { $0.team == team }) else {
-            throw RuleError(.nothingToJudge, "\(team) has not answered this question.")
+        try checkNotPaused()
+        if let index = round.answers.lastIndex(where: { $0.team == team }) {
+            if phase == .question, round.awaitingVerdict == team {
+                round.awaitingVerdict = nil
+                round.answers[index].verdict = correct ? .exact : .wrong
+                return settle(team: team, verdict: correct ? .exact : .wrong, at: now)
+            }
+            let wasCorrect = try round.answers[index].overrule(correct: correct, question: round.index + 1)
+            if correct, phase == .question {
+                // Accepting an answer judged wrong while the question is open: the team scores and it ends.
+                let points = offer(for: team, in: round)
+                scoreByTeam[team]! += points
+                correctByTeam[team]! += 1
+                round.answers[index].points = points
+                if round.queue.teamOnTurn != nil { round.queue.endTurn(at: now) }
+                round.answerDeadline = nil
+                return [.result(team: team, correct: true, pointsAwarded: points, isMisspelling: false,
+                                isTimedOut: false),
+                        endQuestion(scorer: team, points: points, at: now)]
+            }
+            var answer = round.answers[index]
+            let effect = rescore(team: team, correct: correct, wasCorrect: wasCorrect, answer: &answer, in: round)
+            round.answers[index] = answer
+            return [effect]
         }
-        if phase == .question, round.awaitingVerdict == team {
-            round.awaitingVerdict = nil
-            round.answers[index].verdict = correct ? .exact : .wrong
-            return settle(team: team, verdict: correct ? .exact : .wrong, at: now)
+        guard phase == .question, var previous = previousRound,
+            let index = previous.answers.lastIndex(where: { $0.team == team })
+        else {
+            let which = previousRound == nil ? "this question" : "this question or the one before"
+            throw RuleError(.nothingToJudge, "\(team) has not answered \(which).")
         }
-        let record = round.answers[index]
-        let wasCorrect = record.verdict?.isCorrect ?? false
-        guard wasCorrect != correct else {
-            let said = correct ? "right" : "wrong"
-            throw RuleError(.nothingToJudge, "\(team)'s answer already counts as \(said).")
-        }
-        round.answers[index].isByHand = true
-        round.answers[index].verdict = correct ? .exact : .wrong
-        if correct, phase == .question {
-            // Accepting an answer judged wrong while the question is open: the team scores and the question ends.
-            let points = pointsOnOffer(for: team)!
-            scoreByTeam[team]! += points
-            correctByTeam[team]! += 1
-            round.answers[index].points = points
-            var effects: [Effect] = []
-            if round.queue.teamOnTurn != nil { round.queue.endTurn(at: now) }
-            effects.append(.result(team: team, correct: true, pointsAwarded: points, isMisspelling: false,
-                                   isTimedOut: false))
-            effects.append(endQuestion(scorer: team, points: points, at: now))
-            return effects
-        }
-        let change = correct ? pointsOnOffer(for: team)! : -record.points
+        let wasCorrect = try previous.answers[index].overrule(correct: correct, question: previous.index + 1)
+        let effect = rescore(
+            team: team, correct: correct, wasCorrect: wasCorrect, answer: &previous.answers[index], in: previous)
+        previousRound = previous
+        return [effect]
+    }
+
+    /// Moves `team`'s points after the quizmaster changed the verdict on `answer`, given in `round`.
+    private mutating func rescore(
+        team: String, correct: Bool, wasCorrect: Bool, answer: inout AnswerRecord, in round: Round
+    ) -> Effect {
+        let change = correct ? offer(for: team, in: round) : -answer.points
         scoreByTeam[team]! += change
-        correctByTeam[team]! += correct ? 1 : -1
-        round.answers[index].points = correct ? change : 0
+        correctByTeam[team]! += correct ? 1 : (wasCorrect ? -1 : 0)
+        answer.points = correct ? change : 0
         let table = standings
-        lastReveal?.standings = table
-        return [.overruled(team: team, correct: correct, points: change, standings: table)]
+        if lastReveal?.number == round.index + 1 { lastReveal?.standings = table }
+        return .overruled(team: team, correct: correct, points: change, standings: table, question: round.index + 1)
     }
 
     private mutating func shake(team: String) throws(RuleError) -> Effect {
@@ -439,6 +477,7 @@ public struct ShakyWords: SteeredMode, Codable, Sendable, Equatable {
 
     private mutating func openQuestion(_ index: Int, at now: Instant) -> Effect {
         let question = questions[index]
+        if round.index >= 0 { previousRound = round }
         round = Round(index: index, openedAt: now, buzzDeadline: now.advanced(bySeconds: settings.questionSeconds),
                       isBuzzOpen: true)
         for team in teams {

@@ -68,7 +68,7 @@ extension ShakyWords {
         case awaitingVerdict(team: String, text: String)
         /// The operator overruled the verdict on `team`'s answer after the question: `points` (added, or taken back
         /// when negative) and the standings now.
-        case overruled(team: String, correct: Bool, points: Int, standings: [Standing])
+        case overruled(team: String, correct: Bool, points: Int, standings: [Standing], question: Int)
     }
 
     /// One answer typed to the current question, as judged (for the operator's feed and the game log).
@@ -83,10 +83,31 @@ extension ShakyWords {
         public var verdict: AnswerVerdict?
         /// Whether the operator gave or changed the verdict.
         public var isByHand: Bool
+        /// The automatic judge's verdict when the quizmaster changed it (the log keeps both).
+        public var judgedAs: AnswerVerdict?
         /// The points it scored (0 when wrong).
         public var points: Int
         /// When it arrived.
         public var at: Instant
+
+        /// Gives the quizmaster's verdict in place of the judge's (kept in `judgedAs`); returns whether the answer
+        /// counted as right before. Refuses a verdict the answer already has, and accepting a turn that ran out
+        /// with nothing typed.
+        mutating func overrule(correct: Bool, question: Int) throws(RuleError) -> Bool {
+            let wasCorrect = verdict?.isCorrect ?? false
+            if verdict != nil, wasCorrect == correct {
+                throw RuleError(
+                    .nothingToJudge,
+                    "\(team)'s answer to question \(question) already counts as \(correct ? "right" : "wrong").")
+            }
+            guard !(correct && text.isEmpty) else {
+                throw RuleError(.nothingToJudge, "\(team) typed no answer to question \(question): nothing to accept.")
+            }
+            if !isByHand { judgedAs = verdict }
+            isByHand = true
+            verdict = correct ? .exact : .wrong
+            return wasCorrect
+        }
     }
 
     /// A freshly opened question, as announced.

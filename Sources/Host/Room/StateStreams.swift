@@ -1,0 +1,171 @@
+import Protocol
+
+/// Who keeps a growing state: the room itself (the lobby) or the running game (a buzz order, a leaderboard).
+enum StreamOwner {
+    /// The room's own states; changes go out at the end of the loop's turn (or its coalescing window).
+    case room
+    /// The running game's states: ended with the game, and sent before any other message of the game.
+    case game
+}
+
+/// One growing state as one audience receives it: the whole state once, then only what changed (PROTOCOL.md §6.0).
+///
+/// Invariant: every session in `audience` that has received this stream holds `sent`, numbered `seq`; each
+/// message taken from the stream numbers the next version, so a reader that misses one sees a gap and asks for
+/// the whole state again (`resync`). Changes noted between two sends are sent together, as one message.
+final class StateStream {
+    /// The `type` of the whole state's message (`lobby`, `buzzed`).
+    let type: String
+    /// Who receives it.
+    let audience: Audience
+    /// Who keeps it.
+    let owner: StreamOwner
+    /// The version of `sent`.
+    private(set) var seq = 0
+    /// The state as its audience last received it (numbered `seq`); nil before the first send.
+    private(set) var sent: (any GrowingState)?
+    /// Whether the last message sent was the whole state (a `wholeState` with nothing new is then not repeated).
+    private(set) var isSentWhole = false
+    /// A newer value not sent yet.
+    private(set) var pending: (any GrowingState)?
+    /// Whether the pending value must go out whole.
+    private var isWholeRequested = false
+    /// When the pending value is due (host ms): the end of this turn, or the end of the coalescing window.
+    private(set) var dueAt: Int64?
+
+    init(type: String, audience: Audience, owner: StreamOwner) {
+        self.type = type
+        self.audience = audience
+        self.owner = owner
+    }
+
+    /// Notes the state's latest value; `whole` asks for it to go out whole (a phase change, a committed order).
+    func note(_ state: any GrowingState, whole: Bool, dueAt due: Int64) {
+        pending = state
+        isWholeRequested = isWholeRequested || whole
+        dueAt = min(dueAt ?? due, due)
+    }
+
+    /// The message that brings the audience from `sent` to the pending value (whole or delta), recorded as sent;
+    /// nil when nothing is pending or no item changed.
+    func take() -> (any HostMessage)? {
+        guard let latest = pending else { return nil }
+        pending = nil
+        dueAt = nil
+        let wantsWhole = isWholeRequested
+        isWholeRequested = false
+        return message(for: latest, wantsWhole: wantsWhole)
+    }
+
+    /// The whole state as the audience holds it (numbered), for a catch-up or a `resync`; nil before the first send.
+    var sentWhole: (any HostMessage)? { sent }
+
+    /// `sentWhole` as one JSON line, encoded once per version: every joiner of a hall gets the same team sizes.
+    var sentWholeLine: [UInt8]? {
+        if let line = cachedLine, cachedLineSeq == seq { return line }
+        cachedLine = sent?.encodedLine()
+        cachedLineSeq = seq
+        return cachedLine
+    }
+    private var cachedLine: [UInt8]?
+    private var cachedLineSeq = -1
+
+    private func message<State: GrowingState>(for latest: State, wantsWhole: Bool) -> (any HostMessage)? {
+        var latest = latest
+        latest.seq = seq
+        if let previous = sent as? State {
+            if wantsWhole && isSentWhole && previous.items == latest.items {
+                sent = latest  // the audience already holds this whole list: nothing to repeat
+                cachedLine = nil
+                return nil
+            }
+            if !wantsWhole, let (changed, removed) = ListDiff.changes(from: previous.items, to: latest.items) {
+                if changed.isEmpty && removed.isEmpty {
+                    sent = latest  // other fields (a head count, a clock) ride along with the next change
+                    cachedLine = nil
+                    return nil
+                }
+                // A change that touches half the list or more goes whole: a delta would save little, and readers
+                // that ignore deltas stay exact while lists are small.
+                if 2 * (changed.count + removed.count) < max(latest.items.count, previous.items.count) {
+                    seq += 1
+                    latest.seq = seq
+                    sent = latest
+                    isSentWhole = false
+                    return latest.delta(seq: seq, changed: changed, removed: removed)
+                }
+            }
+        }
+        seq += 1
+        latest.seq = seq
+        sent = latest
+        isSentWhole = true
+        return latest
+    }
+
+    /// `state` numbered as the audience holds it, when it is the list the audience was last sent; else unchanged.
+    func numbered<State: GrowingState>(_ state: State) -> State {
+        guard let sent = sent as? State, sent.items == state.items else { return state }
+        var numbered = state
+        numbered.seq = seq
+        return numbered
+    }
+}
+
+@available(*, unavailable)
+extension StateStream: Sendable {}
+
+/// The room's growing states, one stream per state type and audience.
+final class StateStreams {
+    private var streams: [String: StateStream] = [:]
+    /// Stream keys in the order they were made, so sends happen in a fixed order.
+    private var order: [String] = []
+
+    private static func key(_ type: String, _ audience: Audience) -> String {
+        type + "|" + String(describing: audience)
+    }
+
+    /// Every stream, oldest first.
+    var all: [StateStream] { order.compactMap { streams[$0] } }
+
+    /// The stream of `type` to `audience`, if there is one.
+    func stream(_ type: String, to audience: Audience) -> StateStream? { streams[StateStreams.key(type, audience)] }
+
+    /// Notes a new value of a state for `audience`, making its stream when needed.
+    @discardableResult
+    func note(
+        _ state: any GrowingState, to audience: Audience, owner: StreamOwner, whole: Bool, dueAt: Int64
+    ) -> StateStream {
+        let type = Swift.type(of: state).type
+        let key = StateStreams.key(type, audience)
+        let stream: StateStream
+        if let existing = streams[key] {
+            stream = existing
+        } else {
+            stream = StateStream(type: type, audience: audience, owner: owner)
+            streams[key] = stream
+            order.append(key)
+        }
+        stream.note(state, whole: whole, dueAt: dueAt)
+        return stream
+    }
+
+    /// Forgets a stream: the next value of that state goes out whole.
+    func remove(_ stream: StateStream) {
+        let key = StateStreams.key(stream.type, stream.audience)
+        guard streams[key] === stream else { return }
+        streams[key] = nil
+        order.removeAll { $0 == key }
+    }
+
+    /// The streams with a value waiting, oldest first.
+    func pending(owner: StreamOwner? = nil) -> [StateStream] {
+        all.filter { $0.pending != nil && (owner == nil || $0.owner == owner) }
+    }
+
+    /// When the next waiting value is due.
+    var nextDue: Int64? { all.compactMap(\.dueAt).min() }
+}
+
+@available(*, unavailable)
+extension StateStreams: Sendable {}
