@@ -142,7 +142,7 @@ final class HostCore: SessionHandler {
             environment.consoleOutput("Stopping the host…")
             isRunning = false
         case .message(let message):
-            operate(message, replyTo: target)
+            operate(message, replyTo: target, isTyped: true)
         case .help:
             operators.answer(target, OkReply(message: consoleHelp))
         case .usage(let usage):
@@ -519,7 +519,7 @@ final class HostCore: SessionHandler {
 
     /// Runs an operator command; while the host cannot save, `continue` tries to save at once and the commands
     /// that would change the room wait.
-    private func operate(_ message: ClientMessage, replyTo target: ReplyTarget) {
+    private func operate(_ message: ClientMessage, replyTo target: ReplyTarget, isTyped: Bool = false) {
         if let refusal = savingRefusal {
             switch message {
             case .resume:
@@ -531,7 +531,7 @@ final class HostCore: SessionHandler {
             default: break
             }
         }
-        operators.operate(message, replyTo: target, at: instant)
+        operators.operate(message, replyTo: target, at: instant, isTyped: isTyped)
     }
 
     private func mayAddCommand(_ session: Session) -> Bool {

@@ -266,4 +266,25 @@ struct OrganiserTests {
         let reply = host.console("start shaky 3 sciense")
         #expect(reply.first?.contains("Did you mean science?") == true, "\(reply)")
     }
+
+    @Test func judgeIsSpelledAsOnTheCommandLineAndAMistypedOptionStartsNothing() throws {
+        let host = try EmbeddedHost()
+        _ = try host.player("Ann", team: "Red")
+        let typo = host.console("start shaky 3 judge-by-hnad=on")
+        #expect(typo == ["! Shaky Words has no option \"judge-by-hnad\" here. Did you mean judge-by-hand?"])
+        #expect(host.core.room.game == nil, "a mistyped option starts no game that ignores it")
+        let unknown = host.console("start shaky colour=red")
+        #expect(unknown.first?.hasPrefix("! Shaky Words has no option \"colour\" here. Its options: teams, questions, ") == true, "\(unknown)")
+        let admin = try host.watcher(.admin)
+        admin.send(["type": "start", "game": "shaky", "questions": 3, "judgeByHnad": true])
+        let ok = try admin.expect("ok")["message"]?.stringValue ?? ""
+        #expect(ok.hasSuffix("Ignored: Shaky Words has no option \"judge-by-hnad\" here. Did you mean judge-by-hand?"), "a JSON start keeps protocol 1's promise and says what it ignored: \(ok)")
+        host.console("end")
+        #expect(host.console("start shaky 3 judge=sometimes").first?.contains("judge must be manual or auto") == true)
+        host.console("start shaky 3 judge=manual")
+        #expect((host.core.room.game as? ShakyHost)?.game.settings.isJudgedByHand == true)
+        host.console("end")
+        host.console("start shaky 3 judge=auto")
+        #expect((host.core.room.game as? ShakyHost)?.game.settings.isJudgedByHand == false)
+    }
 }

@@ -87,8 +87,7 @@ final class ShakyHost: GameAdapter {
             teams: record.teams, questions: record.questions, settings: record.settings, seed: record.seed)
     }
 
-    static func make(options fields: JSONObject, context: GameContext) throws(RuleError) -> ShakyHost {
-        let options = StartOptions(fields: fields)
+    static func make(options: StartOptions, context: GameContext) throws(RuleError) -> ShakyHost {
         // The teams with someone here (away players' teams would be ghosts scoring 0), unless the operator names them.
         let present = context.room.teams.filter { team in context.room.members(of: team).contains(where: \.isConnected)
         }
@@ -118,11 +117,22 @@ final class ShakyHost: GameAdapter {
                 "answerSeconds", default: host.answerSeconds, in: ShakySettings.answerSecondsRange),
             revealSeconds: reveal == 0 ? nil : reveal,
             isForgiving: !(try options.bool("strict", default: host.isStrict)))
-        settings.isJudgedByHand = try options.bool("judgeByHand", default: host.isJudgedByHand)
+        settings.isJudgedByHand = try judgedByHand(options, default: host.isJudgedByHand)
         return try ShakyHost(
             record: StartRecord(
                 teams: teams, questions: questions, settings: settings, seedText: String(rng.next()), packs: packs,
                 difficulty: difficulty.rawValue, repeated: repeated))
+    }
+
+    /// `judge=manual|auto`, spelled as the host's `--judge` (and `judge-by-hand=on|off`, its first spelling).
+    private static func judgedByHand(_ options: StartOptions, default value: Bool) throws(RuleError) -> Bool {
+        let alias = try options.bool("judgeByHand", default: value)
+        guard let judge = try options.string("judge") else { return alias }
+        switch judge.lowercased() {
+        case "manual", "hand", "by-hand": return true
+        case "auto", "automatic": return false
+        default: throw RuleError(.badOption, "judge must be manual or auto, not \"\(judge)\".")
+        }
     }
 
     static func restore(record json: JSONValue) throws -> ShakyHost {
