@@ -96,6 +96,20 @@ struct OrganiserTests {
         #expect(line == "✔ Red is right (the quizmaster's verdict)! +100")
     }
 
+    @Test func kickingTheQueenWhileSheChoosesGivesTheCommandAtOnce() throws {
+        let host = try EmbeddedHost()
+        let names = ["Ann", "Bob", "Cid", "Dee"]
+        let players = try names.map { try host.player($0, team: $0) }
+        host.console("start queen")
+        let queen = try #require((host.core.room.game as? QueenHost)?.game.queen)
+        let citizen = try #require(zip(names, players).first { $0.0 != queen }?.1)
+        #expect(try citizen.expect("round")["queen"]?.stringValue == queen)
+        let reply = host.console("kick \(queen)")
+        #expect(reply.contains { $0.hasPrefix("\(queen) was removed") }, "\(reply)")
+        let order = try citizen.expect("order")  // no clock advanced: the room does not wait for a Queen who is gone
+        #expect(order["text"]?.stringValue?.isEmpty == false)
+    }
+
     @Test func judgingByHandHoldsEveryVerdictForTheOperator() throws {
         var options = EmbeddedHost.defaultOptions
         options.isJudgedByHand = true
