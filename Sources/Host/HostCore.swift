@@ -40,8 +40,11 @@ final class HostCore: SessionHandler {
     var log: Logger { environment.log }
     /// False once the operator typed `quit`.
     private(set) var isRunning = true
-    /// The operator typed `quit` during a game once; a second `quit` stops the host.
-    private var isQuitPending = false
+    /// When the console's `quit` during a game asked for confirmation: a second `quit` within
+    /// `quitConfirmationMilliseconds`, with no other console line between, stops the host.
+    private var quitAskedAt: Instant?
+    /// How long the console's `quit` waits for its confirmation.
+    static let quitConfirmationMilliseconds: Int64 = 30_000
     private var nextHousekeepingAt: Int64 = 0
     private var nextTrimAt: Int64 = 0
     private var lastStatusLine = ""
@@ -120,24 +123,30 @@ final class HostCore: SessionHandler {
         // A stray key (an arrow, Home) types an escape sequence: what is left of it is nothing to answer.
         let trimmed = TerminalText.sanitized(line, keepingLineBreaks: false).trimmingCharacters(in: .whitespaces)
         guard !trimmed.isEmpty else { return }
-        let wasQuitPending = isQuitPending
-        isQuitPending = false
+        // Only the console's own next line confirms or cancels its quit (an admin client's lines do neither).
+        let now = instant
+        var isQuitConfirmed = false
+        if target.isConsole, let asked = quitAskedAt {
+            quitAskedAt = nil
+            isQuitConfirmed =
+                ["quit", "exit", "bye"].contains(trimmed.lowercased())
+                && asked.milliseconds(until: now) <= Self.quitConfirmationMilliseconds
+        }
         if trimmed.lowercased() == "quit!", target.isConsole {
             environment.consoleOutput("Stopping the host…")
             isRunning = false
             return
         }
-        if wasQuitPending, ["quit", "exit", "bye"].contains(trimmed.lowercased()) { isQuitPending = true }
         switch TextCommandParsing.parse(trimmed, games: room.catalog.startGrammars) {
         case .message(.bye):
             guard target.isConsole else {
                 return operators.refuse(target, .forbidden, "quit stops the host: only its own console can do that.")
             }
-            if let game = room.game, !game.isFinished, !isQuitPending {
-                isQuitPending = true
+            if let game = room.game, !game.isFinished, !isQuitConfirmed {
+                quitAskedAt = now
                 return environment.consoleOutput(
                     "A game of \(game.mode.title) is running. Type quit again (or quit!) to stop the host anyway — "
-                        + "start it with --resume to come back — or end the game first.")
+                        + "starting the host again brings the game back — or end the game first.")
             }
             environment.consoleOutput("Stopping the host…")
             isRunning = false
@@ -179,11 +188,14 @@ final class HostCore: SessionHandler {
             let lines = storage.history()
             return operators.answer(
                 target,
-                OkReply(message: lines.isEmpty ? "No finished games yet." : (["Finished games:"] + lines).joined(separator: "\n")))
+                OkReply(
+                    message: lines.isEmpty
+                        ? "No finished games yet." : (["Finished games:"] + lines).joined(separator: "\n")))
         }
         guard let (_, log, game) = storage.gameLog(which) else {
             return operators.refuse(
-                target, .unknownCommand, "There is no finished game \"\(which)\"; `history` lists them with their numbers.")
+                target, .unknownCommand,
+                "There is no finished game \"\(which)\"; `history` lists them with their numbers.")
         }
         let lines = room.catalog.entry(named: game)?.logLines(log) ?? ModeEntry.plainLines(log)
         operators.answer(target, OkReply(message: lines.joined(separator: "\n")))
@@ -289,7 +301,8 @@ final class HostCore: SessionHandler {
         guard hello.room.uppercased() == room.room.code else {
             let shown = hello.room.isEmpty ? "no room code" : "room code \"\(hello.room)\""
             return sessions.send(
-                ErrorReply(.wrongRoom, "Wrong room: \(shown). Use the code shown on the host's screen, then try again."),
+                ErrorReply(
+                    .wrongRoom, "Wrong room: \(shown). Use the code shown on the host's screen, then try again."),
                 to: session, re: id)
         }
         let current = instant
@@ -299,7 +312,8 @@ final class HostCore: SessionHandler {
             guard let key = hello.key, Secrets.constantTimeEquals(key, adminKey) else {
                 log.warning("Connection \(session.id) from \(session.peer) gave a wrong admin key.")
                 return sessions.send(
-                    ErrorReply(.badKey, "That admin key is not right. It is printed on the host's screen as admin-key=…."),
+                    ErrorReply(
+                        .badKey, "That admin key is not right. It is printed on the host's screen as admin-key=…."),
                     to: session, re: id)
             }
             sessions.admit(session, as: .admin)
@@ -321,7 +335,9 @@ final class HostCore: SessionHandler {
         if hello.isSyncing { sessions.startSync(session, at: current.milliseconds) }
         room.lobbyChanged()
         room.catchUp(session, at: current)
-        for later in room.deliverLater { if let target = sessions.session(ofPlayer: later.playerID) { sessions.send(later.message, to: target) } }
+        for later in room.deliverLater {
+            if let target = sessions.session(ofPlayer: later.playerID) { sessions.send(later.message, to: target) }
+        }
         room.deliverLater = []
     }
 
@@ -544,7 +560,8 @@ final class HostCore: SessionHandler {
     func typed(_ line: String, session: Session) {
         if let refusal = savingRefusal { return sessions.sendText("! " + refusal, to: session) }
         guard let ref = session.player, let player = room.room.player(id: ref.id) else {
-            return sessions.sendText("! Unknown command \"\(line.prefix(40))\". Type `help` for the commands.", to: session)
+            return sessions.sendText(
+                "! Unknown command \"\(line.prefix(40))\". Type `help` for the commands.", to: session)
         }
         if let game = room.game {
             switch game.parse(text: line) {
@@ -558,7 +575,9 @@ final class HostCore: SessionHandler {
                 }
             }
         }
-        let elsewhere = room.catalog.entries.first { entry in entry.name != room.game?.mode.name && entry.parsesText(line) }
+        let elsewhere = room.catalog.entries.first { entry in
+            entry.name != room.game?.mode.name && entry.parsesText(line)
+        }
         if let elsewhere {
             guard let game = room.game else {
                 return sessions.sendText("! No game is running yet; wait for the operator to start one.", to: session)
@@ -607,7 +626,8 @@ final class HostCore: SessionHandler {
             return "You are watching. Commands: scores, help, quit."
         case .admin?:
             return consoleHelp.replacingOccurrences(
-                of: "help · quit (stops the host; during a game it asks first)", with: "help · quit (you leave; the game goes on)")
+                of: "help · quit (stops the host; during a game it asks first)",
+                with: "help · quit (you leave; the game goes on)")
         }
     }
 
@@ -623,21 +643,22 @@ final class HostCore: SessionHandler {
             "  scores                          the standings",
         ]
         lines += room.catalog.entries.flatMap(\.commandHelp).map { "  " + $0 }
-        lines += [
-            " The room",
-            "  status                          who is here and what is running",
-            "  kick NAME · unban NAME          bar a player (name and computer) for tonight · let back",
-            "  tidy                            remove every player who is away",
-            "  lock · unlock                   late arrivals wait for the next game · join at once",
-            " Questions, commands and each game's content",
-            "  packs · pack show ID · pack create NAME · pack rename ID NAME · pack delete ID",
-            "  pack copy ID [NAME] · pack import FILE · pack export ID FILE · pack remove ID N",
-            "  pack add ID DIFFICULTY | QUESTION | ANSWER · pack edit ID N DIFFICULTY | Q | A",
-            "  library list · library search TEXT · library add [kind=K] [difficulty=D] TEXT",
-            "  library edit ID TEXT · library delete ID · library hide ID · library unhide ID",
-        ] + operators.tools.usage.map { "  " + $0 } + [
-            "  help · quit (stops the host; during a game it asks first)",
-        ]
+        lines +=
+            [
+                " The room",
+                "  status                          who is here and what is running",
+                "  kick NAME · unban NAME          bar a player (name and computer) for tonight · let back",
+                "  tidy                            remove every player who is away",
+                "  lock · unlock                   late arrivals wait for the next game · join at once",
+                " Questions, commands and each game's content",
+                "  packs · pack show ID · pack create NAME · pack rename ID NAME · pack delete ID",
+                "  pack copy ID [NAME] · pack import FILE · pack export ID FILE · pack remove ID N",
+                "  pack add ID DIFFICULTY | QUESTION | ANSWER · pack edit ID N DIFFICULTY | Q | A",
+                "  library list · library search TEXT · library add [kind=K] [difficulty=D] TEXT",
+                "  library edit ID TEXT · library delete ID · library hide ID · library unhide ID",
+            ] + operators.tools.usage.map { "  " + $0 } + [
+                "  help · quit (stops the host; during a game it asks first)"
+            ]
         return lines.joined(separator: "\n")
     }
 }

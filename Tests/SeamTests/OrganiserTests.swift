@@ -228,7 +228,20 @@ struct OrganiserTests {
         host.console("status")
         #expect(
             host.console("quit").first?.contains("Type quit again") == true, "another command in between asks again")
+        host.advance(by: 31_000)
+        #expect(host.console("quit").first?.contains("Type quit again") == true, "a confirmation half a minute later asks again")
+        let admin = try host.watcher(.admin)
+        admin.send(["type": "console", "line": "status"])
+        #expect(!admin.drain().isEmpty, "the operator client got its answer")
         host.console("quit")
+        #expect(!host.core.isRunning, "an operator client's line neither confirms nor cancels the console's quit")
+    }
+
+    @Test func quitWithAnExclamationMarkStopsAtOnce() throws {
+        let host = try EmbeddedHost()
+        _ = try host.player("Ann", team: "Red")
+        host.console("start shaky 1")
+        #expect(host.console("quit!") == ["Stopping the host…"])
         #expect(!host.core.isRunning)
     }
 
