@@ -159,9 +159,12 @@ final class HostCore: SessionHandler {
         default:
             var words = trimmed.split(separator: " ").map(String.init)
             if words.first?.lowercased() == "history" {
-                // `history --fly tonight` is the tool `fly` with the words `history tonight`, as on the command line.
-                if words.count >= 2, words[1].hasPrefix("--") {
-                    words = [String(words[1].dropFirst(2)), "history"] + words.dropFirst(2)
+                // `history --fly tonight` (or `history fly tonight`) is the tool `fly` with the words
+                // `history tonight`, as on the command line.
+                let nouns = Set(operators.tools.tools.map(\.noun))
+                if words.count >= 2, words[1].hasPrefix("--") || nouns.contains(words[1].lowercased()) {
+                    let noun = words[1].hasPrefix("--") ? words[1].dropFirst(2) : Substring(words[1].lowercased())
+                    words = [String(noun), "history"] + words.dropFirst(2)
                 } else if words.count <= 2 {
                     return consoleHistory(words.dropFirst().first, replyTo: target)
                 }
@@ -650,6 +653,8 @@ final class HostCore: SessionHandler {
                 "  kick NAME · unban NAME          bar a player (name and computer) for tonight · let back",
                 "  tidy                            remove every player who is away",
                 "  lock · unlock                   late arrivals wait for the next game · join at once",
+                "  history · history N             tonight's finished games · one with every answer typed",
+                "  history --NOUN (or NOUN history) a game's own records, e.g. history fly",
                 " Questions, commands and each game's content",
                 "  packs · pack show ID · pack create NAME · pack rename ID NAME · pack delete ID",
                 "  pack copy ID [NAME] · pack import FILE · pack export ID FILE · pack remove ID N",
