@@ -43,7 +43,8 @@ struct OrganiserTests {
         let host = try EmbeddedHost()
         let ann = try host.player("Ann", team: "Red")
         let bob = try host.player("Bob", team: "Blue")
-        host.console("start shaky 2 easy")
+        let started = host.console("start shaky 2 easy")
+        #expect(started.contains { $0.contains("Question 1/2 (easy, 100 points): ") }, "\(started)")
         ann.send(["type": "buzz"])
         ann.send(["type": "answer", "text": "certainly wrong"])
         host.advance(by: 21_000)  // buzzing closes: the question is revealed unanswered (the next opens at 25 s)
@@ -53,6 +54,7 @@ struct OrganiserTests {
                 == #"Red's answer "certainly wrong" to question 1 now counts as right: +100. Scores: #1 Red 100 · #2 Blue 0."#
         )
         let overruled = try bob.expect("overruled")
+        #expect(host.consoleLines.contains { $0.hasSuffix("You counted Red's answer to question 1 as right (+100). Scores: #1 Red 100 · #2 Blue 0.") }, "\(host.consoleLines)")
         #expect(overruled["team"] == "Red")
         #expect(overruled["points"] == 100)
         #expect(host.console("accept Red") == [#"! Red's answer to question 1 already counts as right."#])

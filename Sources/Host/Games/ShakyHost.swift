@@ -148,7 +148,8 @@ final class ShakyHost: GameAdapter {
     var startNote: String? {
         guard let repeated = record.repeated, repeated > 0 else { return nil }
         return
-            "\(Wording.count(repeated, "question")) had to repeat from earlier tonight: the packs have no more new ones."
+            "\(Wording.count(repeated, "question")) had to repeat from earlier tonight: "
+            + "the packs have no more new ones."
     }
     var isFinished: Bool { game.phase == .finished }
 
@@ -216,12 +217,15 @@ final class ShakyHost: GameAdapter {
         }
     }
 
+    /// The quizmaster's line for a question: "Question 1/10 (easy, 100 points): … — answer: elephant".
+    static func feedLine(_ opened: ShakyWords.QuestionOpened, answer: String) -> String {
+        "Question \(opened.number)/\(opened.total) (\(opened.difficulty.rawValue), \(opened.pointsOnOffer) points): "
+            + "\(opened.text) — answer: \(answer)"
+    }
+
     var operatorBriefing: [String] {
         guard let opened = game.shownQuestion, let answer = game.currentAnswer else { return [] }
-        var lines = [
-            "Question \(opened.number)/\(opened.total) (\(opened.difficulty.rawValue), \(opened.pointsOnOffer) points): "
-                + "\(opened.text) — answer: \(answer)"
-        ]
+        var lines = [ShakyHost.feedLine(opened, answer: answer)]
         if !game.queueEntries.isEmpty {
             lines.append("Buzz order: " + game.queueEntries.map(\.team).joined(separator: " · "))
         }
@@ -244,7 +248,8 @@ final class ShakyHost: GameAdapter {
         let scores = ShakyWire.Standing.summary(ShakyHost.standings(game.standings))
         let counts = answer.judgedAs == nil ? "is" : "now counts as"
         return
-            "\(team)'s answer \"\(answer.text)\" to question \(number) \(counts) \(verdict)\(change). Scores: \(scores)."
+            "\(team)'s answer \"\(answer.text)\" to question \(number) \(counts) \(verdict)\(change). "
+            + "Scores: \(scores)."
     }
 
     var operatorPrompt: String? {
@@ -421,9 +426,7 @@ final class ShakyHost: GameAdapter {
                 for team in game.teams { outgoing.append(Outgoing(.team(team), question(opened, for: team, at: now))) }
                 outgoing.append(Outgoing(.spectators, question(opened, for: nil, at: now)))
                 outgoing.append(
-                    feed(
-                        "Question \(opened.number)/\(opened.total) (\(opened.difficulty.rawValue), \(opened.pointsOnOffer)): "
-                            + "\(opened.text) — answer: \(game.currentAnswer ?? "?")"))
+                    feed(ShakyHost.feedLine(opened, answer: game.currentAnswer ?? "?")))
             case .teamJoined(let team, let letters):
                 if letters != nil, let opened = game.shownQuestion {
                     outgoing.append(Outgoing(.team(team), question(opened, for: team, at: now)))
@@ -501,7 +504,7 @@ final class ShakyHost: GameAdapter {
                     question: number)
                 outgoing.append(Outgoing(.everyone, message))
                 if game.phase == .reveal, game.questionNumber == number { currentOverrules.append(message) }
-                outgoing.append(feed("Overruled: " + (message.line(for: Perspective()) ?? "")))
+                outgoing.append(feed(message.quizmastersLine))
                 if let logged = questionLog.lastIndex(where: { $0.number == number }),
                     let (answers, openedAt) = game.answers(toQuestion: number)
                 {

@@ -430,10 +430,15 @@ public enum ShakyWire: GameWire {
             self.question = question
         }
 
-        public func line(for reader: Perspective) -> String? {
+        public func line(for reader: Perspective) -> String? { "The quizmaster counts " + verdict }
+
+        /// The verdict told to the quizmaster who gave it: "You counted Red's answer … as right (+100). Scores: …".
+        public var quizmastersLine: String { "You counted " + verdict }
+
+        private var verdict: String {
             let change = points >= 0 ? "+\(points)" : "\(points)"
             let which = question.map { " to question \($0)" } ?? ""
-            return "The quizmaster counts \(team)'s answer\(which) as \(correct ? "right" : "wrong") (\(change)). "
+            return "\(team)'s answer\(which) as \(correct ? "right" : "wrong") (\(change)). "
                 + "Scores: \(Standing.summary(scores))."
         }
     }
