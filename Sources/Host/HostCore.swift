@@ -316,7 +316,7 @@ final class HostCore: SessionHandler {
                 log.warning("Connection \(session.id) from \(session.peer) gave a wrong admin key.")
                 return sessions.send(
                     ErrorReply(
-                        .badKey, "That admin key is not right. It is printed on the host's screen as admin-key=…."),
+                        .badKey, "That admin key is not right. The host's screen shows it after \"Admin key:\"."),
                     to: session, re: id)
             }
             sessions.admit(session, as: .admin)
