@@ -444,7 +444,7 @@ final class HostCore: SessionHandler {
         if let refusal = savingRefusal { return sessions.send(ErrorReply(.storage, refusal), to: session, re: id) }
         guard let game = room.game else {
             return sessions.send(
-                ErrorReply(.noGame, "No game is running yet; wait for the operator to start one."), to: session, re: id)
+                ErrorReply(.noGame, "No game is running yet; wait for the organiser to start one."), to: session, re: id)
         }
         guard game.mode.actionTypes.contains(request.type) else {
             let owner = room.catalog.entry(forAction: request.type).map { " (that is for \($0.title))" } ?? ""
@@ -583,7 +583,7 @@ final class HostCore: SessionHandler {
         }
         if let elsewhere {
             guard let game = room.game else {
-                return sessions.sendText("! No game is running yet; wait for the operator to start one.", to: session)
+                return sessions.sendText("! No game is running yet; wait for the organiser to start one.", to: session)
             }
             return sessions.sendText(
                 "! That is a command of \(elsewhere.title), but this is \(game.mode.title).", to: session)

@@ -430,7 +430,7 @@ public struct CompoundWords: SteeredMode, Codable, Sendable, Equatable {
         guard let index = teams.firstIndex(where: { $0.name == name }) else {
             throw RuleError(.unknownTeam, "Team \(name) is not in this game.")
         }
-        guard !isPaused else { throw RuleError(.paused, "The game is paused; wait for the operator to continue.") }
+        guard !isPaused else { throw RuleError(.paused, "The game is paused; wait for the quizmaster to continue.") }
         if let place = teams[index].place {
             throw RuleError(.teamFinished, "Your team is through already, in place \(place). Well done!")
         }
