@@ -285,7 +285,7 @@ final class HostCore: SessionHandler {
 
     /// Says goodbye to every connection (the host is stopping); a host between games notes that nothing needs resuming.
     func shutDown() {
-        if room.game == nil { room.journal(.closed) }
+        if room.game?.isFinished != false { room.journal(.closed) }  // between games, a finished one too
         for session in sessions.joined + sessions.sessions.values.filter({ $0.membership == nil }) {
             sessions.send(Closing(.shutdown, "The host is shutting down. Thanks for playing!"), to: session)
         }
@@ -444,7 +444,8 @@ final class HostCore: SessionHandler {
         if let refusal = savingRefusal { return sessions.send(ErrorReply(.storage, refusal), to: session, re: id) }
         guard let game = room.game else {
             return sessions.send(
-                ErrorReply(.noGame, "No game is running yet; wait for the organiser to start one."), to: session, re: id)
+                ErrorReply(.noGame, "No game is running yet; wait for the organiser to start one."), to: session, re: id
+            )
         }
         guard game.mode.actionTypes.contains(request.type) else {
             let owner = room.catalog.entry(forAction: request.type).map { " (that is for \($0.title))" } ?? ""

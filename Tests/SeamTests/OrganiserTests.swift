@@ -239,6 +239,26 @@ struct OrganiserTests {
         #expect(!host.core.isRunning, "an operator client's line neither confirms nor cancels the console's quit")
     }
 
+    @Test func theResumeQuestionSaysWhatWouldComeBack() throws {
+        let host = try EmbeddedHost()
+        _ = try host.player("Ann", team: "Red")
+        _ = try host.player("Bob", team: "Blue")
+        host.console("start shaky 3 easy")
+        host.core.storage.syncJournal()
+        let during = try JournalReplay.load(path: host.core.storage.journalPath)
+        #expect(during.isWorthResuming)
+        #expect(
+            during.summary.hasPrefix("The last host stopped during Shaky Words · question 1/3")
+                && during.summary.hasSuffix("(room ROOM, 2 players: Ann, Bob)"), "\(during.summary)")
+        host.console("end")
+        host.console("quit")
+        host.core.shutDown()  // as the server does once quit stopped its loop
+        host.core.storage.syncJournal()
+        let after = try JournalReplay.load(path: host.core.storage.journalPath)
+        #expect(!after.isWorthResuming, "a clean quit between games asks nothing")
+        #expect(after.summary == "The last host stopped between games (room ROOM, 2 players: Ann, Bob)")
+    }
+
     @Test func quitWithAnExclamationMarkStopsAtOnce() throws {
         let host = try EmbeddedHost()
         _ = try host.player("Ann", team: "Red")
