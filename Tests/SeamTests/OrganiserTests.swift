@@ -21,11 +21,7 @@ struct OrganiserTests {
         #expect(admin.drain().contains { $0["type"] == "feed" && $0["text"]?.stringValue?.contains(answer) == true })
         ann.send(["type": "buzz"])
         bob.send(["type": "buzz"])
-        let typed = host.console("status")  // the feed arrived with the buzzes; status itself is quiet here
-        _ = typed
         ann.send(["type": "answer", "text": "zebra crossing"])
-        let lines = host.consoleLines.joined(separator: "\n")
-        _ = lines
         // Everything the players received before the reveal: neither the answer nor Red's wrong answer.
         for player in [ann, bob] {
             let seen = player.drain().map(\.description).joined()
@@ -35,8 +31,29 @@ struct OrganiserTests {
         }
         let feed = admin.drain().compactMap { $0["type"] == "feed" ? $0["text"]?.stringValue : nil }
         #expect(
-            feed.contains { $0.contains("Red answered \"zebra crossing\": wrong") && $0.contains("accept Red") },
+            feed.contains { $0.hasPrefix("Red answered \"zebra crossing\": wrong. Overrule with: accept Red") },
             "\(feed)")
+        #expect(feed.contains { $0.hasPrefix("Buzz order: Red") }, "the buzzes in order: \(feed)")
+        #expect(feed.contains { $0.hasPrefix("Buzzed: Blue") }, "\(feed)")
+        let shake = try host.player("Cid", team: "Blue")
+        shake.send(["type": "shake"])
+        shake.send(["type": "shake"])
+        host.advance(by: 61_000)
+        let later = admin.drain().compactMap { $0["type"] == "feed" ? $0["text"]?.stringValue : nil }
+        #expect(later.contains { $0.hasPrefix("Blue shook: one more letter in place") }, "shakes: \(later)")
+        #expect(later.contains { $0.hasPrefix("Revealed: \(answer).") }, "the reveal: \(later)")
+    }
+
+    @Test func theFeedSaysWhyANearMissWasRefused() throws {
+        let host = try EmbeddedHost()
+        let ann = try host.player("Ann", team: "Red")
+        host.console("start shaky 1 easy strict=on")
+        let answer = try #require((host.core.room.game as? ShakyHost)?.game.currentAnswer)
+        let nearMiss = String(answer.dropLast()) + (answer.last == "x" ? "y" : "x")
+        ann.send(["type": "buzz"])
+        ann.send(["type": "answer", "text": .string(nearMiss)])
+        let feed = host.consoleLines.joined(separator: "\n")  // what the console showed since the start
+        #expect(feed.contains("Red answered \"\(nearMiss)\": wrong (1 letter off, but strict is on)."), "\(feed)")
     }
 
     @Test func acceptChangesTheScoresEveryoneSeesAndIsJournaled() throws {

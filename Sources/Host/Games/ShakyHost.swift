@@ -358,10 +358,20 @@ final class ShakyHost: GameAdapter {
         case .misspelling(let distance)?:
             return said + "right, forgiven (\(Wording.count(distance, "letter")) off), +\(points)"
         case .wrong?, nil:
-            let distance = AnswerJudge.editDistance(
-                Array(TextFolding.compact(record.text)), Array(TextFolding.compact(game.currentAnswer ?? "")))
-            return said + "wrong (\(Wording.count(distance, "letter")) off). Overrule with: accept \(team)"
+            return said + "wrong\(nearMiss(record.text)). Overrule with: accept \(team)"
         }
+    }
+
+    /// Why a near miss (1 or 2 letters off) was refused: " (1 letter off, but strict is on)"; nothing for an answer
+    /// that is simply something else.
+    private func nearMiss(_ text: String) -> String {
+        let expected = Array(TextFolding.compact(game.currentAnswer ?? ""))
+        let distance = AnswerJudge.editDistance(Array(TextFolding.compact(text)), expected)
+        guard (1...2).contains(distance) else { return "" }
+        let off = Wording.count(distance, "letter") + " off"
+        if !game.settings.isForgiving { return " (\(off), but strict is on)" }
+        if AnswerJudge.allowedEdits(forLetterCount: expected.count) == 0 { return " (\(off): too short to forgive)" }
+        return " (\(off): more than an answer this long forgives)"
     }
 
     /// On the team's turn, its players' typed lines are its answer.
