@@ -112,7 +112,8 @@ final class FlyHost: GameAdapter {
     // MARK: Input
 
     func start(at now: Instant) -> Step {
-        var opening: [Outgoing] = [Outgoing(.everyone, intro), Outgoing(.everyone, phones)]
+        // The roster is a growing state (PROTOCOL.md §6.0): whole now, then a `gameUpdate` per mid-game join.
+        var opening: [Outgoing] = [.state(.everyone, intro), Outgoing(.everyone, phones)]
         if let problem = records.problem {
             isProblemReported = true
             opening.append(Outgoing(.operators, Notice(problem)))
@@ -257,7 +258,7 @@ final class FlyHost: GameAdapter {
                 outgoing.append(Outgoing(.everyone, round(opened, at: now)))
                 outgoing.append(roundFeed(opened))
             case .playerAdded(let entrant):
-                outgoing.append(Outgoing(.everyone, intro))  // the roster changed: the intro refreshes it
+                outgoing.append(.state(.everyone, intro))  // the roster grew: a `gameUpdate` names the newcomer
                 outgoing.append(feed("\(entrant.name) joins the game.", isSecondary: true))
             case .phonePicked(let player, let phone):
                 let picked = FlyWire.Picked(player: player, phone: phone)

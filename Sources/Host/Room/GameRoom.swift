@@ -312,13 +312,22 @@ final class GameRoom {
         }
     }
 
-    /// `state` numbered as its stream last sent it to `session`, so the deltas that follow apply; a value noted and
-    /// not sent yet goes to the others first (the catch-up carries it to `session`).
+    /// `state` numbered as its stream last sent it to `session`, so the deltas that follow apply.
+    ///
+    /// While a change is noted and not sent yet, `session` gets the version its audience holds, and the change
+    /// reaches it with the others at the end of the turn: joins in one turn stay one delta. A stream never sent
+    /// goes to the others first (the catch-up carries it to `session`).
     private func numbered<State: GrowingState>(_ state: State, for session: Session) -> State {
-        guard let stream = states.all.first(where: { $0.owner == .game && $0.type == State.type
-            && includes(session, in: $0.audience) })
+        guard
+            let stream = states.all.first(where: {
+                $0.owner == .game && $0.type == State.type
+                    && includes(session, in: $0.audience)
+            })
         else { return state }
-        if stream.pending != nil { send(stream, except: session) }
+        if stream.pending != nil {
+            if let held = stream.sentWhole as? State { return held }
+            send(stream, except: session)
+        }
         return stream.numbered(state)
     }
 
@@ -453,7 +462,8 @@ final class GameRoom {
     /// One line for the operator: room, players by team, what is being played.
     var statusSummary: String {
         let teams = room.teams.map { team in
-            "\(team): " + room.members(of: team).map { $0.name + ($0.isConnected ? "" : " (away)") }
+            "\(team): "
+                + room.members(of: team).map { $0.name + ($0.isConnected ? "" : " (away)") }
                 .joined(separator: ", ")
         }
         let people = room.players.count
