@@ -85,10 +85,13 @@ final class GameRoom {
     /// come back (or the host restarts) meanwhile.
     private(set) var heldForNextGame: Set<String> = []
 
-    /// Marks a player connected or not (a session joined or ended).
+    /// Marks a player connected or not (a session joined or ended); a running game hears when a player drops.
     func setConnected(_ playerID: String, _ isConnected: Bool, at now: Instant) {
         room.setConnected(playerID, isConnected, at: now.milliseconds)
         lobbyChanged(team: room.player(id: playerID)?.team)
+        if !isConnected, let game, !heldForNextGame.contains(playerID), let player = room.player(id: playerID) {
+            apply(game.playerAway(player, at: now), at: now)
+        }
     }
 
     /// Removes a player (kicked or expired): their token stops working and the game is told.
