@@ -64,6 +64,11 @@ struct BenchOptions {
     var storms = [
         StormSpec(players: 1000, teams: 100, windowMs: 200), StormSpec(players: 200, teams: 200, windowMs: 100),
     ]
+    /// Let Me Fly's busiest moment: N players in T teams all throw within W ms, and catch (a tenth more join first).
+    var flyStorm = StormSpec(players: 1000, teams: 100, windowMs: 200)
+    /// Compound words' busiest moment: every team of N players in T plays a card within W ms (a tenth more teams
+    /// form first).
+    var wordsStorm = StormSpec(players: 1000, teams: 100, windowMs: 200)
     /// Players joining one at a time (each waits for its welcome), in teams of `teamSize`.
     var joinsOneByOne = 1000
     var idleClients = 10_000
@@ -114,7 +119,8 @@ struct BenchOptions {
             .value("--only", \.sections, sections, help: "sections to run, comma separated", section: what,
                    shownDefault: "all"),
             .flag("--quick", sets: \.isQuick, to: true,
-                  help: "small sizes for a smoke test (8 clients, 20 buzzes, a 40/8/50 buzz storm, a 50-client join "
+                  help: "small sizes for a smoke test (8 clients, 20 buzzes, 40/8/50 buzz, Let Me Fly and Compound "
+                      + "words storms, a 50-client join "
                       + "storm, 60 joins one by one, 200 idle clients for 1 s, 1 clock cycle, fairness: down80, lan, "
                       + "off and cheat with 5 trials each)", section: what),
             .value("--sizes", \.sizes, .list(of: count(2...20_000)), help: "client counts for buzz fan-out",
@@ -126,6 +132,12 @@ struct BenchOptions {
                    section: what),
             .value("--storms", \.storms, .list(of: StormSpec.option),
                    help: "buzz storms: players/teams/milliseconds within which they all press", section: what),
+            .value("--fly-storm", \.flyStorm, StormSpec.option,
+                   help: "Let Me Fly's busiest moment: players/teams/milliseconds within which all throw (a tenth "
+                       + "more players join mid-game first)", section: what),
+            .value("--words-storm", \.wordsStorm, StormSpec.option,
+                   help: "Compound words' busiest moment: players/teams/milliseconds within which every team plays a "
+                       + "card (a tenth more teams form mid-game first)", section: what),
             .value("--join-storm", \.joinStormClients, count(1...20_000), help: "clients in the join storm",
                    section: what),
             .value("--joins", \.joinsOneByOne, count(1...20_000), help: "players joining one by one", section: what),
@@ -185,6 +197,10 @@ struct BenchOptions {
             if !explicit.contains("--warmup") { options.warmupBuzzes = 2 }
             if !explicit.contains("--join-storm") { options.joinStormClients = 50 }
             if !explicit.contains("--storms") { options.storms = [StormSpec(players: 40, teams: 8, windowMs: 50)] }
+            if !explicit.contains("--fly-storm") { options.flyStorm = StormSpec(players: 40, teams: 8, windowMs: 50) }
+            if !explicit.contains("--words-storm") {
+                options.wordsStorm = StormSpec(players: 40, teams: 8, windowMs: 50)
+            }
             if !explicit.contains("--joins") { options.joinsOneByOne = 60 }
             if !explicit.contains("--idle") { options.idleClients = 200 }
             if !explicit.contains("--idle-seconds") { options.idleSeconds = 1 }

@@ -11,6 +11,8 @@ import Darwin
 /// What a received line is, judged from its first bytes (`{"type":"…"`): the host writes `type` first.
 enum LineKind: UInt8 {
     case welcome, lobby, buzzed, buzzedUpdate, question, reveal, ping, pong, ok, error, other
+    /// A game's `result` (Compound words: a team's pick) and Let Me Fly's `roundOver`, which the mode storms count.
+    case result, roundOver
 
     /// The kind named by the start of a line.
     static func classify(_ head: [UInt8]) -> LineKind {
@@ -28,6 +30,8 @@ enum LineKind: UInt8 {
         case "pong": return .pong
         case "ok": return .ok
         case "error": return .error
+        case "result": return .result
+        case "roundOver": return .roundOver
         default: return .other
         }
     }
@@ -140,6 +144,14 @@ final class Tally: @unchecked Sendable {
     var orderMessages = 0
     /// When the readers last got something other than keepalive pings (monotonic ns).
     var lastReceiveAt: Int64 = 0
+    /// The kind of line the mode storms count per slot (`count(_:goal:)`), the counts, and when each slot first
+    /// held `countGoal` of them (0: not yet).
+    var countedKind: LineKind?
+    var counted: [Int]
+    var countedGoalAt: [Int64]
+    var countGoal = Int.max
+    /// Targets that hold `countGoal` lines of `countedKind`.
+    var countReached = 0
 
     init(capacity: Int) {
         self.capacity = capacity
@@ -159,6 +171,8 @@ final class Tally: @unchecked Sendable {
         bytesBySlot = Array(repeating: 0, count: capacity)
         orders = Array(repeating: nil, count: capacity)
         orderCompleteAt = Array(repeating: 0, count: capacity)
+        counted = Array(repeating: 0, count: capacity)
+        countedGoalAt = Array(repeating: 0, count: capacity)
     }
 
     /// Runs `body` under the lock.
@@ -191,6 +205,13 @@ final class Tally: @unchecked Sendable {
         if bytes > 0 && (lines.isEmpty || lines.contains { $0.kind != .ping }) { lastReceiveAt = now }
         for line in lines {
             let slot = line.slot
+            if line.kind == countedKind {
+                counted[slot] += 1
+                if counted[slot] == countGoal && countedGoalAt[slot] == 0 {
+                    countedGoalAt[slot] = line.at
+                    if isTarget[slot] { countReached += 1 }
+                }
+            }
             switch line.kind {
             case .buzzed, .buzzedUpdate:
                 if armedKind == .buzzed && arrivals[slot] == 0 {
@@ -224,7 +245,7 @@ final class Tally: @unchecked Sendable {
             case .error:
                 errorCount += 1
                 if let body = line.body { lastError = String(decoding: body.prefix(300), as: UTF8.self) }
-            case .pong, .ok, .other:
+            case .pong, .ok, .other, .result, .roundOver:
                 break
             }
             if isKeeping[slot], line.kind != .lobby, let body = line.body {
@@ -291,6 +312,19 @@ final class Tally: @unchecked Sendable {
             for index in 0..<tally.capacity {
                 tally.orders[index] = nil
                 tally.orderCompleteAt[index] = 0
+            }
+        }
+    }
+
+    /// Counts lines of `kind` per slot afresh, noting when each slot holds `goal` of them (caller holds no lock).
+    func count(_ kind: LineKind, goal: Int) {
+        locked { tally in
+            tally.countedKind = kind
+            tally.countGoal = goal
+            tally.countReached = 0
+            for index in 0..<tally.capacity {
+                tally.counted[index] = 0
+                tally.countedGoalAt[index] = 0
             }
         }
     }
@@ -515,7 +549,8 @@ final class ReaderThread: @unchecked Sendable {
                         let line = assembly.finish(slot: slot, at: now)
                         if line.kind == .ping { pool.sendBestEffort(fd: fd, pong) }
                         switch line.kind {
-                        case .welcome, .lobby, .buzzed, .buzzedUpdate, .question, .reveal, .ping, .error:
+                        case .welcome, .lobby, .buzzed, .buzzedUpdate, .question, .reveal, .ping, .error, .result,
+                            .roundOver:
                             lines.append(line)
                         default: if assembly.isKeeping { lines.append(line) }
                         }

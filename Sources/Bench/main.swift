@@ -38,7 +38,9 @@ guard FileManager.default.isExecutableFile(atPath: hostBinary) else {
 }
 let needed = max(
     parsedOptions.idleClients, parsedOptions.joinStormClients, parsedOptions.joinsOneByOne,
-    parsedOptions.storms.map(\.players).max() ?? 0, 4 * (parsedOptions.sizes.max() ?? 0)) + 200
+    parsedOptions.storms.map(\.players).max() ?? 0, parsedOptions.flyStorm.players * 11 / 10,
+    parsedOptions.wordsStorm.players + parsedOptions.wordsStorm.teams / 10 + 1,
+    4 * (parsedOptions.sizes.max() ?? 0)) + 200
 if openFiles < needed {
     FileHandle.standardError.write(Data("partyline-bench: only \(openFiles) open files allowed, \(needed) needed; raise `ulimit -n`.\n".utf8))
     exit(2)
