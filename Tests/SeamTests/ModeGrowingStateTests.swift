@@ -108,6 +108,27 @@ struct ModeGrowingStateTests {
         #expect(try Self.flyView(late).players == roster + ["Zed"])
     }
 
+    @Test func aNewGamesRosterAnswersAResyncTheLastGameLeftOpen() throws {
+        var state = ClientState(role: .board, room: "ROOM")
+        let intro = { (players: [String], seq: Int) in
+            FlyWire.Intro(players: players, rounds: 1, roundSeconds: 30, periodMs: 1600, topSpeed: 20, seq: seq)
+        }
+        let players = { (state: ClientState) in (state.game as? FlyView)?.players }
+        _ = state.apply(intro(["Ann", "Bob"], 1).json, at: 0)
+        let skipping = FlyWire.IntroUpdate(seq: 3, count: 3, players: [FlyWire.Entrant(name: "Cy")])
+        #expect(state.apply(skipping.json, at: 1) == [.send(.resync(state: "game"))])
+        // The game ends before the whole roster comes back; the next game's intro is a whole roster of its own.
+        _ = state.apply(FlyWire.Scoreboard(ranking: [], teams: []).json, at: 2)
+        _ = state.apply(intro(["Ann", "Bob", "Cy"], 1).json, at: 3)
+        let next = FlyWire.IntroUpdate(seq: 2, count: 4, players: [FlyWire.Entrant(name: "Dee")])
+        #expect(state.apply(next.json, at: 4).isEmpty)
+        #expect(players(state) == ["Ann", "Bob", "Cy", "Dee"], "the new game's deltas apply")
+        // A count that does not add up asks for the whole roster once.
+        let wrong = FlyWire.IntroUpdate(seq: 3, count: 9, players: [FlyWire.Entrant(name: "Eve")])
+        #expect(state.apply(wrong.json, at: 5) == [.send(.resync(state: "game"))])
+        #expect(players(state) == ["Ann", "Bob", "Cy", "Dee"])
+    }
+
     /// A scripted storm: 100 players in 10 teams start a round; 50 more join mid-round, five per turn of the loop;
     /// all 150 throw, five per turn 2 ms apart, and catch each phone as it lands. Bytes are deterministic: each
     /// connection's share is held to a budget that grows with the players, and the roster's share to the whole roster
@@ -265,7 +286,8 @@ struct ModeGrowingStateTests {
             #expect(roster <= rosterBudget, "team list bytes \(roster), budget \(rosterBudget)")
         }
         let most = players.map(\.unreadBytes).max() ?? 0
-        print("bingo storm of \(count) teams: at most \(most) bytes a player, \(board.connection.unreadBytes) the board")
+        print(
+            "bingo storm of \(count) teams: at most \(most) bytes a player, \(board.connection.unreadBytes) the board")
         var asked: [ClientAction] = []
         for (message, at) in board.connection.drainTimed() { asked += board.state.apply(message, at: at) }
         #expect(!asked.contains { if case .send = $0 { true } else { false } }, "no gap: \(asked)")
