@@ -1,11 +1,12 @@
 import Foundation
 import Net
 import Protocol
+
 #if canImport(Glibc)
-import Glibc
-import CSystem
+    import Glibc
+    import CSystem
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// What a received line is, judged from its first bytes (`{"type":"…"`): the host writes `type` first.
@@ -342,7 +343,8 @@ final class Tally: @unchecked Sendable {
     func setQuestionGoal(_ goal: Int) {
         locked { tally in
             tally.questionGoal = goal
-            tally.questionReached = (0..<tally.capacity).filter { tally.isTarget[$0] && tally.questionCount[$0] >= goal }.count
+            tally.questionReached =
+                (0..<tally.capacity).filter { tally.isTarget[$0] && tally.questionCount[$0] >= goal }.count
         }
     }
 
@@ -350,7 +352,8 @@ final class Tally: @unchecked Sendable {
     func setRevealGoal(_ goal: Int) {
         locked { tally in
             tally.revealGoal = goal
-            tally.revealReached = (0..<tally.capacity).filter { tally.isTarget[$0] && tally.revealCount[$0] >= goal }.count
+            tally.revealReached =
+                (0..<tally.capacity).filter { tally.isTarget[$0] && tally.revealCount[$0] >= goal }.count
         }
     }
 }
@@ -416,8 +419,9 @@ final class LineAssembly {
     /// Ends the line; returns it.
     func finish(slot: Int, at time: Int64) -> ReceivedLine {
         if kind == nil { classify() }
-        var line = ReceivedLine(slot: slot, kind: kind ?? .other, at: time, body: body, braces: braces,
-                                count: kind == .lobby ? LineAssembly.countField(head) : nil)
+        var line = ReceivedLine(
+            slot: slot, kind: kind ?? .other, at: time, body: body, braces: braces,
+            count: kind == .lobby ? LineAssembly.countField(head) : nil)
         if keepsOrders, kind == .buzzed {
             // {"type":"buzzed",…,"entries":[{…},…],…,"seq":N}
             let seq = LineAssembly.number(after: "\"seq\":", in: tail.isEmpty ? head : tail)
@@ -462,7 +466,8 @@ final class LineAssembly {
         let key: [UInt8] = Array("\"count\":".utf8)
         guard let range = head.firstRange(of: key) else { return nil }
         let digits = head[range.upperBound...].prefix { $0 >= 0x30 && $0 <= 0x39 }
-        return digits.isEmpty || range.upperBound + digits.count >= head.count ? nil : Int(String(decoding: digits, as: UTF8.self))
+        return digits.isEmpty || range.upperBound + digits.count >= head.count
+            ? nil : Int(String(decoding: digits, as: UTF8.self))
     }
 
     static func countBraces(_ bytes: UnsafeRawBufferPointer) -> Int {
@@ -544,7 +549,9 @@ final class ReaderThread: @unchecked Sendable {
                     while offset < count {
                         let newline = memchr(base + offset, 0x0A, count - offset)
                         let end = newline.map { base.distance(to: $0) } ?? count
-                        if end > offset { assembly.consume(UnsafeRawBufferPointer(start: base + offset, count: end - offset)) }
+                        if end > offset {
+                            assembly.consume(UnsafeRawBufferPointer(start: base + offset, count: end - offset))
+                        }
                         guard newline != nil else { break }
                         let line = assembly.finish(slot: slot, at: now)
                         if line.kind == .ping { pool.sendBestEffort(fd: fd, pong) }
@@ -663,7 +670,9 @@ final class ClientPool: @unchecked Sendable {
                 continue
             }
             if written < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR) {
-                guard MonotonicClock.milliseconds() < deadline else { throw BenchError("client \(slot) could not write for 10 s") }
+                guard MonotonicClock.milliseconds() < deadline else {
+                    throw BenchError("client \(slot) could not write for 10 s")
+                }
                 var descriptor = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
                 _ = poll(&descriptor, 1, 100)
                 continue
@@ -703,7 +712,7 @@ final class ClientPool: @unchecked Sendable {
 }
 
 #if canImport(Glibc)
-let sendFlags = Int32(MSG_NOSIGNAL)
+    let sendFlags = Int32(MSG_NOSIGNAL)
 #else
-let sendFlags: Int32 = 0
+    let sendFlags: Int32 = 0
 #endif
