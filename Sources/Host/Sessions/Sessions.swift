@@ -161,7 +161,8 @@ final class Sessions {
         }
         switch session.dialect {
         case .json:
-            let line = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? Array(bytes.dropFirst(3)) : bytes  // a BOM is no content
+            // A byte-order mark is no content.
+            let line = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? Array(bytes.dropFirst(3)) : bytes
             switch ClientMessageDecoding.decode(
                 line: line, actions: handler?.actionTypes ?? [], tools: handler?.toolTypes ?? [])
             {
