@@ -257,12 +257,16 @@ final class Storage {
         formatter.locale = Locale(identifier: "en_US_POSIX")
         formatter.timeZone = TimeZone(identifier: "UTC")
         formatter.dateFormat = "yyyyMMdd-HHmmss"
-        let stem = gamesDirectory + "/\(formatter.string(from: Date()))-\(name)"
-        var path = stem + ".json"
-        var number = 2
-        while FileManager.default.fileExists(atPath: path) {  // two games ended within one second: keep both
-            path = stem + "-\(number).json"
+        let stamp = formatter.string(from: Date())
+        let stem = gamesDirectory + "/\(stamp)-\(name)"
+        // Two games ended within one second (of any modes): the later one is numbered, so history orders them.
+        let sameSecond = ((try? FileManager.default.contentsOfDirectory(atPath: gamesDirectory)) ?? [])
+            .filter { $0.hasPrefix(stamp + "-") }.count
+        var number = sameSecond + 1
+        var path = number == 1 ? stem + ".json" : stem + "-\(number).json"
+        while FileManager.default.fileExists(atPath: path) {
             number += 1
+            path = stem + "-\(number).json"
         }
         var object = record.objectValue ?? JSONObject()
         let header = GameLogSummary(game: name, finishedAt: ISO8601DateFormatter().string(from: Date()))
