@@ -180,7 +180,7 @@ final class HostCore: SessionHandler {
             case nil:
                 operators.refuse(
                     target, .unknownCommand,
-                    "Unknown command \"\(trimmed.prefix(40))\". Type `help` for the console commands.")
+                    "Unknown command \"\(trimmed.prefix(40))\". Type help for the console commands.")
             }
         }
     }
@@ -198,7 +198,7 @@ final class HostCore: SessionHandler {
         guard let (_, log, game) = storage.gameLog(which) else {
             return operators.refuse(
                 target, .unknownCommand,
-                "There is no finished game \"\(which)\"; `history` lists them with their numbers.")
+                "There is no finished game \"\(which)\"; history lists them with their numbers.")
         }
         let lines = room.catalog.entry(named: game)?.logLines(log) ?? ModeEntry.plainLines(log)
         operators.answer(target, OkReply(message: lines.joined(separator: "\n")))
@@ -271,6 +271,11 @@ final class HostCore: SessionHandler {
         if let refusal = savingRefusal { return operators.refuse(target, .storage, refusal) }
         guard let game = room.game else { return operators.refuse(target, .noGame, "No game is running.") }
         guard game.mode.commandTypes.contains(request.type) else {
+            if let owner = room.catalog.entries.first(where: { $0.commandTypes.contains(request.type) }) {
+                return operators.refuse(
+                    target, .wrongGame,
+                    "\(request.type) is a command of \(owner.title), but this is \(game.mode.title).")
+            }
             return operators.refuse(target, .forbidden, "Operators don't play; join as a player to play.")
         }
         let now = instant  // one instant for the game and its journal record, so a replay applies it the same
@@ -565,7 +570,7 @@ final class HostCore: SessionHandler {
         if let refusal = savingRefusal { return sessions.sendText("! " + refusal, to: session) }
         guard let ref = session.player, let player = room.room.player(id: ref.id) else {
             return sessions.sendText(
-                "! Unknown command \"\(line.prefix(40))\". Type `help` for the commands.", to: session)
+                "! Unknown command \"\(line.prefix(40))\". Type help for the commands.", to: session)
         }
         if let game = room.game {
             switch game.parse(text: line) {
@@ -589,7 +594,7 @@ final class HostCore: SessionHandler {
             return sessions.sendText(
                 "! That is a command of \(elsewhere.title), but this is \(game.mode.title).", to: session)
         }
-        sessions.sendText("! Unknown command \"\(line.prefix(40))\". Type `help` for the commands.", to: session)
+        sessions.sendText("! Unknown command \"\(line.prefix(40))\". Type help for the commands.", to: session)
     }
 
     func sessionEnded(_ session: Session, membership: Membership) {

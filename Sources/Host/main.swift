@@ -98,7 +98,7 @@ case .history(let words) where !words.isEmpty:
         exit(0)
     }
     if words.count == 1, words[0].allSatisfy(\.isNumber) || words[0].hasSuffix(".json") {
-        fail("There is no finished game \"\(words[0])\"; `partyline-host history` lists them with their numbers.")
+        fail("There is no finished game \"\(words[0])\"; partyline-host history lists them with their numbers.")
     }
     runTool(["history"] + words, storage: storage)
 case .history:
@@ -241,7 +241,7 @@ environment.consoleOutput(
       \(padded(textCommand))(plain text: then type  join \(roomCode) NAME TEAM)
     This computer's addresses: \(addresses.joined(separator: ", "))
     Data folder: \(storage.directory)
-    Type `help` here for the operator's commands.
+    Type help here for the operator's commands.
 
     """)
 

@@ -82,7 +82,7 @@ final class OperatorService {
             answer(target, room.game?.scores ?? room.lobby())
         case .start(let name, let fields):
             if let game = room.game, !game.isFinished {
-                return refuse(target, .gameRunning, "A game of \(game.mode.title) is running; `end` it first.")
+                return refuse(target, .gameRunning, "A game of \(game.mode.title) is running; type end first.")
             }
             let context = GameContext(
                 room: room.room, options: options, packs: storage.packs, commands: storage.commands, seed: seed(),
@@ -229,7 +229,7 @@ final class OperatorService {
                 return answer(target, PackListing(packs: storage.packs.listPacks().map(OperatorService.packEntry)))
             case .show(let packID):
                 guard let pack = library.pack(id: packID) else {
-                    throw RuleError(.unknownPack, "There is no pack \"\(packID)\". See `packs`.")
+                    throw RuleError(.unknownPack, "There is no pack \"\(packID)\". Type packs to list them.")
                 }
                 return answer(
                     target,

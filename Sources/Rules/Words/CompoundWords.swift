@@ -403,7 +403,7 @@ public struct CompoundWords: SteeredMode, Codable, Sendable, Equatable {
         case .steer(.next):
             throw RuleError(
                 .wrongPhase,
-                "Every team plays compound words at its own pace, so there is no next question; `end` stops the game.")
+                "Every team plays compound words at its own pace, so there is no next question; end stops the game.")
         case .steer(.end):
             return end()
         case .tick:
