@@ -258,6 +258,7 @@ final class HostCore: SessionHandler {
     /// Adopts a replayed journal: same players (all disconnected until they come back), same game.
     func adopt(_ state: ResumedState) {
         room.adopt(state)
+        room.noteEveryoneAway(at: instant)
         for note in state.notes { log.warning(note) }
         log.info(
             "Resumed room \(room.room.code): \(Wording.count(state.players.count, "player")), "

@@ -178,6 +178,33 @@ struct FlyModeTests {
         #expect(try board.connection.expect("scoreboard")["final"] == true)
     }
 
+    @Test func afterARestartAFlyRoundWaitsOnlyForThePlayersWhoComeBack() throws {
+        let first = try EmbeddedHost()
+        let ann = try first.player("Ann", team: "Red")
+        _ = try first.player("Bob", team: "Blue")
+        let token = try #require(ann.received.first { $0["type"] == "welcome" }?["token"])
+        first.console("start fly 2 round-seconds=30 break-seconds=0")
+        first.advance(by: 200)
+        first.core.storage.syncJournal()
+        // The host is killed; a new one resumes the journal. Only Ann comes back.
+        let second = try EmbeddedHost()
+        second.advance(by: first.now - second.now)
+        second.core.adopt(try JournalReplay.load(path: first.core.storage.journalPath))
+        let back = second.connect()
+        back.send(["type": "hello", "room": "ROOM", "resume": token])
+        _ = try back.expect("welcome")
+        let opened = second.now
+        second.advance(by: 400)
+        back.send(["type": "throw"])
+        guard case .inAir(let thrown)? = try FlyModeTests.game(second).game.player(named: "Ann")?.turn else {
+            Issue.record("Ann's phone is not up")
+            return
+        }
+        second.advance(by: thrown.airMs + 1_100)
+        #expect(try FlyModeTests.game(second).game.phase != .throwing, "the round does not wait for Bob, who is away")
+        #expect(second.now - opened < 10_000)
+    }
+
     @Test func recordsAndAchievementsAreKeptInTheDataFolderAndNeverAnnouncedTwice() throws {
         let host = try EmbeddedHost()
         let ann = try host.player("Ann", team: "Red")

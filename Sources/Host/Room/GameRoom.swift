@@ -114,6 +114,15 @@ final class GameRoom {
         isLocked = state.isLocked
     }
 
+    /// After a restart every player is away until they come back: the running game hears so at `now`, as for a
+    /// drop, so that it waits only for the players who return.
+    func noteEveryoneAway(at now: Instant) {
+        guard let game else { return }
+        for player in room.players where !player.isConnected && !heldForNextGame.contains(player.id) {
+            apply(game.playerAway(player, at: now), at: now)
+        }
+    }
+
     /// Notices for players who joined this turn, sent once their welcome is out.
     var deliverLater: [(playerID: String, message: any HostMessage)] = []
 
