@@ -455,7 +455,11 @@ final class HostCore: SessionHandler {
                 case .saveCommand(let text): operators.saveOwnCommand(text, for: session)
                 }
             }
-            if let id { sessions.send(OkReply(), to: session, re: id) }
+            if let refusal = step.refusal {
+                sessions.send(ErrorReply(refusal.code, refusal.message), to: session, re: id)
+            } else if let id {
+                sessions.send(OkReply(), to: session, re: id)
+            }
             room.apply(step, at: context.now)
         } catch {
             sessions.send(ErrorReply(error.code, error.message), to: session, re: id)

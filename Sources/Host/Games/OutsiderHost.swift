@@ -1,0 +1,256 @@
+import Foundation
+import Protocol
+import Rules
+
+/// Odd One Out on the wire: turns teams' picks into `OddOneOut` events (judged by press time, like a buzz) and its
+/// effects into messages.
+///
+/// Live messages and a late joiner's catch-up come from the same builders over the same Rules values, so they
+/// cannot drift apart. Which word a team picked goes to that team only; everyone sees who locked in and in which
+/// place; the outsider travels only in `reveal`.
+final class OutsiderHost: GameAdapter {
+    typealias Wire = OutsiderWire
+
+    /// Everything that recreates the game with the journaled events.
+    struct StartRecord: Codable {
+        var teams: [String]
+        var puzzles: [DrawnPuzzle]
+        var settings: OutsiderSettings
+        /// The game's seed as decimal text (JSON numbers cannot carry every UInt64).
+        var seedText: String
+        var packs: [String]
+        var difficulty: String
+    }
+
+    /// One round as the game log keeps it.
+    struct RoundRecord: Codable {
+        var number: Int
+        var words: [String]
+        var outsider: String
+        var link: String
+        var results: [OutsiderWire.Result]
+    }
+
+    /// The readable record of a game (games/*.json).
+    struct Log: Codable {
+        var teams: [String]
+        var packs: [String]
+        var difficulty: String
+        var rounds: [RoundRecord]
+        var ranking: [ShakyWire.Standing]
+    }
+
+    static let entry = ModeEntry(
+        OutsiderHost.self, aliases: ["oddoneout", "odd-one-out", "odd"],
+        make: { (options, context) throws(RuleError) in try OutsiderHost.make(options: options, context: context) },
+        restore: { try OutsiderHost(record: JSONCoding.decode(StartRecord.self, from: $0)) })
+
+    var mode: ModeEntry { OutsiderHost.entry }
+    var game: OddOneOut
+    let record: StartRecord
+    private var roundLog: [RoundRecord] = []
+
+    init(record: StartRecord) throws(RuleError) {
+        self.record = record
+        game = try OddOneOut(
+            teams: record.teams, puzzles: record.puzzles, settings: record.settings, seed: UInt64(record.seedText) ?? 0)
+    }
+
+    static func make(options fields: JSONObject, context: GameContext) throws(RuleError) -> OutsiderHost {
+        let options = StartOptions(fields: fields)
+        guard !context.room.teams.isEmpty else {
+            throw RuleError(
+                .noTeams, "Odd One Out needs at least one team in the lobby; players join with a team name.")
+        }
+        let rounds = try options.integer("rounds", default: 10, in: 1...200)
+        let difficultyText = try options.string("difficulty") ?? "mixed"
+        guard let difficulty = DifficultyChoice(rawValue: difficultyText.lowercased()) else {
+            throw RuleError(.badOption, "difficulty must be easy, medium, hard or mixed, not \"\(difficultyText)\".")
+        }
+        let packs = try options.strings("packs") ?? context.outsiderPacks.builtinPacks.map(\.id)
+        var rng = SplitMix64(seed: context.seed)
+        let puzzles = try context.outsiderPacks.drawPuzzles(
+            packIDs: packs, count: rounds, difficulty: difficulty, using: &rng)
+        let reveal = try options.integer(
+            "revealSeconds", default: context.options.revealSeconds, in: OutsiderSettings.revealSecondsRange)
+        let settings = OutsiderSettings(
+            roundSeconds: try options.integer("roundSeconds", default: 20, in: OutsiderSettings.roundSecondsRange),
+            revealSeconds: reveal == 0 ? nil : reveal)
+        return try OutsiderHost(
+            record: StartRecord(
+                teams: context.room.teams, puzzles: puzzles, settings: settings, seedText: String(rng.next()),
+                packs: packs, difficulty: difficulty.rawValue))
+    }
+
+    var startRecord: JSONValue { (try? JSONCoding.encode(record)) ?? .null }
+    var isFinished: Bool { game.phase == .finished }
+
+    var statusLine: String {
+        var parts = ["Odd One Out", game.roundNumber.map { "round \($0)/\(game.roundCount)" } ?? "starting"]
+        parts.append(game.phase.rawValue)
+        if game.pausedAt != nil { parts.append("paused") }
+        if game.phase == .round { parts.append("\(game.lockedPicks.count)/\(game.teams.count) locked in") }
+        return parts.joined(separator: " · ")
+    }
+
+    // MARK: Input
+
+    func start(at now: Instant) -> Step {
+        .announcing([Outgoing(.everyone, intro)]) + ((try? apply(.start, at: now)) ?? Step())
+    }
+
+    func perform(_ action: OutsiderWire.Action, context: PlayContext) throws(RuleError) -> Step {
+        guard case .pick(let choice, let stamp) = action else { return Step() }
+        let team = game.teams.first { Room.key($0) == Room.key(context.player.team) } ?? context.player.team
+        // A teammate's pick after the first: the first counts, and this one only hears so.
+        if game.phase == .round, game.pausedAt == nil, let first = game.pick(of: team) {
+            let word = game.words[first.choice]
+            return .announcing([
+                Outgoing(
+                    .player(context.player.id),
+                    Notice("Your team already picked \(first.choice + 1) (\(word)); the first pick counts."))
+            ])
+        }
+        let index: Int
+        switch choice {
+        case .number(let number): index = number - 1
+        case .word(let word):
+            guard game.phase == .round else {
+                index = 0
+                break
+            }  // the rules say why it is refused
+            guard let found = game.choice(forWord: word) else {
+                throw RuleError(
+                    .badChoice,
+                    "\"\(ContentText.excerpt(word, limit: 30))\" is not one of the four words: "
+                        + game.words.joined(separator: ", ") + ".")
+            }
+            index = found
+        }
+        let press = context.estimatePress(stamp)
+        return try apply(
+            .pick(
+                team: team, choice: index, pressedAt: Instant(milliseconds: press.pressedAt),
+                uncertaintyMs: press.uncertainty, settleMs: context.settleMilliseconds), at: context.now)
+    }
+
+    func playerJoined(_ player: Player, at now: Instant) -> Step {
+        guard !game.teams.contains(where: { Room.key($0) == Room.key(player.team) }) else { return Step() }
+        return (try? apply(.addTeam(player.team), at: now)) ?? Step()
+    }
+
+    func playerRemoved(_ player: Player, at now: Instant) -> Step { Step() }
+
+    /// A typed word of the open round is a pick (text mode: players may just type `dog`).
+    func interpretFreeText(_ text: String, from player: Player) -> PlayRequest? {
+        guard game.phase == .round, game.choice(forWord: text) != nil else { return nil }
+        return OutsiderWire.Action.pick(.word(text), pressedAt: nil).request
+    }
+
+    // MARK: Messages (one builder each, for live and catch-up alike)
+
+    private var intro: OutsiderWire.Intro {
+        OutsiderWire.Intro(teams: game.teams, rounds: game.roundCount, roundSeconds: game.settings.roundSeconds)
+    }
+
+    static func standings(_ standings: [ShakyWords.Standing]) -> [ShakyWire.Standing] {
+        standings.map { ShakyWire.Standing(team: $0.team, score: $0.score, rank: $0.rank, correct: $0.correctCount) }
+    }
+
+    private func puzzle(_ opened: OddOneOut.RoundOpened, at now: Instant) -> OutsiderWire.Puzzle {
+        let deadline = game.phase == .round ? opened.deadline : nil
+        return OutsiderWire.Puzzle(
+            number: opened.number, of: opened.total, words: opened.words, category: opened.category,
+            difficulty: opened.difficulty.rawValue, points: opened.points, remainingMs: remaining(deadline, now) ?? 0,
+            deadline: deadline?.milliseconds)
+    }
+
+    private static func results(_ reveal: OddOneOut.Reveal) -> [OutsiderWire.Result] {
+        reveal.results.map {
+            OutsiderWire.Result(
+                team: $0.team, choice: $0.choice.map { $0 + 1 }, word: $0.word, correct: $0.isCorrect,
+                points: $0.points,
+                ms: $0.elapsedMs)
+        }
+    }
+
+    private func reveal(_ reveal: OddOneOut.Reveal, at now: Instant) -> OutsiderWire.Reveal {
+        OutsiderWire.Reveal(
+            number: reveal.number, outsider: reveal.outsider, link: reveal.link, results: Self.results(reveal),
+            scores: Self.standings(reveal.standings), nextInMs: remaining(reveal.nextRoundAt, now),
+            deadline: reveal.nextRoundAt?.milliseconds, last: reveal.isLastRound)
+    }
+
+    func messages(for effects: [OddOneOut.Effect], at now: Instant) -> [Outgoing] {
+        var outgoing: [Outgoing] = []
+        for effect in effects {
+            switch effect {
+            case .round(let opened):
+                outgoing.append(Outgoing(.everyone, puzzle(opened, at: now)))
+            case .teamJoined:
+                break  // a new team simply plays the open round; the roster shows in the next reveal's scores
+            case .picked(let team, let choice, let word):
+                outgoing.append(Outgoing(.team(team), OutsiderWire.Picked(choice: choice + 1, word: word)))
+            case .locked(let team, let position):
+                outgoing.append(Outgoing(.everyone, OutsiderWire.Locked(team: team, position: position)))
+            case .reveal(let ended):
+                outgoing.append(Outgoing(.everyone, reveal(ended, at: now)))
+                roundLog.append(
+                    RoundRecord(
+                        number: ended.number, words: game.words, outsider: ended.outsider, link: ended.link,
+                        results: Self.results(ended)))
+            case .scoreboard(let ranking):
+                outgoing.append(Outgoing(.everyone, ShakyWire.Scoreboard(ranking: Self.standings(ranking))))
+            case .paused:
+                outgoing.append(Outgoing(.everyone, Paused(at: now.milliseconds)))
+            case .resumed(let roundDeadline, let nextRoundAt):
+                outgoing.append(
+                    Outgoing(
+                        .everyone,
+                        OutsiderWire.Resumed(
+                            remainingMs: remaining(roundDeadline, now), nextInMs: remaining(nextRoundAt, now))))
+            }
+        }
+        return outgoing
+    }
+
+    func snapshot(for viewer: Viewer, at current: Instant) -> [any HostMessage] {
+        let now = game.pausedAt ?? current  // a paused game's clocks stand still
+        var messages: [any HostMessage] = [intro]
+        let team = viewer.team.flatMap { name in game.teams.first { Room.key($0) == Room.key(name) } }
+        switch game.phase {
+        case .round, .reveal:
+            guard let opened = game.shownRound else { break }
+            messages.append(puzzle(opened, at: now))
+            if game.phase == .round {
+                // The standings as the last reveal left them (a reveal's catch-up carries its own).
+                messages.append(ShakyWire.Scores(final: false, ranking: Self.standings(game.standings)))
+                if let team, let pick = game.pick(of: team) {
+                    messages.append(OutsiderWire.Picked(choice: pick.choice + 1, word: game.words[pick.choice]))
+                }
+                messages += game.lockedPicks.map { OutsiderWire.Locked(team: $0.team, position: $0.position ?? 0) }
+            } else if let last = game.lastReveal {
+                messages.append(reveal(last, at: now))
+            }
+        case .finished:
+            if let ranking = game.finalRanking {
+                messages.append(ShakyWire.Scoreboard(ranking: Self.standings(ranking)))
+            }
+        case .notStarted:
+            break
+        }
+        if let pausedAt = game.pausedAt { messages.append(Paused(at: pausedAt.milliseconds)) }
+        return messages
+    }
+
+    var scores: (any HostMessage)? {
+        ShakyWire.Scores(final: game.phase == .finished, ranking: Self.standings(game.finalRanking ?? game.standings))
+    }
+
+    var gameLog: JSONValue {
+        let log = Log(
+            teams: game.teams, packs: record.packs, difficulty: record.difficulty, rounds: roundLog,
+            ranking: Self.standings(game.finalRanking ?? game.standings))
+        return (try? JSONCoding.encode(log)) ?? .null
+    }
+}
