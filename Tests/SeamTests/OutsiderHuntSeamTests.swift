@@ -307,3 +307,22 @@ struct OutsiderHuntSeamTests {
         #expect(try admin.expect("error")["code"] == "unknown_pack")
     }
 }
+
+extension OutsiderHuntSeamTests {
+    @Test func theConsoleStatusShowsEachTeamsLatestSolveAndTheHuntsScores() throws {
+        let host = try EmbeddedHost()
+        try host.addOfficeHunt()
+        let ann = try host.player("Ann", team: "Red")
+        _ = try host.player("Bob", team: "Blue")
+        host.console("start hunt office")
+        host.advance(by: 64_000)
+        ann.send(["type": "checkin", "code": "FRDG"])
+        ann.send(["type": "answer", "text": "dog"])
+        let status = host.core.room.statusSummary
+        #expect(status.contains("Station hunt · Office hunt · running"), "\(status)")
+        #expect(status.contains("Red 1/3 Kitchen@1:04"), "\(status)")
+        #expect(status.contains("Blue 0/3"), "\(status)")
+        let scores = host.console("scores").joined(separator: "\n")
+        #expect(scores.contains("#1 Red 1 station 1:04"), "\(scores)")
+    }
+}

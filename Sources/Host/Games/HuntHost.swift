@@ -101,10 +101,17 @@ final class HuntHost: GameAdapter {
     var startRecord: JSONValue { (try? JSONCoding.encode(record)) ?? .null }
     var isFinished: Bool { game.phase == .finished }
 
+    /// The hunt, its phase and each team's progress with its latest solve (`Red 2/3 Desk@3:04`): the console's view
+    /// of who solved which station and when.
     var statusLine: String {
         var parts = ["Station hunt", game.hunt.name, game.phase.rawValue]
         if game.pausedAt != nil { parts.append("paused") }
-        parts.append(game.progress.map { HuntWire.TeamProgress(row: $0).summary }.joined(separator: ", "))
+        let latest = Dictionary(game.solveLog.map { ($0.team, $0.solved) }, uniquingKeysWith: { $1 })
+        parts.append(
+            game.progress.map { row in
+                let last = latest[row.team].map { " \($0.name)@\(DurationText.clock($0.elapsedMs))" } ?? ""
+                return HuntWire.TeamProgress(row: row).summary + last
+            }.joined(separator: ", "))
         return parts.joined(separator: " · ")
     }
 
