@@ -188,3 +188,25 @@ struct HuntContentTests {
         #expect(HallOfFame.clock(3_723_000) == "1:02:03")
     }
 }
+
+extension HuntContentTests {
+    /// README.md, found by walking up from this file.
+    static let readme: String = {
+        var folder = URL(fileURLWithPath: #filePath)
+        while folder.path != "/" {
+            folder.deleteLastPathComponent()
+            if let text = try? String(contentsOf: folder.appendingPathComponent("README.md"), encoding: .utf8) {
+                return text
+            }
+        }
+        return ""
+    }()
+
+    @Test func theReadmeShowsTheDemoHuntsFirstSheetExactlyAsPrinted() throws {
+        let demo = try #require(HuntLibrary().hunt(id: "demo"))
+        let sheet = HuntSheets.text(demo, station: 0)
+        #expect(
+            HuntContentTests.readme.contains("```\n" + sheet + "```\n"),
+            "README's hunt print example is stale:\n\(sheet)")
+    }
+}
