@@ -164,6 +164,17 @@ struct OddOneOutTests {
         #expect(last.compactMap(\.locked).map(\.team) == ["Gold"], "ending the round announces waiting picks first")
     }
 
+    @Test func aLateTickRevealsAndOpensTheNextRoundInOneStepKeepingEachRoundsWords() throws {
+        var game = try started()
+        let firstWords = game.words
+        let effects = try game.apply(.tick, at: s(26))  // the round clock (20 s) and the reveal pause (5 s) both passed
+        let reveal = try #require(effects.compactMap(\.reveal).first)
+        #expect(reveal.words == firstWords)
+        #expect(effects.compactMap(\.opened).first?.number == 2)
+        #expect(Set(game.words) == Set(planets.puzzle.words))
+        #expect(game.roundDeadline == s(45), "round 2 opened when the pause ended, at 25 s")
+    }
+
     @Test func pausedTimeDoesNotCostPoints() throws {
         var game = try started(teams: ["Red", "Blue"])
         let dog = try choice(game, "dog")

@@ -161,7 +161,7 @@ final class OutsiderHost: GameAdapter {
         let deadline = game.phase == .round ? opened.deadline : nil
         return OutsiderWire.Puzzle(
             number: opened.number, of: opened.total, words: opened.words, category: opened.category,
-            difficulty: opened.difficulty.rawValue, points: opened.points, remainingMs: remaining(deadline, now) ?? 0,
+            difficulty: opened.difficulty.rawValue, points: opened.points, remainingMs: remaining(deadline, now),
             deadline: deadline?.milliseconds)
     }
 
@@ -197,7 +197,7 @@ final class OutsiderHost: GameAdapter {
                 outgoing.append(Outgoing(.everyone, reveal(ended, at: now)))
                 roundLog.append(
                     RoundRecord(
-                        number: ended.number, words: game.words, outsider: ended.outsider, link: ended.link,
+                        number: ended.number, words: ended.words, outsider: ended.outsider, link: ended.link,
                         results: Self.results(ended)))
             case .scoreboard(let ranking):
                 outgoing.append(Outgoing(.everyone, ShakyWire.Scoreboard(ranking: Self.standings(ranking))))

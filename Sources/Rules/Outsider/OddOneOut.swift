@@ -304,7 +304,8 @@ public struct OddOneOut: SteeredMode, Codable, Sendable, Equatable {
         phase = .reveal
         nextRoundAt = settings.revealSeconds.flatMap { $0 > 0 ? now.advanced(bySeconds: $0) : nil }
         let reveal = Reveal(
-            number: round.index + 1, outsider: outsider, outsiderChoice: outsiderChoice, link: drawn.puzzle.link,
+            number: round.index + 1, words: round.words, outsider: outsider, outsiderChoice: outsiderChoice,
+            link: drawn.puzzle.link,
             results: results, standings: standings, nextRoundAt: nextRoundAt,
             isLastRound: round.index + 1 == puzzles.count)
         lastReveal = reveal

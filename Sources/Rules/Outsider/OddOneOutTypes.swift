@@ -132,6 +132,8 @@ extension OddOneOut {
     public struct Reveal: Codable, Sendable, Equatable, Hashable {
         /// 1-based number of the round.
         public var number: Int
+        /// The four words in the order the round showed them.
+        public var words: [String]
         /// The outsider, as written.
         public var outsider: String
         /// Its 0-based position in the round's order.
