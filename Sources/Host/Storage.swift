@@ -16,10 +16,6 @@ final class Storage {
     let directory: String
     /// The quiz packs, one file each in `packs/`.
     let packStore: ContentStore<QuizPacks>
-    /// Odd One Out's puzzle packs, one file each in `puzzles/`.
-    let outsiderPackStore: ContentStore<OutsiderPacks>
-    /// The station hunts, one file each in `hunts/`.
-    let huntStore: ContentStore<Hunts>
     /// The Queen's command library (built-ins plus the operator's part in `commands.json`).
     var commands: CommandLibrary
     let log: Logger
@@ -68,9 +64,7 @@ final class Storage {
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         }
         packStore = try ContentStore(folder: directory + "/" + QuizPacks.folderName, log: log)
-        outsiderPackStore = try ContentStore(folder: directory + "/" + OutsiderPacks.folderName, log: log)
-        huntStore = try ContentStore(folder: directory + "/" + Hunts.folderName, log: log)
-        loadProblems += packStore.problems + outsiderPackStore.problems + huntStore.problems
+        loadProblems += packStore.problems
         loadCommands()
         eveningStart = journaledEveningStart()
     }

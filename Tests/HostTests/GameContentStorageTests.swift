@@ -19,6 +19,16 @@ private func files(in folder: String) -> [String] {
 
 private func quietLog() -> Logger { Logger(level: .error) { _ in } }
 
+/// The puzzle packs of a data folder, as the `puzzles` tool keeps them.
+private func puzzleStore(_ data: TemporaryDirectory) throws -> ContentStore<OutsiderPacks> {
+    try ContentTool<OutsiderPacks>(folder: data.path + "/" + OutsiderPacks.folderName, log: quietLog()).store
+}
+
+/// The hunts of a data folder, as the `hunt` tool keeps them.
+private func huntStore(_ data: TemporaryDirectory) throws -> ContentStore<Hunts> {
+    try ContentTool<Hunts>(folder: data.path + "/" + Hunts.folderName, log: quietLog()).store
+}
+
 /// A hunt without codes, in the import format of the issue.
 private let codelessHunt = """
     {"id":"garden","name":"Garden hunt","stations":[
@@ -33,33 +43,33 @@ private let codelessHunt = """
 struct GameContentStorageTests {
     @Test func puzzlePacksImportFromCSVAndJSONAndComeBackAfterARestart() throws {
         let data = TemporaryDirectory()
-        let storage = try Storage(directory: data.path, log: quietLog())
-        #expect(storage.outsiderPackStore.library.builtinPacks.count >= 6)
+        let storage = try puzzleStore(data)
+        #expect(storage.library.builtinPacks.count >= 6)
         let csv = data.path + "/Office party.csv"
         write(
             "difficulty,outsider,word1,word2,word3,link\r\neasy,stapler,Monday,Friday,Sunday,days\r\n"
                 + "hard,mouse,April,May,June,months\r\n", to: csv)
-        let pack = try storage.outsiderPackStore.importFile(csv)
+        let pack = try storage.importFile(csv)
         #expect(pack.id == "office-party")
         #expect(pack.puzzles.count == 2)
         #expect(files(in: data.path + "/puzzles") == ["office-party.json"])
-        try storage.outsiderPackStore.export(id: "office-party", to: data.path + "/out.csv")
+        try storage.export(id: "office-party", to: data.path + "/out.csv")
         #expect(read(data.path + "/out.csv")?.contains("hard,mouse,April,May,June,months") == true)
-        try storage.outsiderPackStore.export(id: "animals", to: data.path + "/animals.json")
+        try storage.export(id: "animals", to: data.path + "/animals.json")
         #expect(read(data.path + "/animals.json")?.contains("\"outsider\"") == true)
 
-        let restarted = try Storage(directory: data.path, log: quietLog())
+        let restarted = try puzzleStore(data)
         #expect(
-            restarted.outsiderPackStore.library.pack(id: "office-party")?.puzzles.map(\.outsider) == [
+            restarted.library.pack(id: "office-party")?.puzzles.map(\.outsider) == [
                 "stapler", "mouse",
             ])
-        #expect(restarted.loadProblems.isEmpty, "\(restarted.loadProblems)")
+        #expect(restarted.problems.isEmpty, "\(restarted.problems)")
         // Refusals name the file and the line; nothing is saved.
         let bad = data.path + "/bad.csv"
         write("difficulty,outsider,word1,word2,word3,link\neasy,cat,cat,b,c,l\n", to: bad)
-        #expect(throws: RuleError.self) { try storage.outsiderPackStore.importFile(bad) }
+        #expect(throws: RuleError.self) { try storage.importFile(bad) }
         do {
-            try storage.outsiderPackStore.importFile(bad)
+            try storage.importFile(bad)
         } catch {
             #expect(error.message.hasPrefix("\(bad): line 2:"), "\(error.message)")
         }
@@ -74,15 +84,15 @@ struct GameContentStorageTests {
         write("{\"name\":\"Broken\",\"puzzles\":[\n{\"difficulty\":\"easy\"}]}", to: data.path + "/puzzles/broken.json")
         write("{\"name\":\"Garden hunt\",\n\"stations\":[]}", to: data.path + "/hunts/garden.json")
         write("difficulty,outsider\n", to: data.path + "/puzzles/stray.csv")
-        let storage = try Storage(directory: data.path, log: quietLog())
-        let problems = storage.loadProblems.joined(separator: "\n")
+        let storage = try huntStore(data)
+        let problems = (try puzzleStore(data).problems + storage.problems).joined(separator: "\n")
         #expect(problems.contains("puzzles/broken.json was skipped: line 2:"), "\(problems)")
         #expect(problems.contains("hunts/garden.json was skipped: line 1:"), "\(problems)")
         #expect(problems.contains("stray.csv was not loaded"), "\(problems)")
         // Importing a hunt whose file name is taken by the broken file keeps that file aside first.
         let source = data.path + "/garden-source.json"
         write(codelessHunt, to: source)
-        let hunt = try storage.huntStore.importFile(source)
+        let hunt = try storage.importFile(source)
         #expect(hunt.id == "garden")
         #expect(files(in: data.path + "/hunts") == ["garden.json", "garden.json.broken-1"])
         #expect(read(data.path + "/hunts/garden.json.broken-1")?.contains("\"stations\":[]") == true)
@@ -90,37 +100,37 @@ struct GameContentStorageTests {
 
     @Test func anImportedHuntKeepsItsGeneratedCodesInItsFile() throws {
         let data = TemporaryDirectory()
-        let storage = try Storage(directory: data.path, log: quietLog())
-        #expect(storage.huntStore.library.hunt(id: "demo") != nil)
+        let storage = try huntStore(data)
+        #expect(storage.library.hunt(id: "demo") != nil)
         let source = data.path + "/garden-source.json"
         write(codelessHunt, to: source)
-        let hunt = try storage.huntStore.importFile(source)
+        let hunt = try storage.importFile(source)
         let codes = hunt.stations.map(\.code)
         #expect(codes.allSatisfy { $0.count == 4 })
         let stored = try #require(read(data.path + "/hunts/garden.json"))
         for code in codes { #expect(stored.contains("\"code\" : \"\(code)\"")) }
-        let restarted = try Storage(directory: data.path, log: quietLog())
-        #expect(restarted.huntStore.library.hunt(id: "garden")?.stations.map(\.code) == codes)
-        try storage.huntStore.export(id: "demo", to: data.path + "/demo.json")
+        let restarted = try huntStore(data)
+        #expect(restarted.library.hunt(id: "garden")?.stations.map(\.code) == codes)
+        try storage.export(id: "demo", to: data.path + "/demo.json")
         #expect(read(data.path + "/demo.json")?.contains("\"YUMM\"") == true)
-        #expect(throws: RuleError.self) { try storage.huntStore.export(id: "nope", to: data.path + "/x.json") }
-        #expect(throws: RuleError.self) { try storage.huntStore.importFile(data.path + "/garden.csv") }
+        #expect(throws: RuleError.self) { try storage.export(id: "nope", to: data.path + "/x.json") }
+        #expect(throws: RuleError.self) { try storage.importFile(data.path + "/garden.csv") }
     }
 
     @Test func theHallOfFameIsWrittenAtomicallyAndABrokenOneIsKeptAside() throws {
         let data = TemporaryDirectory()
-        let storage = try Storage(directory: data.path, log: quietLog())
-        #expect(storage.hallOfFame(hunt: "demo") == nil)
+        let halls = HallsOfFame(dataDirectory: data.path)
+        #expect(try halls.read(hunt: "demo") == nil)
         let run = HallOfFame.Entry(team: "Red", totalMs: 600_000, penaltiesMs: 0, date: "2025-06-01", game: "g1")
-        let hall = try storage.recordHallOfFame(hunt: "demo", name: "The party hunt", runs: [run])
+        let hall = try halls.record(hunt: "demo", name: "The party hunt", runs: [run], log: quietLog())
         #expect(hall.entries == [run])
-        #expect(storage.hallOfFame(hunt: "demo") == hall)
-        #expect(files(in: storage.hallsDirectory) == ["demo.json"], "no temporary file is left behind")
-        write("{ not json", to: storage.hallOfFamePath(hunt: "demo"))
-        #expect(storage.hallOfFame(hunt: "demo") == nil)
+        #expect(try halls.read(hunt: "demo") == hall)
+        #expect(files(in: halls.directory) == ["demo.json"], "no temporary file is left behind")
+        write("{ not json", to: halls.path(hunt: "demo"))
+        #expect(throws: RuleError.self) { try halls.read(hunt: "demo") }
         let faster = HallOfFame.Entry(team: "Blue", totalMs: 500_000, penaltiesMs: 0, date: "2025-06-02", game: "g2")
-        let again = try storage.recordHallOfFame(hunt: "demo", name: "The party hunt", runs: [faster])
+        let again = try halls.record(hunt: "demo", name: "The party hunt", runs: [faster], log: quietLog())
         #expect(again.entries == [faster])
-        #expect(files(in: storage.hallsDirectory) == ["demo.json", "demo.json.broken-1"])
+        #expect(files(in: halls.directory) == ["demo.json", "demo.json.broken-1"])
     }
 }

@@ -52,7 +52,7 @@ struct HuntGameTests {
             "type": "start", "game": "hunt", "hunt": "office", "order": "staggered", "minutes": 10,
             "penaltySeconds": 30, "id": 1,
         ])
-        #expect(try admin.waitFor("ok") { $0["re"] == 1 }["message"] == "Started hunt.")
+        #expect(try admin.waitFor("ok") { $0["re"] == 1 }["message"] == "Started Station hunt.")
         let intro = try board.waitFor("game")
         #expect(intro["stations"] == 3)
         #expect((intro["remainingMs"]?.intValue ?? 0) > 590_000)

@@ -56,7 +56,7 @@ struct OutsiderGameTests {
             "type": "start", "game": "outsider", "rounds": 3, "difficulty": "mixed", "packs": ["e2e"],
             "roundSeconds": 30, "revealSeconds": 1, "id": 1,
         ])
-        #expect(try admin.waitFor("ok") { $0["re"] == 1 }["message"] == "Started outsider.")
+        #expect(try admin.waitFor("ok") { $0["re"] == 1 }["message"] == "Started Odd One Out.")
         #expect(try board.waitFor("game")["rounds"] == 3)
 
         // Round 1: Red right first (its second terminal only hears so), Blue wrong, Green right by typing the word.

@@ -25,7 +25,8 @@ extension EmbeddedHost {
     /// Adds the three-station office hunt to the host's data folder.
     func addOfficeHunt() throws {
         let hunt = try HuntFile.decode(bytes: Array(seamHuntJSON.utf8))
-        try core.storage.huntStore.change { try $0.add(hunt) }
+        let hunts = try #require(core.operators.tools.tool(ContentTool<Hunts>.self))
+        try hunts.store.change { try $0.add(hunt) }
     }
 }
 
@@ -47,7 +48,7 @@ struct OutsiderHuntSeamTests {
         var ann = Watcher(try host.player("Ann", team: "Red"), role: .player, name: "Ann", team: "Red")
         let bob = try host.player("Bob", team: "Blue")
         var board = Watcher(try host.watcher(.board), role: .board)
-        #expect(host.console("start outsider 2 easy animals") == ["Started outsider."])
+        #expect(host.console("start outsider 2 easy animals") == ["Started Odd One Out."])
         let game = try #require(host.core.room.game as? OutsiderHost)
         try CatchUpTests.check(host, board: &board, player: &ann, phase: "an open round")
 
@@ -144,7 +145,7 @@ struct OutsiderHuntSeamTests {
         let bob = try host.player("Bob", team: "Blue")
         var board = Watcher(try host.watcher(.board), role: .board)
         var admin = Watcher(try host.watcher(.admin), role: .admin)
-        #expect(host.console("start hunt office fixed 10") == ["Started hunt."])
+        #expect(host.console("start hunt office fixed 10") == ["Started Station hunt."])
         try CatchUpTests.check(host, board: &board, player: &ann, phase: "the first clue")
 
         ann.connection.send(["type": "checkin", "code": "ABCD"])
@@ -253,15 +254,16 @@ struct OutsiderHuntSeamTests {
         let first = try ann.expect("scoreboard")
         #expect(first["hallOfFame"]?.arrayValue?.first?["team"] == "Red")
         #expect(first["hallOfFame"]?.arrayValue?.first?["totalMs"] == 90_000)
-        let stored = try #require(host.core.storage.hallOfFame(hunt: "office"))
+        let halls = HallsOfFame(dataDirectory: host.core.storage.directory)
+        let stored = try #require(try halls.read(hunt: "office"))
         #expect(stored.entries.map(\.team) == ["Red"])
-        #expect(FileManager.default.fileExists(atPath: host.core.storage.hallOfFamePath(hunt: "office")))
+        #expect(FileManager.default.fileExists(atPath: halls.path(hunt: "office")))
 
         host.console("start hunt office")
         try playThrough(ann, wait: 30_000)
         let second = try ann.expect("scoreboard")
         #expect(second["hallOfFame"]?.arrayValue?.map { $0["totalMs"]?.intValue } == [30_000, 90_000])
-        #expect(host.core.storage.hallOfFame(hunt: "office")?.entries.count == 2)
+        #expect(try halls.read(hunt: "office")?.entries.count == 2)
         let log = try #require(
             try FileManager.default.contentsOfDirectory(atPath: host.core.storage.gamesDirectory).first {
                 $0.hasSuffix("-hunt.json")

@@ -121,6 +121,8 @@ struct HuntView: GameScreen {
         case .resumed(let resumed):
             state.endPause()
             deadline = state.deadline(resumed.deadline, remaining: resumed.remainingMs, now: now)
+        case .sheets, .hallOfFame:
+            break  // replies to the operator's tool requests, not part of the game
         }
         return []
     }

@@ -151,12 +151,6 @@ struct GameContext {
     var options: HostOptions
     var packs: PackLibrary
     var commands: CommandLibrary
-    /// Odd One Out's puzzle packs.
-    var outsiderPacks = OutsiderPackLibrary()
-    /// The station hunts.
-    var hunts = HuntLibrary()
-    /// Each hunt's hall of fame, by hunt id, as stored now.
-    var hallOfFame: (String) -> HallOfFame? = { _ in nil }
     var seed: UInt64
     /// The modes' operator tools (their content), for a game that reads its content at start.
     var tools: ToolShelf

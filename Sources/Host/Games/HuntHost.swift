@@ -49,7 +49,7 @@ final class HuntHost: GameAdapter {
     static let entry = ModeEntry(
         HuntHost.self, aliases: ["stationhunt", "station-hunt", "treasure"],
         make: { (options, context) throws(RuleError) in try HuntHost.make(options: options, context: context) },
-        restore: { try HuntHost(record: JSONCoding.decode(StartRecord.self, from: $0)) })
+        restore: { try HuntHost(record: JSONCoding.decode(StartRecord.self, from: $0)) }, tools: [Hunts.tool])
 
     var mode: ModeEntry { HuntHost.entry }
     var game: StationHunt
@@ -65,12 +65,13 @@ final class HuntHost: GameAdapter {
 
     static func make(options fields: JSONObject, context: GameContext) throws(RuleError) -> HuntHost {
         let options = StartOptions(fields: fields)
-        let known = context.hunts.hunts.map(\.id).joined(separator: ", ")
+        let hunts = context.tools.tool(ContentTool<Hunts>.self)?.library ?? HuntLibrary()
+        let known = hunts.hunts.map(\.id).joined(separator: ", ")
         guard let id = try options.string("hunt") else {
             throw RuleError(.badOption, "Name the hunt to play: start hunt ID. Hunts: \(known).")
         }
         guard
-            let hunt = context.hunts.hunt(id: id) ?? context.hunts.hunts.first(where: { ContentNames.same($0.id, id) })
+            let hunt = hunts.hunt(id: id) ?? hunts.hunts.first(where: { ContentNames.same($0.id, id) })
         else {
             throw RuleError(.unknownHunt, "There is no hunt \"\(id)\". Hunts: \(known).")
         }
@@ -91,10 +92,12 @@ final class HuntHost: GameAdapter {
         formatter.locale = Locale(identifier: "en_US_POSIX")
         formatter.dateFormat = "yyyy-MM-dd"
         let date = formatter.string(from: Date())
+        // A hall that cannot be read counts as empty here; the end of the game keeps the file aside before writing.
+        let stored = (try? HallsOfFame(dataDirectory: context.dataDirectory).read(hunt: hunt.id)) ?? nil
         return try HuntHost(
             record: StartRecord(
                 teams: context.room.teams, hunt: hunt, settings: settings, seedText: String(seed),
-                hallOfFame: context.hallOfFame(hunt.id) ?? HallOfFame(hunt: hunt.id, name: hunt.name), date: date,
+                hallOfFame: stored ?? HallOfFame(hunt: hunt.id, name: hunt.name), date: date,
                 gameID: "\(date)-\(String(rng.next(), radix: 36))"))
     }
 
@@ -219,9 +222,7 @@ final class HuntHost: GameAdapter {
         }
     }
 
-    private static func fame(_ hall: HallOfFame) -> [HuntWire.Fame] {
-        hall.entries.map { HuntWire.Fame(place: hall.place(of: $0), team: $0.team, totalMs: $0.totalMs, date: $0.date) }
-    }
+    private static func fame(_ hall: HallOfFame) -> [HuntWire.Fame] { HallsOfFame.fame(hall) }
 
     private var scoreboard: HuntWire.Scoreboard {
         HuntWire.Scoreboard(ranking: Self.ranking(game.finalRanking ?? game.ranking), hallOfFame: Self.fame(hallOfFame))
@@ -318,7 +319,8 @@ final class HuntHost: GameAdapter {
     func keepRecords(in storage: Storage) {
         guard game.phase == .finished, !runs.isEmpty else { return }
         do {
-            try storage.recordHallOfFame(hunt: game.hunt.id, name: game.hunt.name, runs: runs)
+            try HallsOfFame(dataDirectory: storage.directory).record(
+                hunt: game.hunt.id, name: game.hunt.name, runs: runs, log: storage.log)
         } catch {
             storage.log.error("Could not save the hall of fame of \(game.hunt.id): \(error)")
         }

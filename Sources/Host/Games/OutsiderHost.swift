@@ -43,7 +43,8 @@ final class OutsiderHost: GameAdapter {
     static let entry = ModeEntry(
         OutsiderHost.self, aliases: ["oddoneout", "odd-one-out", "odd"],
         make: { (options, context) throws(RuleError) in try OutsiderHost.make(options: options, context: context) },
-        restore: { try OutsiderHost(record: JSONCoding.decode(StartRecord.self, from: $0)) })
+        restore: { try OutsiderHost(record: JSONCoding.decode(StartRecord.self, from: $0)) },
+        tools: [OutsiderPacks.tool])
 
     var mode: ModeEntry { OutsiderHost.entry }
     var game: OddOneOut
@@ -67,9 +68,10 @@ final class OutsiderHost: GameAdapter {
         guard let difficulty = DifficultyChoice(rawValue: difficultyText.lowercased()) else {
             throw RuleError(.badOption, "difficulty must be easy, medium, hard or mixed, not \"\(difficultyText)\".")
         }
-        let packs = try options.strings("packs") ?? context.outsiderPacks.builtinPacks.map(\.id)
+        let library = context.tools.tool(ContentTool<OutsiderPacks>.self)?.library ?? OutsiderPackLibrary()
+        let packs = try options.strings("packs") ?? library.builtinPacks.map(\.id)
         var rng = SplitMix64(seed: context.seed)
-        let puzzles = try context.outsiderPacks.drawPuzzles(
+        let puzzles = try library.drawPuzzles(
             packIDs: packs, count: rounds, difficulty: difficulty, using: &rng)
         let reveal = try options.integer(
             "revealSeconds", default: context.options.revealSeconds, in: OutsiderSettings.revealSecondsRange)

@@ -82,11 +82,8 @@ final class OperatorService {
             if let game = room.game, !game.isFinished {
                 return refuse(target, .gameRunning, "A game of \(game.mode.title) is running; `end` it first.")
             }
-            let storage = self.storage
             let context = GameContext(
-                room: room.room, options: options, packs: storage.packs, commands: storage.commands,
-                outsiderPacks: storage.outsiderPackStore.library, hunts: storage.huntStore.library,
-                hallOfFame: { storage.hallOfFame(hunt: $0) }, seed: seed(),
+                room: room.room, options: options, packs: storage.packs, commands: storage.commands, seed: seed(),
                 tools: tools, dataDirectory: storage.directory, played: room.played)
             let game: any HostedGame
             do {

@@ -312,13 +312,16 @@ public enum HuntWire: GameWire {
         public var totalMs: Int64
         /// The day it was run.
         public var date: String
+        /// The penalties in its total, ms.
+        public var penaltiesMs: Int64?
 
         /// Creates an entry.
-        public init(place: Int, team: String, totalMs: Int64, date: String) {
+        public init(place: Int, team: String, totalMs: Int64, date: String, penaltiesMs: Int64? = nil) {
             self.place = place
             self.team = team
             self.totalMs = totalMs
             self.date = date
+            self.penaltiesMs = penaltiesMs
         }
     }
 
@@ -343,6 +346,51 @@ public enum HuntWire: GameWire {
             return "=== Hunt over: " + ranking.map(\.summary).joined(separator: " · ") + " ==="
                 + (fame.isEmpty ? "" : "\nHall of fame: " + fame.joined(separator: " · "))
         }
+    }
+
+    /// A hunt's printable station sheets (reply to the operator's `hunt print`; the codes are on them).
+    public struct Sheets: HostMessage {
+        public static let type = "sheets"
+        /// The hunt's id.
+        public var hunt: String
+        /// `text`, `markdown` or `html`.
+        public var format: String
+        /// The sheets, one page per station.
+        public var text: String
+
+        /// Creates the message.
+        public init(hunt: String, format: String, text: String) {
+            self.hunt = hunt
+            self.format = format
+            self.text = text
+        }
+
+        public func line(for reader: Perspective) -> String? {
+            text.hasSuffix("\n") ? String(text.dropLast()) : text
+        }
+    }
+
+    /// A hunt's hall of fame (reply to the operator's `hunt history` and `partyline-host history --hunt`).
+    public struct HallOfFameListing: HostMessage {
+        public static let type = "hallOfFame"
+        /// The hunt's id.
+        public var hunt: String
+        /// The hunt's name.
+        public var name: String
+        /// The best finished runs, fastest first.
+        public var entries: [Fame]
+        /// The hall for people, one line each.
+        public var lines: [String]
+
+        /// Creates the message.
+        public init(hunt: String, name: String, entries: [Fame], lines: [String]) {
+            self.hunt = hunt
+            self.name = name
+            self.entries = entries
+            self.lines = lines
+        }
+
+        public func line(for reader: Perspective) -> String? { lines.joined(separator: "\n") }
     }
 
     /// The ranking as it stands, on request.
@@ -397,6 +445,8 @@ public enum HuntWire: GameWire {
         case scoreboard(Scoreboard)
         case scores(Scores)
         case resumed(Resumed)
+        case sheets(Sheets)
+        case hallOfFame(HallOfFameListing)
 
         private static let decoder = FamilyDecoder<Message>([
             member(Intro.self, Message.intro), member(Clue.self, Message.clue),
@@ -404,7 +454,8 @@ public enum HuntWire: GameWire {
             member(Wrong.self, Message.wrong), member(Hint.self, Message.hint), member(Solved.self, Message.solved),
             member(Progress.self, Message.progress), member(StationSolved.self, Message.stationSolved),
             member(Scoreboard.self, Message.scoreboard), member(Scores.self, Message.scores),
-            member(Resumed.self, Message.resumed),
+            member(Resumed.self, Message.resumed), member(Sheets.self, Message.sheets),
+            member(HallOfFameListing.self, Message.hallOfFame),
         ])
 
         public static var types: [String] { decoder.types }
@@ -425,6 +476,8 @@ public enum HuntWire: GameWire {
             case .scoreboard(let message): message
             case .scores(let message): message
             case .resumed(let message): message
+            case .sheets(let message): message
+            case .hallOfFame(let message): message
             }
         }
     }

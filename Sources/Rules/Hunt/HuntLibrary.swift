@@ -184,6 +184,9 @@ extension HuntLibrary: ContentLibrary {
     /// A library of the built-in hunts only.
     public init() { self.init(builtinHunts: Self.builtins) }
 
+    /// The hunts that ship with the host.
+    public var builtinItems: [Hunt] { builtinHunts }
+
     /// The operator's hunts.
     public var customItems: [Hunt] { customHunts }
 
@@ -195,4 +198,7 @@ extension HuntLibrary: ContentLibrary {
 
     /// Adds `item` through `importHunt`, with every rule of the library.
     public mutating func add(_ item: Hunt) throws(RuleError) -> String { try importHunt(item) }
+
+    /// Deletes the custom hunt `id` (the built-in hunts and unknown ids are refused).
+    public mutating func remove(id: String) throws(RuleError) { try deleteHunt(id) }
 }

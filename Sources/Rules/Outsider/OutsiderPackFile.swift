@@ -81,6 +81,30 @@ public enum OutsiderPackFile {
             link: try fields.string("link"))
     }
 
+    /// Reads one puzzle sent as a JSON value (an admin client's edit): `difficulty`, `words` (four, or the three
+    /// that share the link), `outsider` and `link`. The puzzle is not checked yet.
+    public static func puzzle(from value: JSONValue) throws(RuleError) -> OutsiderPuzzle {
+        let expected = "A puzzle is an object with \"difficulty\", \"words\", \"outsider\" and \"link\"."
+        guard let object = value.objectValue, let words = object["words"]?.arrayValue,
+            words.allSatisfy({ $0.stringValue != nil }), let outsider = object["outsider"]?.stringValue,
+            let link = object["link"]?.stringValue, let level = object["difficulty"]?.stringValue
+        else { throw RuleError(.badPuzzle, expected) }
+        let difficulty = try parseDifficulty(level) { RuleError(.badPuzzle, ContentText.capitalizingFirst($0)) }
+        return OutsiderPuzzle(
+            difficulty: difficulty, words: words.compactMap(\.stringValue), outsider: outsider, link: link)
+    }
+
+    /// A puzzle typed on the console, `DIFFICULTY | OUTSIDER | WORD | WORD | WORD | LINK` (a CSV row's order), as
+    /// the JSON an admin client sends; nil when it has not six parts.
+    public static func puzzleObject(typed text: String) -> JSONValue? {
+        let parts = text.split(separator: "|", omittingEmptySubsequences: false).map { ContentText.trimmed(String($0)) }
+        guard parts.count == 6 else { return nil }
+        return [
+            "difficulty": .string(parts[0]), "outsider": .string(parts[1]),
+            "words": .array(parts[1...4].map { .string($0) }), "link": .string(parts[5]),
+        ]
+    }
+
     // MARK: CSV
 
     /// The pack as CSV: the header, then one record a puzzle (the outsider, then the three linked words), CRLF.

@@ -295,6 +295,9 @@ extension OutsiderPackLibrary: ContentLibrary {
     /// A library of the built-in packs only.
     public init() { self.init(builtinPacks: Self.builtins) }
 
+    /// The packs that ship with the host.
+    public var builtinItems: [OutsiderPack] { builtinPacks }
+
     /// The operator's packs.
     public var customItems: [OutsiderPack] { customPacks }
 
@@ -306,4 +309,7 @@ extension OutsiderPackLibrary: ContentLibrary {
 
     /// Adds `item` through `importPack`, with every rule of the library.
     public mutating func add(_ item: OutsiderPack) throws(RuleError) -> String { try importPack(item) }
+
+    /// Deletes the custom pack `id` (built-in packs and unknown ids are refused).
+    public mutating func remove(id: String) throws(RuleError) { try deletePack(id) }
 }
