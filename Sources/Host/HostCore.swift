@@ -602,8 +602,9 @@ final class HostCore: SessionHandler {
                 lines += entry.textHelp.map { "  " + $0 }
             }
             lines.append("  scores           the standings        help    this text        quit    leave")
-            lines.append("  On your turn every line is your answer (or, as Queen, your order): then write")
-            lines.append("  commands with a / in front: /help, /scores, /quit.")
+            lines.append("  When the game waits for your answer (your turn, the choosing Queen, an open Odd One Out")
+            lines.append("  round, a hunt station's task) every line is that answer: then write commands with a / in")
+            lines.append("  front: /help, /scores, /quit.")
             return lines.joined(separator: "\n")
         case .board?:
             return "You are watching. Commands: scores, help, quit."

@@ -127,21 +127,27 @@ struct HuntGameTests {
             bytes: Array(try #require(FileManager.default.contents(atPath: data.path + "/halls/office.json"))))
         #expect(stored.entries.count == 2)
 
-        // Secrecy. No check-in code ever reaches any client.
-        let clients = [("ann", ann), ("abe", abe), ("gil", gil), ("board", board), ("admin", admin)]
+        // Secrecy. No check-in code ever reaches a player or a board; the organiser's feed shows them (#18) and
+        // nothing else the operators get does.
+        let operatorFeed = admin.transcriptText.split(separator: "\n").filter { $0.contains("\"type\":\"feed\"") }
+        let operatorRest = admin.transcriptText.split(separator: "\n").filter { !$0.contains("\"type\":\"feed\"") }
+            .joined(separator: "\n")
+        #expect(operatorFeed.contains { $0.contains("Kitchen, code \(hunt.stations[0].code)") }, "\(operatorFeed)")
+        let clients = [("ann", ann), ("abe", abe), ("gil", gil), ("board", board)]
         for (name, client) in clients {
             for code in hunt.stations.map(\.code) {
                 #expect(!client.transcriptText.contains(code), "\(name) received the code \(code)")
+                #expect(!operatorRest.contains(code), "the operator received the code \(code) outside the feed")
             }
         }
-        // Boards and operators get no clue, task, hint, answer or success message.
+        // Boards get no clue, task, hint, answer or success message; operators only in their feed.
         let secrets = [
             "cold things", "work gets done", "came in through", "sharpen", "pencil", "\"words\"", "Think of paint",
             "It has lead", "Cool work", "Sharp!", "cloud", "\"answer\"",
         ]
-        for (name, client) in [("board", board), ("admin", admin)] {
+        for (name, text) in [("board", board.transcriptText), ("admin", operatorRest)] {
             for secret in secrets {
-                #expect(!client.transcriptText.contains(secret), "\(name) received \"\(secret)\"")
+                #expect(!text.contains(secret), "\(name) received \"\(secret)\"")
             }
         }
         // A team's hint, penalty and solve reach that team only: Red never asked the desk's hint, Green the kitchen's.

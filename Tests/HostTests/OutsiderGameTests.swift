@@ -136,8 +136,13 @@ struct OutsiderGameTests {
 
         // Secrecy: no outsider and no link before its reveal; what a team picked reaches that team only.
         let clients = [("ann", ann), ("abe", abe), ("bob", bob), ("gil", gil), ("board", board), ("admin", admin)]
+        let feed = admin.transcriptText.split(separator: "\n").filter { $0.contains("\"type\":\"feed\"") }
+        #expect(feed.contains { $0.contains("odd one out: \(first.outsider) (\(first.link))") }, "\(feed)")
         for (name, client) in clients {
-            let text = client.transcriptText
+            // The organiser's feed names each round's outsider at once (#18); nothing else does before the reveal.
+            let text = client.transcriptText.split(separator: "\n").filter { !$0.contains("\"type\":\"feed\"") }
+                .joined(separator: "\n")
+            if name != "admin" { #expect(!client.transcriptText.contains("\"type\":\"feed\""), "\(name) got the feed") }
             for (round, puzzle) in [first, second].map({ ($0.outsider, $0.link) }).enumerated() {
                 let revealAt =
                     text.range(of: "The odd one out was: \(puzzle.0)")?.lowerBound

@@ -130,7 +130,7 @@ struct StationHuntTests {
         var left: [Int] = []
         for attempt in 1...4 {
             let effects = try game.apply(.checkIn(team: "Red", code: "AAA\(attempt)"), at: s(Double(attempt)))
-            guard case .wrongCode("Red", let attemptsLeft, nil)? = effects.first else {
+            guard case .wrongCode("Red", "AAA\(attempt)", let attemptsLeft, nil)? = effects.first else {
                 Issue.record("attempt \(attempt): \(effects)")
                 return
             }
@@ -138,14 +138,14 @@ struct StationHuntTests {
         }
         #expect(left == [4, 3, 2, 1])
         let fifth = try game.apply(.checkIn(team: "Red", code: "NOPE"), at: s(5))
-        #expect(fifth == [.wrongCode(team: "Red", attemptsLeft: 0, lockedUntil: s(35))])
+        #expect(fifth == [.wrongCode(team: "Red", code: "NOPE", attemptsLeft: 0, lockedUntil: s(35))])
         // Locked: even the right code is refused, and the refusal does not count.
         #expect(refusal(&game, .checkIn(team: "Red", code: "FRDG"), at: 20) == "code_locked")
         // Another team is not locked.
         #expect(try game.apply(.checkIn(team: "Blue", code: "FRDG"), at: s(21)).count == 1)
         // The lock ends; the count started again from zero.
         let again = try game.apply(.checkIn(team: "Red", code: "WRONG"), at: s(35))
-        #expect(again == [.wrongCode(team: "Red", attemptsLeft: 4, lockedUntil: nil)])
+        #expect(again == [.wrongCode(team: "Red", code: "WRONG", attemptsLeft: 4, lockedUntil: nil)])
         _ = try game.apply(.checkIn(team: "Red", code: "FRDG"), at: s(36))
         #expect(game.state(of: "Red")?.stage == .solving)
         #expect(game.state(of: "Red")?.wrongCodes == 0)
@@ -157,7 +157,7 @@ struct StationHuntTests {
         let words = try #require(game.state(of: "Red")?.words)
         let wrong = try #require(words.firstIndex(of: "red"))
         let effects = try game.apply(.pick(team: "Red", choice: wrong), at: s(12))
-        #expect(effects.first == .wrongAnswer(team: "Red", penaltyMs: 45_000, penaltiesMs: 45_000))
+        #expect(effects.first == .wrongAnswer(team: "Red", answer: "red", penaltyMs: 45_000, penaltiesMs: 45_000))
         #expect(effects.last?.progressRows?.first?.penaltiesMs == 45_000)
         #expect(game.state(of: "Red")?.stage == .solving)
         #expect(refusal(&game, .answer(team: "Red", text: "cat"), at: 13) == "bad_choice")
@@ -167,6 +167,7 @@ struct StationHuntTests {
         #expect(detail.name == "Kitchen")
         #expect(detail.answer == "dog")
         #expect(detail.success == "Cool!")
+        #expect(detail.typed == "dog", "what the team typed, for the organiser and the game log")
         #expect(detail.elapsedMs == 20_000)
         #expect(solved.compactMap(\.clue).first?.clue.number == 2)
         // The question: a wrong answer, then a forgiven misspelling.
@@ -174,9 +175,10 @@ struct StationHuntTests {
         #expect(refusal(&game, .pick(team: "Red", choice: 0), at: 31) == "bad_choice")
         #expect(
             try game.apply(.answer(team: "Red", text: "pen"), at: s(31)).first
-                == .wrongAnswer(team: "Red", penaltyMs: 45_000, penaltiesMs: 90_000))
+                == .wrongAnswer(team: "Red", answer: "pen", penaltyMs: 45_000, penaltiesMs: 90_000))
         let right = try game.apply(.answer(team: "Red", text: "pencel"), at: s(40))
         #expect(right.compactMap(\.solved).first?.answer == "pencil")
+        #expect(right.compactMap(\.solved).first?.typed == "pencel")
         #expect(game.state(of: "Red")?.penaltiesMs == 90_000)
     }
 

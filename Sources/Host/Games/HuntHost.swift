@@ -24,6 +24,8 @@ final class HuntHost: GameAdapter {
         var date: String
         /// An id for this game, so its runs enter a hall of fame once.
         var gameID: String
+        /// Whether this hunt was already played tonight (its codes may be known).
+        var isRepeat: Bool?
     }
 
     /// One solve as the game log keeps it.
@@ -35,6 +37,28 @@ final class HuntHost: GameAdapter {
         var penaltiesMs: Int64
     }
 
+    /// One thing a team did, as the game log keeps it: check-ins, wrong codes, answers with their verdicts, hints.
+    struct EventRecord: Codable {
+        var team: String
+        /// Hunt time, ms.
+        var ms: Int64
+        /// The station the team was at or heading for.
+        var station: String
+        /// `checked in`, `wrong code`, `locked out`, `wrong`, `right` or `hint`.
+        var what: String
+        /// The code, word or answer as typed; the hint's text.
+        var typed: String?
+        /// Time added (a wrong answer's penalty, a hint's cost), ms.
+        var penaltyMs: Int64
+
+        /// `3:04 Red at Fridge: wrong "cat" (+0:30)`.
+        var line: String {
+            let typed = self.typed.map { " \"\($0)\"" } ?? ""
+            let penalty = penaltyMs > 0 ? " (+\(DurationText.clock(penaltyMs)))" : ""
+            return "\(DurationText.clock(ms))  \(team) at \(station): \(what)\(typed)\(penalty)"
+        }
+    }
+
     /// The readable record of a hunt (games/*.json).
     struct Log: Codable {
         var hunt: String
@@ -44,18 +68,23 @@ final class HuntHost: GameAdapter {
         var solves: [SolveRecord]
         var ranking: [HuntWire.Ranked]
         var hallOfFame: [HuntWire.Fame]
+        /// Everything the teams did, in order (absent in logs written before it was kept).
+        var events: [EventRecord]?
     }
 
     static let entry = ModeEntry(
         HuntHost.self, aliases: ["stationhunt", "station-hunt", "treasure"],
         make: { (options, context) throws(RuleError) in try HuntHost.make(options: options, context: context) },
-        restore: { try HuntHost(record: JSONCoding.decode(StartRecord.self, from: $0)) }, tools: [Hunts.tool])
+        restore: { try HuntHost(record: JSONCoding.decode(StartRecord.self, from: $0)) }, tools: [Hunts.tool],
+        logLines: { HuntHost.logLines($0) }, logRows: { HuntHost.logRows($0) })
 
     var mode: ModeEntry { HuntHost.entry }
     var game: StationHunt
     let record: StartRecord
     /// Set while a step is built when a check-in code was wrong: the player's refusal, though the game changed.
     private var wrongCode: RuleError?
+    /// What the teams did, for the game log (rebuilt from the journal on resume).
+    private var events: [EventRecord] = []
 
     init(record: StartRecord) throws(RuleError) {
         self.record = record
@@ -75,8 +104,12 @@ final class HuntHost: GameAdapter {
         else {
             throw RuleError(.unknownHunt, "There is no hunt \"\(id)\". Hunts: \(known).")
         }
-        guard !context.room.teams.isEmpty else {
-            throw RuleError(.noTeams, "A hunt needs at least one team in the lobby; players join with a team name.")
+        // The teams with someone here (away players' teams would be ghosts), unless the operator names them.
+        let present = context.room.teams.filter { context.room.members(of: $0).contains(where: \.isConnected) }
+        let teams = try options.strings("teams").map { $0.map(context.room.canonicalTeam) } ?? present
+        guard !teams.isEmpty else {
+            throw RuleError(
+                .noTeams, "A hunt needs at least one team with a player here; players join with a team name.")
         }
         let orderText = try options.string("order") ?? "fixed"
         guard let order = HuntSettings.Order(rawValue: orderText.lowercased()) else {
@@ -96,13 +129,24 @@ final class HuntHost: GameAdapter {
         let stored = (try? HallsOfFame(dataDirectory: context.dataDirectory).read(hunt: hunt.id)) ?? nil
         return try HuntHost(
             record: StartRecord(
-                teams: context.room.teams, hunt: hunt, settings: settings, seedText: String(seed),
+                teams: teams, hunt: hunt, settings: settings, seedText: String(seed),
                 hallOfFame: stored ?? HallOfFame(hunt: hunt.id, name: hunt.name), date: date,
-                gameID: "\(date)-\(String(rng.next(), radix: 36))"))
+                gameID: "\(date)-\(String(rng.next(), radix: 36))",
+                isRepeat: context.played.contains(playedKey(hunt.id)) ? true : nil))
     }
 
     var startRecord: JSONValue { (try? JSONCoding.encode(record)) ?? .null }
     var isFinished: Bool { game.phase == .finished }
+
+    /// The key under which the host remembers that the hunt `id` was played tonight.
+    static func playedKey(_ id: String) -> String { "hunt: " + id }
+
+    var playedContent: [String] { [Self.playedKey(game.hunt.id)] }
+
+    var startNote: String? {
+        guard record.isRepeat == true else { return nil }
+        return "This hunt was already played tonight, so teams may remember its codes."
+    }
 
     /// The hunt, its phase and each team's progress with its latest solve (`Red 2/3 Desk@3:04`): the console's view
     /// of who solved which station and when.
@@ -150,15 +194,89 @@ final class HuntHost: GameAdapter {
 
     func playerRemoved(_ player: Player, at now: Instant) -> Step { Step() }
 
-    /// At a question, a typed line is the answer; at a puzzle, a typed word of it is a pick.
+    /// At its station's task a team's typed lines are its answer (or pick): commands need a leading `/` then,
+    /// except the hunt's own `hint` and `checkin`. While it follows a clue, commands work as always.
+    func awaitsTypedLine(from player: Player) -> Bool {
+        guard game.pausedAt == nil, let team = game.team(named: player.team) else { return false }
+        return game.task(for: team) != nil
+    }
+
+    /// At a task: `hint` asks for a hint, `checkin …` checks in (refused there, without cost), `1`–`4` (or
+    /// `pick …`) picks at a puzzle, anything else is the answer (a word that is none of a puzzle's four is refused
+    /// without cost). Following a clue, a bare line is nothing: a code needs
+    /// `checkin` there, so that no mistyped command counts as a wrong code.
     func interpretFreeText(_ text: String, from player: Player) -> PlayRequest? {
         guard let team = game.team(named: player.team), let task = game.task(for: team) else { return nil }
-        switch task.kind {
-        case .question: return HuntWire.Action.answer(text).request
-        case .puzzle(let words):
-            let key = TextFolding.fold(text)
-            return words.contains { TextFolding.fold($0) == key } ? HuntWire.Action.answer(text).request : nil
+        let line = text.trimmingCharacters(in: .whitespaces)
+        if case .action(let action)? = HuntWire.Action.parse(text: line) {
+            switch action {
+            case .hint, .checkIn: return action.request
+            case .pick: if case .puzzle = task.kind { return action.request }
+            case .answer: break
+            }
         }
+        return HuntWire.Action.answer(line).request
+    }
+
+    // MARK: The organiser's feed and the game log
+
+    private func feed(_ text: String, isSecondary: Bool = false) -> Outgoing {
+        Outgoing(.operators, FeedLine(text, isSecondary: isSecondary))
+    }
+
+    /// The station `team` is at or heading for, by name (the last one once it found every station).
+    private func stationName(of team: String) -> String {
+        guard let state = game.state(of: team), !state.route.isEmpty else { return "?" }
+        return game.hunt.stations[state.route[min(state.solvedCount, state.route.count - 1)]].name
+    }
+
+    /// The station `team` is at or heading for, with its code (for the organiser).
+    private func stationWithCode(of team: String) -> String {
+        guard let state = game.state(of: team), state.solvedCount < state.route.count else { return "?" }
+        let station = game.hunt.stations[state.route[state.solvedCount]]
+        return "\(station.name), code \(station.code)"
+    }
+
+    /// Notes what a team did for the game log and returns the organiser's feed line for it.
+    private func note(
+        _ team: String, _ what: String, typed: String? = nil, penaltyMs: Int64 = 0, station: String? = nil,
+        at now: Instant
+    ) -> Int64 {
+        let ms = game.huntTime(at: now)
+        events.append(
+            EventRecord(
+                team: team, ms: ms, station: station ?? stationName(of: team), what: what, typed: typed,
+                penaltyMs: penaltyMs))
+        return ms
+    }
+
+    static func logLines(_ json: JSONValue) -> [String] {
+        guard let log = try? JSONCoding.decode(Log.self, from: json) else { return ModeEntry.plainLines(json) }
+        var lines = [
+            "Station hunt: \(log.name) (\(log.hunt)) · \(log.order) order · teams: "
+                + log.teams.joined(separator: ", ")
+        ]
+        lines += (log.events ?? []).map { "  " + $0.line }
+        lines.append("Ranking: " + log.ranking.map(\.summary).joined(separator: " · "))
+        if !log.hallOfFame.isEmpty {
+            lines.append(
+                "Hall of fame: "
+                    + log.hallOfFame.map { "#\($0.place) \($0.team) \(DurationText.clock($0.totalMs))" }
+                    .joined(separator: " · "))
+        }
+        return lines
+    }
+
+    static func logRows(_ json: JSONValue) -> [[String]] {
+        guard let log = try? JSONCoding.decode(Log.self, from: json) else { return [] }
+        let header = ["hunt time", "ms", "team", "station", "what", "typed", "penalty ms"]
+        return [header]
+            + (log.events ?? []).map {
+                [
+                    DurationText.clock($0.ms), String($0.ms), $0.team, $0.station, $0.what, $0.typed ?? "",
+                    String($0.penaltyMs),
+                ]
+            }
     }
 
     // MARK: Messages (one builder each, for live and catch-up alike)
@@ -180,10 +298,12 @@ final class HuntHost: GameAdapter {
     private static func task(_ task: StationHunt.Task) -> any HostMessage {
         switch task.kind {
         case .puzzle(let words):
-            return OutsiderWire.Puzzle(number: task.number, of: task.total, words: words, hints: task.hints)
+            return OutsiderWire.Puzzle(
+                number: task.number, of: task.total, words: words, hints: task.hints, hintCosts: task.hintCosts)
         case .question(let text, let letters):
             return HuntWire.Question(
-                number: task.number, of: task.total, text: text, letters: letters, hints: task.hints)
+                number: task.number, of: task.total, text: text, letters: letters, hints: task.hints,
+                hintCosts: task.hintCosts)
         }
     }
 
@@ -230,28 +350,60 @@ final class HuntHost: GameAdapter {
 
     func messages(for effects: [StationHunt.Effect], at now: Instant) -> [Outgoing] {
         var outgoing: [Outgoing] = []
+        let clock = DurationText.clock(game.huntTime(at: now))
         for effect in effects {
             switch effect {
-            case .clue(let team, let clue): outgoing.append(Outgoing(.team(team), Self.clue(clue)))
-            case .task(let team, let task): outgoing.append(Outgoing(.team(team), Self.task(task)))
-            case .wrongCode(_, let attemptsLeft, let lockedUntil):
+            case .clue(let team, let clue):
+                outgoing.append(Outgoing(.team(team), Self.clue(clue)))
+                outgoing.append(
+                    feed(
+                        "\(team) heads for station \(clue.number)/\(clue.total): \(stationWithCode(of: team)).",
+                        isSecondary: true))
+            case .task(let team, let task):
+                outgoing.append(Outgoing(.team(team), Self.task(task)))
+                _ = note(team, "checked in", at: now)
+                outgoing.append(
+                    feed("\(clock) \(team) checked in at \(stationName(of: team)) (\(task.number)/\(task.total))."))
+            case .wrongCode(let team, let code, let attemptsLeft, let lockedUntil):
                 // Answered to the player who typed it, as an error (the attempt still counts).
+                let expected = stationWithCode(of: team)
                 if let lockedUntil {
                     let seconds = (now.milliseconds(until: lockedUntil) + 999) / 1000
                     wrongCode = RuleError(
                         .codeLocked,
                         "That code is not right, and that was \(game.settings.wrongCodeLimit) wrong codes in a row: "
                             + "check-ins are locked for \(seconds) seconds.")
+                    _ = note(team, "locked out", typed: code, at: now)
+                    outgoing.append(
+                        feed(
+                            "\(clock) \(team) typed the code \(code): wrong (their station: \(expected)); "
+                                + "\(game.settings.wrongCodeLimit) in a row, check-ins locked for \(seconds) s."))
                 } else {
                     wrongCode = RuleError(
                         .wrongCode,
                         "That is not the code of the station your clue leads to. "
                             + "\(Wording.count(attemptsLeft, "try", "tries")) left before a "
                             + "\(game.settings.lockSeconds)-second lock.")
+                    _ = note(team, "wrong code", typed: code, at: now)
+                    outgoing.append(
+                        feed(
+                            "\(clock) \(team) typed the code \(code): wrong (their station: \(expected)); "
+                                + "\(Wording.count(attemptsLeft, "try", "tries")) left."))
                 }
-            case .wrongAnswer(let team, let penalty, let penalties):
+            case .wrongAnswer(let team, let answer, let penalty, let penalties):
                 outgoing.append(Outgoing(.team(team), HuntWire.Wrong(penaltyMs: penalty, penaltiesMs: penalties)))
-            case .hint(let team, let hint): outgoing.append(Outgoing(.team(team), Self.hint(hint)))
+                _ = note(team, "wrong", typed: answer, penaltyMs: penalty, at: now)
+                outgoing.append(
+                    feed(
+                        "\(clock) \(team) answered \"\(answer)\" at \(stationName(of: team)): wrong, "
+                            + "+\(DurationText.clock(penalty)) (penalties \(DurationText.clock(penalties)))."))
+            case .hint(let team, let hint):
+                outgoing.append(Outgoing(.team(team), Self.hint(hint)))
+                _ = note(team, "hint", typed: hint.text, penaltyMs: hint.costMs, at: now)
+                outgoing.append(
+                    feed(
+                        "\(clock) \(team) took hint \(hint.number)/\(hint.total) at \(stationName(of: team)), "
+                            + "+\(DurationText.clock(hint.costMs)): \(hint.text)", isSecondary: true))
             case .solved(let team, let solved):
                 outgoing.append(
                     Outgoing(
@@ -261,11 +413,20 @@ final class HuntHost: GameAdapter {
                             success: solved.success, elapsedMs: solved.elapsedMs, penaltiesMs: solved.penaltiesMs,
                             last: solved.isLast)))
                 outgoing.append(Outgoing(.operators, Self.stationSolved(team, solved)))
+                _ = note(team, "right", typed: solved.typed, station: solved.name, at: now)
+                let typed = solved.typed.map { " with \"\($0)\"" } ?? ""
+                let done = solved.isLast ? " Every station found!" : ""
+                outgoing.append(
+                    feed(
+                        "\(clock) \(team) solved \(solved.name) (\(solved.number)/\(solved.total))\(typed); "
+                            + "penalties \(DurationText.clock(solved.penaltiesMs)).\(done)"))
             case .progress(let rows):
                 outgoing.append(
                     Outgoing(.everyone, HuntWire.Progress(teams: rows.map(HuntWire.TeamProgress.init(row:)))))
-            case .scoreboard:
+            case .scoreboard(let ranking):
                 outgoing.append(Outgoing(.everyone, scoreboard))
+                outgoing.append(
+                    feed("The hunt is over: " + Self.ranking(ranking).map(\.summary).joined(separator: " · ") + "."))
             case .paused:
                 outgoing.append(Outgoing(.everyone, Paused(at: now.milliseconds)))
             case .resumed(let endsAt):
@@ -311,7 +472,8 @@ final class HuntHost: GameAdapter {
                 SolveRecord(
                     team: $0.team, station: $0.solved.number, name: $0.solved.name, elapsedMs: $0.solved.elapsedMs,
                     penaltiesMs: $0.solved.penaltiesMs)
-            }, ranking: Self.ranking(game.finalRanking ?? game.ranking), hallOfFame: Self.fame(hallOfFame))
+            }, ranking: Self.ranking(game.finalRanking ?? game.ranking), hallOfFame: Self.fame(hallOfFame),
+            events: events)
         return (try? JSONCoding.encode(log)) ?? .null
     }
 

@@ -20,6 +20,8 @@ final class OutsiderHost: GameAdapter {
         var seedText: String
         var packs: [String]
         var difficulty: String
+        /// How many puzzles had to repeat from earlier games tonight.
+        var repeated: Int?
     }
 
     /// One round as the game log keeps it.
@@ -44,7 +46,7 @@ final class OutsiderHost: GameAdapter {
         OutsiderHost.self, aliases: ["oddoneout", "odd-one-out", "odd"],
         make: { (options, context) throws(RuleError) in try OutsiderHost.make(options: options, context: context) },
         restore: { try OutsiderHost(record: JSONCoding.decode(StartRecord.self, from: $0)) },
-        tools: [OutsiderPacks.tool])
+        tools: [OutsiderPacks.tool], logLines: { OutsiderHost.logLines($0) }, logRows: { OutsiderHost.logRows($0) })
 
     var mode: ModeEntry { OutsiderHost.entry }
     var game: OddOneOut
@@ -59,9 +61,12 @@ final class OutsiderHost: GameAdapter {
 
     static func make(options fields: JSONObject, context: GameContext) throws(RuleError) -> OutsiderHost {
         let options = StartOptions(fields: fields)
-        guard !context.room.teams.isEmpty else {
+        // The teams with someone here (away players' teams would be ghosts scoring 0), unless the operator names them.
+        let present = context.room.teams.filter { context.room.members(of: $0).contains(where: \.isConnected) }
+        let teams = try options.strings("teams").map { $0.map(context.room.canonicalTeam) } ?? present
+        guard !teams.isEmpty else {
             throw RuleError(
-                .noTeams, "Odd One Out needs at least one team in the lobby; players join with a team name.")
+                .noTeams, "Odd One Out needs at least one team with a player here; players join with a team name.")
         }
         let rounds = try options.integer("rounds", default: 10, in: 1...200)
         let difficultyText = try options.string("difficulty") ?? "mixed"
@@ -71,8 +76,8 @@ final class OutsiderHost: GameAdapter {
         let library = context.tools.tool(ContentTool<OutsiderPacks>.self)?.library ?? OutsiderPackLibrary()
         let packs = try options.strings("packs") ?? library.builtinPacks.map(\.id)
         var rng = SplitMix64(seed: context.seed)
-        let puzzles = try library.drawPuzzles(
-            packIDs: packs, count: rounds, difficulty: difficulty, using: &rng)
+        let (puzzles, repeated) = try library.drawPuzzles(
+            packIDs: packs, count: rounds, difficulty: difficulty, avoiding: context.played, using: &rng)
         let reveal = try options.integer(
             "revealSeconds", default: context.options.revealSeconds, in: OutsiderSettings.revealSecondsRange)
         let settings = OutsiderSettings(
@@ -80,12 +85,25 @@ final class OutsiderHost: GameAdapter {
             revealSeconds: reveal == 0 ? nil : reveal)
         return try OutsiderHost(
             record: StartRecord(
-                teams: context.room.teams, puzzles: puzzles, settings: settings, seedText: String(rng.next()),
-                packs: packs, difficulty: difficulty.rawValue))
+                teams: teams, puzzles: puzzles, settings: settings, seedText: String(rng.next()),
+                packs: packs, difficulty: difficulty.rawValue, repeated: repeated > 0 ? repeated : nil))
     }
 
     var startRecord: JSONValue { (try? JSONCoding.encode(record)) ?? .null }
     var isFinished: Bool { game.phase == .finished }
+
+    var playedContent: [String] { record.puzzles.map(\.puzzle.playedKey) }
+
+    var startNote: String? {
+        guard let repeated = record.repeated, repeated > 0 else { return nil }
+        return
+            "\(Wording.count(repeated, "puzzle")) had to repeat from earlier tonight: the packs have no more new ones."
+    }
+
+    var operatorPrompt: String? {
+        guard game.phase == .reveal, game.nextRoundAt == nil, game.pausedAt == nil else { return nil }
+        return game.lastReveal?.isLastRound == true ? "next for the final scores" : "next for the next round"
+    }
 
     var statusLine: String {
         var parts = ["Odd One Out", game.roundNumber.map { "round \($0)/\(game.roundCount)" } ?? "starting"]
@@ -103,7 +121,7 @@ final class OutsiderHost: GameAdapter {
 
     func perform(_ action: OutsiderWire.Action, context: PlayContext) throws(RuleError) -> Step {
         guard case .pick(let choice, let stamp) = action else { return Step() }
-        let team = game.teams.first { Room.key($0) == Room.key(context.player.team) } ?? context.player.team
+        let team = team(of: context.player)
         // A teammate's pick after the first: the first counts, and this one only hears so.
         if game.phase == .round, game.pausedAt == nil, let first = game.pick(of: team) {
             let word = game.words[first.choice]
@@ -124,8 +142,9 @@ final class OutsiderHost: GameAdapter {
             guard let found = game.choice(forWord: word) else {
                 throw RuleError(
                     .badChoice,
-                    "\"\(ContentText.excerpt(word, limit: 30))\" is not one of the four words: "
-                        + game.words.joined(separator: ", ") + ".")
+                    "\"\(ContentText.excerpt(word, limit: 30))\" is not one of the four words ("
+                        + game.words.joined(separator: ", ") + "): pick 1 to 4 or a word. While your team picks, "
+                        + "commands start with / (/help, /scores).")
             }
             index = found
         }
@@ -143,10 +162,28 @@ final class OutsiderHost: GameAdapter {
 
     func playerRemoved(_ player: Player, at now: Instant) -> Step { Step() }
 
-    /// A typed word of the open round is a pick (text mode: players may just type `dog`).
+    /// The game's spelling of a player's team.
+    private func team(of player: Player) -> String {
+        game.teams.first { Room.key($0) == Room.key(player.team) } ?? player.team
+    }
+
+    /// While a round is open and a player's team has not picked, the player's typed lines are its pick: commands
+    /// need a leading `/` then (a word of the round may be `next` or `help`).
+    func awaitsTypedLine(from player: Player) -> Bool {
+        game.phase == .round && game.pausedAt == nil && game.pick(of: team(of: player)) == nil
+    }
+
+    /// A typed line while the team picks: `1`–`4`, `pick …` or a word (any other line is refused as no word of the
+    /// round, without cost). After the team picked, a word of the round still reaches the game (its answer says the
+    /// first pick counts).
     func interpretFreeText(_ text: String, from player: Player) -> PlayRequest? {
-        guard game.phase == .round, game.choice(forWord: text) != nil else { return nil }
-        return OutsiderWire.Action.pick(.word(text), pressedAt: nil).request
+        let line = text.trimmingCharacters(in: .whitespaces)
+        if awaitsTypedLine(from: player) {
+            if case .action(let action)? = OutsiderWire.Action.parse(text: line) { return action.request }
+            return OutsiderWire.Action.pick(.word(line), pressedAt: nil).request
+        }
+        guard game.phase == .round, game.choice(forWord: line) != nil else { return nil }
+        return OutsiderWire.Action.pick(.word(line), pressedAt: nil).request
     }
 
     // MARK: Messages (one builder each, for live and catch-up alike)
@@ -189,18 +226,25 @@ final class OutsiderHost: GameAdapter {
             switch effect {
             case .round(let opened):
                 outgoing.append(Outgoing(.everyone, puzzle(opened, at: now)))
-            case .teamJoined:
-                break  // a new team simply plays the open round; the roster shows in the next reveal's scores
+                outgoing.append(feed(roundLine(opened)))
+            case .teamJoined(let team):
+                // A new team simply plays the open round; the roster shows in the next reveal's scores.
+                outgoing.append(feed("\(team) joined the game (0 points).", isSecondary: true))
             case .picked(let team, let choice, let word):
                 outgoing.append(Outgoing(.team(team), OutsiderWire.Picked(choice: choice + 1, word: word)))
             case .locked(let team, let position):
                 outgoing.append(Outgoing(.everyone, OutsiderWire.Locked(team: team, position: position)))
+                outgoing.append(feed(lockedLine(team, position: position)))
             case .reveal(let ended):
                 outgoing.append(Outgoing(.everyone, reveal(ended, at: now)))
                 roundLog.append(
                     RoundRecord(
                         number: ended.number, words: ended.words, outsider: ended.outsider, link: ended.link,
                         results: Self.results(ended)))
+                let results = Self.results(ended).map(\.summary).joined(separator: " · ")
+                let scores = ShakyWire.Standing.summary(Self.standings(ended.standings))
+                outgoing.append(feed("Revealed: \(ended.outsider). \(results). Scores: \(scores)."))
+                if let prompt = operatorPrompt { outgoing.append(feed("Waiting for you: type \(prompt).")) }
             case .scoreboard(let ranking):
                 outgoing.append(Outgoing(.everyone, ShakyWire.Scoreboard(ranking: Self.standings(ranking))))
             case .paused:
@@ -214,6 +258,86 @@ final class OutsiderHost: GameAdapter {
             }
         }
         return outgoing
+    }
+
+    // MARK: The organiser's feed and the game log
+
+    private func feed(_ text: String, isSecondary: Bool = false) -> Outgoing {
+        Outgoing(.operators, FeedLine(text, isSecondary: isSecondary))
+    }
+
+    /// `Round 3/10 (Animals, easy, 100): snake · dog · cat · rabbit — odd one out: snake (they have fur)`: the
+    /// organiser may know the outsider; it never reaches a player before the reveal.
+    private func roundLine(_ opened: OddOneOut.RoundOpened) -> String {
+        let drawn = record.puzzles.indices.contains(opened.number - 1) ? record.puzzles[opened.number - 1] : nil
+        let answer = drawn.map { " — odd one out: \($0.puzzle.outsider) (\($0.puzzle.link))" } ?? ""
+        return "Round \(opened.number)/\(opened.total) (\(opened.category), \(opened.difficulty.rawValue), "
+            + "\(opened.points)): \(opened.words.joined(separator: " · "))\(answer)"
+    }
+
+    /// `Red locked in 1st: 2 dog — right, 95 points (2.1 s)`.
+    private func lockedLine(_ team: String, position: Int) -> String {
+        let place = "\(team) locked in \(Wording.ordinal(position))"
+        // The pick is in the open round, or (when the round ended in the same step) in its reveal.
+        if let pick = game.pick(of: team), game.words.indices.contains(pick.choice),
+            let opened = game.shownRound,
+            let drawn = record.puzzles.indices.contains(opened.number - 1) ? record.puzzles[opened.number - 1] : nil
+        {
+            let word = game.words[pick.choice]
+            let right = drawn.puzzle.isOutsider(word)
+            let points = OutsiderSettings.points(
+                base: opened.points, elapsedMs: pick.elapsedMs, limitMs: Int64(game.settings.roundSeconds) * 1000)
+            let verdict = right ? "right, \(points) points" : "wrong"
+            return "\(place): \(pick.choice + 1) \(word) — \(verdict) (\(Self.seconds(pick.elapsedMs)))"
+        }
+        if let result = game.lastReveal?.results.first(where: { $0.team == team }), let word = result.word {
+            return "\(place): \(word) — \(result.isCorrect ? "right, \(result.points) points" : "wrong")"
+        }
+        return place
+    }
+
+    /// `2.1 s`.
+    private static func seconds(_ milliseconds: Int64) -> String {
+        "\(milliseconds / 1000).\(milliseconds % 1000 / 100) s"
+    }
+
+    static func logLines(_ json: JSONValue) -> [String] {
+        guard let log = try? JSONCoding.decode(Log.self, from: json) else { return ModeEntry.plainLines(json) }
+        var lines = [
+            "Odd One Out · teams: \(log.teams.joined(separator: ", ")) · packs: \(log.packs.joined(separator: ", "))"
+                + " · \(log.difficulty)"
+        ]
+        for round in log.rounds {
+            lines.append(
+                "R\(round.number). \(round.words.joined(separator: " · ")) — \(round.outsider) (\(round.link))")
+            for result in round.results {
+                guard let word = result.word, let choice = result.choice else {
+                    lines.append("    \(result.team): no pick")
+                    continue
+                }
+                let time = result.ms.map { ", " + seconds($0) } ?? ""
+                lines.append(
+                    "    \(result.team): \(choice) \(word) — \(result.correct ? "right" : "wrong"), "
+                        + "\(result.points) points\(time)")
+            }
+        }
+        lines.append("Ranking: " + ShakyWire.Standing.summary(log.ranking, unit: " points"))
+        return lines
+    }
+
+    static func logRows(_ json: JSONValue) -> [[String]] {
+        guard let log = try? JSONCoding.decode(Log.self, from: json) else { return [] }
+        var rows = [["round", "words", "outsider", "link", "team", "choice", "word", "correct", "points", "ms"]]
+        for round in log.rounds {
+            for result in round.results {
+                rows.append([
+                    String(round.number), round.words.joined(separator: " "), round.outsider, round.link, result.team,
+                    result.choice.map(String.init) ?? "", result.word ?? "", result.correct ? "yes" : "no",
+                    String(result.points), result.ms.map(String.init) ?? "",
+                ])
+            }
+        }
+        return rows
     }
 
     func snapshot(for viewer: Viewer, at current: Instant) -> [any HostMessage] {

@@ -87,19 +87,22 @@ public enum HuntWire: GameWire {
         public var letters: Int
         /// How many hints the station has.
         public var hints: Int
+        /// What each hint costs, in seconds, in order.
+        public var hintCosts: [Int]?
 
         /// Creates the message.
-        public init(number: Int, of: Int, text: String, letters: Int, hints: Int) {
+        public init(number: Int, of: Int, text: String, letters: Int, hints: Int, hintCosts: [Int]? = nil) {
             self.number = number
             self.of = of
             self.text = text
             self.letters = letters
             self.hints = hints
+            self.hintCosts = hintCosts
         }
 
         public func line(for reader: Perspective) -> String? {
-            "Station \(number)/\(of): \(text)  (\(Wording.count(letters, "letter")); type: a YOUR ANSWER"
-                + (hints > 0 ? "; hint: costs time)" : ")")
+            "Station \(number)/\(of): \(text)  (\(Wording.count(letters, "letter")))  Every line you type is your "
+                + "answer now; a wrong one adds time. " + Wording.huntCommands(hintCosts ?? [])
         }
     }
 
@@ -548,6 +551,14 @@ public enum HuntWire: GameWire {
 }
 
 extension Wording {
+    /// What a team at a hunt station may type besides its answer: `hint` (with what hints cost), and `/` commands.
+    public static func huntCommands(_ hintCosts: [Int]) -> String {
+        guard let first = hintCosts.first else { return "Commands now start with / (/help, /scores)." }
+        let later = hintCosts.dropFirst().map { "+\($0) s" }
+        let costs = ["+\(first) s"] + (later.isEmpty ? [] : ["then " + later.joined(separator: ", ")])
+        return "`hint` shows a hint (\(costs.joined(separator: ", "))); other commands now start with /."
+    }
+
     /// `12:34` or `1:02:03` for a time in milliseconds (rounded down to the second).
     public static func clock(_ milliseconds: Int64) -> String { DurationText.clock(milliseconds) }
 

@@ -53,11 +53,14 @@ public enum OutsiderWire: GameWire {
         public var deadline: Int64?
         /// How many hints the station has; only in a hunt.
         public var hints: Int?
+        /// What each hint costs, in seconds, in order; only in a hunt.
+        public var hintCosts: [Int]?
 
         /// Creates a puzzle message.
         public init(
             number: Int, of: Int, words: [String], category: String? = nil, difficulty: String? = nil,
-            points: Int? = nil, remainingMs: Int64? = nil, deadline: Int64? = nil, hints: Int? = nil
+            points: Int? = nil, remainingMs: Int64? = nil, deadline: Int64? = nil, hints: Int? = nil,
+            hintCosts: [Int]? = nil
         ) {
             self.number = number
             self.of = of
@@ -68,6 +71,7 @@ public enum OutsiderWire: GameWire {
             self.remainingMs = remainingMs
             self.deadline = deadline
             self.hints = hints
+            self.hintCosts = hintCosts
         }
 
         /// `1 dog · 2 green · 3 red · 4 blue`.
@@ -78,11 +82,12 @@ public enum OutsiderWire: GameWire {
         public func line(for reader: Perspective) -> String? {
             if let points {
                 let category = self.category.map { "\($0), " } ?? ""
+                let how = reader.team == nil ? "" : "  Type 1-4 or the word (commands now start with /)."
                 return "Round \(number)/\(of) (\(category)\(points) points): which is the odd one out?  "
-                    + "\(numberedWords)  · \(Wording.seconds(remainingMs))"
+                    + "\(numberedWords)  · \(Wording.seconds(remainingMs))\(how)"
             }
-            let hints = (self.hints ?? 0) > 0 ? "  (hint: costs time)" : ""
-            return "Station \(number)/\(of): which is the odd one out?  \(numberedWords)  · pick 1-4\(hints)"
+            return "Station \(number)/\(of): which is the odd one out?  \(numberedWords)  "
+                + "Type 1-4 or the word; a wrong pick adds time. " + Wording.huntCommands(hintCosts ?? [])
         }
     }
 
@@ -191,8 +196,11 @@ public enum OutsiderWire: GameWire {
         }
 
         public func line(for reader: Perspective) -> String? {
+            let waiting =
+                last ? " The quizmaster will show the final scores." : " Waiting for the quizmaster's next round…"
             let next =
-                nextInMs.map { " " + (last ? "Final scores in" : "Next round in") + " \(Wording.seconds($0))." } ?? ""
+                nextInMs.map { " " + (last ? "Final scores in" : "Next round in") + " \(Wording.seconds($0))." }
+                ?? waiting
             return "The odd one out was: \(outsider) (the others: \(link)). "
                 + results.map(\.summary).joined(separator: " · ") + ". Scores: "
                 + ShakyWire.Standing.summary(scores) + "." + next

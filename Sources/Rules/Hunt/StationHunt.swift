@@ -170,7 +170,8 @@ public struct StationHunt: SteeredMode, Codable, Sendable, Equatable {
             guard state.words.indices.contains(choice) else {
                 throw RuleError(.badChoice, "Pick one of the four words, 1 to 4.")
             }
-            effects += judge(team: team, isRight: isOutsider(state.words[choice], state), at: now)
+            let word = state.words[choice]
+            effects += judge(team: team, typed: word, isRight: isOutsider(word, state), at: now)
         case .answer(let team, let text):
             let state = try solving(team)
             guard !TextFolding.compact(text).isEmpty else {
@@ -183,10 +184,10 @@ public struct StationHunt: SteeredMode, Codable, Sendable, Equatable {
                     throw RuleError(
                         .badChoice, "\"\(ContentText.excerpt(text, limit: 30))\" is not one of the four words.")
                 }
-                effects += judge(team: team, isRight: isOutsider(word, state), at: now)
+                effects += judge(team: team, typed: word, isRight: isOutsider(word, state), at: now)
             case .question(_, let answer):
                 let verdict = AnswerJudge(isForgiving: settings.isForgiving).judge(text, against: answer)
-                effects += judge(team: team, isRight: verdict.isCorrect, at: now)
+                effects += judge(team: team, typed: text, isRight: verdict.isCorrect, at: now)
             }
         case .hint(let team):
             let state = try solving(
@@ -272,20 +273,22 @@ public struct StationHunt: SteeredMode, Codable, Sendable, Equatable {
             let until = now.advanced(bySeconds: settings.lockSeconds)
             states[team]!.wrongCodes = 0
             states[team]!.lockedUntil = until
-            return [.wrongCode(team: team, attemptsLeft: 0, lockedUntil: until)]
+            return [.wrongCode(team: team, code: typed, attemptsLeft: 0, lockedUntil: until)]
         }
         return [
-            .wrongCode(team: team, attemptsLeft: settings.wrongCodeLimit - states[team]!.wrongCodes, lockedUntil: nil)
+            .wrongCode(
+                team: team, code: typed, attemptsLeft: settings.wrongCodeLimit - states[team]!.wrongCodes,
+                lockedUntil: nil)
         ]
     }
 
-    /// A right or wrong pick or answer at the team's current station.
-    private mutating func judge(team: String, isRight: Bool, at now: Instant) -> [Effect] {
+    /// A right or wrong pick or answer (`typed`: the word picked or the text typed) at the team's current station.
+    private mutating func judge(team: String, typed: String, isRight: Bool, at now: Instant) -> [Effect] {
         guard isRight else {
             let penalty = Int64(settings.penaltySeconds) * 1000
             states[team]!.penaltiesMs += penalty
             return [
-                .wrongAnswer(team: team, penaltyMs: penalty, penaltiesMs: states[team]!.penaltiesMs),
+                .wrongAnswer(team: team, answer: typed, penaltyMs: penalty, penaltiesMs: states[team]!.penaltiesMs),
                 .progress([progressRow(team)]),
             ]
         }
@@ -297,11 +300,9 @@ public struct StationHunt: SteeredMode, Codable, Sendable, Equatable {
         state.words = []
         state.hintsShown = 0
         states[team] = state
-        var effects: [Effect] = [
-            .solved(
-                team: team,
-                solved(state, index: state.solvedCount - 1, elapsedMs: elapsed, penaltiesMs: state.penaltiesMs))
-        ]
+        var solved = solved(state, index: state.solvedCount - 1, elapsedMs: elapsed, penaltiesMs: state.penaltiesMs)
+        solved.typed = typed
+        var effects: [Effect] = [.solved(team: team, solved)]
         if state.stage == .travelling { effects.append(.clue(team: team, clue(state))) }
         effects.append(.progress([progressRow(team)]))
         if teams.allSatisfy({ states[$0]!.stage == .finished }) { effects.append(finish(at: now)) }
@@ -343,7 +344,9 @@ public struct StationHunt: SteeredMode, Codable, Sendable, Equatable {
         case .question(let text, let answer):
             kind = .question(text: text, letters: LetterScrambler.letterCount(in: answer))
         }
-        return Task(number: state.solvedCount + 1, total: hunt.stations.count, kind: kind, hints: station.hints.count)
+        return Task(
+            number: state.solvedCount + 1, total: hunt.stations.count, kind: kind, hints: station.hints.count,
+            hintCosts: station.hints.map(\.costSeconds))
     }
 
     private func hint(_ station: Hunt.Station, number: Int, penaltiesMs: Int64) -> HintShown {

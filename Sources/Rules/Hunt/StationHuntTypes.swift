@@ -102,10 +102,11 @@ extension StationHunt {
         case clue(team: String, Clue)
         /// A team checked in: its station's task (for that team only).
         case task(team: String, Task)
-        /// A wrong code counted: tries left before the lock, or when the lock ends (for that team only).
-        case wrongCode(team: String, attemptsLeft: Int, lockedUntil: Instant?)
-        /// A wrong pick or answer cost `penaltyMs` (for that team only).
-        case wrongAnswer(team: String, penaltyMs: Int64, penaltiesMs: Int64)
+        /// A wrong code counted: the code as typed (upper-case letters and digits), tries left before the lock, or
+        /// when the lock ends (for that team only; the operators may see the code).
+        case wrongCode(team: String, code: String, attemptsLeft: Int, lockedUntil: Instant?)
+        /// A wrong pick or answer (the word picked or the text typed) cost `penaltyMs` (for that team only).
+        case wrongAnswer(team: String, answer: String, penaltyMs: Int64, penaltiesMs: Int64)
         /// A hint, for its cost (for that team only).
         case hint(team: String, HintShown)
         /// A team solved a station (the details for that team; who and when for the operators).
@@ -148,6 +149,8 @@ extension StationHunt {
         public var kind: Kind
         /// How many hints the station has.
         public var hints: Int
+        /// What each of those hints costs, in seconds, in order.
+        public var hintCosts: [Int] = []
     }
 
     /// A hint as shown.
@@ -182,6 +185,8 @@ extension StationHunt {
         public var penaltiesMs: Int64
         /// Whether this was the team's last station.
         public var isLast: Bool
+        /// What the team picked or typed to solve it, as it came (nil in the solve log).
+        public var typed: String? = nil
     }
 
     /// One team's public progress.

@@ -188,13 +188,22 @@ public struct OutsiderPackLibrary: Sendable, Hashable {
     public func drawPuzzles(
         packIDs: [String], count: Int, difficulty: DifficultyChoice, using rng: inout some RandomNumberGenerator
     ) throws(RuleError) -> [DrawnPuzzle] {
+        try drawPuzzles(packIDs: packIDs, count: count, difficulty: difficulty, avoiding: [], using: &rng).puzzles
+    }
+
+    /// Draws like `drawPuzzles`, but puzzles already played tonight (`played`, by `OutsiderPuzzle.playedKey`) come
+    /// last: they are used only when the packs run out of new ones, and `repeated` says how many were.
+    public func drawPuzzles(
+        packIDs: [String], count: Int, difficulty: DifficultyChoice, avoiding played: Set<String>,
+        using rng: inout some RandomNumberGenerator
+    ) throws(RuleError) -> (puzzles: [DrawnPuzzle], repeated: Int) {
         guard !packIDs.isEmpty else { throw RuleError(.noPacks, "Choose at least one puzzle pack.") }
         guard count >= 1 else { throw RuleError(.badQuestionCount, "Ask for at least one round.") }
         var chosen: [String] = []
         var pool: [DrawnPuzzle] = []
         var seen: Set<Set<String>> = []
         for id in packIDs where !chosen.contains(id) {
-            guard let pack = pack(id: id) else { throw Self.unknownPack(id) }
+            guard let pack = pack(id: id) else { throw unknownPack(id) }
             chosen.append(id)
             for puzzle in pack.puzzles where difficulty.admits(puzzle.difficulty) {
                 if seen.insert(puzzle.sameness).inserted {
@@ -211,7 +220,15 @@ public struct OutsiderPackLibrary: Sendable, Hashable {
                 "\(packs) only \(pool.count) \(kind)\(pool.count == 1 ? "puzzle" : "puzzles"); ask for "
                     + "\(pool.count) or fewer rounds, or choose more packs.")
         }
-        return DifficultyDraw.draw(count, from: pool, difficulty: difficulty, of: \.puzzle.difficulty, using: &rng)
+        let fresh = pool.filter { !played.contains($0.puzzle.playedKey) }
+        guard fresh.count >= count else {
+            let stale = pool.filter { played.contains($0.puzzle.playedKey) }
+            let drawn = fresh + PackLibrary.pick(count - fresh.count, from: stale, using: &rng)
+            return (PackLibrary.pick(drawn.count, from: drawn, using: &rng), count - fresh.count)
+        }
+        let drawn = DifficultyDraw.draw(
+            count, from: fresh, difficulty: difficulty, of: \.puzzle.difficulty, using: &rng)
+        return (drawn, 0)
     }
 
     // MARK: Rules
@@ -247,6 +264,18 @@ public struct OutsiderPackLibrary: Sendable, Hashable {
 
     static func unknownPack(_ id: String) -> RuleError {
         RuleError(.unknownPack, "There is no puzzle pack with the id \"\(id)\".")
+    }
+
+    /// The refusal for an id no pack has, suggesting the closest id when one is near (a typo).
+    func unknownPack(_ id: String) -> RuleError {
+        let typed = Array(TextFolding.compact(id))
+        let closest = packs.map(\.id).map { ($0, AnswerJudge.editDistance(typed, Array(TextFolding.compact($0)))) }
+            .min { $0.1 < $1.1 }
+        var message = "There is no puzzle pack with the id \"\(id)\"."
+        if let (candidate, distance) = closest, distance <= max(2, typed.count / 3) {
+            message += " Did you mean \(candidate)?"
+        }
+        return RuleError(.unknownPack, message + " See `puzzles list`.")
     }
 
     private func isNameTaken(_ name: String, ignoring ignoredID: String? = nil) -> Bool {

@@ -97,6 +97,9 @@ public struct OutsiderPuzzle: Codable, Sendable, Hashable {
 
     /// The key under which two puzzles count as the same: their four words, folded, in any order.
     public var sameness: Set<String> { Set(words.map(TextFolding.fold)) }
+
+    /// The key under which the host remembers that the puzzle was played tonight (its four words, folded, sorted).
+    public var playedKey: String { "odd one out: " + sameness.sorted().joined(separator: ", ") }
 }
 
 /// A named set of Odd One Out puzzles, built in (read-only) or made by the operator.
