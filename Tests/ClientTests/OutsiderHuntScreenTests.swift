@@ -22,7 +22,8 @@ enum ModeFixtures {
         #"{"type":"game","game":"hunt","hunt":"office","name":"Office hunt","stations":3,"teams":["Red","Blue"],"order":"fixed","penaltySeconds":30,"remainingMs":2700000,"deadline":2709000}"#
     static let clue =
         #"{"type":"clue","station":2,"of":3,"text":"Where the work gets done, between the stapler and the monitor that never sleeps"}"#
-    static let huntPuzzle = #"{"type":"puzzle","number":1,"of":3,"words":["green","dog","blue","red"],"hints":2}"#
+    static let huntPuzzle =
+        #"{"type":"puzzle","number":1,"of":3,"words":["green","dog","blue","red"],"hints":2,"hintCosts":[20,40]}"#
     static let question =
         #"{"type":"question","number":2,"of":3,"text":"What do you sharpen before writing?","letters":6,"hints":1}"#
     static let hint = #"{"type":"hint","number":1,"of":1,"text":"It has lead.","costMs":30000,"penaltiesMs":60000}"#
@@ -65,7 +66,7 @@ struct OutsiderHuntScreenTests {
             #expect(text.contains("Time left"))
         }
         #expect(text.contains("Round 2 of 10"))
-        if modeSizes[size].width >= 80 { #expect(text.contains("1-4 pick the odd one out")) }
+        if modeSizes[size].width >= 80 { #expect(text.contains("[1]-[4] pick the odd one out")) }
         checkStyled(state, modeSizes[size])
     }
 
@@ -149,17 +150,36 @@ struct OutsiderHuntScreenTests {
         #expect(checkIn["type"] == "checkin" && checkIn["code"] == "frdg")
         #expect(state.ui.answer.isEmpty)
         _ = state.apply(Fixtures.json(ModeFixtures.huntPuzzle), at: 10_700)
-        #expect(state.handle(.character("2"), at: 10_800).compactMap(sent).first?["choice"] == 2)
-        #expect(state.handle(.tab, at: 10_900).compactMap(sent).first?["type"] == "hint")
+        // A wrong pick or a hint adds time, so one key only asks: the same key (or Enter) does it, another declines.
+        #expect(state.handle(.character("2"), at: 10_800).isEmpty)
+        #expect(screen(state, (80, 24)).text.contains("Pick 2 (dog)? A wrong pick adds 30 s"))
+        #expect(state.handle(.character("2"), at: 10_810).compactMap(sent).first?["choice"] == 2)
+        #expect(state.handle(.character("3"), at: 10_820).isEmpty)
+        #expect(state.handle(.enter, at: 10_830).compactMap(sent).first?["choice"] == 3)
+        #expect(state.handle(.character("4"), at: 10_840).isEmpty)
+        #expect(state.handle(.character("x"), at: 10_850).isEmpty, "another key says no")
+        #expect(state.ui.confirmation == nil)
+        #expect(state.handle(.tab, at: 10_900).isEmpty)
+        #expect(state.ui.confirmation?.question.hasPrefix("A hint adds 20 s to your time") == true)
+        #expect(state.handle(.tab, at: 10_910).compactMap(sent).first?["type"] == "hint")
         _ = state.apply(Fixtures.json(ModeFixtures.question), at: 11_000)
         for character in "pencil" { _ = state.handle(.character(character), at: 11_100) }
         let answer = try #require(state.handle(.enter, at: 11_200).compactMap(sent).first)
         #expect(answer["type"] == "answer" && answer["text"] == "pencil")
-        // Plain mode: checkin by command, a question answered by just typing.
+        // Plain mode at a question: every line is the answer (a number too), but `hint`, `checkin …` and `/…`.
         var plain = Self.hunt([ModeFixtures.question])
+        #expect(plain.game?.awaitsTypedLine(plain) == true)
         #expect(plain.handle(line: "checkin K7QX", at: 11_300).compactMap(sent).first?["code"] == "K7QX")
-        #expect(plain.handle(line: "a pen", at: 11_400).compactMap(sent).first?["text"] == "pen")
+        #expect(plain.handle(line: "a pen", at: 11_400).compactMap(sent).first?["text"] == "a pen")
+        #expect(plain.handle(line: "4", at: 11_450).compactMap(sent).first?["text"] == "4")
+        #expect(plain.handle(line: "scores", at: 11_460).compactMap(sent).first?["text"] == "scores")
+        #expect(plain.handle(line: "/scores", at: 11_470).compactMap(sent).first?["type"] == "scores")
+        #expect(plain.handle(line: "hint", at: 11_480).compactMap(sent).first?["type"] == "hint")
         #expect(plain.handle(line: "graphite stick", at: 11_500).compactMap(sent).first?["text"] == "graphite stick")
+        // Following a clue, commands work without the slash.
+        var walking = Self.hunt([ModeFixtures.clue])
+        #expect(walking.game?.awaitsTypedLine(walking) == false)
+        #expect(walking.handle(line: "scores", at: 11_600).compactMap(sent).first?["type"] == "scores")
     }
 
     @Test(arguments: modeSizes.indices)

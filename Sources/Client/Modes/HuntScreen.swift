@@ -51,11 +51,82 @@ struct HuntView: GameScreen {
 
     static let keyHelp = [
         "  at a clue        type the code posted at the station, Enter checks in (station hunt)",
-        "  at a station     1-4 picks (a puzzle) or type the answer (a question); Tab: a hint, it adds time",
+        "  at a station     a puzzle: 1-4, then the same key or Enter picks; a question: type, Enter",
+        "                   Tab Tab: a hint (it adds time); a wrong pick or answer adds time too",
     ]
 
     /// This player's team's progress row.
     func mine(_ state: ClientState) -> HuntWire.TeamProgress? { progress.first { state.isMine(team: $0.team) } }
+
+    /// What the station's next hint costs, in seconds, when the task said (nil: no hint left, or not said).
+    var nextHintSeconds: Int? {
+        let costs: [Int]?
+        switch task {
+        case .puzzle(let puzzle)?: costs = puzzle.hintCosts
+        case .question(let question)?: costs = question.hintCosts
+        default: costs = nil
+        }
+        guard let costs, costs.indices.contains(hints.count) else { return nil }
+        return costs[hints.count]
+    }
+
+    /// Whether the station has a hint left.
+    var hasHintLeft: Bool {
+        switch task {
+        case .puzzle(let puzzle)?: (puzzle.hints ?? 0) > hints.count
+        case .question(let question)?: question.hints > hints.count
+        default: false
+        }
+    }
+
+    /// Where the game stands: a notice belongs to the station (or clue) it was said at.
+    var phaseTag: String {
+        switch task {
+        case .clue(let clue)?: "clue-\(clue.station)"
+        case .puzzle(let puzzle)?: "puzzle-\(puzzle.number)"
+        case .question(let question)?: "question-\(question.number)"
+        case nil: isOver ? "over" : "starting"
+        }
+    }
+
+    /// At its station's task, a plain-mode line is this team's answer (or pick); commands need a leading `/`.
+    func awaitsTypedLine(_ state: ClientState) -> Bool {
+        guard state.role == .player, !isOver, !state.isPaused else { return false }
+        switch task {
+        case .puzzle?, .question?: return true
+        default: return false
+        }
+    }
+
+    /// `hint` asks for a hint and `checkin CODE` checks in; at a puzzle `1`–`4` (or `pick …`) picks; anything else
+    /// is the answer.
+    func awaited(line: String, state: ClientState, at now: Int64) -> [ClientAction] {
+        switch HuntWire.Action.parse(text: line) {
+        case .action(let action)?:
+            switch action {
+            case .hint, .checkIn: return [.play(action)]
+            case .pick: if case .puzzle? = task { return [.play(action)] }
+            case .answer: break
+            }
+        default: break
+        }
+        return [.play(HuntWire.Action.answer(line))]
+    }
+
+    /// The question before a hint: it adds time, so one key never asks for it.
+    private func hintConfirmation(key: Key, state: inout ClientState, at now: Int64) -> [ClientAction] {
+        guard hasHintLeft else {
+            state.setNotice("This station has no hint left.", isError: false, at: now)
+            return []
+        }
+        let cost = nextHintSeconds.map { "adds \($0) s to your time" } ?? "adds time"
+        let again = key == .tab ? "Tab" : "h"
+        state.ui.confirmation = Confirmation(
+            question: "A hint \(cost): press \(again) again (any other key: no hint)",
+            keys: key == .tab ? [.tab] : [.character("h"), .character("H")], actions: [.play(HuntWire.Action.hint)],
+            declined: "No hint taken.")
+        return []
+    }
 
     private var isTyping: Bool {
         switch task {
@@ -131,15 +202,22 @@ struct HuntView: GameScreen {
 
     mutating func handle(_ key: Key, state: inout ClientState, at now: Int64) -> [ClientAction]? {
         guard state.role == .player, !isOver, let task else { return nil }
-        if case .puzzle = task {
+        if case .puzzle(let puzzle) = task {
             switch key {
             case .character(let character):
-                if let number = Int(String(character)), (1...4).contains(number) {
-                    return [.play(HuntWire.Action.pick(.number(number)))]
+                if let number = Int(String(character)), (1...4).contains(number), puzzle.words.count >= number {
+                    // A wrong pick adds time: the first key asks, the same key (or Enter) picks.
+                    state.ui.confirmation = Confirmation(
+                        question:
+                            "Pick \(number) (\(puzzle.words[number - 1]))? A wrong pick adds \(penaltySeconds) s: "
+                            + "press \(number) again or Enter (any other key: no)",
+                        keys: [key, .enter], actions: [.play(HuntWire.Action.pick(.number(number)))],
+                        declined: "Not picked.")
+                    return []
                 }
-                if character == "h" || character == "H" { return [.play(HuntWire.Action.hint)] }
+                if character == "h" || character == "H" { return hintConfirmation(key: key, state: &state, at: now) }
                 return nil
-            case .tab: return [.play(HuntWire.Action.hint)]
+            case .tab: return hintConfirmation(key: key, state: &state, at: now)
             default: return nil
             }
         }
@@ -155,7 +233,7 @@ struct HuntView: GameScreen {
             state.ui.answer = ""
             return []
         case .tab:
-            if case .question = task { return [.play(HuntWire.Action.hint)] }
+            if case .question = task { return hintConfirmation(key: key, state: &state, at: now) }
             state.setNotice("Hints are for a station's task: check in first.", isError: false, at: now)
             return []
         case .enter:
@@ -192,9 +270,13 @@ struct HuntView: GameScreen {
     func keyHints(_ state: ClientState) -> String? {
         guard state.role == .player, !isOver, let task else { return nil }
         switch task {
-        case .clue: return "type the station's code · Enter checks in · Esc clears · Ctrl-C quits"
-        case .puzzle: return "1-4 pick · Tab or h: a hint (adds time) · : command · ? help · q quit"
-        case .question: return "type · Enter answers · Tab: a hint (adds time) · Esc clears · Ctrl-C quits"
+        case .clue: return "type the code posted at the station · Enter checks in · Esc clears · Ctrl-C leaves"
+        case .puzzle:
+            let hint = hasHintLeft ? " · [Tab] a hint (adds time)" : ""
+            return "[1]-[4] pick (it asks first)\(hint) · [?] help · [q] quit"
+        case .question:
+            let hint = hasHintLeft ? " · Tab a hint (adds time)" : ""
+            return "type your answer · Enter sends\(hint) · Esc clears · Ctrl-C leaves"
         }
     }
 

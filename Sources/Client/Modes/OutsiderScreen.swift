@@ -61,7 +61,7 @@ struct OutsiderView: GameScreen {
     }
 
     static let keyHelp = [
-        "  1 2 3 4          pick the odd one out (Odd One Out; a hunt station's puzzle)"
+        "  1 2 3 4          Odd One Out: pick the odd one out; your team's first pick is final"
     ]
 
     private static func standings(_ entries: [ShakyWire.Standing]) -> [Standing] {
@@ -145,8 +145,25 @@ struct OutsiderView: GameScreen {
     }
 
     func keyHints(_ state: ClientState) -> String? {
-        guard state.role == .player, phase == .round, myPick == nil else { return nil }
-        return "1-4 pick the odd one out · : command · ? help · q quit"
+        guard state.role == .player, phase == .round else { return nil }
+        guard let myPick else { return "[1]-[4] pick the odd one out (your pick is final) · [?] help · [q] quit" }
+        return "your team picked \(myPick.choice) (\(myPick.word)) · waiting for the others · [?] help"
+    }
+
+    /// Where the game stands: a notice ("already picked") belongs to its round.
+    var phaseTag: String { "\(phase)-\(round?.number ?? 0)" }
+
+    /// While a round is open and this player's team has not picked, a plain-mode line is the pick.
+    func awaitsTypedLine(_ state: ClientState) -> Bool {
+        state.role == .player && phase == .round && myPick == nil && !state.isPaused
+    }
+
+    /// `1`–`4`, `pick …` or a word of the round (anything else: the host says it is no word of the round).
+    func awaited(line: String, state: ClientState, at now: Int64) -> [ClientAction] {
+        if case .action(.pick(let choice, _))? = OutsiderWire.Action.parse(text: line) {
+            return [.play(OutsiderWire.Action.pick(choice, pressedAt: now))]
+        }
+        return [.play(OutsiderWire.Action.pick(.word(line), pressedAt: now))]
     }
 
     // MARK: Drawing
@@ -209,8 +226,11 @@ struct OutsiderView: GameScreen {
                 rows.append(
                     ScreenRenderer.indent(
                         "\(reveal.isLast ? "Final scores in" : "Next round in") \(ScreenText.clock(remaining))", .bold))
-            } else if !reveal.isLast {
-                rows.append(ScreenRenderer.indent("The operator starts the next round.", .dim))
+            } else {
+                let waiting =
+                    reveal.isLast
+                    ? "The quizmaster will show the final scores." : "Waiting for the quizmaster's next round…"
+                rows.append(ScreenRenderer.indent(waiting, .dim))
             }
         case .finished:
             rows.append([])
