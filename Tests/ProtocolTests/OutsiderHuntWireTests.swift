@@ -58,6 +58,22 @@ struct OutsiderHuntWireTests {
             puzzle.line(for: Perspective())
                 == "Round 1/10 (Animals, 100 points): which is the odd one out?  "
                 + "1 snake · 2 dog · 3 cat · 4 rabbit  · 20 s")
+        // A player reads how to pick: until the team picks, a line is the pick.
+        #expect(
+            puzzle.line(for: Perspective(team: "Red"))
+                == "Round 1/10 (Animals, 100 points): which is the odd one out?  "
+                + "1 snake · 2 dog · 3 cat · 4 rabbit  · 20 s  Type 1-4 or the word (commands now start with /).")
+        let question = HuntWire.Question(
+            number: 2, of: 3, text: "What do you sharpen before writing?", letters: 6, hints: 2, hintCosts: [30, 60])
+        #expect(
+            question.line(for: Perspective(team: "Red"))
+                == "Station 2/3: What do you sharpen before writing?  (6 letters)  Every line you type is your answer "
+                + "now; a wrong one adds time. `hint` shows a hint (+30 s, then +60 s); other commands now start with /.")
+        let station = OutsiderWire.Puzzle(number: 1, of: 3, words: ["green", "dog", "blue", "red"], hints: 0)
+        #expect(
+            station.line(for: Perspective(team: "Red"))
+                == "Station 1/3: which is the odd one out?  1 green · 2 dog · 3 blue · 4 red  Type 1-4 or the word; a "
+                + "wrong pick adds time. Commands now start with / (/help, /scores).")
         let reveal = OutsiderWire.Reveal(
             number: 1, outsider: "snake", link: "they have fur",
             results: [
