@@ -44,9 +44,9 @@ enum OutsiderPacks: ManagedContent {
     }
 
     static let editUsage = [
-        "puzzles create NAME | puzzles rename ID NAME | puzzles copy ID [NAME]",
+        "puzzles create NAME · puzzles rename ID NAME · puzzles copy ID [NAME]",
         "puzzles add ID DIFFICULTY | OUTSIDER | WORD | WORD | WORD | LINK",
-        "puzzles edit ID N DIFFICULTY | OUTSIDER | WORD | WORD | WORD | LINK | puzzles remove ID N",
+        "puzzles edit ID N DIFFICULTY | OUTSIDER | … | LINK · puzzles remove ID N",
     ]
 
     static func parseEdit(_ words: [String]) -> ToolRequest? {
@@ -168,11 +168,12 @@ enum Hunts: ManagedContent {
     }
 
     static let editUsage = [
-        "hunt create NAME | STATION · hunt rename ID NAME · hunt copy ID [NAME] · hunt move ID N TO",
-        "hunt add ID STATION · hunt edit ID N FIELDS · hunt remove ID N",
-        "   STATION: name=… | clue=… | words=A, B, C, D | outsider=… | link=…   (or question=… | answer=…)",
-        "            [| hint=SECONDS TEXT …] [| success=…] [| code=…]   (edit: only the fields that change)",
-        "hunt print ID [--markdown|--html]   station sheets to tape up · hunt history ID   its hall of fame",
+        "hunt create NAME | STATION · hunt rename ID NAME · hunt copy ID [NAME]",
+        "hunt add ID STATION · hunt edit ID N FIELDS (only those that change)",
+        "hunt remove ID N · hunt move ID N TO · hunt history ID (its hall of fame)",
+        "hunt print ID [--markdown|--html]   printable sheets, one per station",
+        "  STATION: name=… | clue=… | words=A, B, C, D | outsider=… | link=…",
+        "           or question=… | answer=…; and hint=SECONDS TEXT, success=…, code=…",
     ]
 
     static func parseEdit(_ words: [String]) -> ToolRequest? {

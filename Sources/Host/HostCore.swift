@@ -602,9 +602,9 @@ final class HostCore: SessionHandler {
                 lines += entry.textHelp.map { "  " + $0 }
             }
             lines.append("  scores           the standings        help    this text        quit    leave")
-            lines.append("  When the game waits for your answer (your turn, the choosing Queen, an open Odd One Out")
-            lines.append("  round, a hunt station's task) every line is that answer: then write commands with a / in")
-            lines.append("  front: /help, /scores, /quit.")
+            lines.append("  When the game waits for your answer (your turn, the Queen choosing, an open")
+            lines.append("  Odd One Out round, a hunt station's task), every line is that answer; then")
+            lines.append("  commands start with /: /help, /scores, /quit.")
             return lines.joined(separator: "\n")
         case .board?:
             return "You are watching. Commands: scores, help, quit."

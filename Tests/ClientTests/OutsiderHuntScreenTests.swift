@@ -152,7 +152,7 @@ struct OutsiderHuntScreenTests {
         _ = state.apply(Fixtures.json(ModeFixtures.huntPuzzle), at: 10_700)
         // A wrong pick or a hint adds time, so one key only asks: the same key (or Enter) does it, another declines.
         #expect(state.handle(.character("2"), at: 10_800).isEmpty)
-        #expect(screen(state, (80, 24)).text.contains("Pick 2 (dog)? A wrong pick adds 30 s"))
+        #expect(screen(state, (80, 24)).text.contains("Press 2 again to pick dog (or Enter; a wrong pick adds 30 s"))
         #expect(state.handle(.character("2"), at: 10_810).compactMap(sent).first?["choice"] == 2)
         #expect(state.handle(.character("3"), at: 10_820).isEmpty)
         #expect(state.handle(.enter, at: 10_830).compactMap(sent).first?["choice"] == 3)
@@ -160,7 +160,7 @@ struct OutsiderHuntScreenTests {
         #expect(state.handle(.character("x"), at: 10_850).isEmpty, "another key says no")
         #expect(state.ui.confirmation == nil)
         #expect(state.handle(.tab, at: 10_900).isEmpty)
-        #expect(state.ui.confirmation?.question.hasPrefix("A hint adds 20 s to your time") == true)
+        #expect(state.ui.confirmation?.question.hasPrefix("Press Tab again for a hint (+20 s to your time") == true)
         #expect(state.handle(.tab, at: 10_910).compactMap(sent).first?["type"] == "hint")
         _ = state.apply(Fixtures.json(ModeFixtures.question), at: 11_000)
         for character in "pencil" { _ = state.handle(.character(character), at: 11_100) }
@@ -196,10 +196,13 @@ struct OutsiderHuntScreenTests {
         let over = Self.hunt([ModeFixtures.progress, ModeFixtures.huntOver])
         let overText = screen(over, modeSizes[size]).text
         #expect(overText.contains("HUNT OVER"))
-        #expect(overText.contains("#1  Red  3 stations  13:34 (+1:00)  ◀ your team") || modeSizes[size].width < 50)
+        // Team names in one column: the times line up.
+        #expect(overText.contains("#1  Red   3 stations  13:34 (+1:00)  ◀ your team") || modeSizes[size].width < 60)
+        #expect(overText.contains("#2  Blue  1 station  5:00") || modeSizes[size].width < 50)
         if modeSizes[size].height >= 16 {
             #expect(overText.contains("Hall of fame"))
             #expect(overText.contains("#1  Owls  11:40  2025-05-30"))
+            #expect(overText.contains("#2  Red   13:34  2025-06-01"))
         }
         let finished = Self.hunt([ModeFixtures.redDone])
         #expect(screen(finished, modeSizes[size]).text.contains("You found every station!"))

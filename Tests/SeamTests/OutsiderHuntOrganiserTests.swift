@@ -120,11 +120,11 @@ struct OutsiderHuntOrganiserTests {
         ann.send(["type": "answer", "text": "Dog"])
         lines = feed(admin)
         let expected = [
-            "0:00 Red typed the code WRNG: wrong (their station: Kitchen, code FRDG); 4 tries left.",
-            "0:00 Red checked in at Kitchen (1/3).",
-            "0:00 Red took hint 1/2 at Kitchen, +0:20: Think of paint.",
-            "0:00 Red answered \"red\" at Kitchen: wrong, +0:30 (penalties 0:50).",
-            "1:05 Red solved Kitchen (1/3) with \"dog\"; penalties 0:50.",
+            "Red typed the code WRNG: wrong (their station: Kitchen, code FRDG); 4 tries left.",
+            "Red checked in at Kitchen (1/3).",
+            "Red took hint 1/2 at Kitchen (+0:20): Think of paint.",
+            "Red answered \"red\" at Kitchen: wrong, +0:30 (penalties 0:50).",
+            "Red solved Kitchen (1/3) at 1:05 with \"dog\"; penalties 0:50.",
             "Red heads for station 2/3: Desk, code DESK.",
         ]
         for line in expected { #expect(lines.contains(line), "missing \(line) in \(lines)") }

@@ -119,10 +119,10 @@ struct HuntView: GameScreen {
             state.setNotice("This station has no hint left.", isError: false, at: now)
             return []
         }
-        let cost = nextHintSeconds.map { "adds \($0) s to your time" } ?? "adds time"
+        let cost = nextHintSeconds.map { "+\($0) s to your time" } ?? "it adds time"
         let again = key == .tab ? "Tab" : "h"
         state.ui.confirmation = Confirmation(
-            question: "A hint \(cost): press \(again) again (any other key: no hint)",
+            question: "Press \(again) again for a hint (\(cost); any other key: no hint)",
             keys: key == .tab ? [.tab] : [.character("h"), .character("H")], actions: [.play(HuntWire.Action.hint)],
             declined: "No hint taken.")
         return []
@@ -165,7 +165,8 @@ struct HuntView: GameScreen {
             hints.sort { $0.number < $1.number }
         case .solved(let solved):
             let success = solved.success.map { " " + $0 } ?? ""
-            state.setNotice("✔ \(solved.name) solved!\(success)", isError: false, at: now)
+            // It outlasts the station it was said at: the next clue comes at once.
+            state.setNotice("✔ \(solved.name) solved!\(success)", isError: false, at: now, isLasting: true)
             if solved.last { task = nil }
             return [.bell]
         case .progress(let update):
@@ -209,8 +210,8 @@ struct HuntView: GameScreen {
                     // A wrong pick adds time: the first key asks, the same key (or Enter) picks.
                     state.ui.confirmation = Confirmation(
                         question:
-                            "Pick \(number) (\(puzzle.words[number - 1]))? A wrong pick adds \(penaltySeconds) s: "
-                            + "press \(number) again or Enter (any other key: no)",
+                            "Press \(number) again to pick \(puzzle.words[number - 1]) (or Enter; a wrong pick adds "
+                            + "\(penaltySeconds) s; any other key: no)",
                         keys: [key, .enter], actions: [.play(HuntWire.Action.pick(.number(number)))],
                         declined: "Not picked.")
                     return []
@@ -385,11 +386,14 @@ struct HuntView: GameScreen {
 
     private func finishedRows(_ state: ClientState, width: Int) -> [Row] {
         var rows: [Row] = [[], ScreenRenderer.indent("HUNT OVER — \(huntName)", Style(isBold: true, color: .yellow))]
+        // Team names padded to one column, so the times line up.
+        let nameWidth = min(16, (ranking.map(\.team) + hallOfFame.map(\.team)).map(ScreenText.width(of:)).max() ?? 0)
         for entry in ranking {
             let mine = state.isMine(team: entry.team)
             let penalty = entry.penaltiesMs > 0 ? " (+\(DurationText.clock(entry.penaltiesMs)))" : ""
             let text =
-                "  #\(entry.rank)  \(entry.team)  \(Wording.count(entry.stations, "station"))  "
+                "  #\(entry.rank)  \(ScreenRenderer.pad(entry.team, nameWidth))  "
+                + "\(Wording.count(entry.stations, "station"))  "
                 + DurationText.clock(entry.totalMs) + penalty + (mine ? "  ◀ your team" : "")
             rows.append(
                 ScreenRenderer.indent(text, mine ? .colored(.green, bold: true) : (entry.rank == 1 ? .bold : .plain)))
@@ -403,7 +407,8 @@ struct HuntView: GameScreen {
         for entry in hallOfFame {
             rows.append(
                 ScreenRenderer.indent(
-                    "  #\(entry.place)  \(entry.team)  \(DurationText.clock(entry.totalMs))  \(entry.date)"))
+                    "  #\(entry.place)  \(ScreenRenderer.pad(entry.team, nameWidth))  "
+                        + "\(DurationText.clock(entry.totalMs))  \(entry.date)"))
         }
         return rows
     }

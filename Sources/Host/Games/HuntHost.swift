@@ -181,7 +181,13 @@ final class HuntHost: GameAdapter {
         case .pick(.number(let number)):
             return try apply(.pick(team: team, choice: number - 1), at: context.now)
         case .pick(.word(let word)), .answer(let word):
-            return try apply(.answer(team: team, text: word), at: context.now)
+            do {
+                return try apply(.answer(team: team, text: word), at: context.now)
+            } catch where error.code == .badChoice && awaitsTypedLine(from: context.player) {
+                // A line typed at a puzzle that is none of its words (`help`): say how to pick and what commands are.
+                throw RuleError(
+                    .badChoice, error.message + " Type 1-4 or a word; commands start with / now (/help, /scores).")
+            }
         case .hint:
             return try apply(.hint(team: team), at: context.now)
         }
@@ -363,7 +369,7 @@ final class HuntHost: GameAdapter {
                 outgoing.append(Outgoing(.team(team), Self.task(task)))
                 _ = note(team, "checked in", at: now)
                 outgoing.append(
-                    feed("\(clock) \(team) checked in at \(stationName(of: team)) (\(task.number)/\(task.total))."))
+                    feed("\(team) checked in at \(stationName(of: team)) (\(task.number)/\(task.total))."))
             case .wrongCode(let team, let code, let attemptsLeft, let lockedUntil):
                 // Answered to the player who typed it, as an error (the attempt still counts).
                 let expected = stationWithCode(of: team)
@@ -376,18 +382,17 @@ final class HuntHost: GameAdapter {
                     _ = note(team, "locked out", typed: code, at: now)
                     outgoing.append(
                         feed(
-                            "\(clock) \(team) typed the code \(code): wrong (their station: \(expected)); "
+                            "\(team) typed the code \(code): wrong (their station: \(expected)); "
                                 + "\(game.settings.wrongCodeLimit) in a row, check-ins locked for \(seconds) s."))
                 } else {
                     wrongCode = RuleError(
                         .wrongCode,
-                        "That is not the code of the station your clue leads to. "
-                            + "\(Wording.count(attemptsLeft, "try", "tries")) left before a "
-                            + "\(game.settings.lockSeconds)-second lock.")
+                        "Not the code of your next station: \(Wording.count(attemptsLeft, "try", "tries")) left, "
+                            + "then a \(game.settings.lockSeconds)-second lock.")
                     _ = note(team, "wrong code", typed: code, at: now)
                     outgoing.append(
                         feed(
-                            "\(clock) \(team) typed the code \(code): wrong (their station: \(expected)); "
+                            "\(team) typed the code \(code): wrong (their station: \(expected)); "
                                 + "\(Wording.count(attemptsLeft, "try", "tries")) left."))
                 }
             case .wrongAnswer(let team, let answer, let penalty, let penalties):
@@ -395,15 +400,15 @@ final class HuntHost: GameAdapter {
                 _ = note(team, "wrong", typed: answer, penaltyMs: penalty, at: now)
                 outgoing.append(
                     feed(
-                        "\(clock) \(team) answered \"\(answer)\" at \(stationName(of: team)): wrong, "
+                        "\(team) answered \"\(answer)\" at \(stationName(of: team)): wrong, "
                             + "+\(DurationText.clock(penalty)) (penalties \(DurationText.clock(penalties)))."))
             case .hint(let team, let hint):
                 outgoing.append(Outgoing(.team(team), Self.hint(hint)))
                 _ = note(team, "hint", typed: hint.text, penaltyMs: hint.costMs, at: now)
                 outgoing.append(
                     feed(
-                        "\(clock) \(team) took hint \(hint.number)/\(hint.total) at \(stationName(of: team)), "
-                            + "+\(DurationText.clock(hint.costMs)): \(hint.text)", isSecondary: true))
+                        "\(team) took hint \(hint.number)/\(hint.total) at \(stationName(of: team)) "
+                            + "(+\(DurationText.clock(hint.costMs))): \(hint.text)", isSecondary: true))
             case .solved(let team, let solved):
                 outgoing.append(
                     Outgoing(
@@ -418,7 +423,7 @@ final class HuntHost: GameAdapter {
                 let done = solved.isLast ? " Every station found!" : ""
                 outgoing.append(
                     feed(
-                        "\(clock) \(team) solved \(solved.name) (\(solved.number)/\(solved.total))\(typed); "
+                        "\(team) solved \(solved.name) (\(solved.number)/\(solved.total)) at \(clock)\(typed); "
                             + "penalties \(DurationText.clock(solved.penaltiesMs)).\(done)"))
             case .progress(let rows):
                 outgoing.append(

@@ -107,7 +107,12 @@ final class OutsiderHost: GameAdapter {
 
     var statusLine: String {
         var parts = ["Odd One Out", game.roundNumber.map { "round \($0)/\(game.roundCount)" } ?? "starting"]
-        parts.append(game.phase.rawValue)
+        switch game.phase {
+        case .notStarted: parts.append("starting")
+        case .round: parts.append("round open")
+        case .reveal: parts.append("outsider shown")
+        case .finished: parts.append("over")
+        }
         if game.pausedAt != nil { parts.append("paused") }
         if game.phase == .round { parts.append("\(game.lockedPicks.count)/\(game.teams.count) locked in") }
         return parts.joined(separator: " · ")
@@ -290,8 +295,12 @@ final class OutsiderHost: GameAdapter {
             let verdict = right ? "right, \(points) points" : "wrong"
             return "\(place): \(pick.choice + 1) \(word) — \(verdict) (\(Self.seconds(pick.elapsedMs)))"
         }
-        if let result = game.lastReveal?.results.first(where: { $0.team == team }), let word = result.word {
-            return "\(place): \(word) — \(result.isCorrect ? "right, \(result.points) points" : "wrong")"
+        if let result = game.lastReveal?.results.first(where: { $0.team == team }), let word = result.word,
+            let choice = result.choice
+        {
+            let verdict = result.isCorrect ? "right, \(result.points) points" : "wrong"
+            let time = result.elapsedMs.map { " (\(Self.seconds($0)))" } ?? ""
+            return "\(place): \(choice + 1) \(word) — \(verdict)\(time)"
         }
         return place
     }
