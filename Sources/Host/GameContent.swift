@@ -292,13 +292,18 @@ enum Hunts: ManagedContent {
         let id = request.fields["id"]?.stringValue ?? ""
         switch request.action {
         case "print":
+            guard caller.isLocal else {
+                throw RuleError(
+                    .forbidden,
+                    "Station sheets are printed on the host: partyline-host hunt print \(id) > sheets.txt (or hunt "
+                        + "print \(id) on its console).")
+            }
             guard let hunt = library.hunt(id: id) else { throw unknownItem(id) }
             let name = request.fields["format"]?.stringValue ?? "text"
             guard let format = HuntSheets.Format(rawValue: name) else {
                 throw RuleError(.badField, "Sheets print as text, markdown or html, not \"\(name)\".")
             }
-            return HuntWire.Sheets(
-                hunt: hunt.id, format: format.rawValue, text: HuntSheets.sheets(hunt, format: format))
+            return HuntSheetsReply(text: HuntSheets.sheets(hunt, format: format))
         case "history":
             let halls = HallsOfFame(dataDirectory: (folder as NSString).deletingLastPathComponent)
             let stored = try halls.read(hunt: id)
@@ -310,6 +315,16 @@ enum Hunts: ManagedContent {
             return nil
         }
     }
+}
+
+/// A hunt's printable sheets as `hunt print` answers them on the console and the command line (never sent to a
+/// client: they carry every code).
+struct HuntSheetsReply: HostMessage {
+    static let type = "sheets"
+    /// The sheets, one page per station.
+    var text: String
+
+    func line(for reader: Perspective) -> String? { text.hasSuffix("\n") ? String(text.dropLast()) : text }
 }
 
 /// Each hunt's hall of fame: `halls/<hunt id>.json` in the data folder, written atomically when a hunt ends.

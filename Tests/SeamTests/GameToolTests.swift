@@ -4,6 +4,7 @@ import Rules
 import TestSupport
 import Testing
 
+@testable import Client
 @testable import Host
 
 /// Odd One Out's puzzle packs and the station hunts are operator tools: the console, admin clients and the command
@@ -131,13 +132,24 @@ struct GameToolTests {
         #expect(
             host.console("hunt history demo")
                 == ["Hall of fame of The party hunt (demo):\n  #1  Owls  11:41 (+0:30 penalties)  2025-05-30"])
+        // An admin client sees the hall of fame; sheets (every code on them) print on the host only.
         let admin = try host.watcher(.admin)
         admin.send(["type": "hunts", "action": "print", "id": "demo", "format": "markdown"])
-        let sheets = try admin.expect("sheets")
-        #expect(sheets["format"] == "markdown")
-        #expect(sheets["text"]?.stringValue?.contains("YUMM") == true)
+        let refused = try admin.expect("error")
+        #expect(refused["code"] == "forbidden")
+        #expect(refused["message"]?.stringValue?.contains("partyline-host hunt print demo") == true)
+        #expect(!admin.drain().contains { $0.description.contains("YUMM") })
         admin.send(["type": "hunts", "action": "history", "id": "demo"])
-        #expect(try admin.expect("hallOfFame")["entries"]?.arrayValue?.first?["penaltiesMs"] == 30_000)
+        let hall = try admin.expect("hallOfFame")
+        #expect(hall["re"] == "demo")
+        #expect(hall["entries"]?.arrayValue?.first?["penaltiesMs"] == 30_000)
+        // The operator's full-screen client shows it whatever game runs (here none).
+        var client = ClientState(role: .admin, room: "ROOM")
+        _ = client.apply(hall, at: 1)
+        #expect(
+            client.ui.panel == [
+                "Hall of fame of The party hunt (demo):", "  #1  Owls  11:41 (+0:30 penalties)  2025-05-30",
+            ])
         // A broken hall of fame is said, not shown as empty.
         try write("{ broken", to: HallsOfFame(dataDirectory: host.data.path).path(hunt: "demo"))
         #expect(host.console("hunt history demo").first?.hasPrefix("! The hall of fame") == true)

@@ -351,28 +351,6 @@ public enum HuntWire: GameWire {
         }
     }
 
-    /// A hunt's printable station sheets (reply to the operator's `hunt print`; the codes are on them).
-    public struct Sheets: HostMessage {
-        public static let type = "sheets"
-        /// The hunt's id.
-        public var hunt: String
-        /// `text`, `markdown` or `html`.
-        public var format: String
-        /// The sheets, one page per station.
-        public var text: String
-
-        /// Creates the message.
-        public init(hunt: String, format: String, text: String) {
-            self.hunt = hunt
-            self.format = format
-            self.text = text
-        }
-
-        public func line(for reader: Perspective) -> String? {
-            text.hasSuffix("\n") ? String(text.dropLast()) : text
-        }
-    }
-
     /// A hunt's hall of fame (reply to the operator's `hunt history` and `partyline-host history --hunt`).
     public struct HallOfFameListing: HostMessage {
         public static let type = "hallOfFame"
@@ -448,7 +426,6 @@ public enum HuntWire: GameWire {
         case scoreboard(Scoreboard)
         case scores(Scores)
         case resumed(Resumed)
-        case sheets(Sheets)
         case hallOfFame(HallOfFameListing)
 
         private static let decoder = FamilyDecoder<Message>([
@@ -457,8 +434,7 @@ public enum HuntWire: GameWire {
             member(Wrong.self, Message.wrong), member(Hint.self, Message.hint), member(Solved.self, Message.solved),
             member(Progress.self, Message.progress), member(StationSolved.self, Message.stationSolved),
             member(Scoreboard.self, Message.scoreboard), member(Scores.self, Message.scores),
-            member(Resumed.self, Message.resumed), member(Sheets.self, Message.sheets),
-            member(HallOfFameListing.self, Message.hallOfFame),
+            member(Resumed.self, Message.resumed), member(HallOfFameListing.self, Message.hallOfFame),
         ])
 
         public static var types: [String] { decoder.types }
@@ -479,7 +455,6 @@ public enum HuntWire: GameWire {
             case .scoreboard(let message): message
             case .scores(let message): message
             case .resumed(let message): message
-            case .sheets(let message): message
             case .hallOfFame(let message): message
             }
         }
