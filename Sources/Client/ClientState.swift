@@ -280,7 +280,7 @@ struct ClientState: Equatable, Sendable {
             game = screen
             if screen.isOver { endPause() }  // a game that is over is not paused (an `end` while paused)
             line = screen.line(for: object, in: self)
-        } else if role == .admin, object["re"] != nil, let text = catalog.replyText(object) {
+        } else if role == .admin, let text = catalog.replyText(object) {
             // A game's reply to one of the operator's requests (a hunt's hall of fame), whatever game runs.
             ui.panelTitle = text.title
             ui.panel = text.lines

@@ -294,9 +294,7 @@ enum Hunts: ManagedContent {
         case "print":
             guard caller.isLocal else {
                 throw RuleError(
-                    .forbidden,
-                    "Station sheets are printed on the host: partyline-host hunt print \(id) > sheets.txt (or hunt "
-                        + "print \(id) on its console).")
+                    .forbidden, "Sheets print on the host: partyline-host hunt print \(id) > sheets.txt")
             }
             guard let hunt = library.hunt(id: id) else { throw unknownItem(id) }
             let name = request.fields["format"]?.stringValue ?? "text"
