@@ -275,15 +275,13 @@ struct ClientState: Equatable, Sendable {
             case .feed(let feed) where recent.last == feed.text: isQuiet = true
             default: line = EventText.line(for: session, in: self)
             }
-        } else if var screen = game, let taken = screen.apply(object, to: &self, at: now) {
-            actions += taken
-            game = screen
-            if screen.isOver { endPause() }  // a game that is over is not paused (an `end` while paused)
-            line = screen.line(for: object, in: self)
-        } else if role == .admin, let text = catalog.replyText(object) {
-            // A game's reply to one of the operator's requests (a hunt's hall of fame), whatever game runs.
-            ui.panelTitle = text.title
-            ui.panel = text.lines
+        } else if var screen = game {
+            if let taken = screen.apply(object, to: &self, at: now) {
+                actions += taken
+                game = screen
+                if screen.isOver { endPause() }  // a game that is over is not paused (an `end` while paused)
+                line = screen.line(for: object, in: self)
+            }
         }
         if let line, !isQuiet {
             recent.append(line.replacingOccurrences(of: "\n", with: " "))

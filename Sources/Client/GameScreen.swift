@@ -111,18 +111,6 @@ struct ScreenCatalog: Sendable {
     /// The help lines of every game.
     var keyHelp: [String] { screens.flatMap { $0.keyHelp } }
 
-    /// A game's reply to an operator's request (the game's title, and its text as lines), from whichever game's
-    /// vocabulary reads it; nil when none does or it has no text.
-    func replyText(_ object: JSONObject) -> (title: String, lines: [String])? {
-        for screen in screens {
-            if let text = screen.replyLine(object) {
-                let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
-                return (screen.gameTitle, lines)
-            }
-        }
-        return nil
-    }
-
     /// Reads a typed line as a command of some game (for plain mode's help about the wrong game).
     func owner(ofCommand line: String) -> String? {
         screens.first { $0.parses(line) }.map { $0.gameTitle }
@@ -144,9 +132,4 @@ extension GameScreen {
 
     /// Whether `line` is one of this game's text commands.
     static func parses(_ line: String) -> Bool { Wire.Action.parse(text: line) != nil }
-
-    /// The text of one of this game's messages read from a wire object, as the operator reads it.
-    static func replyLine(_ object: JSONObject) -> String? {
-        Wire.Message.decode(object)?.message.line(for: Perspective())
-    }
 }

@@ -58,22 +58,22 @@ enum OutsiderPacks: ManagedContent {
         case "create" where !rest.isEmpty:
             return ToolRequest(action: "create", fields: ["name": .string(rest.joined(separator: " "))])
         case "rename" where rest.count >= 2:
-            return ToolRequest(action: "rename", fields: ["id": id, "name": .string(text)])
+            return ToolRequest(action: "rename", fields: ["item": id, "name": .string(text)])
         case "copy" where !rest.isEmpty:
-            var fields: JSONObject = ["id": id]
+            var fields: JSONObject = ["item": id]
             if !text.isEmpty { fields["name"] = .string(text) }
             return ToolRequest(action: "copy", fields: fields)
         case "add" where rest.count >= 2:
             guard let puzzle = OutsiderPackFile.puzzleObject(typed: text) else { return nil }
-            return ToolRequest(action: "add", fields: ["id": id, "puzzle": puzzle])
+            return ToolRequest(action: "add", fields: ["item": id, "puzzle": puzzle])
         case "edit" where rest.count >= 3:
             guard let number = Int(rest[1]),
                 let puzzle = OutsiderPackFile.puzzleObject(typed: rest.dropFirst(2).joined(separator: " "))
             else { return nil }
-            return ToolRequest(action: "edit", fields: ["id": id, "number": .int(Int64(number)), "puzzle": puzzle])
+            return ToolRequest(action: "edit", fields: ["item": id, "number": .int(Int64(number)), "puzzle": puzzle])
         case "remove" where rest.count == 2:
             guard let number = Int(rest[1]) else { return nil }
-            return ToolRequest(action: "remove", fields: ["id": id, "number": .int(Int64(number))])
+            return ToolRequest(action: "remove", fields: ["item": id, "number": .int(Int64(number))])
         default:
             return nil
         }
@@ -83,7 +83,7 @@ enum OutsiderPacks: ManagedContent {
         -> (id: String, message: String)?
     {
         let fields = request.fields
-        let id = fields["id"]?.stringValue ?? ""
+        let id = fields["item"]?.stringValue ?? ""
         func name() throws(RuleError) -> String {
             guard let name = fields["name"]?.stringValue else { throw RuleError(.badField, "Give the pack a name.") }
             return name
@@ -171,7 +171,7 @@ enum Hunts: ManagedContent {
         "hunt create NAME | STATION · hunt rename ID NAME · hunt copy ID [NAME]",
         "hunt add ID STATION · hunt edit ID N FIELDS (only those that change)",
         "hunt remove ID N · hunt move ID N TO · hunt history ID (its hall of fame)",
-        "hunt print ID [--markdown|--html]   printable sheets, one per station",
+        "hunt print ID [FILE] [--markdown|--html]   sheets to tape up, one per station (.md, .html)",
         "  STATION: name=… | clue=… | words=A, B, C, D | outsider=… | link=…",
         "           or question=… | answer=…; and hint=SECONDS TEXT, success=…, code=…",
     ]
@@ -188,37 +188,45 @@ enum Hunts: ManagedContent {
             return ToolRequest(
                 action: "create", fields: ["name": .string(typed.plain[0]), "station": .object(typed.station)])
         case "rename" where rest.count >= 2:
-            return ToolRequest(action: "rename", fields: ["id": id, "name": .string(text)])
+            return ToolRequest(action: "rename", fields: ["item": id, "name": .string(text)])
         case "copy" where !rest.isEmpty:
-            var fields: JSONObject = ["id": id]
+            var fields: JSONObject = ["item": id]
             if !text.isEmpty { fields["name"] = .string(text) }
             return ToolRequest(action: "copy", fields: fields)
         case "add" where rest.count >= 2:
             let typed = StationFields.object(typed: text)
             guard typed.plain.isEmpty else { return nil }
-            return ToolRequest(action: "add", fields: ["id": id, "station": .object(typed.station)])
+            return ToolRequest(action: "add", fields: ["item": id, "station": .object(typed.station)])
         case "edit" where rest.count >= 3:
             let typed = StationFields.object(typed: rest.dropFirst(2).joined(separator: " "))
             guard let number = Int(rest[1]), typed.plain.isEmpty else { return nil }
             return ToolRequest(
-                action: "edit", fields: ["id": id, "number": .int(Int64(number)), "station": .object(typed.station)])
+                action: "edit", fields: ["item": id, "number": .int(Int64(number)), "station": .object(typed.station)])
         case "remove" where rest.count == 2:
             guard let number = Int(rest[1]) else { return nil }
-            return ToolRequest(action: "remove", fields: ["id": id, "number": .int(Int64(number))])
+            return ToolRequest(action: "remove", fields: ["item": id, "number": .int(Int64(number))])
         case "move" where rest.count == 3:
             guard let number = Int(rest[1]), let to = Int(rest[2]) else { return nil }
             return ToolRequest(
-                action: "move", fields: ["id": id, "number": .int(Int64(number)), "to": .int(Int64(to))])
+                action: "move", fields: ["item": id, "number": .int(Int64(number)), "to": .int(Int64(to))])
         case "print" where !rest.isEmpty:
-            let options = rest.dropFirst().map {
-                $0.lowercased().trimmingCharacters(in: CharacterSet(charactersIn: "-"))
+            // `hunt print ID [FILE] [--markdown|--html]`: a format named as a flag or a bare word, else a file.
+            var fields: JSONObject = ["item": id]
+            var file: [String] = []
+            for word in rest.dropFirst() {
+                let name = word.lowercased().trimmingCharacters(in: CharacterSet(charactersIn: "-"))
+                if HuntSheets.Format(rawValue: name) != nil, fields["format"] == nil {
+                    fields["format"] = .string(name)
+                } else if word.hasPrefix("--") {
+                    return nil
+                } else {
+                    file.append(word)
+                }
             }
-            guard options.count <= 1, let format = HuntSheets.Format(rawValue: options.first ?? "text") else {
-                return nil
-            }
-            return ToolRequest(action: "print", fields: ["id": id, "format": .string(format.rawValue)])
+            if !file.isEmpty { fields["file"] = .string(file.joined(separator: " ")) }
+            return ToolRequest(action: "print", fields: fields)
         case "history" where rest.count == 1:
-            return ToolRequest(action: "history", fields: ["id": id])
+            return ToolRequest(action: "history", fields: ["item": id])
         default:
             return nil
         }
@@ -228,7 +236,7 @@ enum Hunts: ManagedContent {
         -> (id: String, message: String)?
     {
         let fields = request.fields
-        let id = fields["id"]?.stringValue ?? ""
+        let id = fields["item"]?.stringValue ?? ""
         func station(base: Hunt.Station?) throws(RuleError) -> Hunt.Station {
             guard let object = fields["station"]?.objectValue else {
                 throw RuleError(.badField, "Describe the station: name=… | clue=… | a puzzle or a question.")
@@ -279,6 +287,15 @@ enum Hunts: ManagedContent {
         }
     }
 
+    /// The sheets' format a file's extension names (`.md`, `.html`), else text.
+    private static func sheetFormat(ofFile path: String) -> String {
+        switch (path as NSString).pathExtension.lowercased() {
+        case "md", "markdown": "markdown"
+        case "html", "htm": "html"
+        default: "text"
+        }
+    }
+
     /// `Kitchen (code FRDG)`: a station as an edit's reply names it, with the code to print.
     private static func stationLine(_ library: HuntLibrary, _ id: String, _ number: Int) -> String {
         guard let hunt = library.hunt(id: id), hunt.stations.indices.contains(number - 1) else { return "" }
@@ -289,26 +306,40 @@ enum Hunts: ManagedContent {
     static func query(_ request: ToolRequest, in library: HuntLibrary, folder: String, caller: ToolCaller)
         throws(RuleError) -> (any HostMessage)?
     {
-        let id = request.fields["id"]?.stringValue ?? ""
+        let id = request.fields["item"]?.stringValue ?? ""
         switch request.action {
         case "print":
             guard caller.isLocal else {
                 throw RuleError(
-                    .forbidden, "Sheets print on the host: partyline-host hunt print \(id) > sheets.txt")
+                    .forbidden, "Sheets print on the host: partyline-host hunt print \(id) sheets.txt")
             }
             guard let hunt = library.hunt(id: id) else { throw unknownItem(id) }
-            let name = request.fields["format"]?.stringValue ?? "text"
+            let file = request.fields["file"]?.stringValue
+            let name = request.fields["format"]?.stringValue ?? file.map(sheetFormat(ofFile:)) ?? "text"
             guard let format = HuntSheets.Format(rawValue: name) else {
                 throw RuleError(.badField, "Sheets print as text, markdown or html, not \"\(name)\".")
             }
-            return HuntSheetsReply(text: HuntSheets.sheets(hunt, format: format))
+            let sheets = HuntSheets.sheets(hunt, format: format)
+            guard let file else { return HuntSheetsReply(text: sheets) }
+            // A file keeps the text sheets' page breaks (a terminal shows none), one station per printed page.
+            do {
+                try Storage.writeAtomically(Array(sheets.utf8), to: file)
+            } catch {
+                throw RuleError(.storage, "Could not write \(file): \(error).")
+            }
+            return OkReply(
+                message: "Wrote \(file): \(Wording.count(hunt.stations.count, "sheet")) (\(format.rawValue)), one per "
+                    + "station. Print it and tape each sheet where its station is.")
         case "history":
             let halls = HallsOfFame(dataDirectory: (folder as NSString).deletingLastPathComponent)
             let stored = try halls.read(hunt: id)
             guard let hall = stored ?? library.hunt(id: id).map({ HallOfFame(hunt: $0.id, name: $0.name) }) else {
                 throw unknownItem(id)
             }
-            return HallsOfFame.listing(hall)
+            // A record, shown like every content item (the operator's client shows it as a panel).
+            let json = (try? JSONParsing.parse(hall.encoded())) ?? .null
+            return ContentDetail(
+                kind: requestType, id: hall.hunt, name: hall.title, builtin: false, item: json, lines: hall.lines())
         default:
             return nil
         }
@@ -373,10 +404,5 @@ struct HallsOfFame {
                 place: hall.place(of: $0), team: $0.team, totalMs: $0.totalMs, date: $0.date,
                 penaltiesMs: $0.penaltiesMs)
         }
-    }
-
-    /// The reply to `hunt history`.
-    static func listing(_ hall: HallOfFame) -> HuntWire.HallOfFameListing {
-        HuntWire.HallOfFameListing(hunt: hall.hunt, name: hall.name, entries: fame(hall), lines: hall.lines())
     }
 }

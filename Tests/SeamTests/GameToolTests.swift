@@ -61,11 +61,11 @@ struct GameToolTests {
         let puzzle: JSONValue = [
             "difficulty": "easy", "words": ["dog", "green", "red", "blue"], "outsider": "dog", "link": "colours",
         ]
-        admin.send(["type": "puzzles", "action": "add", "id": "colours", "puzzle": puzzle])
+        admin.send(["type": "puzzles", "action": "add", "item": "colours", "puzzle": puzzle])
         #expect(try admin.expect("ok")["message"] == "Added puzzle 1 to colours.")
-        admin.send(["type": "puzzles", "action": "add", "id": "colours", "puzzle": "dog"])
+        admin.send(["type": "puzzles", "action": "add", "item": "colours", "puzzle": "dog"])
         #expect(try admin.expect("error")["code"] == "bad_puzzle")
-        admin.send(["type": "puzzles", "action": "show", "id": "colours"])
+        admin.send(["type": "puzzles", "action": "show", "item": "colours"])
         let detail = try admin.expect("content")
         #expect(detail["item"]?["puzzles"]?.arrayValue?.first?["outsider"] == "dog")
         admin.send(["type": "puzzles", "action": "import", "file": "/etc/passwd"])
@@ -123,33 +123,44 @@ struct GameToolTests {
         #expect(host.console("hunt print demo html").joined(separator: "\n").contains("<html"))
         #expect(host.console("hunt print demo --pdf").first?.hasPrefix("! Usage:") == true)
         #expect(host.console("hunt print nowhere") == [#"! There is no hunt "nowhere". See `hunt list`."#])
+        // A file keeps one sheet a page (form feeds); its extension picks the format.
+        let file = host.data.path + "/sheets.txt"
         #expect(
-            host.console("hunt history demo") == ["Hall of fame of The party hunt (demo): nobody has finished it yet."])
+            host.console("hunt print demo \(file)") == [
+                "Wrote \(file): 5 sheets (text), one per station. "
+                    + "Print it and tape each sheet where its station is."
+            ])
+        let written = try String(contentsOfFile: file, encoding: .utf8)
+        #expect(written == HuntSheets.sheets(try #require(HuntLibrary().hunt(id: "demo"))))
+        #expect(written.components(separatedBy: "\u{0C}").count == 5)
+        #expect(host.console("hunt print demo \(host.data.path)/sheets.html").first?.contains("(html)") == true)
+        #expect(
+            host.console("hunt history demo") == [
+                "demo: Hall of fame of The party hunt\n  Nobody has finished this hunt yet."
+            ])
 
         let run = HallOfFame.Entry(team: "Owls", totalMs: 701_000, penaltiesMs: 30_000, date: "2025-05-30", game: "g")
         try HallsOfFame(dataDirectory: host.data.path).record(
             hunt: "demo", name: "The party hunt", runs: [run], log: Logger(level: .error) { _ in })
         #expect(
             host.console("hunt history demo")
-                == ["Hall of fame of The party hunt (demo):\n  #1  Owls  11:41 (+0:30 penalties)  2025-05-30"])
+                == ["demo: Hall of fame of The party hunt\n  #1  Owls  11:41 (+0:30 penalties)  2025-05-30"])
         // An admin client sees the hall of fame; sheets (every code on them) print on the host only.
         let admin = try host.watcher(.admin)
-        admin.send(["type": "hunts", "action": "print", "id": "demo", "format": "markdown"])
+        admin.send(["type": "hunts", "action": "print", "item": "demo", "format": "markdown"])
         let refused = try admin.expect("error")
         #expect(refused["code"] == "forbidden")
         #expect(refused["message"]?.stringValue?.contains("partyline-host hunt print demo") == true)
         #expect(!admin.drain().contains { $0.description.contains("YUMM") })
-        admin.send(["type": "hunts", "action": "history", "id": "demo"])
-        let hall = try admin.expect("hallOfFame")
-        #expect(hall["re"] == "demo")
-        #expect(hall["entries"]?.arrayValue?.first?["penaltiesMs"] == 30_000)
-        // The operator's full-screen client shows it whatever game runs (here none).
+        admin.send(["type": "hunts", "action": "history", "item": "demo", "id": 7])
+        let hall = try admin.expect("content")
+        #expect(hall["re"] == 7)
+        #expect(hall["name"] == "Hall of fame of The party hunt")
+        #expect(hall["item"]?["entries"]?.arrayValue?.first?["penaltiesMs"] == 30_000)
+        // The operator's full-screen client shows it as a panel, like every content item.
         var client = ClientState(role: .admin, room: "ROOM")
         _ = client.apply(hall, at: 1)
-        #expect(
-            client.ui.panel == [
-                "Hall of fame of The party hunt (demo):", "  #1  Owls  11:41 (+0:30 penalties)  2025-05-30",
-            ])
+        #expect(client.ui.panel == ["#1  Owls  11:41 (+0:30 penalties)  2025-05-30"])
         // A broken hall of fame is said, not shown as empty.
         try write("{ broken", to: HallsOfFame(dataDirectory: host.data.path).path(hunt: "demo"))
         #expect(host.console("hunt history demo").first?.hasPrefix("! The hall of fame") == true)
@@ -171,13 +182,16 @@ struct GameToolTests {
         let html = try ChildProcess.run(host, ["hunt", "print", "office", "--html", "--data", data.path])
         #expect(html.terminationStatus == 0, "\(html.errors)")
         #expect(html.output.contains("<html") && html.output.contains("FRDG"))
+        let demo = try #require(HuntLibrary().hunt(id: "demo"))
         let plain = try ChildProcess.run(host, ["hunt", "print", "demo", "--data", data.path])
-        #expect(
-            plain.output == HuntSheets.sheets(HuntLibrary().hunt(id: "demo")!)
-                + (HuntSheets.sheets(HuntLibrary().hunt(id: "demo")!).hasSuffix("\n") ? "" : "\n"))
+        #expect(plain.output.contains("Code: YUMM"), "\(plain.errors)")
+        let file = data.path + "/sheets.txt"
+        let written = try ChildProcess.run(host, ["hunt", "print", "demo", file, "--data", data.path])
+        #expect(written.output.hasPrefix("Wrote \(file): 5 sheets (text)"), "\(written.errors)")
+        #expect(try String(contentsOfFile: file, encoding: .utf8) == HuntSheets.sheets(demo))
         let hall = try ChildProcess.run(host, ["history", "--hunt", "office", "--data", data.path])
         #expect(hall.terminationStatus == 0, "\(hall.errors)")
-        #expect(hall.output == "Hall of fame of Office hunt (office): nobody has finished it yet.\n")
+        #expect(hall.output == "office: Hall of fame of Office hunt\n  Nobody has finished this hunt yet.\n")
         let puzzles = data.path + "/Office party.csv"
         try write("difficulty,outsider,word1,word2,word3,link\neasy,stapler,Monday,Friday,Sunday,days\n", to: puzzles)
         let pack = try ChildProcess.run(host, ["puzzles", "import", puzzles, "--data", data.path])

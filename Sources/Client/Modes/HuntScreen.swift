@@ -193,10 +193,6 @@ struct HuntView: GameScreen {
         case .resumed(let resumed):
             state.endPause()
             deadline = state.deadline(resumed.deadline, remaining: resumed.remainingMs, now: now)
-        case .hallOfFame(let listing):
-            // A reply to the operator's `hunt history`, not part of the game: shown like any tool's reply.
-            state.ui.panelTitle = Self.gameTitle
-            state.ui.panel = listing.lines
         }
         return []
     }

@@ -351,29 +351,6 @@ public enum HuntWire: GameWire {
         }
     }
 
-    /// A hunt's hall of fame (reply to the operator's `hunt history` and `partyline-host history --hunt`).
-    public struct HallOfFameListing: HostMessage {
-        public static let type = "hallOfFame"
-        /// The hunt's id.
-        public var hunt: String
-        /// The hunt's name.
-        public var name: String
-        /// The best finished runs, fastest first.
-        public var entries: [Fame]
-        /// The hall for people, one line each.
-        public var lines: [String]
-
-        /// Creates the message.
-        public init(hunt: String, name: String, entries: [Fame], lines: [String]) {
-            self.hunt = hunt
-            self.name = name
-            self.entries = entries
-            self.lines = lines
-        }
-
-        public func line(for reader: Perspective) -> String? { lines.joined(separator: "\n") }
-    }
-
     /// The ranking as it stands, on request.
     public struct Scores: HostMessage {
         public static let type = "scores"
@@ -426,7 +403,6 @@ public enum HuntWire: GameWire {
         case scoreboard(Scoreboard)
         case scores(Scores)
         case resumed(Resumed)
-        case hallOfFame(HallOfFameListing)
 
         private static let decoder = FamilyDecoder<Message>([
             member(Intro.self, Message.intro), member(Clue.self, Message.clue),
@@ -434,7 +410,7 @@ public enum HuntWire: GameWire {
             member(Wrong.self, Message.wrong), member(Hint.self, Message.hint), member(Solved.self, Message.solved),
             member(Progress.self, Message.progress), member(StationSolved.self, Message.stationSolved),
             member(Scoreboard.self, Message.scoreboard), member(Scores.self, Message.scores),
-            member(Resumed.self, Message.resumed), member(HallOfFameListing.self, Message.hallOfFame),
+            member(Resumed.self, Message.resumed),
         ])
 
         public static var types: [String] { decoder.types }
@@ -455,7 +431,6 @@ public enum HuntWire: GameWire {
             case .scoreboard(let message): message
             case .scores(let message): message
             case .resumed(let message): message
-            case .hallOfFame(let message): message
             }
         }
     }

@@ -59,18 +59,21 @@ public struct HallOfFame: Codable, Sendable, Equatable, Hashable {
     /// The 1-based place each entry holds (equal times share a place).
     public func place(of entry: Entry) -> Int { 1 + entries.count { $0.totalMs < entry.totalMs } }
 
-    /// The hall as lines for people (`history --hunt`): a title, then `#1  Red  12:34 (+1:00)  2025-06-01`.
+    /// What people call the hall: `Hall of fame of The party hunt`.
+    public var title: String { "Hall of fame of \(name)" }
+
+    /// The places for people (`history --hunt`), one line each: `#1  Red  12:34 (+1:00 penalties)  2025-06-01`,
+    /// team names in one column; one sentence when nobody has finished the hunt yet.
     public func lines() -> [String] {
-        guard !entries.isEmpty else { return ["Hall of fame of \(name) (\(hunt)): nobody has finished it yet."] }
+        guard !entries.isEmpty else { return ["Nobody has finished this hunt yet."] }
         let width = min(24, entries.map(\.team.count).max() ?? 4)
-        return ["Hall of fame of \(name) (\(hunt)):"]
-            + entries.map { entry in
-                let team =
-                    entry.team.count >= width
-                    ? entry.team : entry.team + String(repeating: " ", count: width - entry.team.count)
-                let penalty = entry.penaltiesMs > 0 ? " (+\(Self.clock(entry.penaltiesMs)) penalties)" : ""
-                return "  #\(place(of: entry))  \(team)  \(Self.clock(entry.totalMs))\(penalty)  \(entry.date)"
-            }
+        return entries.map { entry in
+            let team =
+                entry.team.count >= width
+                ? entry.team : entry.team + String(repeating: " ", count: width - entry.team.count)
+            let penalty = entry.penaltiesMs > 0 ? " (+\(Self.clock(entry.penaltiesMs)) penalties)" : ""
+            return "#\(place(of: entry))  \(team)  \(Self.clock(entry.totalMs))\(penalty)  \(entry.date)"
+        }
     }
 
     /// `12:34`, or `1:02:03` from an hour, for a time in milliseconds (rounded down to the second).
