@@ -51,6 +51,26 @@ struct HuntContentTests {
         #expect(again == hunt)
     }
 
+    @Test func textThatATerminalWouldObeyIsRefused() throws {
+        let puzzle = OutsiderPuzzle(
+            difficulty: .easy, words: ["dog", "green", "red", "blue"], outsider: "dog", link: "c")
+        let clean = Hunt.Station(name: "Kitchen", clue: "Cold", task: .puzzle(puzzle))
+        var bad = clean
+        bad.clue = "Cold \u{1B}]0;pwned\u{07}"
+        #expect(throws: Hunt.Problem.self) { try Hunt(id: "x", name: "X", stations: [bad]).checked() }
+        do {
+            _ = try Hunt(id: "x", name: "X", stations: [bad]).checked()
+        } catch {
+            #expect(error.error.code == .badText)
+            #expect(error.station == 0)
+        }
+        #expect(throws: Hunt.Problem.self) { try Hunt(id: "x", name: "X\u{200B}Y", stations: [clean]).checked() }
+        var hint = clean
+        hint.hints = [Hunt.Hint(text: "a\u{9B}2J", costSeconds: 10)]
+        #expect(throws: Hunt.Problem.self) { try Hunt(id: "x", name: "X", stations: [hint]).checked() }
+        #expect(throws: Never.self) { try Hunt(id: "x", name: "X", stations: [clean]).checked() }
+    }
+
     @Test func generatedCodesAreDistinctAcrossManyStations() throws {
         let stations = (1...40).map { number in
             Hunt.Station(

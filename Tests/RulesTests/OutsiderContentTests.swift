@@ -80,6 +80,23 @@ struct OutsiderContentTests {
         }
     }
 
+    @Test func textThatATerminalWouldObeyIsRefused() throws {
+        let escape = OutsiderPuzzle(
+            difficulty: .easy, words: ["dog", "green", "red\u{1B}[2J", "blue"], outsider: "dog", link: "c")
+        #expect(throws: RuleError.self) { try escape.checked() }
+        do {
+            _ = try escape.checked()
+        } catch {
+            #expect(error.code == .badText)
+            #expect(error.message.hasPrefix("A word may not contain control characters"), "\(error.message)")
+        }
+        let link = OutsiderPuzzle(
+            difficulty: .easy, words: ["dog", "green", "red", "blue"], outsider: "dog", link: "\u{202E}x")
+        #expect(throws: RuleError.self) { try link.checked() }
+        var library = OutsiderPackLibrary()
+        #expect(throws: RuleError.self) { try library.createPack(named: "Bell\u{07}s") }
+    }
+
     @Test func jsonAndCsvFilesRoundTripAndNameTheLineAtFault() throws {
         let json = """
             {"name":"Colours and more","puzzles":[

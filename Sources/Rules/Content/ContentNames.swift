@@ -20,6 +20,7 @@ public enum ContentNames {
         guard !name.contains(where: \.isNewline) else {
             throw RuleError(badName, "A \(noun) name must fit on one line.")
         }
+        if let problem = TerminalText.problem(in: name) { throw RuleError(.badText, problem.refusal("A \(noun) name")) }
         guard !isTaken(name) else {
             throw RuleError(taken, "There is already a \(noun) called \"\(name)\"; choose another name.")
         }

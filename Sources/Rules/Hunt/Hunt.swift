@@ -119,6 +119,9 @@ public struct Hunt: Codable, Sendable, Hashable, Identifiable {
         else {
             throw fail(nil, .badHunt, "A hunt needs a name of 1 to \(Self.maximumNameLength) characters on one line.")
         }
+        if let problem = TerminalText.problem(in: hunt.name) {
+            throw fail(nil, .badText, problem.refusal("The hunt's name"))
+        }
         guard !stations.isEmpty else { throw fail(nil, .badHunt, "A hunt needs at least one station.") }
         guard stations.count <= Self.maximumStations else {
             throw fail(nil, .badHunt, "A hunt has at most \(Self.maximumStations) stations, not \(stations.count).")
@@ -177,6 +180,15 @@ public struct Hunt: Codable, Sendable, Hashable, Identifiable {
         }
         guard !TextFolding.fold(station.clue).isEmpty else {
             throw RuleError(.badHunt, "The station \"\(station.name)\" has no clue; write the riddle that leads there.")
+        }
+        // Every text is shown on terminals: no control character, escape or invisible formatting gets in.
+        let texts =
+            [("The name", station.name), ("The clue", station.clue), ("The success message", station.success ?? "")]
+            + station.hints.map { ("A hint", $0.text) }
+        for (what, text) in texts {
+            if let problem = TerminalText.problem(in: text) {
+                throw RuleError(.badText, problem.refusal("\(what) of the station \"\(station.name)\""))
+            }
         }
         for text in [station.clue, station.success ?? ""] + station.hints.map(\.text)
         where text.count > maximumTextLength {

@@ -60,6 +60,12 @@ public struct OutsiderPuzzle: Codable, Sendable, Hashable {
         guard !TextFolding.fold(outsider).isEmpty else {
             throw RuleError(.badPuzzle, "The outsider is empty; name the word that does not belong.")
         }
+        // Every text is shown on terminals: no control character, escape or invisible formatting gets in.
+        for (text, what) in [(outsider, "The outsider"), (link, "The link")] + self.words.map({ ($0, "A word") }) {
+            if let problem = TerminalText.problem(in: ContentText.trimmed(text)) {
+                throw RuleError(.badText, problem.refusal(what))
+            }
+        }
         let outsiderKey = TextFolding.fold(outsider)
         if words.count == 3, !words.contains(where: { TextFolding.fold($0) == outsiderKey }) {
             words.insert(outsider, at: 0)
