@@ -69,18 +69,31 @@ struct OutsiderHuntOrganiserTests {
         #expect(
             rows.first == ["round", "words", "outsider", "link", "team", "choice", "word", "correct", "points", "ms"])
         #expect(rows.count == 2 && rows[1][4] == "Red" && rows[1][5] == "1", "\(rows)")
+        let firstShown = try #require(host.core.room.game as? OutsiderHost).game.roundNumber ?? 0
+        #expect(firstShown >= 1 && firstShown < first.count, "the game ends before its last puzzle")
         host.console("end")
 
         host.console("start outsider 5 easy animals")
-        let second = try #require(host.core.room.game as? OutsiderHost).record.puzzles.map(\.puzzle.playedKey)
-        #expect(Set(first).isDisjoint(with: second))
+        let secondGame = try #require(host.core.room.game as? OutsiderHost)
+        let second = secondGame.record.puzzles.map(\.puzzle.playedKey)
+        let secondShown = secondGame.game.roundNumber ?? 0
+        #expect(
+            Set(first.prefix(firstShown)).isDisjoint(with: second),
+            "a puzzle shown in the first game is not drawn again")
         host.console("end")
+        host.core.storage.syncJournal()
+        let resumed = try JournalReplay.load(path: host.core.storage.journalPath)
+        #expect(
+            resumed.played == Set(first.prefix(firstShown) + second.prefix(secondShown)),
+            "only the puzzles shown count as played, and a restarted host still knows them")
         let pool =
             (try #require(host.core.operators.tools.tool(ContentTool<OutsiderPacks>.self))).library
             .pack(id: "animals")?.puzzles.filter { $0.difficulty == .easy }.count ?? 0
         let reply = host.console("start outsider \(pool) easy animals")
+        let repeated = firstShown + secondShown
         #expect(
-            reply.first?.contains("\(min(pool, 10)) puzzles had to repeat from earlier tonight") == true, "\(reply)")
+            reply.first?.contains("\(repeated) puzzle\(repeated == 1 ? "" : "s") had to repeat from earlier tonight")
+                == true, "\(reply)")
         host.console("end")
         #expect(host.console("start outsider 2 animls").first?.contains("Did you mean animals?") == true)
     }

@@ -183,7 +183,7 @@ final class HuntHost: GameAdapter {
         case .pick(.word(let word)), .answer(let word):
             do {
                 return try apply(.answer(team: team, text: word), at: context.now)
-            } catch where error.code == .badChoice && awaitsTypedLine(from: context.player) {
+            } catch  where error.code == .badChoice && awaitsTypedLine(from: context.player) {
                 // A line typed at a puzzle that is none of its words (`help`): say how to pick and what commands are.
                 throw RuleError(
                     .badChoice, error.message + " Type 1-4 or a word; commands start with / now (/help, /scores).")
@@ -193,8 +193,10 @@ final class HuntHost: GameAdapter {
         }
     }
 
+    func includes(_ player: Player) -> Bool { game.team(named: player.team) != nil }
+
     func playerJoined(_ player: Player, at now: Instant) -> Step {
-        guard game.team(named: player.team) == nil else { return Step() }
+        guard !includes(player) else { return Step() }
         return (try? apply(.addTeam(player.team), at: now)) ?? Step()
     }
 

@@ -92,7 +92,8 @@ final class OutsiderHost: GameAdapter {
     var startRecord: JSONValue { (try? JSONCoding.encode(record)) ?? .null }
     var isFinished: Bool { game.phase == .finished }
 
-    var playedContent: [String] { record.puzzles.map(\.puzzle.playedKey) }
+    /// The puzzles shown so far (a game ended early leaves the rest for later tonight).
+    var playedContent: [String] { record.puzzles.prefix(game.roundNumber ?? 0).map(\.puzzle.playedKey) }
 
     var startNote: String? {
         guard let repeated = record.repeated, repeated > 0 else { return nil }
@@ -160,8 +161,10 @@ final class OutsiderHost: GameAdapter {
                 uncertaintyMs: press.uncertainty, settleMs: context.settleMilliseconds), at: context.now)
     }
 
+    func includes(_ player: Player) -> Bool { game.teams.contains { Room.key($0) == Room.key(player.team) } }
+
     func playerJoined(_ player: Player, at now: Instant) -> Step {
-        guard !game.teams.contains(where: { Room.key($0) == Room.key(player.team) }) else { return Step() }
+        guard !includes(player) else { return Step() }
         return (try? apply(.addTeam(player.team), at: now)) ?? Step()
     }
 
