@@ -87,6 +87,8 @@ struct FairnessRun {
         /// Trials asked for.
         var planned: Int
         var trials: [FairnessMatch.Trial] = []
+        /// Trials a busy machine disturbed beyond `Disturbance.limit`, each played again (not in `trials`).
+        var void: [FairnessMatch.Trial] = []
         /// Fresh networks, hosts and connections the trials were spread over.
         var connections = 0
         var redProbe: JSONValue?
@@ -129,7 +131,8 @@ struct FairnessRun {
                 "name": .string(setting.name), "red": link(setting.red), "blue": link(setting.blue),
                 "gapsMs": .array(setting.gaps.map { .int($0) }), "fairness": .bool(setting.isFair),
                 "redHoldsSyncRepliesMs": .int(setting.redHolds), "redBackdateMs": .int(setting.redBackdate),
-                "trials": .number(planned), "completed": .number(trials.count),
+                "trials": .number(planned), "completed": .number(trials.count), "void": .number(void.count),
+                "worstVoidMs": void.map(\.disturbance.worst).max().map { .double(rounded(Double($0) / 1e6)) } ?? .null,
                 "connections": .number(connections),
                 "earlierFirst": .number(earlierFirst), "rightUntied": .number(rightUntied), "tied": .number(tied),
                 "confidentlyWrong": .number(confidentlyWrong), "truthOutside": .number(truthOutside),
@@ -176,12 +179,13 @@ struct FairnessRun {
         report.sections["fairness"] = .object([
             "gapMs": .number(options.fairnessGapMs), "trials": .number(options.fairnessTrials),
             "trialsPerConnection": .number(options.fairnessTrialsPerConnection),
+            "voidLimitMs": .double(Double(Disturbance.limit) / 1e6),
             "redClockOffsetMs": .int(FairnessMatch.redClockOffset),
             "blueClockOffsetMs": .int(FairnessMatch.blueClockOffset), "runs": .array(runs),
         ])
     }
 
-    /// The table's cell: order, ties, errors and the wait for the turn.
+    /// The table's cell: order, ties, errors, the wait for the turn and the void trials.
     static func summary(_ outcome: Outcome) -> String {
         let count = outcome.trials.count
         guard count > 0 else { return "failed" }
@@ -195,6 +199,7 @@ struct FairnessRun {
             + "± \(percentile(outcome.uncertainties, 0.5)) ms; "
             + "turn \(percentile(outcome.turns, 0.5)) ms after the first press"
             + (outcome.settleWindows.map { " (settle ≈ \(percentile($0, 0.5)) ms)" } ?? "")
+            + "; void \(outcome.void.count) (machine busy, played again)"
     }
 
     /// Runs the setting's trials in blocks of `fairnessTrialsPerConnection`, each on a fresh network (its own jitter
@@ -212,7 +217,10 @@ struct FairnessRun {
                     red: setting.red, blue: setting.blue, redHoldsSyncReplies: setting.redHolds, questions: trials + 1,
                     hostArguments: ["--fairness", setting.isFair ? "on" : "off"], seed: block,
                     executable: context.hostBinary, standardError: .file(context.nextLogPath("host")))
-                defer { match.finish() }
+                defer {
+                    outcome.void += match.voidTrials
+                    match.finish()
+                }
                 outcome.connections += 1
                 for _ in 0..<trials {
                     let gap = setting.gaps[outcome.trials.count % setting.gaps.count]

@@ -46,7 +46,7 @@ extension ClientState {
             // The operator's other commands (a game's content, its records) are the host's console's to read.
             if role == .admin { return [.send(.console(line: text))] }
             if let owner = catalog.owner(ofCommand: text) {
-                guard let game else { return [.print("! No game is running yet; wait for the operator to start one.")] }
+                guard let game else { return [.print("! No game is running yet; wait for the organiser to start one.")] }
                 return [.print("! That is a command of \(owner), but this is \(game.gameTitle).")]
             }
             return [.print("! Unknown command \"\(text.prefix(40))\". Type help for the commands.")]

@@ -188,7 +188,7 @@ enum ScreenRenderer {
                 let names: [String] = state.catalog.screens.map { screen in ":start " + screen.gameName }
                 let games = names.joined(separator: "  or  ")
                 rows.append(indent("No game is running. Start one: \(games)", .bold))
-            default: rows.append(indent("Waiting for the operator to start a game…", .bold))
+            default: rows.append(indent("Waiting for the organiser to start a game…", .bold))
             }
         }
         if state.role == .board, !state.room.isEmpty {

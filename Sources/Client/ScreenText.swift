@@ -4,7 +4,8 @@ import Protocol
 struct Style: Equatable, Sendable {
     /// A terminal colour (the 8 standard ones).
     enum Color: UInt8, Sendable {
-        case black = 0, red, green, yellow, blue, magenta, cyan, white
+        case black = 0
+        case red, green, yellow, blue, magenta, cyan, white
     }
 
     var isBold = false
@@ -47,44 +48,17 @@ typealias Row = [Span]
 
 /// Terminal column widths and the small text helpers the renderer needs.
 enum ScreenText {
-    /// Columns `character` takes in a terminal: 0 for combining marks, 2 for wide East Asian and emoji, else 1.
-    static func width(of character: Character) -> Int {
-        guard let scalar = character.unicodeScalars.first else { return 0 }
-        let value = scalar.value
-        if value < 0x20 || (0x7F..<0xA0).contains(value) { return 0 }
-        switch scalar.properties.generalCategory {
-        case .nonspacingMark, .enclosingMark, .format: return 0
-        default: break
-        }
-        if character.unicodeScalars.contains(where: { $0.value == 0xFE0F }) { return 2 }  // emoji presentation
-        let wideRanges: [ClosedRange<UInt32>] = [
-            0x1100...0x115F, 0x2E80...0x303E, 0x3041...0x33FF, 0x3400...0x4DBF, 0x4E00...0x9FFF, 0xA000...0xA4CF,
-            0xAC00...0xD7A3, 0xF900...0xFAFF, 0xFE30...0xFE4F, 0xFF00...0xFF60, 0xFFE0...0xFFE6,
-            0x1F300...0x1F64F, 0x1F900...0x1F9FF, 0x1FA70...0x1FAFF, 0x20000...0x3FFFD,
-        ]
-        return wideRanges.contains { $0.contains(value) } ? 2 : 1
-    }
+    /// Columns `character` takes in a terminal (see `TerminalText.columns(of:)`).
+    static func width(of character: Character) -> Int { TerminalText.columns(of: character) }
 
     /// Columns `text` takes.
-    static func width(of text: String) -> Int { text.reduce(0) { $0 + width(of: $1) } }
+    static func width(of text: String) -> Int { TerminalText.columns(of: text) }
 
     /// Columns a row takes.
     static func width(of row: Row) -> Int { row.reduce(0) { $0 + width(of: $1.text) } }
 
     /// `text` cut to at most `columns` columns, ending in `…` when cut.
-    static func truncate(_ text: String, to columns: Int) -> String {
-        guard columns > 0 else { return "" }
-        guard width(of: text) > columns else { return text }
-        var result = ""
-        var used = 0
-        for character in text {
-            let w = width(of: character)
-            if used + w > columns - 1 { break }
-            result.append(character)
-            used += w
-        }
-        return result + "…"
-    }
+    static func truncate(_ text: String, to columns: Int) -> String { TerminalText.truncated(text, toColumns: columns) }
 
     /// A row cut to at most `columns` columns.
     static func truncate(_ row: Row, to columns: Int) -> Row {

@@ -195,3 +195,42 @@ public enum TerminalText {
         return nil
     }
 }
+
+extension TerminalText {
+    /// Columns `character` takes in a terminal: 0 for combining marks, 2 for wide East Asian and emoji, else 1.
+    public static func columns(of character: Character) -> Int {
+        guard let scalar = character.unicodeScalars.first else { return 0 }
+        let value = scalar.value
+        if value < 0x20 || (0x7F..<0xA0).contains(value) { return 0 }
+        switch scalar.properties.generalCategory {
+        case .nonspacingMark, .enclosingMark, .format: return 0
+        default: break
+        }
+        if character.unicodeScalars.contains(where: { $0.value == 0xFE0F }) { return 2 }  // emoji presentation
+        return wideRanges.contains { $0.contains(value) } ? 2 : 1
+    }
+
+    private static let wideRanges: [ClosedRange<UInt32>] = [
+        0x1100...0x115F, 0x2E80...0x303E, 0x3041...0x33FF, 0x3400...0x4DBF, 0x4E00...0x9FFF, 0xA000...0xA4CF,
+        0xAC00...0xD7A3, 0xF900...0xFAFF, 0xFE30...0xFE4F, 0xFF00...0xFF60, 0xFFE0...0xFFE6,
+        0x1F300...0x1F64F, 0x1F900...0x1F9FF, 0x1FA70...0x1FAFF, 0x20000...0x3FFFD,
+    ]
+
+    /// Columns `text` takes in a terminal.
+    public static func columns(of text: String) -> Int { text.reduce(0) { $0 + columns(of: $1) } }
+
+    /// `text` cut to at most `width` columns, ending in `…` when cut.
+    public static func truncated(_ text: String, toColumns width: Int) -> String {
+        guard width > 0 else { return "" }
+        guard columns(of: text) > width else { return text }
+        var result = ""
+        var used = 0
+        for character in text {
+            let taken = columns(of: character)
+            if used + taken > width - 1 { break }
+            result.append(character)
+            used += taken
+        }
+        return result + "…"
+    }
+}

@@ -124,6 +124,10 @@ public final class DelayedNetwork: @unchecked Sendable {
     /// Packets forwarded so far, per link.
     public var forwarded: [PacketForwarder.Counts] { forwarder.forwarded }
 
+    /// How late the forwarder has moved packets since the last call (or since the network was built), and starts
+    /// counting afresh: what a busy machine added to the links' delays.
+    public func takeLateness() -> PacketForwarder.Lateness { forwarder.takeLateness() }
+
     /// Opens a blocking TCP connection from link `link`'s client namespace to the host's `port` there.
     public func connect(link: Int, port: UInt16) throws -> Socket {
         let address = hostAddress(link: link)

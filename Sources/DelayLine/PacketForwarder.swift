@@ -30,6 +30,28 @@ public final class PacketForwarder: @unchecked Sendable {
         public var dropped = 0
     }
 
+    /// How much later than scheduled the forwarder has moved packets: what a busy machine adds to the links'
+    /// configured delays (a starved forwarder reads a packet late, and so releases it late).
+    public struct Lateness: Equatable, Sendable {
+        /// The most any packet left after its scheduled release, ns.
+        public var worstRelease: Int64 = 0
+        /// The longest the forwarding thread waited for a CPU at one of its wakes (by a packet to read or one due
+        /// to leave), ns; nil where the kernel does not say (`RunQueue`). A packet read at that wake was read this
+        /// much late at most.
+        public var waitedForCPU: Int64?
+
+        /// Creates a record of lateness (none by default).
+        public init(worstRelease: Int64 = 0, waitedForCPU: Int64? = nil) {
+            self.worstRelease = worstRelease
+            self.waitedForCPU = waitedForCPU
+        }
+
+        /// At most this much delay was added to any one packet beyond its link's schedule, ns: a packet is read
+        /// late only while the thread waits for a CPU, and released late by `worstRelease` at most (the two may
+        /// overlap, so this errs on the side of more).
+        public var added: Int64 { worstRelease + (waitedForCPU ?? 0) }
+    }
+
     /// One direction: where packets come from and go to, and those waiting to leave (in release order).
     private struct Direction {
         let source: Int32
@@ -47,6 +69,11 @@ public final class PacketForwarder: @unchecked Sendable {
     private let finished = DispatchSemaphore(value: 0)
     private var isStopped = false
     private let descriptors: [Int32]
+    /// The forwarding thread's schedstat file (`RunQueue`), and the worst release and wait for a CPU at one wake
+    /// since lateness was last taken.
+    private var schedulerStatistics: Int32?
+    private var worstRelease: Int64 = 0
+    private var worstWait: Int64 = 0
 
     /// Starts forwarding between the links' devices; the forwarder owns and finally closes their descriptors.
     public init(links: [Link], seed: UInt64) throws {
@@ -67,19 +94,34 @@ public final class PacketForwarder: @unchecked Sendable {
                                         schedule: DelaySchedule(link.up, seed: base &+ 2)))
         }
         let prepared = directions
+        let started = DispatchSemaphore(value: 0)
         let thread = Thread { [self] in
-            forward(prepared)
+            // Released late, a packet carries more delay than its link's: the forwarder goes before other work.
+            _ = RealTime.raiseCurrentThread(to: RealTime.forwarderPriority)
+            let statistics = RunQueue.openForCurrentThread()
+            lock.withLock { schedulerStatistics = statistics }
+            started.signal()
+            forward(prepared, statistics: statistics)
             finished.signal()
         }
         thread.stackSize = 1 << 20
         thread.name = "packet delay line"
         thread.start()
+        started.wait()
     }
 
     deinit { stop() }
 
     /// Packets forwarded so far, per link.
     public var forwarded: [Counts] { lock.withLock { counts } }
+
+    /// How late the forwarder has been since the last call (or since it started), and starts counting afresh.
+    public func takeLateness() -> Lateness {
+        lock.withLock {
+            defer { (worstRelease, worstWait) = (0, 0) }
+            return Lateness(worstRelease: worstRelease, waitedForCPU: schedulerStatistics == nil ? nil : worstWait)
+        }
+    }
 
     /// Stops the thread and closes every device (which removes them); idempotent.
     public func stop() {
@@ -94,16 +136,26 @@ public final class PacketForwarder: @unchecked Sendable {
         finished.wait()
         close(wake)
         for fd in descriptors { close(fd) }
+        lock.withLock {
+            if let fd = schedulerStatistics { close(fd) }
+            schedulerStatistics = nil
+        }
         #endif
     }
 
     #if canImport(Glibc)
-    private func forward(_ initial: [Direction]) {
+    private func forward(_ initial: [Direction], statistics: Int32?) {
         var directions = initial
+        var waited = statistics.flatMap(RunQueue.waited(descriptor:)) ?? 0
         var polled = directions.map { pollfd(fd: $0.source, events: Int16(POLLIN), revents: 0) }
         polled.append(pollfd(fd: wake, events: Int16(POLLIN), revents: 0))
         var buffer = [UInt8](repeating: 0, count: 65_536)
         while true {
+            if let statistics, let total = RunQueue.waited(descriptor: statistics) {
+                // How long this wake waited for a CPU: what the packets it reads and releases were held up by.
+                if total > waited { lock.withLock { worstWait = max(worstWait, total - waited) } }
+                waited = total
+            }
             let now = MonotonicClock.nanoseconds()
             var nextRelease = Int64.max
             for index in directions.indices {
@@ -134,8 +186,10 @@ public final class PacketForwarder: @unchecked Sendable {
     /// Writes the direction's packets that are due by `now`.
     private func release(_ direction: inout Direction, link: Int, isDown: Bool, now: Int64) {
         var delivered = 0, dropped = 0
+        var latest: Int64 = 0
         while direction.head < direction.waiting.count, direction.waiting[direction.head].release <= now {
             let packet = direction.waiting[direction.head].packet
+            latest = max(latest, now - direction.waiting[direction.head].release)
             direction.head += 1
             let written = packet.withUnsafeBytes { write(direction.destination, $0.baseAddress, $0.count) }
             if written == packet.count { delivered += 1 } else { dropped += 1 }
@@ -148,9 +202,10 @@ public final class PacketForwarder: @unchecked Sendable {
         lock.withLock {
             if isDown { counts[link].down += delivered } else { counts[link].up += delivered }
             counts[link].dropped += dropped
+            worstRelease = max(worstRelease, latest)
         }
     }
     #else
-    private func forward(_ initial: [Direction]) {}
+    private func forward(_ initial: [Direction], statistics: Int32?) {}
     #endif
 }

@@ -247,6 +247,6 @@ enum QuizPacks: ContentKind {
     }
 
     static func unknownItem(_ id: String) -> RuleError {
-        RuleError(.unknownPack, "There is no pack \"\(id)\". See `packs`.")
+        RuleError(.unknownPack, "There is no pack \"\(id)\". Type packs to list them.")
     }
 }

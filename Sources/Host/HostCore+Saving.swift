@@ -55,7 +55,7 @@ enum SavingWords {
         "The host cannot save its journal in \(directory): \(failure). The game is paused for everyone, and "
             + "nothing that would have to be saved is accepted, so no player sees a result that could be lost. "
             + "Free some space on that disk (or fix the error): the game goes on by itself within a second of the "
-            + "host saving again, or type `continue` to try at once."
+            + "host saving again, or type continue to try at once."
     }
 }
 

@@ -40,8 +40,11 @@ final class HostCore: SessionHandler {
     var log: Logger { environment.log }
     /// False once the operator typed `quit`.
     private(set) var isRunning = true
-    /// The operator typed `quit` during a game once; a second `quit` stops the host.
-    private var isQuitPending = false
+    /// When the console's `quit` during a game asked for confirmation: a second `quit` within
+    /// `quitConfirmationMilliseconds`, with no other console line between, stops the host.
+    private var quitAskedAt: Instant?
+    /// How long the console's `quit` waits for its confirmation.
+    static let quitConfirmationMilliseconds: Int64 = 30_000
     private var nextHousekeepingAt: Int64 = 0
     private var nextTrimAt: Int64 = 0
     private var lastStatusLine = ""
@@ -120,29 +123,35 @@ final class HostCore: SessionHandler {
         // A stray key (an arrow, Home) types an escape sequence: what is left of it is nothing to answer.
         let trimmed = TerminalText.sanitized(line, keepingLineBreaks: false).trimmingCharacters(in: .whitespaces)
         guard !trimmed.isEmpty else { return }
-        let wasQuitPending = isQuitPending
-        isQuitPending = false
+        // Only the console's own next line confirms or cancels its quit (an admin client's lines do neither).
+        let now = instant
+        var isQuitConfirmed = false
+        if target.isConsole, let asked = quitAskedAt {
+            quitAskedAt = nil
+            isQuitConfirmed =
+                ["quit", "exit", "bye"].contains(trimmed.lowercased())
+                && asked.milliseconds(until: now) <= Self.quitConfirmationMilliseconds
+        }
         if trimmed.lowercased() == "quit!", target.isConsole {
             environment.consoleOutput("Stopping the host…")
             isRunning = false
             return
         }
-        if wasQuitPending, ["quit", "exit", "bye"].contains(trimmed.lowercased()) { isQuitPending = true }
         switch TextCommandParsing.parse(trimmed, games: room.catalog.startGrammars) {
         case .message(.bye):
             guard target.isConsole else {
                 return operators.refuse(target, .forbidden, "quit stops the host: only its own console can do that.")
             }
-            if let game = room.game, !game.isFinished, !isQuitPending {
-                isQuitPending = true
+            if let game = room.game, !game.isFinished, !isQuitConfirmed {
+                quitAskedAt = now
                 return environment.consoleOutput(
                     "A game of \(game.mode.title) is running. Type quit again (or quit!) to stop the host anyway — "
-                        + "start it with --resume to come back — or end the game first.")
+                        + "starting the host again brings the game back — or end the game first.")
             }
             environment.consoleOutput("Stopping the host…")
             isRunning = false
         case .message(let message):
-            operate(message, replyTo: target)
+            operate(message, replyTo: target, isTyped: true)
         case .help:
             operators.answer(target, OkReply(message: consoleHelp))
         case .usage(let usage):
@@ -150,9 +159,12 @@ final class HostCore: SessionHandler {
         default:
             var words = trimmed.split(separator: " ").map(String.init)
             if words.first?.lowercased() == "history" {
-                // `history --fly tonight` is the tool `fly` with the words `history tonight`, as on the command line.
-                if words.count >= 2, words[1].hasPrefix("--") {
-                    words = [String(words[1].dropFirst(2)), "history"] + words.dropFirst(2)
+                // `history --fly tonight` (or `history fly tonight`) is the tool `fly` with the words
+                // `history tonight`, as on the command line.
+                let nouns = Set(operators.tools.tools.map(\.noun))
+                if words.count >= 2, words[1].hasPrefix("--") || nouns.contains(words[1].lowercased()) {
+                    let noun = words[1].hasPrefix("--") ? words[1].dropFirst(2) : Substring(words[1].lowercased())
+                    words = [String(noun), "history"] + words.dropFirst(2)
                 } else if words.count <= 2 {
                     return consoleHistory(words.dropFirst().first, replyTo: target)
                 }
@@ -168,7 +180,7 @@ final class HostCore: SessionHandler {
             case nil:
                 operators.refuse(
                     target, .unknownCommand,
-                    "Unknown command \"\(trimmed.prefix(40))\". Type `help` for the console commands.")
+                    "Unknown command \"\(trimmed.prefix(40))\". Type help for the console commands.")
             }
         }
     }
@@ -179,11 +191,14 @@ final class HostCore: SessionHandler {
             let lines = storage.history()
             return operators.answer(
                 target,
-                OkReply(message: lines.isEmpty ? "No finished games yet." : (["Finished games:"] + lines).joined(separator: "\n")))
+                OkReply(
+                    message: lines.isEmpty
+                        ? "No finished games yet." : (["Finished games:"] + lines).joined(separator: "\n")))
         }
         guard let (_, log, game) = storage.gameLog(which) else {
             return operators.refuse(
-                target, .unknownCommand, "There is no finished game \"\(which)\"; `history` lists them with their numbers.")
+                target, .unknownCommand,
+                "There is no finished game \"\(which)\"; history lists them with their numbers.")
         }
         let lines = room.catalog.entry(named: game)?.logLines(log) ?? ModeEntry.plainLines(log)
         operators.answer(target, OkReply(message: lines.joined(separator: "\n")))
@@ -247,6 +262,8 @@ final class HostCore: SessionHandler {
         log.info(
             "Resumed room \(room.room.code): \(Wording.count(state.players.count, "player")), "
                 + (room.game.map { "game \($0.statusLine)" } ?? "no game running") + ".")
+        // The console's feed came from the host that stopped: say where the game stands, answer included.
+        for line in room.game?.operatorBriefing ?? [] { room.consoleFeed?(FeedLine(line)) }
     }
 
     /// One of the running game's own operator commands (a quizmaster's verdict).
@@ -268,7 +285,7 @@ final class HostCore: SessionHandler {
 
     /// Says goodbye to every connection (the host is stopping); a host between games notes that nothing needs resuming.
     func shutDown() {
-        if room.game == nil { room.journal(.closed) }
+        if room.game?.isFinished != false { room.journal(.closed) }  // between games, a finished one too
         for session in sessions.joined + sessions.sessions.values.filter({ $0.membership == nil }) {
             sessions.send(Closing(.shutdown, "The host is shutting down. Thanks for playing!"), to: session)
         }
@@ -287,7 +304,8 @@ final class HostCore: SessionHandler {
         guard hello.room.uppercased() == room.room.code else {
             let shown = hello.room.isEmpty ? "no room code" : "room code \"\(hello.room)\""
             return sessions.send(
-                ErrorReply(.wrongRoom, "Wrong room: \(shown). Use the code shown on the host's screen, then try again."),
+                ErrorReply(
+                    .wrongRoom, "Wrong room: \(shown). Use the code shown on the host's screen, then try again."),
                 to: session, re: id)
         }
         let current = instant
@@ -297,7 +315,8 @@ final class HostCore: SessionHandler {
             guard let key = hello.key, Secrets.constantTimeEquals(key, adminKey) else {
                 log.warning("Connection \(session.id) from \(session.peer) gave a wrong admin key.")
                 return sessions.send(
-                    ErrorReply(.badKey, "That admin key is not right. It is printed on the host's screen as admin-key=…."),
+                    ErrorReply(
+                        .badKey, "That admin key is not right. The host's screen shows it after \"Admin key:\"."),
                     to: session, re: id)
             }
             sessions.admit(session, as: .admin)
@@ -319,7 +338,9 @@ final class HostCore: SessionHandler {
         if hello.isSyncing { sessions.startSync(session, at: current.milliseconds) }
         room.lobbyChanged()
         room.catchUp(session, at: current)
-        for later in room.deliverLater { if let target = sessions.session(ofPlayer: later.playerID) { sessions.send(later.message, to: target) } }
+        for later in room.deliverLater {
+            if let target = sessions.session(ofPlayer: later.playerID) { sessions.send(later.message, to: target) }
+        }
         room.deliverLater = []
     }
 
@@ -423,7 +444,8 @@ final class HostCore: SessionHandler {
         if let refusal = savingRefusal { return sessions.send(ErrorReply(.storage, refusal), to: session, re: id) }
         guard let game = room.game else {
             return sessions.send(
-                ErrorReply(.noGame, "No game is running yet; wait for the operator to start one."), to: session, re: id)
+                ErrorReply(.noGame, "No game is running yet; wait for the organiser to start one."), to: session, re: id
+            )
         }
         guard game.mode.actionTypes.contains(request.type) else {
             let owner = room.catalog.entry(forAction: request.type).map { " (that is for \($0.title))" } ?? ""
@@ -521,7 +543,7 @@ final class HostCore: SessionHandler {
 
     /// Runs an operator command; while the host cannot save, `continue` tries to save at once and the commands
     /// that would change the room wait.
-    private func operate(_ message: ClientMessage, replyTo target: ReplyTarget) {
+    private func operate(_ message: ClientMessage, replyTo target: ReplyTarget, isTyped: Bool = false) {
         if let refusal = savingRefusal {
             switch message {
             case .resume:
@@ -533,7 +555,7 @@ final class HostCore: SessionHandler {
             default: break
             }
         }
-        operators.operate(message, replyTo: target, at: instant)
+        operators.operate(message, replyTo: target, at: instant, isTyped: isTyped)
     }
 
     private func mayAddCommand(_ session: Session) -> Bool {
@@ -546,7 +568,8 @@ final class HostCore: SessionHandler {
     func typed(_ line: String, session: Session) {
         if let refusal = savingRefusal { return sessions.sendText("! " + refusal, to: session) }
         guard let ref = session.player, let player = room.room.player(id: ref.id) else {
-            return sessions.sendText("! Unknown command \"\(line.prefix(40))\". Type `help` for the commands.", to: session)
+            return sessions.sendText(
+                "! Unknown command \"\(line.prefix(40))\". Type help for the commands.", to: session)
         }
         if let game = room.game {
             switch game.parse(text: line) {
@@ -560,15 +583,17 @@ final class HostCore: SessionHandler {
                 }
             }
         }
-        let elsewhere = room.catalog.entries.first { entry in entry.name != room.game?.mode.name && entry.parsesText(line) }
+        let elsewhere = room.catalog.entries.first { entry in
+            entry.name != room.game?.mode.name && entry.parsesText(line)
+        }
         if let elsewhere {
             guard let game = room.game else {
-                return sessions.sendText("! No game is running yet; wait for the operator to start one.", to: session)
+                return sessions.sendText("! No game is running yet; wait for the organiser to start one.", to: session)
             }
             return sessions.sendText(
                 "! That is a command of \(elsewhere.title), but this is \(game.mode.title).", to: session)
         }
-        sessions.sendText("! Unknown command \"\(line.prefix(40))\". Type `help` for the commands.", to: session)
+        sessions.sendText("! Unknown command \"\(line.prefix(40))\". Type help for the commands.", to: session)
     }
 
     func sessionEnded(_ session: Session, membership: Membership) {
@@ -610,7 +635,8 @@ final class HostCore: SessionHandler {
             return "You are watching. Commands: scores, help, quit."
         case .admin?:
             return consoleHelp.replacingOccurrences(
-                of: "help · quit (stops the host; during a game it asks first)", with: "help · quit (you leave; the game goes on)")
+                of: "help · quit (stops the host; during a game it asks first)",
+                with: "help · quit (you leave; the game goes on)")
         }
     }
 
@@ -626,21 +652,24 @@ final class HostCore: SessionHandler {
             "  scores                          the standings",
         ]
         lines += room.catalog.entries.flatMap(\.commandHelp).map { "  " + $0 }
-        lines += [
-            " The room",
-            "  status                          who is here and what is running",
-            "  kick NAME · unban NAME          bar a player (name and computer) for tonight · let back",
-            "  tidy                            remove every player who is away",
-            "  lock · unlock                   late arrivals wait for the next game · join at once",
-            " Questions, commands and each game's content",
-            "  packs · pack show ID · pack create NAME · pack rename ID NAME · pack delete ID",
-            "  pack copy ID [NAME] · pack import FILE · pack export ID FILE · pack remove ID N",
-            "  pack add ID DIFFICULTY | QUESTION | ANSWER · pack edit ID N DIFFICULTY | Q | A",
-            "  library list · library search TEXT · library add [kind=K] [difficulty=D] TEXT",
-            "  library edit ID TEXT · library delete ID · library hide ID · library unhide ID",
-        ] + operators.tools.usage.map { "  " + $0 } + [
-            "  help · quit (stops the host; during a game it asks first)",
-        ]
+        lines +=
+            [
+                " The room",
+                "  status                          who is here and what is running",
+                "  kick NAME · unban NAME          bar a player (name and computer) for tonight · let back",
+                "  tidy                            remove every player who is away",
+                "  lock · unlock                   late arrivals wait for the next game · join at once",
+                "  history · history N             tonight's finished games · one with every answer typed",
+                "  history --NOUN (or NOUN history) a game's own records, e.g. history fly",
+                " Questions, commands and each game's content",
+                "  packs · pack show ID · pack create NAME · pack rename ID NAME · pack delete ID",
+                "  pack copy ID [NAME] · pack import FILE · pack export ID FILE · pack remove ID N",
+                "  pack add ID DIFFICULTY | QUESTION | ANSWER · pack edit ID N DIFFICULTY | Q | A",
+                "  library list · library search TEXT · library add [kind=K] [difficulty=D] TEXT",
+                "  library edit ID TEXT · library delete ID · library hide ID · library unhide ID",
+            ] + operators.tools.usage.map { "  " + $0 } + [
+                "  help · quit (stops the host; during a game it asks first)"
+            ]
         return lines.joined(separator: "\n")
     }
 }

@@ -61,8 +61,8 @@ struct HostOptions {
     /// both read it.
     static var table: CommandLineTable<HostOptions> {
         let network = "NETWORK", data = "DATA"
-        let shaky = "SHAKY WORDS HOUSE RULES (each can also be set per game in `start`)"
-        let queen = "QUEEN'S GAME (each can also be set per game in `start queen`)"
+        let shaky = "SHAKY WORDS HOUSE RULES (each can also be set per game in start)"
+        let queen = "QUEEN'S GAME (each can also be set per game in start queen)"
         let limits = "LIMITS", console = "CONSOLE AND LOG"
         let onOff: OptionValue<Bool> = .choice(["on": true, "off": false])
         let judging: OptionValue<Bool> = .choice(["auto": false, "manual": true])
@@ -99,7 +99,7 @@ struct HostOptions {
                 isAllowed: isAdminKey,
                 accepted: ["abcd", String(repeating: "k", count: 128)],
                 refused: ["abc", String(repeating: "k", count: 129), "ab cd"]),
-                   help: "key for operator clients and `admin` in text mode", section: network, shownDefault: "random"),
+                   help: "key for operator clients and admin in text mode", section: network, shownDefault: "random"),
             .value("--name", \.hostName, .text(placeholder: "NAME"),
                    help: "host name shown to clients that search the LAN", section: network,
                    shownDefault: "computer name"),
@@ -120,7 +120,7 @@ struct HostOptions {
             .flag("--no-fsync", sets: \.isJournalSyncEnabled, to: false,
                   help: "do not fsync the journal (faster, loses the last events on power loss)", section: data),
             .flag("--csv", sets: \.isCSV, to: true,
-                  help: "with `history GAME`: one row per answer, for a spreadsheet", section: data),
+                  help: "with history GAME: one row per answer, for a spreadsheet", section: data),
 
             .value("--question-seconds", \.questionSeconds, .integer(in: ShakySettings.questionSecondsRange),
                    help: "buzz clock", section: shaky),
@@ -129,7 +129,7 @@ struct HostOptions {
             .value("--answer-seconds", \.answerSeconds, .integer(in: ShakySettings.answerSecondsRange),
                    help: "answer clock of the team on turn", section: shaky),
             .value("--reveal-seconds", \.revealSeconds, .integer(in: ShakySettings.revealSecondsRange),
-                   help: "pause after a question; 0 waits for `next`", section: shaky),
+                   help: "pause after a question; 0 waits for next", section: shaky),
             .flag("--strict", sets: \.isStrict, to: true, help: "no forgiveness for small spelling mistakes",
                   section: shaky),
             .value("--judge", \.isJudgedByHand, judging,
@@ -161,7 +161,7 @@ struct HostOptions {
                                                         "warn": .warning, "error": .error], placeholder: "LEVEL"),
                    help: "least important lines logged: debug, info, warning or error", section: console),
         ], closing: """
-            CONSOLE (type on the host's terminal while it runs; `help` there lists everything)
+            CONSOLE (type on the host's terminal while it runs; help there lists everything)
               start GAME …   games: \(ModeCatalog.standard.entries.map(\.name).joined(separator: ", "))
               next, pause, continue, end, scores, accept TEAM, reject TEAM
               status, kick NAME, unban NAME, tidy, lock, unlock

@@ -11,7 +11,7 @@ enum ResourceLimits {
         guard let limit = OpenFileLimit.raise(toAtLeast: wanted), limit < wanted else { return clients }
         let fitting = max(1, limit - 64)
         log.warning("Can open only \(limit) files (wanted \(wanted) for --max-clients \(clients)); "
-            + "lowering --max-clients to \(fitting). Raise the limit with `ulimit -n` to host more.")
+            + "lowering --max-clients to \(fitting). Raise the limit with ulimit -n to host more.")
         return fitting
     }
 }

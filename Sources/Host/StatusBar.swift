@@ -24,6 +24,9 @@ final class StatusBar {
     private let isTerminal: Bool
     private var hasPrompt = false
     private var isPinned = false
+    /// Whether the pinned terminal is tall enough for the reserved rows (5 rows or more); a smaller one scrolls as
+    /// a plain terminal until it grows.
+    private var hasRoom = false
     private var rows = 0
     private var width = 0
     private var text = ""
@@ -59,13 +62,14 @@ final class StatusBar {
         }
         let size = terminalSize()
         if size.height != rows || size.width != width { return reserveRows() }
+        guard hasRoom else { return }
         output.show(status: statusDrawing)
     }
 
     /// The operator pressed Enter: what they typed joins the log (so its reply reads under it) and the prompt is
     /// empty again.
     func entered(_ line: String) {
-        guard isPinned, hasPrompt else { return }
+        guard isPinned, hasPrompt, hasRoom else { return }
         output.write(line: "> " + line)
         output.write(control: promptDrawing)
     }
@@ -86,7 +90,8 @@ final class StatusBar {
 
     /// The rule and the status, drawn without moving the cursor.
     private var statusDrawing: String {
-        let shown = text.count > width - 1 ? String(text.prefix(max(0, width - 2))) + "…" : text
+        // Measured in terminal columns (a wide name takes two), one column short of the edge so it never wraps.
+        let shown = TerminalText.truncated(text, toColumns: width - 1)
         return "\u{1B}7\u{1B}[\(scrollBottom + 1);1H\u{1B}[2K" + String(repeating: "─", count: max(0, width - 1))
             + "\u{1B}[\(scrollBottom + 2);1H\u{1B}[2K\u{1B}[1m" + shown + "\u{1B}[0m\u{1B}8"
     }
@@ -96,7 +101,13 @@ final class StatusBar {
 
     private func reserveRows() {
         (rows, width) = (terminalSize().height, terminalSize().width)
-        guard rows > reservedRows + 2 else { return }
+        hasRoom = rows > reservedRows + 2
+        guard hasRoom else {
+            // Too small for a status: the whole screen scrolls, as without one.
+            output.frameLines(nil)
+            output.write(control: "\u{1B}[r")
+            return
+        }
         // Make room at the bottom, scroll only the rows above it, and clear what an earlier size left below.
         var drawing = String(repeating: "\n", count: reservedRows) + "\u{1B}[1;\(scrollBottom)r"
         drawing += "\u{1B}[\(scrollBottom + 1);1H\u{1B}[J"

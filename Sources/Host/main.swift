@@ -2,10 +2,11 @@ import Foundation
 import Net
 import Protocol
 import Rules
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 // The one place where the host meets the outside world: options, clock, randomness, files, signals.
@@ -48,7 +49,9 @@ func runTool(_ words: [String], storage: Storage) -> Never {
         fail(error.message)
     case nil:
         let nouns = tools.tools.map(\.noun).joined(separator: ", ")
-        fail("Unknown command \"\(words.joined(separator: " "))\". Commands: history, pack\(nouns.isEmpty ? "" : ", " + nouns). See partyline-host --help.")
+        fail(
+            "Unknown command \"\(words.joined(separator: " "))\". Commands: history, pack\(nouns.isEmpty ? "" : ", " + nouns). See partyline-host --help."
+        )
     }
 }
 
@@ -95,13 +98,14 @@ case .history(let words) where !words.isEmpty:
         exit(0)
     }
     if words.count == 1, words[0].allSatisfy(\.isNumber) || words[0].hasSuffix(".json") {
-        fail("There is no finished game \"\(words[0])\"; `partyline-host history` lists them with their numbers.")
+        fail("There is no finished game \"\(words[0])\"; partyline-host history lists them with their numbers.")
     }
     runTool(["history"] + words, storage: storage)
 case .history:
     let lines = storage.history()
-    print(TerminalText.sanitized(
-        lines.isEmpty ? "No finished games yet in \(storage.gamesDirectory)." : lines.joined(separator: "\n")))
+    print(
+        TerminalText.sanitized(
+            lines.isEmpty ? "No finished games yet in \(storage.gamesDirectory)." : lines.joined(separator: "\n")))
     finish(0)
 case .tool(let words):
     runTool(words, storage: storage)
@@ -132,7 +136,10 @@ let statusBar = StatusBar(output: terminal)
 let clock = GameClock(monotonic: MonotonicClock.milliseconds)
 let environment = HostEnvironment(
     now: { clock.now },
-    random: { var generator = SystemRandomNumberGenerator(); return generator.next() },
+    random: {
+        var generator = SystemRandomNumberGenerator()
+        return generator.next()
+    },
     log: log,
     consoleOutput: { terminal.write(line: $0) },
     showStatus: { statusBar.show($0) },
@@ -154,17 +161,22 @@ if FileManager.default.fileExists(atPath: storage.journalPath), options.resume !
         case .success(let state) where state.isWorthResuming:
             terminal.drain(timeout: 5)  // the lines before the question are on the screen first
             FileHandle.standardError.write(
-                Data("An earlier host left \(state.summary) in \(storage.directory). Resume it? [Y/n] ".utf8))
+                Data("\(state.summary). Resume it? [Y/n] ".utf8))
             let answer = readLine()?.trimmingCharacters(in: .whitespaces).lowercased() ?? "y"
             if answer.isEmpty || answer.hasPrefix("y") { resumed = state }
-        case .success:
+        case .success(let state) where state.players.isEmpty:
             log.info("The journal of the earlier host holds nothing to resume; starting a fresh room.")
+        case .success(let state):
+            log.info(
+                "The last host was stopped with quit between games; starting a fresh room "
+                    + "(--resume brings back room \(state.room) with \(Wording.count(state.players.count, "player"))).")
         case .failure(let error):
             log.warning("The earlier host's journal cannot be resumed (\(error)); starting a fresh room (it is kept).")
         }
     } else {
         log.info(
-            "A journal exists but --resume was not given; starting a fresh room (the old journal is kept as journal-*.jsonl.old).")
+            "A journal exists but --resume was not given; starting a fresh room (the old journal is kept as journal-*.jsonl.old)."
+        )
     }
 } else if options.resume == true {
     log.warning("--resume was given but there is no journal in \(storage.directory); starting a fresh room.")
@@ -220,7 +232,8 @@ let clientCommand = "partyline \(lanAddress)" + (transport.port == 4747 ? "" : "
 let textCommand = "nc \(lanAddress) \(transport.port)"
 let commandWidth = max(clientCommand.count, textCommand.count) + 3
 func padded(_ text: String) -> String { text + String(repeating: " ", count: commandWidth - text.count) }
-environment.consoleOutput("""
+environment.consoleOutput(
+    """
 
     Partyline is running. Room code: \(roomCode)   Admin key: \(adminKey)
     Players join from their laptops on this network with:
@@ -228,7 +241,7 @@ environment.consoleOutput("""
       \(padded(textCommand))(plain text: then type  join \(roomCode) NAME TEAM)
     This computer's addresses: \(addresses.joined(separator: ", "))
     Data folder: \(storage.directory)
-    Type `help` here for the operator's commands.
+    Type help here for the operator's commands.
 
     """)
 

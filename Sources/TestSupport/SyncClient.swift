@@ -1,3 +1,4 @@
+import DelayLine
 import Foundation
 import Net
 import Protocol
@@ -22,6 +23,7 @@ public final class SyncClient: @unchecked Sendable {
     private var isOpen = true
     private var answeredProbes = 0
     private var lastProbe: JSONValue?
+    private var readerThreadID: Int32?
     /// A cheat for tests: hold every sync reply this long while claiming it was sent at once (`c1 = c2`).
     private let syncReplyDelay: Int64
 
@@ -74,6 +76,10 @@ public final class SyncClient: @unchecked Sendable {
             }
         }
     }
+
+    /// The thread that reads this connection and answers its probes (a kernel thread id), for a timed test to raise
+    /// its priority (`RealTime`); nil where unknown.
+    public var readerThread: Int32? { condition.withLock { readerThreadID } }
 
     /// How many probes were answered, and the latest probe (it carries the host's `offset`, `rtt`, `uncertainty`).
     public var syncState: (answered: Int, last: JSONValue?) { condition.withLock { (answeredProbes, lastProbe) } }
@@ -130,6 +136,8 @@ public final class SyncClient: @unchecked Sendable {
     }
 
     private func readLoop() {
+        let thread = RunQueue.currentThreadID()
+        condition.withLock { readerThreadID = thread }
         var buffer: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 65536)
         while true {

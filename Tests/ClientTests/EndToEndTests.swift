@@ -113,7 +113,7 @@ struct EndToEndTests {
                                   terminal: terminal.childHandle)
         defer { ann.stop() }
         terminal.closeChildSide()
-        try terminal.waitFor("the lobby") { $0.contains("Waiting for the operator") }
+        try terminal.waitFor("the lobby") { $0.contains("Waiting for the organiser") }
         let rita = try host.join("Rita", team: "Red")  // Ann's teammate sees the same letters
         let admin = try host.admin()
         try admin.send(["type": "start", "game": "shaky", "questions": 1, "questionSeconds": 30])

@@ -75,7 +75,7 @@ struct PartyReadyEndToEndTests {
             terminal: terminal.childHandle)
         defer { ann.stop() }
         terminal.closeChildSide()
-        try terminal.waitFor("the lobby") { $0.contains("Waiting for the operator") }
+        try terminal.waitFor("the lobby") { $0.contains("Waiting for the organiser") }
         let rita = try host.join("Rita", team: "Red")
         _ = try host.join("Bob", team: "Blue")
         let admin = try host.admin()
@@ -109,7 +109,7 @@ struct PartyReadyEndToEndTests {
             terminal: terminal.childHandle)
         defer { ann.stop() }
         terminal.closeChildSide()
-        try terminal.waitFor("the lobby") { $0.contains("Waiting for the operator") }
+        try terminal.waitFor("the lobby") { $0.contains("Waiting for the organiser") }
         var others: [String: TestClient] = [:]
         for name in ["Bob", "Cy", "Dee"] { others[name] = try host.join(name, team: name) }
         let admin = try host.admin()

@@ -92,7 +92,7 @@ struct BenchSmokeTests {
             for run in fairnessRuns {
                 #expect(run["failure"] == nil)
                 #expect(run["completed"]?.intValue == fairness["trials"]?.intValue)
-                for field in ["earlierFirst", "rightUntied", "tied", "confidentlyWrong", "truthOutside"] {
+                for field in ["earlierFirst", "rightUntied", "tied", "confidentlyWrong", "truthOutside", "void"] {
                     #expect(run[field]?.intValue != nil, "\(field)")
                 }
                 #expect(run["absErrorMs"]?["p95"]?.doubleValue != nil)

@@ -143,6 +143,34 @@ extension ConsoleOutputTests {
         }
     }
 
+    extension ConsoleOutputTests {
+        /// The status is cut by terminal columns (a wide name takes two) so it never wraps into the prompt, and a
+        /// terminal too small for the reserved rows scrolls as a plain one instead of drawing above its first row.
+        @Test func theStatusBarFitsWideNamesAndTinyTerminals() throws {
+            let terminal = try PseudoTerminal()
+            var size = winsize(ws_row: 24, ws_col: 20, ws_xpixel: 0, ws_ypixel: 0)
+            _ = ioctl(terminal.secondary, UInt(TIOCSWINSZ), &size)
+            let output = ConsoleOutput(fd: terminal.secondary)
+            let bar = StatusBar(output: output, term: "xterm")
+            bar.start(prompt: true)
+            bar.show("WAITING 東京東京東京東京東京東京")
+            #expect(output.drain(timeout: 5))
+            let shown = String(decoding: terminal.readAvailable(), as: UTF8.self)
+            #expect(shown.contains("WAITING 東京東京東…\u{1B}[0m"), "19 columns at most: \(shown.debugDescription)")
+
+            size = winsize(ws_row: 4, ws_col: 20, ws_xpixel: 0, ws_ypixel: 0)
+            _ = ioctl(terminal.secondary, UInt(TIOCSWINSZ), &size)
+            bar.refresh()
+            bar.show("lobby")
+            output.write(line: "Ann joined team Red.")
+            #expect(output.drain(timeout: 5))
+            let tiny = String(decoding: terminal.readAvailable(), as: UTF8.self)
+            #expect(tiny.contains("\u{1B}[r") && tiny.contains("Ann joined team Red."), "\(tiny.debugDescription)")
+            #expect(!tiny.contains("\u{1B}[0;") && !tiny.contains("\u{1B}[-"), "nothing drawn above the first row")
+            #expect(!tiny.contains("lobby"), "no status where there is no room for it")
+        }
+    }
+
     /// A pseudo-terminal: the host writes to its secondary side as to a real terminal; the test types on the primary
     /// side (Ctrl-S stops the terminal's output, Ctrl-Q starts it again) and reads what the terminal showed.
     final class PseudoTerminal {

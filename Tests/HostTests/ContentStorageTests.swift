@@ -238,7 +238,7 @@ struct ContentStorageTests {
         #expect(
             try PackFile.decodeJSON(Data(try #require(read(data.path + "/science.txt")).utf8)).questions
                 == BuiltinPacks.pack(id: "science")?.questions)
-        #expect(throws: RuleError(.unknownPack, "There is no pack \"nope\". See `packs`.")) {
+        #expect(throws: RuleError(.unknownPack, "There is no pack \"nope\". Type packs to list them.")) {
             try storage.packStore.export(id: "nope", to: data.path + "/nope.json")
         }
     }

@@ -87,6 +87,33 @@ struct FlyPlayer {
         sleep(untilHost: hostTime)
         try client.send(["type": .string(type), "t": .int(hostTime + offset - lie)])
     }
+
+    /// Presses `type` at host time `hostTime` on `network` as a timed trial: at real-time priority, stamped with
+    /// the clock read at the press (less `lie` ms); waits for the host's `reply` and returns it with what a busy
+    /// machine did to the press's timing, measured from just before the press (`Disturbance`).
+    ///
+    /// A press due before it can be made (a time the host's own messages led to) fails the test: that is the
+    /// host's doing, not the machine's, and must not pass for a disturbed trial.
+    func timedPress(
+        _ type: String, atHost hostTime: Int64, forgedBy lie: Int64 = 0, reply: String, network: DelayedNetwork,
+        host: HostProcess
+    ) throws -> (reply: JSONValue, disturbance: Disturbance) {
+        let lead = hostTime - hostNow
+        guard lead >= 10 else {
+            throw HarnessError("the \(type) was due at host time \(hostTime), \(-lead) ms ago: too late to press it")
+        }
+        sleep(untilHost: hostTime - 5)
+        let watch = DisturbanceWatch(network: network, hostPID: host.pid)
+        let target = (hostTime + offset - client.clockOffset) * 1_000_000  // on the monotonic clock, ns
+        try RealTime.run(at: RealTime.pressPriority) {
+            watch.sleep(until: target)
+            _ = try watch.press { now in
+                try client.send(["type": .string(type), "t": .int(now + client.clockOffset - lie)])
+            }
+        }
+        let answer = try client.waitFor(reply)
+        return (answer, watch.finish())
+    }
 }
 
 /// Let Me Fly end to end over real TCP: three players (one at nc) play two rounds with presses the test times and
@@ -291,12 +318,17 @@ struct FlyGameTests {
         Comment(
             rawValue: "Skipped: \(DelayedNetwork.unavailableReason ?? ""); run the tests as root to include them.")))
 struct FlyFairnessTests {
+    /// Rounds kept for playing again a round a busy machine disturbed (`Disturbance`); past them the test fails,
+    /// saying the machine was too busy to measure.
+    static let spareRounds = 4
+
     @Test func latencyIsForgivenButAForgedStampGainsNoMoreThanABuzzWould() throws {
         // Rita 40 ± 10 ms each way; the operator on an undelayed link.
         let network = try DelayedNetwork(links: [.symmetric(40, jitter: 10), .symmetric(0)])
         defer { network.close() }
         let host = try HostProcess(
             ["--no-fsync", "--rate", "1000", "--no-console"], bind: "0.0.0.0", launchPrefix: network.hostLaunchPrefix)
+        RealTime.raise(process: host.pid, to: RealTime.hostPriority)
         let admin = try SyncClient(
             socket: network.connect(link: 1, port: host.port),
             hello: ["type": "hello", "room": .string(host.room), "role": "admin", "key": .string(host.adminKey)])
@@ -304,41 +336,78 @@ struct FlyFairnessTests {
         let far = try FlyPlayer(
             "Rita", team: "Red", host: host, socket: network.connect(link: 0, port: host.port), clockOffset: 123_456)
         defer { far.client.close() }
+        if let reader = far.client.readerThread { RealTime.raise(thread: reader, to: RealTime.pressPriority) }
         try far.client.waitForSyncs(6, timeout: 10)
         usleep(300_000)  // the last sync replies still travel
-        try admin.send(["type": "start", "game": "fly", "rounds": 3, "roundSeconds": 6, "breakSeconds": 1, "id": 1])
+        try admin.send([
+            "type": "start", "game": "fly", "rounds": .number(2 + Self.spareRounds), "roundSeconds": 6,
+            "breakSeconds": 1, "id": 1,
+        ])
         _ = try admin.waitFor("ok", timeout: 10) { $0["re"] == 1 }
         try far.client.send(["type": "phone", "choice": "flagship"])  // ±70 ms: clean; ±140 ms: fumbled
         let bound = PressEstimate.maximumBackdate
 
-        // Round 1, honest: pressed at the landing 40 ms away, the stamp makes it a clean catch.
-        let round1 = try far.client.waitFor("round") { $0["number"] == 1 }
-        let start1 = try #require(round1["sweepStart"]?.intValue)
-        try far.press("throw", atHost: start1 + 1600 + 200)
-        let up1 = try far.client.waitFor("thrown")
-        #expect(abs((up1["landsAt"]?.intValue ?? 0) - (up1["airMs"]?.intValue ?? 0) - (start1 + 1800)) <= 20)
-        try far.press("catch", atHost: try #require(up1["landsAt"]?.intValue))
-        let down1 = try far.client.waitFor("caught")
-        #expect(down1["quality"] == "clean", "a catch pressed on time counts on time, latency or not: \(down1)")
-        #expect(abs(down1["offsetMs"]?.intValue ?? 999) <= 50)
+        // A press a busy machine disturbed says nothing about the host: its checks are skipped and the next round
+        // plays the round again.
+        var void: [Disturbance] = []
+        func undisturbed(_ disturbance: Disturbance) throws -> Bool {
+            guard disturbance.isVoid else { return true }
+            void.append(disturbance)
+            guard void.count <= Self.spareRounds else {
+                throw Disturbance.tooBusy(void, measuring: "Let Me Fly's presses")
+            }
+            return false
+        }
+        func nextRoundStart() throws -> Int64 {
+            let round = try far.client.waitFor("round", timeout: 10)
+            guard let start = round["sweepStart"]?.intValue else { throw HarnessError("a round without sweepStart") }
+            return start
+        }
+        func landing(_ thrown: JSONValue) throws -> Int64 {
+            guard let landsAt = thrown["landsAt"]?.intValue else { throw HarnessError("no landsAt: \(thrown)") }
+            return landsAt
+        }
 
-        // Round 2, a throw stamped 5 s before it was pressed: the press moves back at most the bound.
-        let round2 = try far.client.waitFor("round") { $0["number"] == 2 }
-        let start2 = try #require(round2["sweepStart"]?.intValue)
-        let pressedAt = start2 + 1600 + 300
-        try far.press("throw", atHost: pressedAt, forgedBy: 5_000)
-        let up2 = try far.client.waitFor("thrown")
-        let counted = try #require(up2["landsAt"]?.intValue) - (up2["airMs"]?.intValue ?? 0)
-        #expect(
-            counted >= pressedAt - bound - 10, "backdated \(pressedAt - counted) ms; a buzz may gain \(bound) at most")
-        #expect(counted <= pressedAt + 100, "and never later than it arrived")
-        // Its catch, pressed 400 ms late but stamped exactly at the landing: still dropped, as a late buzz stays late.
-        let landsAt2 = try #require(up2["landsAt"]?.intValue)
-        try far.press("catch", atHost: landsAt2 + 400, forgedBy: 400)
-        let down2 = try far.client.waitFor("caught")
-        let offset = try #require(down2["offsetMs"]?.intValue)
-        #expect(offset >= 400 - bound - 10, "the forged catch moved back \(400 - offset) ms")
-        #expect(down2["quality"] == "dropped", "a late catch stays late: \(down2)")
+        // Honest: pressed at the landing 40 ms away, the stamp makes it a clean catch.
+        while true {
+            let start = try nextRoundStart()
+            let (up, throwing) = try far.timedPress(
+                "throw", atHost: start + 1600 + 200, reply: "thrown", network: network, host: host)
+            if !throwing.isVoid {
+                #expect(abs((up["landsAt"]?.intValue ?? 0) - (up["airMs"]?.intValue ?? 0) - (start + 1800)) <= 20)
+            }
+            let (down, catching) = try far.timedPress(
+                "catch", atHost: try landing(up), reply: "caught", network: network, host: host)
+            guard try undisturbed(throwing), try undisturbed(catching) else { continue }
+            #expect(down["quality"] == "clean", "a catch pressed on time counts on time, latency or not: \(down)")
+            #expect(abs(down["offsetMs"]?.intValue ?? 999) <= 50)
+            break
+        }
+
+        // A throw stamped 5 s before it was pressed: the press moves back at most the bound. Its catch, pressed
+        // 400 ms late but stamped exactly at the landing: still dropped, as a late buzz stays late.
+        while true {
+            let start = try nextRoundStart()
+            let pressedAt = start + 1600 + 300
+            let (up, throwing) = try far.timedPress(
+                "throw", atHost: pressedAt, forgedBy: 5_000, reply: "thrown", network: network, host: host)
+            let landsAt = try landing(up)
+            if !throwing.isVoid {
+                let counted = landsAt - (up["airMs"]?.intValue ?? 0)
+                #expect(
+                    counted >= pressedAt - bound - 10,
+                    "backdated \(pressedAt - counted) ms; a buzz may gain \(bound) at most")
+                #expect(counted <= pressedAt + 100, "and never later than it arrived")
+            }
+            let (down, catching) = try far.timedPress(
+                "catch", atHost: landsAt + 400, forgedBy: 400, reply: "caught", network: network, host: host)
+            guard try undisturbed(throwing), try undisturbed(catching) else { continue }
+            let offset = try #require(down["offsetMs"]?.intValue)
+            #expect(offset >= 400 - bound - 10, "the forged catch moved back \(400 - offset) ms")
+            #expect(down["quality"] == "dropped", "a late catch stays late: \(down)")
+            break
+        }
+        print("Let Me Fly on the delay line: \(void.count) rounds void (played again)")
         host.stop()
     }
 }

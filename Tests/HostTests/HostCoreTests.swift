@@ -222,9 +222,14 @@ struct HostCoreTests {
     @Test func sigtermTellsClientsAndExitsCleanly() throws {
         let host = try HostProcess()
         let ann = try host.join("Ann", team: "Red")
+        host.console("start shaky 1 easy")
+        _ = try ann.waitFor("question")
         let status = host.stop(signal: SIGTERM)
         #expect(status == 0)
         #expect(try ann.waitFor("closing")["reason"]?.stringValue?.isEmpty == false)
+        #expect(
+            host.errorOutput().contains("Starting the host again brings the game back where it stood."),
+            "stopped mid-game, the organiser learns the game is not lost")
     }
 
     @Test func theConsoleRunsTheShow() throws {

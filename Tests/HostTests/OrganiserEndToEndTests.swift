@@ -109,12 +109,21 @@ struct OrganiserEndToEndTests {
         #expect(try board.waitFor("reveal")["scorer"] == "Red")
     }
 
-    @Test func aKickedNameAndAddressCannotRejoinUntilUnbanned() throws {
-        let host = try HostProcess()
-        let cid = try host.join("Cid", team: "Red", from: "127.0.0.2")
-        host.console("kick cid")
+    @Test func aKickedNameAndAddressCannotRejoinUntilUnbannedEvenAfterARestart() throws {
+        let data = TemporaryDirectory(prefix: "partyline-bans-")
+        let first = try HostProcess(data: data.path)
+        let cid = try first.join("Cid", team: "Red", from: "127.0.0.2")
+        _ = try first.join("Ann", team: "Blue")
+        first.console("kick cid")
         #expect(try cid.waitFor("error")["code"] == "kicked")
         #expect(cid.waitForClose())
+        first.console("lock")
+        try first.waitForErrorLine(containing: "locked")
+        first.stop(signal: SIGKILL)
+        // The bar and the lock are journaled: a restarted host keeps both.
+        let host = try HostProcess(["--resume"], data: data.path)
+        host.console("status")
+        try host.waitForErrorLine(containing: "locked")
         func hello(_ name: String, from source: String) throws -> JSONValue {
             let client = try host.connect(from: source)
             try client.send(["type": "hello", "room": .string(host.room), "name": .string(name), "team": "Red"])
@@ -181,7 +190,11 @@ struct OrganiserEndToEndTests {
         ).output
         let rows = csv.split(whereSeparator: \.isNewline)
         #expect(rows.count == 4, "a header and one row per typed answer: \(csv)")
-        let game = csv.contains("guess 1-1") ? 1 : 0  // history numbers the games newest or oldest first
-        for number in 1...3 { #expect(csv.contains("guess \(game)-\(number)"), "\(csv)") }
+        // history numbers tonight's games from the first: game 1 is the first played, game 2 the second.
+        for number in 1...3 { #expect(csv.contains("guess 0-\(number)"), "\(csv)") }
+        let second = try ChildProcess.run(
+            BuiltProducts.path("partyline-host"), ["history", "2", "--csv", "--data", host.data]
+        ).output
+        for number in 1...3 { #expect(second.contains("guess 1-\(number)"), "\(second)") }
     }
 }

@@ -43,8 +43,9 @@ private func lines(_ outputs: [LineFramer.Output]) -> [String] {
 
 private func bytes(_ text: String) -> [UInt8] { Array(text.utf8) }
 
-private let IAC: UInt8 = 255, WILL: UInt8 = 251, WONT: UInt8 = 252, DO: UInt8 = 253, DONT: UInt8 = 254
-private let SB: UInt8 = 250, SE: UInt8 = 240, NOP: UInt8 = 241, GA: UInt8 = 249
+/// Telnet's command bytes (RFC 854), by their names in the RFC.
+private let iac: UInt8 = 255, will: UInt8 = 251, wont: UInt8 = 252, doOption: UInt8 = 253, dont: UInt8 = 254
+private let subnegotiation: UInt8 = 250, subnegotiationEnd: UInt8 = 240, nop: UInt8 = 241, goAhead: UInt8 = 249
 
 @Suite struct LineFramerTests {
     @Test func allLineEndingsEndALine() {
@@ -133,13 +134,13 @@ private let SB: UInt8 = 250, SE: UInt8 = 240, NOP: UInt8 = 241, GA: UInt8 = 249
         #expect(framer.feed(bytes("plain\n")) == [.line(bytes("plain"))])
         #expect(!framer.hasSeenTelnet)
         // IAC WILL ECHO, IAC WONT LINEMODE, IAC DO SGA, IAC DONT NAWS around and inside the payload.
-        let input: [UInt8] = [IAC, WILL, 1, IAC, WONT, 34] + bytes("bu") + [IAC, DO, 3] + bytes("zz") + [IAC, DONT, 31] + bytes("\r\n")
+        let input: [UInt8] = [iac, will, 1, iac, wont, 34] + bytes("bu") + [iac, doOption, 3] + bytes("zz") + [iac, dont, 31] + bytes("\r\n")
         #expect(framer.feed(input) == [.line(bytes("buzz"))])
         #expect(framer.hasSeenTelnet)
     }
 
     @Test func telnetOptionBytesArePartOfTheirNegotiation() {
-        let input: [UInt8] = bytes("ab") + [IAC, DO, 0x01, IAC, WILL, 0x18, IAC, WONT, IAC] + bytes("cd\n")
+        let input: [UInt8] = bytes("ab") + [iac, doOption, 0x01, iac, will, 0x18, iac, wont, iac] + bytes("cd\n")
         #expect(frameWhole(input) == [.line(bytes("abcd"))])
         #expect(frameBytewise(input) == [.line(bytes("abcd"))])
     }
@@ -147,8 +148,8 @@ private let SB: UInt8 = 250, SE: UInt8 = 240, NOP: UInt8 = 241, GA: UInt8 = 249
     @Test func aLineEndAlwaysEndsALineWhateverBytePrecedesIt() {
         // A stray 0xFF right before the line end (a binary client, a mistyped byte), and negotiations cut short.
         let input: [UInt8] =
-            bytes("{\"type\":\"ping\"}") + [IAC, 0x0A] + bytes("next") + [IAC, 0x0D, 0x0A] + bytes("ab")
-            + [IAC, DO, 0x0A] + bytes("cd") + [IAC, WILL, 0x0D] + bytes("ef\n")
+            bytes("{\"type\":\"ping\"}") + [iac, 0x0A] + bytes("next") + [iac, 0x0D, 0x0A] + bytes("ab")
+            + [iac, doOption, 0x0A] + bytes("cd") + [iac, will, 0x0D] + bytes("ef\n")
         let expected = ["{\"type\":\"ping\"}", "next", "ab", "cd", "ef"]
         #expect(lines(frameWhole(input)) == expected)
         #expect(lines(frameBytewise(input)) == expected)
@@ -156,14 +157,14 @@ private let SB: UInt8 = 250, SE: UInt8 = 240, NOP: UInt8 = 241, GA: UInt8 = 249
 
     @Test func telnetSubnegotiationIsStrippedWhole() {
         // IAC SB TERMINAL-TYPE IS "xterm" IAC SE, with an escaped IAC IAC inside the subnegotiation.
-        let input: [UInt8] = bytes("an") + [IAC, SB, 24, 0] + bytes("xterm") + [IAC, IAC, 7, IAC, SE] + bytes("swer\n")
+        let input: [UInt8] = bytes("an") + [iac, subnegotiation, 24, 0] + bytes("xterm") + [iac, iac, 7, iac, subnegotiationEnd] + bytes("swer\n")
         #expect(frameWhole(input) == [.line(bytes("answer"))])
         #expect(frameBytewise(input) == [.line(bytes("answer"))])
     }
 
     @Test func anUnfinishedSubnegotiationEndsAtTheLineEndWithAReport() {
         // IAC SB with no IAC SE: its line is dropped and reported, and the connection reads on.
-        let input: [UInt8] = bytes("lost") + [IAC, SB, 24, 0] + bytes("xterm\r\nbuzz\n")
+        let input: [UInt8] = bytes("lost") + [iac, subnegotiation, 24, 0] + bytes("xterm\r\nbuzz\n")
         let expected = ["<unfinished subnegotiation>", "buzz"]
         #expect(lines(frameWhole(input)) == expected)
         #expect(lines(frameBytewise(input)) == expected)
@@ -172,14 +173,14 @@ private let SB: UInt8 = 250, SE: UInt8 = 240, NOP: UInt8 = 241, GA: UInt8 = 249
     @Test func aSubnegotiationWithoutALineEndIsBoundedWithAReport() {
         let limit = LineFramer.maximumSubnegotiationLength
         var framer = LineFramer()
-        #expect(framer.feed([IAC, SB, 31] + [UInt8](repeating: 0x41, count: limit - 1)) == [])
+        #expect(framer.feed([iac, subnegotiation, 31] + [UInt8](repeating: 0x41, count: limit - 1)) == [])
         #expect(framer.feed([0x41]) == [.unfinishedSubnegotiation])
         #expect(framer.feed(bytes("rest of that line\n")) == [])
         #expect(framer.feed(bytes("buzz\n")) == [.line(bytes("buzz"))])
     }
 
     @Test func iacIacIsALiteral255() {
-        let input: [UInt8] = bytes("a") + [IAC, IAC] + bytes("b\n")
+        let input: [UInt8] = bytes("a") + [iac, iac] + bytes("b\n")
         #expect(frameWhole(input) == [.line([UInt8(ascii: "a"), 255, UInt8(ascii: "b")])])
         var framer = LineFramer()
         _ = framer.feed(input)
@@ -187,7 +188,7 @@ private let SB: UInt8 = 250, SE: UInt8 = 240, NOP: UInt8 = 241, GA: UInt8 = 249
     }
 
     @Test func twoByteCommandsAreStripped() {
-        let input: [UInt8] = [IAC, NOP] + bytes("he") + [IAC, GA, IAC, 244, IAC, 246] + bytes("llo\n")
+        let input: [UInt8] = [iac, nop] + bytes("he") + [iac, goAhead, iac, 244, iac, 246] + bytes("llo\n")
         #expect(frameWhole(input) == [.line(bytes("hello"))])
     }
 
@@ -200,13 +201,13 @@ private let SB: UInt8 = 250, SE: UInt8 = 240, NOP: UInt8 = 241, GA: UInt8 = 249
     }
 
     @Test func telnetBetweenCrAndLfKeepsTheCrlfTogether() {
-        let input: [UInt8] = bytes("x") + [0x0D, IAC, NOP, 0x0A] + bytes("y\n")
+        let input: [UInt8] = bytes("x") + [0x0D, iac, nop, 0x0A] + bytes("y\n")
         #expect(lines(frameWhole(input)) == ["x", "y"])
     }
 
     @Test func telnetDuringAnOverLongLineIsStillParsed() {
         // The negotiation's option byte is no line end of its own; the discarded line ends at its real end.
-        let input: [UInt8] = bytes("abcdefgh") + [IAC, SB, 24, 0x41, IAC, SE, IAC, DO, 0x01] + bytes("ij\nok\n")
+        let input: [UInt8] = bytes("abcdefgh") + [iac, subnegotiation, 24, 0x41, iac, subnegotiationEnd, iac, doOption, 0x01] + bytes("ij\nok\n")
         #expect(lines(frameWhole(input, limit: 4)) == ["<too long 4>", "ok"])
     }
 
@@ -214,7 +215,7 @@ private let SB: UInt8 = 250, SE: UInt8 = 240, NOP: UInt8 = 241, GA: UInt8 = 249
         var rng = FuzzRandom(seed: 0xF00D)
         let pieces: [[UInt8]] = [
             bytes("{\"type\":\"buzz\"}"), bytes("hello world"), bytes("é😀ü"), [0x0A], [0x0D], [0x0D, 0x0A], [0x0D, 0x00],
-            [IAC, WILL, 1], [IAC, DO, 0x0A], [IAC, SB, 24, 0x0A, 0x0D, IAC, IAC, IAC, SE], [IAC, IAC], [IAC, NOP],
+            [iac, will, 1], [iac, doOption, 0x0A], [iac, subnegotiation, 24, 0x0A, 0x0D, iac, iac, iac, subnegotiationEnd], [iac, iac], [iac, nop],
             bytes("   "), bytes("\t"), [0x00], [0xFF, 0xFF], [UInt8](repeating: 0x41, count: 40),
         ]
         for round in 0..<200 {

@@ -73,7 +73,7 @@ private let testBuiltins = [
         #expect(refusal { try library.renamePack("science", to: "Mine") }
                 == RuleError(.readOnly, "The built-in pack \"Science\" cannot be renamed; copy it to make your own version."))
         #expect(refusal { try library.renamePack("nope", to: "Mine") }
-                == RuleError(.unknownPack, "There is no question pack with the id \"nope\". See `packs`."))
+                == RuleError(.unknownPack, "There is no question pack with the id \"nope\". Type packs to list them."))
         #expect(refusal { try library.deletePack("science") }?.code == .readOnly)
         #expect(refusal { try library.deletePack("nope") }?.code == .unknownPack)
         try library.deletePack(id)
@@ -336,7 +336,7 @@ private let testBuiltins = [
     @Test func drawRefusesBadRequests() {
         var rng = SplitMix64(seed: 3)
         #expect(refusal { _ = try library.drawQuestions(packIDs: ["science", "nope"], count: 5, difficulty: .easy, using: &rng) }
-                == RuleError(.unknownPack, "There is no question pack with the id \"nope\". See `packs`."))
+                == RuleError(.unknownPack, "There is no question pack with the id \"nope\". Type packs to list them."))
         #expect(refusal { _ = try library.drawQuestions(packIDs: [], count: 5, difficulty: .easy, using: &rng) }?.code == .noPacks)
         #expect(refusal { _ = try library.drawQuestions(packIDs: ["science"], count: 0, difficulty: .easy, using: &rng) }?.code
                 == .badQuestionCount)

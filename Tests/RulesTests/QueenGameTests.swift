@@ -413,6 +413,33 @@ import Testing
         #expect(game.phase == .revealed && game.nextDeadline == nil && game.roundNumber == 2)
     }
 
+    @Test func aQueenWhoLeavesWhileChoosingGetsTheAutomaticCommandAtOnce() throws {
+        var game = try makeGame(players: 5, seed: 9)
+        _ = try game.apply(.deal, at: at(0))
+        let queen = try #require(game.queen)
+        let citizen = try #require(game.players.first { $0 != queen })
+        #expect(try game.apply(.removePlayer(citizen), at: at(1)).isEmpty, "a citizen leaving changes nothing yet")
+        #expect(game.phase == .choosing)
+        let effects = try game.apply(.removePlayer(queen), at: at(2))
+        guard case .order(_, let targets, let revealAt)? = effects.first else {
+            Issue.record("the automatic command should come at once: \(effects)")
+            return
+        }
+        #expect(revealAt == at(7) && game.phase == .countdown && !targets.isEmpty)
+
+        // Paused, the command waits for the end of the pause and then comes at once.
+        var paused = try makeGame(players: 4, seed: 10)
+        _ = try paused.apply(.deal, at: at(0))
+        _ = try paused.apply(.steer(.pause), at: at(1))
+        #expect(try paused.apply(.removePlayer(try #require(paused.queen)), at: at(2)).isEmpty)
+        _ = try paused.apply(.steer(.resume), at: at(30))
+        #expect(paused.nextDeadline == at(30))
+        guard case .order? = try paused.apply(.tick, at: at(30)).first else {
+            Issue.record("the command should come as the pause ends")
+            return
+        }
+    }
+
     @Test func lateTickCatchesUpEveryPassedDeadline() throws {
         var game = try makeGame(players: 3, settings: QueenSettings(countdownSeconds: 0, autoNextSeconds: 0), seed: 6)
         _ = try game.apply(.deal, at: at(0))

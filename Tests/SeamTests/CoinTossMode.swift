@@ -216,7 +216,7 @@ final class CoinHost: GameAdapter {
     static let entry = ModeEntry(
         CoinHost.self, aliases: ["coins"],
         make: { (options, context) throws(RuleError) in
-            let rounds = try StartOptions(fields: options).integer("rounds", default: 3, in: 1...20)
+            let rounds = try options.integer("rounds", default: 3, in: 1...20)
             return try CoinHost(StartRecord(teams: context.room.teams, rounds: rounds, seed: String(context.seed)))
         },
         restore: { try CoinHost(JSONCoding.decode(StartRecord.self, from: $0)) })

@@ -270,6 +270,9 @@ struct FlyLeaderboardTextTests {
         let latest = host.console("leaderboard game").joined(separator: "\n")
         #expect(latest.contains("Latest game") && latest.contains("Ann") && !latest.contains("Zed"), "\(latest)")
         #expect(host.console("fly history all").joined().contains("Zed"), "history --fly reaches the same tool")
+        #expect(host.console("history fly all") == host.console("fly history all"), "as on the command line")
+        #expect(host.console("history --fly all") == host.console("fly history all"))
+        #expect(host.console("help").joined(separator: "\n").contains("history · history N"))
         #expect(
             host.console("leaderboard yesterday")
                 == [#"! There is no leaderboard "yesterday": say game, tonight or all (allTime)."#])

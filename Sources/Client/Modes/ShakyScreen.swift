@@ -202,10 +202,13 @@ struct ShakyView: GameScreen {
             question?.shakeCost = hint.shakeCost
         case .result(let result):
             if judgingTeam?.lowercased() == result.team.lowercased() { judgingTeam = nil }
+            if result.byQuizmaster == true, result.correct {
+                results.removeAll { $0.team.lowercased() == result.team.lowercased() }  // the quizmaster's verdict
+            }
             results.append(
                 AnswerResult(
                     team: result.team, isCorrect: result.correct, points: result.points, isTimedOut: result.timedOut,
-                    isMisspelling: result.misspelled == true))
+                    isMisspelling: result.misspelled == true, isByQuizmaster: result.byQuizmaster == true))
             if turnTeam?.lowercased() == result.team.lowercased() {
                 turnTeam = nil
                 turnDeadline = nil
@@ -501,7 +504,8 @@ struct ShakyView: GameScreen {
             if let judgingTeam {
                 let whose = state.isMine(team: judgingTeam) ? "Your answer" : "\(judgingTeam)'s answer"
                 rows.append(
-                    ScreenRenderer.indent("\(whose) is with the quizmaster — waiting for the verdict…", .colored(.yellow)))
+                    ScreenRenderer.indent(
+                        "\(whose) is with the quizmaster — waiting for the verdict…", .colored(.yellow)))
             }
             if !buzzOrder.isEmpty {
                 var row: Row = [Span(" Buzz order   ", .bold)]
@@ -547,7 +551,8 @@ struct ShakyView: GameScreen {
             } else {
                 rows.append(ScreenRenderer.indent("Nobody got it this time.", .colored(.yellow)))
             }
-            for result in results where result.isCorrect && result.isByQuizmaster
+            for result in results
+            where result.isCorrect && result.isByQuizmaster
                 && result.team.lowercased() != reveal.scorer?.lowercased()
             {
                 rows.append(
@@ -579,7 +584,8 @@ struct ShakyView: GameScreen {
     static func resultRow(_ result: AnswerResult) -> Row {
         if result.isCorrect {
             return ScreenRenderer.indent(
-                "✔ \(result.team) is right" + (result.isMisspelling ? " (misspelling forgiven)" : "") + "! +\(result.points)",
+                "✔ \(result.team) is right" + (result.isMisspelling ? " (misspelling forgiven)" : "")
+                    + "! +\(result.points)",
                 .colored(.green, bold: true))
         }
         return ScreenRenderer.indent(

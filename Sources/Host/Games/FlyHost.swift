@@ -62,8 +62,7 @@ final class FlyHost: GameAdapter {
         records = FlyRecordStore(directory: record.dataDirectory)
     }
 
-    static func make(options fields: JSONObject, context: GameContext) throws(RuleError) -> FlyHost {
-        let options = StartOptions(fields: fields)
+    static func make(options: StartOptions, context: GameContext) throws(RuleError) -> FlyHost {
         let settings = FlySettings(
             rounds: try options.integer("rounds", default: 3, in: FlySettings.roundsRange),
             roundSeconds: try options.integer("roundSeconds", default: 30, in: FlySettings.roundSecondsRange),

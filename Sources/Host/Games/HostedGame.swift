@@ -196,6 +196,11 @@ protocol HostedGame: AnyObject {
     func parseCommand(text line: String) -> TextAction<PlayRequest>?
     /// What the game waits for the operator to type, when it waits for them ("next", "accept Red or reject Red").
     var operatorPrompt: String? { get }
+    /// Whether the operator paused the game (it waits for `continue`).
+    var isPaused: Bool { get }
+    /// The feed lines that bring an operator who was not there up to date (a late admin client, the console
+    /// after a restart): the open question with its answer, what was typed, what waits for a verdict.
+    var operatorBriefing: [String] { get }
     /// Advances clocks.
     func tick(at now: Instant) -> Step
     /// A player joined the room mid-game.
@@ -292,6 +297,10 @@ extension GameAdapter {
 
     var operatorPrompt: String? { nil }
 
+    var operatorBriefing: [String] { [] }
+
+    var isPaused: Bool { game.isPaused }
+
     func includes(_ player: Player) -> Bool { false }
 
     var playedContent: [String] { [] }
@@ -350,7 +359,7 @@ struct ModeEntry: Sendable {
     /// Whether a typed line is one of the mode's text commands.
     var parsesText: @Sendable (String) -> Bool
     /// Creates a new game from a `start` request's options.
-    var make: @Sendable (_ options: JSONObject, _ context: GameContext) throws(RuleError) -> any HostedGame
+    var make: @Sendable (_ options: StartOptions, _ context: GameContext) throws(RuleError) -> any HostedGame
     /// Recreates a game from its journaled start record.
     var restore: @Sendable (_ record: JSONValue) throws -> any HostedGame
     /// The operator tools the mode brings (its content kinds, its records), each made on the data folder.
@@ -363,7 +372,7 @@ struct ModeEntry: Sendable {
     /// An entry for adapter `Adapter`, with the wire's name, title, actions and help.
     init<Adapter: GameAdapter>(
         _ adapter: Adapter.Type, aliases: [String],
-        make: @escaping @Sendable (_ options: JSONObject, _ context: GameContext) throws(RuleError) -> any HostedGame,
+        make: @escaping @Sendable (_ options: StartOptions, _ context: GameContext) throws(RuleError) -> any HostedGame,
         restore: @escaping @Sendable (_ record: JSONValue) throws -> any HostedGame,
         tools: [@Sendable (Storage) throws -> any OperatorTool] = [],
         logLines: @escaping @Sendable (JSONValue) -> [String] = ModeEntry.plainLines,
@@ -387,7 +396,8 @@ struct ModeEntry: Sendable {
 
     /// A log shown as its indented JSON, for modes without their own account.
     static func plainLines(_ log: JSONValue) -> [String] {
-        String(decoding: JSONEncoding.pretty(log, sortingKeys: true), as: UTF8.self).split(separator: "\n").map(String.init)
+        String(decoding: JSONEncoding.pretty(log, sortingKeys: true), as: UTF8.self).split(separator: "\n").map(
+            String.init)
     }
 
     /// Whether a typed line is one of `Action`'s text commands.
@@ -428,12 +438,19 @@ struct ModeCatalog: Sendable {
     /// `shaky (Shaky Words), queen (The Queen's game)`.
     var summary: String { entries.map { "\($0.name) (\($0.title))" }.joined(separator: ", ") }
 
-    /// Creates a new game from a `start` request.
-    func make(game name: String, options: JSONObject, context: GameContext) throws(RuleError) -> any HostedGame {
+    /// Creates a new game from a `start` request. A typed `start` line with an option the mode does not read is
+    /// refused; a JSON `start` ignores it, as protocol version 1 promises, and `ignored` says what was ignored.
+    func make(
+        game name: String, options: JSONObject, context: GameContext, refusingUnknownOptions: Bool
+    ) throws(RuleError) -> (game: any HostedGame, ignored: String?) {
         guard let entry = entry(named: name) else {
             throw RuleError(.unknownGame, "There is no game \"\(name)\". Games: \(summary).")
         }
-        return try entry.make(options, context)
+        let read = StartOptions(fields: options)
+        let game = try entry.make(read, context)
+        let ignored = read.unreadOption(in: entry.title)
+        if refusingUnknownOptions, let ignored { throw RuleError(.badOption, ignored) }
+        return (game, ignored)
     }
 
     /// Recreates a game from its journaled start record.
@@ -445,9 +462,16 @@ struct ModeCatalog: Sendable {
     }
 }
 
-/// Reads typed start options with clear errors, in the words the operator typed them (`answer-seconds`).
-struct StartOptions {
+/// Reads typed start options with clear errors, in the words the operator typed them (`answer-seconds`), and
+/// remembers which keys the mode asked for, so that a key no mode reads is refused instead of silently ignored.
+final class StartOptions {
     let fields: JSONObject
+    /// Every key the mode asked for, present or not, in the order it asked.
+    private(set) var askedKeys: [String] = []
+
+    init(fields: JSONObject) {
+        self.fields = fields
+    }
 
     /// How the operator writes `key` on the console (`answerSeconds` → `answer-seconds`).
     static func spoken(_ key: String) -> String {
@@ -462,8 +486,13 @@ struct StartOptions {
         return text
     }
 
+    private func field(_ key: String) -> JSONValue? {
+        if !askedKeys.contains(key) { askedKeys.append(key) }
+        return fields[key]
+    }
+
     func integer(_ key: String, default value: Int, in range: ClosedRange<Int>) throws(RuleError) -> Int {
-        guard let field = fields[key] else { return value }
+        guard let field = field(key) else { return value }
         guard let number = field.intValue, range.contains(Int(number)) else {
             throw RuleError(
                 .badOption,
@@ -473,7 +502,7 @@ struct StartOptions {
     }
 
     func bool(_ key: String, default value: Bool) throws(RuleError) -> Bool {
-        guard let field = fields[key] else { return value }
+        guard let field = field(key) else { return value }
         guard let flag = field.boolValue else {
             throw RuleError(.badOption, "\(StartOptions.spoken(key)) must be true or false.")
         }
@@ -481,7 +510,7 @@ struct StartOptions {
     }
 
     func string(_ key: String) throws(RuleError) -> String? {
-        guard let field = fields[key] else { return nil }
+        guard let field = field(key) else { return nil }
         guard let text = field.stringValue else {
             throw RuleError(.badOption, "\(StartOptions.spoken(key)) must be a word, not a number or a list.")
         }
@@ -489,7 +518,7 @@ struct StartOptions {
     }
 
     func strings(_ key: String) throws(RuleError) -> [String]? {
-        guard let field = fields[key] else { return nil }
+        guard let field = field(key) else { return nil }
         if let text = field.stringValue {
             return text.split(separator: ",").map { String($0).trimmingCharacters(in: .whitespaces) }
         }
@@ -497,6 +526,23 @@ struct StartOptions {
             throw RuleError(.badOption, "\(StartOptions.spoken(key)) must be a list of names.")
         }
         return array.compactMap(\.stringValue)
+    }
+
+    /// What is wrong with the first option `title` never asked for (a typo such as `judge-by-hnad=on` would start a
+    /// game that ignores it), naming the closest option it takes; nil when the mode read every option.
+    func unreadOption(in title: String) -> String? {
+        guard let unread = fields.members.map(\.key).first(where: { !askedKeys.contains($0) }) else { return nil }
+        let typed = Array(TextFolding.compact(StartOptions.spoken(unread)))
+        let known = askedKeys.map(StartOptions.spoken)
+        let closest = known.map { ($0, AnswerJudge.editDistance(typed, Array(TextFolding.compact($0)))) }
+            .min { $0.1 < $1.1 }
+        var message = "\(title) has no option \"\(StartOptions.spoken(unread))\" here."
+        if let (candidate, distance) = closest, distance <= max(2, typed.count / 3) {
+            message += " Did you mean \(candidate)?"
+        } else if !known.isEmpty {
+            message += " Its options: \(known.joined(separator: ", "))."
+        }
+        return message
     }
 }
 

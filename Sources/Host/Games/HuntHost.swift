@@ -92,8 +92,7 @@ final class HuntHost: GameAdapter {
             hunt: record.hunt, teams: record.teams, settings: record.settings, seed: UInt64(record.seedText) ?? 0)
     }
 
-    static func make(options fields: JSONObject, context: GameContext) throws(RuleError) -> HuntHost {
-        let options = StartOptions(fields: fields)
+    static func make(options: StartOptions, context: GameContext) throws(RuleError) -> HuntHost {
         let hunts = context.tools.tool(ContentTool<Hunts>.self)?.library ?? HuntLibrary()
         let known = hunts.hunts.map(\.id).joined(separator: ", ")
         guard let id = try options.string("hunt") else {

@@ -59,8 +59,7 @@ final class OutsiderHost: GameAdapter {
             teams: record.teams, puzzles: record.puzzles, settings: record.settings, seed: UInt64(record.seedText) ?? 0)
     }
 
-    static func make(options fields: JSONObject, context: GameContext) throws(RuleError) -> OutsiderHost {
-        let options = StartOptions(fields: fields)
+    static func make(options: StartOptions, context: GameContext) throws(RuleError) -> OutsiderHost {
         // The teams with someone here (away players' teams would be ghosts scoring 0), unless the operator names them.
         let present = context.room.teams.filter { context.room.members(of: $0).contains(where: \.isConnected) }
         let teams = try options.strings("teams").map { $0.map(context.room.canonicalTeam) } ?? present

@@ -32,8 +32,7 @@ final class QueenHost: GameAdapter {
             players: record.players, settings: record.settings, commands: record.commands, seed: record.seed)
     }
 
-    static func make(options fields: JSONObject, context: GameContext) throws(RuleError) -> QueenHost {
-        let options = StartOptions(fields: fields)
+    static func make(options: StartOptions, context: GameContext) throws(RuleError) -> QueenHost {
         let host = context.options
         let present = context.room.players.filter(\.isConnected)
         var settings = QueenSettings()

@@ -87,13 +87,14 @@ final class ShakyHost: GameAdapter {
             teams: record.teams, questions: record.questions, settings: record.settings, seed: record.seed)
     }
 
-    static func make(options fields: JSONObject, context: GameContext) throws(RuleError) -> ShakyHost {
-        let options = StartOptions(fields: fields)
+    static func make(options: StartOptions, context: GameContext) throws(RuleError) -> ShakyHost {
         // The teams with someone here (away players' teams would be ghosts scoring 0), unless the operator names them.
-        let present = context.room.teams.filter { team in context.room.members(of: team).contains(where: \.isConnected) }
+        let present = context.room.teams.filter { team in context.room.members(of: team).contains(where: \.isConnected)
+        }
         let teams = try options.strings("teams").map { $0.map(context.room.canonicalTeam) } ?? present
         guard !teams.isEmpty else {
-            throw RuleError(.noTeams, "Shaky Words needs at least one team with a player here; players join with a team name.")
+            throw RuleError(
+                .noTeams, "Shaky Words needs at least one team with a player here; players join with a team name.")
         }
         let count = try options.integer("questions", default: 10, in: 1...500)
         let difficultyText = try options.string("difficulty") ?? "mixed"
@@ -116,11 +117,22 @@ final class ShakyHost: GameAdapter {
                 "answerSeconds", default: host.answerSeconds, in: ShakySettings.answerSecondsRange),
             revealSeconds: reveal == 0 ? nil : reveal,
             isForgiving: !(try options.bool("strict", default: host.isStrict)))
-        settings.isJudgedByHand = try options.bool("judgeByHand", default: host.isJudgedByHand)
+        settings.isJudgedByHand = try judgedByHand(options, default: host.isJudgedByHand)
         return try ShakyHost(
             record: StartRecord(
                 teams: teams, questions: questions, settings: settings, seedText: String(rng.next()), packs: packs,
                 difficulty: difficulty.rawValue, repeated: repeated))
+    }
+
+    /// `judge=manual|auto`, spelled as the host's `--judge` (and `judge-by-hand=on|off`, its first spelling).
+    private static func judgedByHand(_ options: StartOptions, default value: Bool) throws(RuleError) -> Bool {
+        let alias = try options.bool("judgeByHand", default: value)
+        guard let judge = try options.string("judge") else { return alias }
+        switch judge.lowercased() {
+        case "manual", "hand", "by-hand": return true
+        case "auto", "automatic": return false
+        default: throw RuleError(.badOption, "judge must be manual or auto, not \"\(judge)\".")
+        }
     }
 
     static func restore(record json: JSONValue) throws -> ShakyHost {
@@ -135,7 +147,9 @@ final class ShakyHost: GameAdapter {
 
     var startNote: String? {
         guard let repeated = record.repeated, repeated > 0 else { return nil }
-        return "\(Wording.count(repeated, "question")) had to repeat from earlier tonight: the packs have no more new ones."
+        return
+            "\(Wording.count(repeated, "question")) had to repeat from earlier tonight: "
+            + "the packs have no more new ones."
     }
     var isFinished: Bool { game.phase == .finished }
 
@@ -203,6 +217,28 @@ final class ShakyHost: GameAdapter {
         }
     }
 
+    /// The quizmaster's line for a question: "Question 1/10 (easy, 100 points): … — answer: elephant".
+    static func feedLine(_ opened: ShakyWords.QuestionOpened, answer: String) -> String {
+        "Question \(opened.number)/\(opened.total) (\(opened.difficulty.rawValue), \(opened.pointsOnOffer) points): "
+            + "\(opened.text) — answer: \(answer)"
+    }
+
+    var operatorBriefing: [String] {
+        guard let opened = game.shownQuestion, let answer = game.currentAnswer else { return [] }
+        var lines = [ShakyHost.feedLine(opened, answer: answer)]
+        if !game.queueEntries.isEmpty {
+            lines.append("Buzz order: " + game.queueEntries.map(\.team).joined(separator: " · "))
+        }
+        for record in game.answers where !record.text.isEmpty && record.verdict != nil {
+            lines.append(
+                "\(record.team) answered \"\(record.text)\": \(record.verdict!.isCorrect ? "right" : "wrong").")
+        }
+        if let team = game.teamAwaitingVerdict, let record = game.answers.last(where: { $0.team == team }) {
+            lines.append("\(team) answered \"\(record.text)\". Waiting for you: type accept \(team) or reject \(team).")
+        }
+        return lines
+    }
+
     /// What the quizmaster's verdict changed, in words: `Red's answer "Napolean" to question 3 now counts as right:
     /// +200. Scores: #1 Red 300 · #2 Blue 100.`
     private func verdictReply(team: String) -> String? {
@@ -211,7 +247,9 @@ final class ShakyHost: GameAdapter {
         let change = answer.points > 0 ? ": +\(answer.points)" : ""
         let scores = ShakyWire.Standing.summary(ShakyHost.standings(game.standings))
         let counts = answer.judgedAs == nil ? "is" : "now counts as"
-        return "\(team)'s answer \"\(answer.text)\" to question \(number) \(counts) \(verdict)\(change). Scores: \(scores)."
+        return
+            "\(team)'s answer \"\(answer.text)\" to question \(number) \(counts) \(verdict)\(change). "
+            + "Scores: \(scores)."
     }
 
     var operatorPrompt: String? {
@@ -269,7 +307,8 @@ final class ShakyHost: GameAdapter {
             for answer in question.answers ?? [] {
                 let who = answer.player.map { "\(answer.team) (\($0))" } ?? answer.team
                 let typed = answer.text.isEmpty ? "no answer" : "\"\(answer.text)\""
-                let hand = answer.judge.map { " by the quizmaster (the judge said \($0))" }
+                let hand =
+                    answer.judge.map { " by the quizmaster (the judge said \($0))" }
                     ?? (answer.byHand ? " by the quizmaster" : "")
                 lines.append(
                     "    \(who): \(typed) — \(answer.verdict)\(hand), \(answer.points) points, "
@@ -283,13 +322,17 @@ final class ShakyHost: GameAdapter {
     static func logRows(_ json: JSONValue) -> [[String]] {
         guard let log = try? JSONCoding.decode(Log.self, from: json) else { return [] }
         var rows = [
-            ["question", "text", "answer", "team", "player", "typed", "verdict", "by quizmaster", "judge said", "points", "ms"]
+            [
+                "question", "text", "answer", "team", "player", "typed", "verdict", "by quizmaster", "judge said",
+                "points", "ms",
+            ]
         ]
         for question in log.questions {
             for answer in question.answers ?? [] {
                 rows.append([
                     String(question.number), question.question, question.answer, answer.team, answer.player ?? "",
-                    answer.text, answer.verdict, answer.byHand ? "yes" : "no", answer.judge ?? "", String(answer.points),
+                    answer.text, answer.verdict, answer.byHand ? "yes" : "no", answer.judge ?? "",
+                    String(answer.points),
                     String(answer.ms),
                 ])
             }
@@ -315,10 +358,20 @@ final class ShakyHost: GameAdapter {
         case .misspelling(let distance)?:
             return said + "right, forgiven (\(Wording.count(distance, "letter")) off), +\(points)"
         case .wrong?, nil:
-            let distance = AnswerJudge.editDistance(
-                Array(TextFolding.compact(record.text)), Array(TextFolding.compact(game.currentAnswer ?? "")))
-            return said + "wrong (\(Wording.count(distance, "letter")) off). Overrule with: accept \(team)"
+            return said + "wrong\(nearMiss(record.text)). Overrule with: accept \(team)"
         }
+    }
+
+    /// Why a near miss (1 or 2 letters off) was refused: " (1 letter off, but strict is on)"; nothing for an answer
+    /// that is simply something else.
+    private func nearMiss(_ text: String) -> String {
+        let expected = Array(TextFolding.compact(game.currentAnswer ?? ""))
+        let distance = AnswerJudge.editDistance(Array(TextFolding.compact(text)), expected)
+        guard (1...2).contains(distance) else { return "" }
+        let off = Wording.count(distance, "letter") + " off"
+        if !game.settings.isForgiving { return " (\(off), but strict is on)" }
+        if AnswerJudge.allowedEdits(forLetterCount: expected.count) == 0 { return " (\(off): too short to forgive)" }
+        return " (\(off): more than an answer this long forgives)"
     }
 
     /// On the team's turn, its players' typed lines are its answer.
@@ -383,9 +436,7 @@ final class ShakyHost: GameAdapter {
                 for team in game.teams { outgoing.append(Outgoing(.team(team), question(opened, for: team, at: now))) }
                 outgoing.append(Outgoing(.spectators, question(opened, for: nil, at: now)))
                 outgoing.append(
-                    feed(
-                        "Question \(opened.number)/\(opened.total) (\(opened.difficulty.rawValue), \(opened.pointsOnOffer)): "
-                            + "\(opened.text) — answer: \(game.currentAnswer ?? "?")"))
+                    feed(ShakyHost.feedLine(opened, answer: game.currentAnswer ?? "?")))
             case .teamJoined(let team, let letters):
                 if letters != nil, let opened = game.shownQuestion {
                     outgoing.append(Outgoing(.team(team), question(opened, for: team, at: now)))
@@ -416,10 +467,15 @@ final class ShakyHost: GameAdapter {
                         ShakyWire.Hint(
                             letters: letters.text, fixed: letters.fixedCount, points: points,
                             shakeCost: game.nextShakeCost(for: team))))
-                outgoing.append(feed("\(team) shook: one more letter in place, now worth \(points).", isSecondary: true))
+                outgoing.append(
+                    feed("\(team) shook: one more letter in place, now worth \(points).", isSecondary: true))
             case .result(let team, let correct, let points, let isMisspelling, let isTimedOut):
+                let byHand = !isTimedOut && game.latestAnswer(of: team)?.answer.isByHand == true
                 let result = ShakyWire.Result(
-                    team: team, correct: correct, points: points, timedOut: isTimedOut, misspelled: isMisspelling)
+                    team: team, correct: correct, points: points, timedOut: isTimedOut, misspelled: isMisspelling,
+                    byQuizmaster: byHand)
+                // The quizmaster's acceptance replaces the team's earlier verdict on this question.
+                if byHand, correct { currentResults.removeAll { Room.key($0.team) == Room.key(team) } }
                 currentResults.append(result)
                 outgoing.append(Outgoing(.everyone, result))
                 outgoing.append(feed(verdictLine(team: team, correct: correct, points: points, isTimedOut: isTimedOut)))
@@ -449,15 +505,16 @@ final class ShakyHost: GameAdapter {
             case .awaitingVerdict(let team, let text):
                 outgoing.append(Outgoing(.everyone, ShakyWire.Judging(team: team)))
                 outgoing.append(
-                    feed("\(team) answered \"\(text)\" (the answer is \(game.currentAnswer ?? "?")). "
-                        + "Waiting for you: type accept \(team) or reject \(team)."))
+                    feed(
+                        "\(team) answered \"\(text)\" (the answer is \(game.currentAnswer ?? "?")). "
+                            + "Waiting for you: type accept \(team) or reject \(team)."))
             case .overruled(let team, let correct, let points, let standings, let number):
                 let message = ShakyWire.Overruled(
                     team: team, correct: correct, points: points, scores: ShakyHost.standings(standings),
                     question: number)
                 outgoing.append(Outgoing(.everyone, message))
                 if game.phase == .reveal, game.questionNumber == number { currentOverrules.append(message) }
-                outgoing.append(feed("Overruled: " + (message.line(for: Perspective()) ?? "")))
+                outgoing.append(feed(message.quizmastersLine))
                 if let logged = questionLog.lastIndex(where: { $0.number == number }),
                     let (answers, openedAt) = game.answers(toQuestion: number)
                 {

@@ -44,8 +44,7 @@ final class WordsHost: GameAdapter {
 
     /// Reads `start` options: `exercise` (cards), `list` (en; for the board, a board id too), `level` (1, or the
     /// board's), `board`, `lockoutSeconds`, `lines` (bingo) and `places`.
-    static func make(options fields: JSONObject, context: GameContext) throws(RuleError) -> WordsHost {
-        let options = StartOptions(fields: fields)
+    static func make(options: StartOptions, context: GameContext) throws(RuleError) -> WordsHost {
         let lists = context.tools.tool(ContentTool<WordLists>.self)?.library ?? WordListLibrary()
         let boards = context.tools.tool(ContentTool<DiceBoards>.self)?.library ?? DiceBoardLibrary()
         let exerciseText = (try options.string("exercise") ?? "cards").lowercased()

@@ -72,7 +72,9 @@ final class OperatorService {
     // MARK: Commands
 
     /// Runs an operator command from the console or an admin connection.
-    func operate(_ message: ClientMessage, replyTo target: ReplyTarget, at now: Instant) {
+    /// `isTyped` when the command is a line a person typed (the console, or `console` from an admin client): a
+    /// typed `start` refuses an option its game does not take, where a JSON one ignores it.
+    func operate(_ message: ClientMessage, replyTo target: ReplyTarget, at now: Instant, isTyped: Bool = false) {
         switch message {
         case .status:
             answer(target, statusReport)
@@ -80,19 +82,22 @@ final class OperatorService {
             answer(target, room.game?.scores ?? room.lobby())
         case .start(let name, let fields):
             if let game = room.game, !game.isFinished {
-                return refuse(target, .gameRunning, "A game of \(game.mode.title) is running; `end` it first.")
+                return refuse(target, .gameRunning, "A game of \(game.mode.title) is running; type end first.")
             }
             let context = GameContext(
                 room: room.room, options: options, packs: storage.packs, commands: storage.commands, seed: seed(),
                 tools: tools, dataDirectory: storage.directory, played: room.played)
             let game: any HostedGame
+            let ignored: String?
             do {
-                game = try room.catalog.make(game: name, options: fields, context: context)
+                (game, ignored) = try room.catalog.make(
+                    game: name, options: fields, context: context, refusingUnknownOptions: isTyped)
             } catch {
                 return refuse(target, error.code, error.message)
             }
             // The `ok` goes before the game's first broadcasts.
-            okay(target, "Started \(game.mode.title)." + (game.startNote.map { " " + $0 } ?? ""))
+            let notes = [game.startNote, ignored.map { "Ignored: " + $0 }].compactMap { $0 }
+            okay(target, (["Started \(game.mode.title)."] + notes).joined(separator: " "))
             room.begin(game, at: now)
         case .next, .pause, .resume, .end:
             guard let game = room.game else { return refuse(target, .noGame, "No game is running.") }
@@ -129,9 +134,12 @@ final class OperatorService {
             room.removePlayer(player, reason: "kicked by the operator", at: now)
             let what =
                 barred != nil
-                ? "their name and their computer" : address == nil
+                ? "their name and their computer"
+                : address == nil
                     ? "their name (their computer is not known)" : "their name (they played from this computer)"
-            okay(target, "\(player.name) was removed for tonight: \(what) may not join again until unban \(player.name).")
+            okay(
+                target, "\(player.name) was removed for tonight: \(what) may not join again until unban \(player.name)."
+            )
         case .unban(let name):
             guard room.unban(name: name) else {
                 return refuse(target, .unknownPlayer, "Nobody called \"\(name)\" is barred tonight.")
@@ -221,7 +229,7 @@ final class OperatorService {
                 return answer(target, PackListing(packs: storage.packs.listPacks().map(OperatorService.packEntry)))
             case .show(let packID):
                 guard let pack = library.pack(id: packID) else {
-                    throw RuleError(.unknownPack, "There is no pack \"\(packID)\". See `packs`.")
+                    throw RuleError(.unknownPack, "There is no pack \"\(packID)\". Type packs to list them.")
                 }
                 return answer(
                     target,
@@ -265,7 +273,8 @@ final class OperatorService {
                 try checkFilesAreLocal(target)
                 let pack = try storage.packStore.importFile(file)
                 return okay(
-                    target, "Imported pack \(pack.id) (\(pack.name)), \(Wording.count(pack.questions.count, "question")).")
+                    target,
+                    "Imported pack \(pack.id) (\(pack.name)), \(Wording.count(pack.questions.count, "question")).")
             case .export(let packID, let file):
                 try checkFilesAreLocal(target)
                 try storage.packStore.export(id: packID, to: file)
@@ -290,7 +299,8 @@ final class OperatorService {
     private func checkFilesAreLocal(_ target: ReplyTarget) throws(RuleError) {
         guard target.isConsole else {
             throw RuleError(
-                .forbidden, "Importing and exporting files works from the host's console only (files live on the host).")
+                .forbidden, "Importing and exporting files works from the host's console only (files live on the host)."
+            )
         }
     }
 

@@ -440,6 +440,9 @@ final class GameRoom {
                     sessions.send(message, to: session)
                 }
             }
+            if viewer.role == .admin, self.game != nil {
+                for line in game.operatorBriefing { sessions.send(FeedLine(line), to: session) }
+            }
         }
     }
 
@@ -457,7 +460,8 @@ final class GameRoom {
         let people = room.players.count
         let boards = sessions.joined.filter { $0.role == .board }.count
         let gamePart = game.map { $0.statusLine } ?? "lobby, no game running"
-        let waiting = game?.operatorPrompt.map { "WAITING FOR YOU: type \($0) · " } ?? ""
+        let prompt = game.flatMap { $0.isPaused ? "continue (the game is paused)" : $0.operatorPrompt }
+        let waiting = prompt.map { "WAITING FOR YOU: type \($0) · " } ?? ""
         let locked = isLocked ? " · locked" : ""
         // The phase first: a narrow terminal cuts the player list, not what the game is doing.
         return waiting + gamePart + locked + " · room \(room.code) · \(Wording.count(people, "player"))"

@@ -33,27 +33,33 @@ extension ResumedState {
     /// Whether resuming brings back anything: players, or a game (not a host that stopped cleanly between games).
     var isWorthResuming: Bool { game != nil || (!players.isEmpty && !wasClosedCleanly) }
 
-    /// What would come back: `room KXQT with 5 players (Ann, Bob, Cid, …) in Shaky Words · question 3/10 · question`.
+    /// What would come back, as the resume question says it: `The last host stopped during Shaky Words · question
+    /// 3/10 · question open (room KXQT, 5 players: Ann, Bob, Cid, Dee, …)`.
     var summary: String {
         let names = players.prefix(4).map(\.name).joined(separator: ", ") + (players.count > 4 ? ", …" : "")
-        let who = players.isEmpty ? "nobody" : Wording.count(players.count, "player") + " (\(names))"
-        let playing = game.map { " in \($0.statusLine)" } ?? " between games"
-        return "room \(room) with \(who)\(playing)"
+        let who = players.isEmpty ? "nobody" : Wording.count(players.count, "player") + ": \(names)"
+        guard let game else { return "The last host stopped between games (room \(room), \(who))" }
+        return "The last host stopped during \(game.statusLine) (room \(room), \(who))"
     }
 }
 
 enum JournalReplay {
     /// Reads the journal at `path` and replays it; throws when it cannot be trusted.
     static func load(path: String, catalog: ModeCatalog = .standard) throws -> ResumedState {
-        guard let data = FileManager.default.contents(atPath: path) else { throw StorageError("there is no journal at \(path)") }
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw StorageError("there is no journal at \(path)")
+        }
         let reading = JournalFormat.read(Array(data))
         guard reading.damagedLines.isEmpty else {
-            throw StorageError("the journal \(path) is damaged at line(s) \(reading.damagedLines.map(String.init).joined(separator: ", ")); "
-                + "it was left untouched. Start with --fresh (the old journal is kept beside the new one) or repair it.")
+            throw StorageError(
+                "the journal \(path) is damaged at line(s) \(reading.damagedLines.map(String.init).joined(separator: ", ")); "
+                    + "it was left untouched. Start with --fresh (the old journal is kept beside the new one) or repair it."
+            )
         }
         let records = reading.records.compactMap { try? JSONCoding.decode(JournalRecord.self, from: .object($0)) }
         guard records.count == reading.records.count, case .room(let room, let key, _, _)? = records.first else {
-            throw StorageError("the journal \(path) does not start with a room record, or holds a record this host cannot read")
+            throw StorageError(
+                "the journal \(path) does not start with a room record, or holds a record this host cannot read")
         }
         // The room record is input like any other: a checksum only says it was not damaged, not that it is sound.
         guard HostOptions.isRoomCode(room), room == room.uppercased() else {
@@ -69,7 +75,8 @@ enum JournalReplay {
         var state = ResumedState(room: room, adminKey: key)
         state.wholeLength = reading.wholeLength
         if reading.isTornAtEnd {
-            state.notes.append("The journal's last record was cut short (the host stopped mid-write); loaded everything before it.")
+            state.notes.append(
+                "The journal's last record was cut short (the host stopped mid-write); loaded everything before it.")
         }
         var playersByID: [String: Player] = [:]
         var order: [String] = []

@@ -74,7 +74,7 @@ final class Sessions {
         *** Partyline game host ***
         Join with:  join ROOM NAME TEAM     (e.g. join ABCD Ann Red; the room code is on the host's screen)
         Back again: rejoin NAME CODE        (the code you were shown when you joined)
-        Or watch:   watch ROOM              Type `help` for everything else.
+        Or watch:   watch ROOM              Type help for everything else.
         On your turn every line you type is your answer; commands then start with / (/help, /quit).
         """
 
@@ -161,7 +161,8 @@ final class Sessions {
         }
         switch session.dialect {
         case .json:
-            let line = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? Array(bytes.dropFirst(3)) : bytes  // a BOM is no content
+            // A byte-order mark is no content.
+            let line = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? Array(bytes.dropFirst(3)) : bytes
             switch ClientMessageDecoding.decode(
                 line: line, actions: handler?.actionTypes ?? [], tools: handler?.toolTypes ?? [])
             {
@@ -170,7 +171,7 @@ final class Sessions {
             }
         case .text:
             guard let line = String(validating: bytes, as: UTF8.self) else {
-                sendText("! That line is not readable text (UTF-8). Type `help` to see the commands.", to: session)
+                sendText("! That line is not readable text (UTF-8). Type help to see the commands.", to: session)
                 return
             }
             handleText(line, from: session, at: now)
@@ -295,7 +296,7 @@ final class Sessions {
             guard !text.isEmpty else { return }
             guard session.membership != nil else {
                 return sendText(
-                    "! Join first:  join ROOM NAME TEAM   (e.g. join ABCD Ann Red). Type `help` for more.", to: session)
+                    "! Join first:  join ROOM NAME TEAM   (e.g. join ABCD Ann Red). Type help for more.", to: session)
             }
             handler?.typed(text, session: session)
         }

@@ -76,7 +76,7 @@ public enum QueenWire: GameWire {
         }
 
         public func line(for reader: Perspective) -> String? {
-            ">>> Your secret number: \(number) <<< (tell nobody; type `number` to see it again)"
+            ">>> Your secret number: \(number) <<< (tell nobody; type number to see it again)"
         }
     }
 

@@ -158,7 +158,8 @@ public enum ShakyWire: GameWire {
         }
 
         public func line(for reader: Perspective) -> String? {
-            let shown = entries.isEmpty ? order.joined(separator: ", ") : entries.map(\.summary).joined(separator: " · ")
+            let shown =
+                entries.isEmpty ? order.joined(separator: ", ") : entries.map(\.summary).joined(separator: " · ")
             return "Buzz order: \(shown) · buzz clock \(Wording.seconds(remainingMs))"
         }
     }
@@ -263,20 +264,27 @@ public enum ShakyWire: GameWire {
         public var timedOut: Bool
         /// `true` only when a small misspelling was forgiven (the spelling follows in `reveal`).
         public var misspelled: Bool?
+        /// `true` only when the quizmaster gave this verdict (judging by hand, or accepting an answer the judge
+        /// refused: it then replaces the team's earlier `result` on this question).
+        public var byQuizmaster: Bool?
 
         /// Creates the message.
-        public init(team: String, correct: Bool, points: Int, timedOut: Bool, misspelled: Bool) {
+        public init(
+            team: String, correct: Bool, points: Int, timedOut: Bool, misspelled: Bool, byQuizmaster: Bool = false
+        ) {
             self.team = team
             self.correct = correct
             self.points = points
             self.timedOut = timedOut
             self.misspelled = misspelled ? true : nil
+            self.byQuizmaster = byQuizmaster ? true : nil
         }
 
         public func line(for reader: Perspective) -> String? {
             if correct {
                 let spelling = misspelled == true ? " (small misspelling forgiven)" : ""
-                return "✔ \(team) is right\(spelling)! +\(points)"
+                let verdict = byQuizmaster == true ? " (the quizmaster's verdict)" : ""
+                return "✔ \(team) is right\(spelling)\(verdict)! +\(points)"
             }
             return "✘ \(team): " + (timedOut ? "time is up." : "wrong.")
         }
@@ -322,7 +330,9 @@ public enum ShakyWire: GameWire {
             if let nextInMs {
                 next = " " + (last ? "Final scores in" : "Next question in") + " \(Wording.seconds(nextInMs))."
             } else {
-                next = last ? " The quizmaster will show the final scores." : " Waiting for the quizmaster's next question…"
+                next =
+                    last
+                    ? " The quizmaster will show the final scores." : " Waiting for the quizmaster's next question…"
             }
             return "The answer was: \(answer). Scores: \(Standing.summary(scores)).\(next)"
         }
@@ -420,10 +430,15 @@ public enum ShakyWire: GameWire {
             self.question = question
         }
 
-        public func line(for reader: Perspective) -> String? {
+        public func line(for reader: Perspective) -> String? { "The quizmaster counts " + verdict }
+
+        /// The verdict told to the quizmaster who gave it: "You counted Red's answer … as right (+100). Scores: …".
+        public var quizmastersLine: String { "You counted " + verdict }
+
+        private var verdict: String {
             let change = points >= 0 ? "+\(points)" : "\(points)"
             let which = question.map { " to question \($0)" } ?? ""
-            return "The quizmaster counts \(team)'s answer\(which) as \(correct ? "right" : "wrong") (\(change)). "
+            return "\(team)'s answer\(which) as \(correct ? "right" : "wrong") (\(change)). "
                 + "Scores: \(Standing.summary(scores))."
         }
     }
@@ -514,7 +529,9 @@ public enum ShakyWire: GameWire {
             guard case .judge(let team, let correct) = self else { return PlayRequest(type: "judge") }
             return PlayRequest(
                 type: "judge",
-                fields: [Field.team.rawValue: .string(team), Field.verdict.rawValue: .string(correct ? "accept" : "reject")])
+                fields: [
+                    Field.team.rawValue: .string(team), Field.verdict.rawValue: .string(correct ? "accept" : "reject"),
+                ])
         }
 
         public var pressedAt: Int64? { nil }
@@ -571,7 +588,8 @@ public enum ShakyWire: GameWire {
             switch verb {
             case "b", "buzz", "!": return rest.isEmpty ? .action(.buzz(pressedAt: nil)) : nil
             case "a", "answer":
-                return rest.isEmpty ? .usage("answer YOUR ANSWER   (or just type it when it is your turn)") : .action(.answer(rest))
+                return rest.isEmpty
+                    ? .usage("answer YOUR ANSWER   (or just type it when it is your turn)") : .action(.answer(rest))
             case "s", "shake": return rest.isEmpty ? .action(.shake) : nil
             default: return nil
             }

@@ -22,4 +22,12 @@ public protocol SteerableEvent: Codable, Sendable {
 }
 
 /// A game mode whose events the host can steer and tick.
-public protocol SteeredMode: GameMode where Event: SteerableEvent {}
+public protocol SteeredMode: GameMode where Event: SteerableEvent {
+    /// Whether the operator paused the game's clocks (it then waits for `continue`).
+    var isPaused: Bool { get }
+}
+
+extension SteeredMode {
+    /// A mode that never pauses.
+    public var isPaused: Bool { false }
+}

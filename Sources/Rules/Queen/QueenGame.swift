@@ -149,8 +149,10 @@ public struct QueenGame: SteeredMode, Sendable, Equatable, Codable {
     /// library `commands` to use when the Queen runs out of time, and the `seed` fixing every random choice.
     ///
     /// Throws `bad_settings`, `duplicate_player`, `too_few_players` or `too_many_players`.
-    public init(players: [String], settings: QueenSettings = QueenSettings(), commands: [QueenCommand],
-                seed: UInt64) throws(RuleError) {
+    public init(
+        players: [String], settings: QueenSettings = QueenSettings(), commands: [QueenCommand],
+        seed: UInt64
+    ) throws(RuleError) {
         try settings.validate()
         if let duplicate = players.enumerated().first(where: { players[..<$0.offset].contains($0.element) }) {
             throw RuleError(.duplicatePlayer, "\(duplicate.element) is in the player list twice.")
@@ -206,7 +208,14 @@ public struct QueenGame: SteeredMode, Sendable, Equatable, Codable {
                 throw RuleError(.unknownPlayer, "\(name) is not in the Queen's game.")
             }
             players.remove(at: index)
-            return []
+            // A Queen who leaves while choosing would keep the room waiting for her whole clock: the automatic
+            // command comes at once (at the end of a pause, when paused), as if her time had run out.
+            guard phase == .choosing, currentRound?.queen == name else { return [] }
+            if isPaused {
+                remainingWhenPaused = 0
+                return []
+            }
+            return give(automaticTemplate(), at: now)
         case .steer(.pause):
             guard !isPaused else { throw RuleError(.alreadyPaused, "The game is already paused.") }
             isPaused = true
@@ -279,8 +288,9 @@ public struct QueenGame: SteeredMode, Sendable, Equatable, Codable {
             let word = rng.next()
             for shift in stride(from: 0, to: 64, by: 8) { salt.append(UInt8(truncatingIfNeeded: word >> shift)) }
         }
-        let round = QueenRound(number: roundNumber + 1, queen: queen, players: players,
-                               numbers: Dictionary(uniqueKeysWithValues: zip(citizens, numbers)), salt: salt)
+        let round = QueenRound(
+            number: roundNumber + 1, queen: queen, players: players,
+            numbers: Dictionary(uniqueKeysWithValues: zip(citizens, numbers)), salt: salt)
         currentRound = round
         phase = .choosing
         deadline = now.advanced(bySeconds: settings.chooseSeconds)
@@ -290,7 +300,8 @@ public struct QueenGame: SteeredMode, Sendable, Equatable, Codable {
 
     /// Checks and gives the Queen's own command.
     private mutating func command(by player: String, _ choice: CommandChoice, at now: Instant) throws(RuleError)
-        -> [Effect] {
+        -> [Effect]
+    {
         guard phase == .choosing, let round = currentRound else {
             throw phase == .countdown
                 ? RuleError(.wrongPhase, "The Queen has already given this round's command.")
@@ -312,9 +323,10 @@ public struct QueenGame: SteeredMode, Sendable, Equatable, Codable {
         }
         let named = template.namedNumbers.count
         guard template.targetCount + named <= round.numbers.count else {
-            throw RuleError(.tooManyTargets,
-                            "That command names \(template.targetCount + named) numbers but only "
-                                + "\(round.numbers.count) players hold numbers.")
+            throw RuleError(
+                .tooManyTargets,
+                "That command names \(template.targetCount + named) numbers but only "
+                    + "\(round.numbers.count) players hold numbers.")
         }
         return give(template, at: now)
     }
@@ -323,9 +335,10 @@ public struct QueenGame: SteeredMode, Sendable, Equatable, Codable {
     private static func checkNamedNumbers(_ template: CommandTemplate, holders: Int) throws(RuleError) {
         let range = holders == 1 ? "only No. 1" : "No. 1 to No. \(holders)"
         guard template.targetCount + template.namedNumbers.count > 0 else {
-            throw RuleError(.badPlaceholder,
-                            "Your order names nobody: say who must act with their number, e.g. "
-                                + "\"No. 1 sings to No. 2\" (this round: \(range)).")
+            throw RuleError(
+                .badPlaceholder,
+                "Your order names nobody: say who must act with their number, e.g. "
+                    + "\"No. 1 sings to No. 2\" (this round: \(range)).")
         }
         if let missing = template.namedNumbers.first(where: { !(1...holders).contains($0) }) {
             throw RuleError(.badPlaceholder, "Nobody holds No. \(missing) this round: the numbers are \(range).")
@@ -368,8 +381,10 @@ public struct QueenGame: SteeredMode, Sendable, Equatable, Codable {
         }
         let holders = Dictionary(uniqueKeysWithValues: round.numbers.map { ($0.value, $0.key) })
         let targets = order.targets.compactMap { holders[$0] }
-        history.append(QueenRoundRecord(round: round.number, queen: round.queen, numbers: round.numbers,
-                                        command: order.text, targets: targets, salt: round.salt))
+        history.append(
+            QueenRoundRecord(
+                round: round.number, queen: round.queen, numbers: round.numbers,
+                command: order.text, targets: targets, salt: round.salt))
         phase = .revealed
         deadline = settings.autoNextSeconds.map { now.advanced(bySeconds: $0) }
         return [.revealed(numbers: round.numbers, targets: targets, salt: round.salt, round: round.number)]
@@ -381,8 +396,9 @@ public struct QueenGame: SteeredMode, Sendable, Equatable, Codable {
             throw RuleError(.alreadyPlaying, "\(name) is already in the Queen's game.")
         }
         guard players.count < settings.maxPlayers else {
-            throw RuleError(.tooManyPlayers,
-                            "The Queen's game takes at most \(settings.maxPlayers) players; \(name) can't join.")
+            throw RuleError(
+                .tooManyPlayers,
+                "The Queen's game takes at most \(settings.maxPlayers) players; \(name) can't join.")
         }
         players.append(name)
     }
@@ -396,12 +412,14 @@ public struct QueenGame: SteeredMode, Sendable, Equatable, Codable {
     private static func checkPlayerCount(_ count: Int, _ settings: QueenSettings) throws(RuleError) {
         if count < settings.minPlayers {
             let connected = count == 1 ? "1 is connected" : "\(count) are connected"
-            throw RuleError(.tooFewPlayers,
-                            "The Queen's game needs at least \(settings.minPlayers) players; \(connected).")
+            throw RuleError(
+                .tooFewPlayers,
+                "The Queen's game needs at least \(settings.minPlayers) players; \(connected).")
         }
         if count > settings.maxPlayers {
-            throw RuleError(.tooManyPlayers,
-                            "The Queen's game takes at most \(settings.maxPlayers) players; \(count) are connected.")
+            throw RuleError(
+                .tooManyPlayers,
+                "The Queen's game takes at most \(settings.maxPlayers) players; \(count) are connected.")
         }
     }
 }

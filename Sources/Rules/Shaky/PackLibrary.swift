@@ -377,7 +377,7 @@ public struct PackLibrary: Sendable, Hashable, Codable {
         if let (candidate, distance) = closest, distance <= max(2, typed.count / 3) {
             message += " Did you mean \(candidate)?"
         }
-        return RuleError(.unknownPack, message + " See `packs`.")
+        return RuleError(.unknownPack, message + " Type packs to list them.")
     }
 
     static func notEnoughQuestions(packIDs: [String], available: Int, difficulty: DifficultyChoice) -> RuleError {

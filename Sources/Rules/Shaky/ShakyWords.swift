@@ -574,7 +574,7 @@ public struct ShakyWords: SteeredMode, Codable, Sendable, Equatable {
     }
 
     private func checkNotPaused() throws(RuleError) {
-        guard pausedAt == nil else { throw RuleError(.paused, "The game is paused; wait for the operator to resume.") }
+        guard pausedAt == nil else { throw RuleError(.paused, "The game is paused; wait for the quizmaster to continue.") }
     }
 
     /// Checks that `team` may act on the open question: game running, team known, question open, not paused.

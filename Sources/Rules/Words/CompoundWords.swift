@@ -403,7 +403,7 @@ public struct CompoundWords: SteeredMode, Codable, Sendable, Equatable {
         case .steer(.next):
             throw RuleError(
                 .wrongPhase,
-                "Every team plays compound words at its own pace, so there is no next question; `end` stops the game.")
+                "Every team plays compound words at its own pace, so there is no next question; end stops the game.")
         case .steer(.end):
             return end()
         case .tick:
@@ -430,7 +430,7 @@ public struct CompoundWords: SteeredMode, Codable, Sendable, Equatable {
         guard let index = teams.firstIndex(where: { $0.name == name }) else {
             throw RuleError(.unknownTeam, "Team \(name) is not in this game.")
         }
-        guard !isPaused else { throw RuleError(.paused, "The game is paused; wait for the operator to continue.") }
+        guard !isPaused else { throw RuleError(.paused, "The game is paused; wait for the quizmaster to continue.") }
         if let place = teams[index].place {
             throw RuleError(.teamFinished, "Your team is through already, in place \(place). Well done!")
         }
