@@ -11,8 +11,10 @@ enum ModeFixtures {
     static let puzzle =
         #"{"type":"puzzle","number":2,"of":10,"words":["elephant","sparrow","eagle","pigeon"],"category":"Animals","difficulty":"medium","points":200,"remainingMs":20000,"deadline":29000}"#
     static let picked = #"{"type":"picked","choice":1,"word":"elephant"}"#
-    static let lockedRed = #"{"type":"locked","team":"Red","position":1}"#
-    static let lockedBlue = #"{"type":"locked","team":"Blue","position":2}"#
+    static let lockedRed = #"{"type":"lockedIn","teams":[{"team":"Red","position":1}],"seq":1}"#
+    static let lockedBlue =
+        #"{"type":"lockedIn","teams":[{"team":"Red","position":1},{"team":"Blue","position":2}],"seq":2}"#
+    static let lockedGreen = #"{"type":"lockedInUpdate","seq":3,"count":3,"teams":[{"team":"Green","position":3}]}"#
     static let outsiderReveal =
         #"{"type":"reveal","number":2,"outsider":"elephant","link":"birds","results":[{"team":"Red","choice":1,"word":"elephant","correct":true,"points":180,"ms":4000},{"team":"Blue","choice":3,"word":"eagle","correct":false,"points":0,"ms":6100},{"team":"Green","choice":null,"word":null,"correct":false,"points":0,"ms":null}],"scores":[{"team":"Red","score":380,"rank":1,"correct":2},{"team":"Blue","score":150,"rank":2,"correct":1},{"team":"Green","score":0,"rank":3,"correct":0}],"nextInMs":5000,"deadline":14000,"last":false}"#
     static let outsiderFinal =
@@ -28,9 +30,9 @@ enum ModeFixtures {
         #"{"type":"question","number":2,"of":3,"text":"What do you sharpen before writing?","letters":6,"hints":1}"#
     static let hint = #"{"type":"hint","number":1,"of":1,"text":"It has lead.","costMs":30000,"penaltiesMs":60000}"#
     static let progress =
-        #"{"type":"progress","teams":[{"team":"Red","station":1,"of":3,"elapsedMs":64000,"penaltiesMs":60000,"finished":false},{"team":"Blue","station":0,"of":3,"elapsedMs":0,"penaltiesMs":0,"finished":false}]}"#
+        #"{"type":"progress","teams":[{"team":"Red","station":1,"of":3,"elapsedMs":64000,"penaltiesMs":60000,"finished":false},{"team":"Blue","station":0,"of":3,"elapsedMs":0,"penaltiesMs":0,"finished":false}],"seq":1}"#
     static let redDone =
-        #"{"type":"progress","teams":[{"team":"Red","station":3,"of":3,"elapsedMs":754000,"penaltiesMs":60000,"finished":true}]}"#
+        #"{"type":"progressUpdate","seq":2,"count":2,"teams":[{"team":"Red","station":3,"of":3,"elapsedMs":754000,"penaltiesMs":60000,"finished":true}]}"#
     static let stationSolved =
         #"{"type":"stationSolved","team":"Red","station":1,"of":3,"name":"Kitchen","elapsedMs":64000,"penaltiesMs":30000}"#
     static let huntOver =
@@ -80,6 +82,34 @@ struct OutsiderHuntScreenTests {
         #expect(text.contains("Your team picked 1 (elephant) — locked in."))
         #expect(text.contains("[1] elephant ✔"))
         #expect(text.contains("1. Red"))
+    }
+
+    @Test func lockInsFollowTheirUpdatesAndAMissedOneAsksForTheWholeList() throws {
+        let followed = Self.outsider([ModeFixtures.puzzle, ModeFixtures.lockedBlue, ModeFixtures.lockedGreen])
+        let view = try #require(followed.game as? OutsiderView)
+        #expect(view.locked.map(\.team) == ["Red", "Blue", "Green"])
+        #expect(followed.awaitingResync.isEmpty)
+        // The update after the first lock-in went missing: the client asks once and keeps what it had.
+        var lossy = Self.outsider([ModeFixtures.puzzle, ModeFixtures.lockedRed])
+        let asked = lossy.apply(Fixtures.json(ModeFixtures.lockedGreen), at: 10_000)
+        #expect(asked == [.send(.resync(state: "lockedIn"))])
+        #expect((lossy.game as? OutsiderView)?.locked.map(\.team) == ["Red"])
+        _ = lossy.apply(Fixtures.json(ModeFixtures.lockedBlue), at: 10_100)
+        #expect(lossy.awaitingResync.isEmpty, "the whole list answers the resync")
+        // A new round's list starts afresh.
+        let next = ModeFixtures.puzzle.replacingOccurrences(of: #""number":2"#, with: #""number":3"#)
+        _ = lossy.apply(Fixtures.json(next), at: 10_200)
+        #expect((lossy.game as? OutsiderView)?.locked.isEmpty == true)
+    }
+
+    @Test func progressFollowsItsUpdatesAndAnUpdateThatDoesNotAddUpAsksForTheWhole() throws {
+        let board = Self.hunt([ModeFixtures.progress, ModeFixtures.redDone], role: .board)
+        let rows = try #require(board.game as? HuntView).progress
+        #expect(rows.map(\.team) == ["Red", "Blue"] && rows[0].finished && !rows[1].finished)
+        var wrong = Self.hunt([ModeFixtures.progress], role: .board)
+        let miscounted = ModeFixtures.redDone.replacingOccurrences(of: #""count":2"#, with: #""count":3"#)
+        #expect(wrong.apply(Fixtures.json(miscounted), at: 10_000) == [.send(.resync(state: "progress"))])
+        #expect((wrong.game as? HuntView)?.progress.first?.finished == false)
     }
 
     @Test func keysPickOnlyDuringARoundAndOnlyOnce() throws {
@@ -204,7 +234,7 @@ struct OutsiderHuntScreenTests {
             #expect(overText.contains("#1  Owls  11:40  2025-05-30"))
             #expect(overText.contains("#2  Red   13:34  2025-06-01"))
         }
-        let finished = Self.hunt([ModeFixtures.redDone])
+        let finished = Self.hunt([ModeFixtures.progress, ModeFixtures.redDone])
         #expect(screen(finished, modeSizes[size]).text.contains("You found every station!"))
     }
 }

@@ -34,7 +34,7 @@ struct ModeReliabilityTests {
         let puzzle = try red.waitFor("puzzle")
         let round = try OutsiderGameTests.identify(puzzle)
         try red.send(["type": "pick", "choice": .number(round.number)])
-        _ = try blue.waitFor("locked") { $0["team"] == "Red" }
+        try blue.waitForState(OutsiderWire.LockedIn.self) { $0.teams.map(\.team) == ["Red"] }
         first.stop(signal: SIGKILL)
 
         let second = try HostProcess(["--resume", "--reveal-seconds", "1"], data: data.path)
@@ -45,9 +45,9 @@ struct ModeReliabilityTests {
         #expect(again["number"] == 1)
         #expect((again["remainingMs"]?.intValue ?? 0) > 30_000, "the round clock goes on from the journal")
         #expect(try redAgain.waitFor("picked")["choice"] == .number(round.number))
-        #expect(try redAgain.waitFor("locked")["team"] == "Red")
+        #expect(try redAgain.waitForState(OutsiderWire.LockedIn.self).teams.map(\.team) == ["Red"])
         let blueAgain = try ModeReliabilityTests.rejoin(blue, on: second)
-        _ = try blueAgain.waitFor("locked")
+        try blueAgain.waitForState(OutsiderWire.LockedIn.self)
         #expect(!blueAgain.transcriptText.contains("\"picked\""), "Red's pick stays Red's")
         try blueAgain.send(["type": "pick", "choice": .number(round.number % 4 + 1)])
         let reveal = try redAgain.waitFor("reveal")

@@ -68,12 +68,13 @@ struct OutsiderGameTests {
         try ann.send(["type": "pick", "choice": .number(first.number), "t": 123_456, "id": 2])
         #expect(try ann.waitFor("ok") { $0["re"] == 2 }["type"] == "ok")
         #expect(try abe.waitFor("picked")["word"] == .string(first.outsider))
-        #expect(try board.waitFor("locked")["team"] == "Red")
+        let lockedRed = try board.waitForState(OutsiderWire.LockedIn.self) { !$0.teams.isEmpty }
+        #expect(lockedRed.teams == [OutsiderWire.LockIn(team: "Red", position: 1)])
         try abe.send(["type": "pick", "choice": 1, "id": 3])
         #expect(try abe.waitFor("notice")["message"]?.stringValue?.contains("first pick counts") == true)
         let wrong = (first.number % 4) + 1
         try bob.send(["type": "pick", "choice": .number(wrong)])
-        _ = try board.waitFor("locked") { $0["team"] == "Blue" }
+        try board.waitForState(OutsiderWire.LockedIn.self) { $0.teams.contains { $0.team == "Blue" } }
         try gil.send(line: first.outsider.uppercased())
         let reveal1 = try board.waitFor("reveal")
         #expect(reveal1["outsider"] == .string(first.outsider))
@@ -92,7 +93,7 @@ struct OutsiderGameTests {
         let round2 = try bob.waitFor("puzzle") { $0["number"] == 2 }
         let second = try OutsiderGameTests.identify(round2)
         try bob.send(["type": "pick", "word": .string(second.outsider.lowercased())])
-        _ = try board.waitFor("locked") { $0["team"] == "Blue" }
+        try board.waitForState(OutsiderWire.LockedIn.self) { $0.teams.contains { $0.team == "Blue" } }
         try admin.send(["type": "next", "id": 4])
         let reveal2 = try ann.waitFor("reveal") { $0["number"] == 2 }
         #expect(reveal2["results"]?.arrayValue?.first?["team"] == "Blue")
@@ -104,7 +105,7 @@ struct OutsiderGameTests {
             OutsiderGameTests.puzzles.first { round3.contains($0.words[0]) && round3.contains($0.words[3]) })
         _ = try board.waitFor("puzzle") { $0["number"] == 3 }
         try gil.send(line: "pick \(third.outsider)")
-        _ = try board.waitFor("locked") { $0["team"] == "Green" }
+        try board.waitForState(OutsiderWire.LockedIn.self) { $0.teams.contains { $0.team == "Green" } }
         try admin.send(["type": "next", "id": 5])
         _ = try board.waitFor("reveal") { $0["number"] == 3 }
         let scoreboard = try board.waitFor("scoreboard")
@@ -124,16 +125,18 @@ struct OutsiderGameTests {
                 (try? JSONParsing.parse(String(line)))?["type"]?.stringValue
             }.filter { !chatter.contains($0) }
         }
-        let rest = ["puzzle", "locked", "reveal", "puzzle", "locked", "reveal", "scoreboard"]
-        #expect(events(board) == ["game", "puzzle", "locked", "locked", "locked", "reveal"] + rest)
+        // Lock-ins are a growing state: the list whole while a change is half of it (the first two), then updates.
+        let (whole, update) = ("lockedIn", "lockedInUpdate")
+        let rest = ["puzzle", whole, "reveal", "puzzle", whole, "reveal", "scoreboard"]
+        #expect(events(board) == ["game", "puzzle", whole, whole, update, "reveal"] + rest)
         #expect(
             events(bob)
                 == [
-                    "game", "puzzle", "locked", "picked", "locked", "locked", "reveal", "puzzle", "picked", "locked",
-                    "reveal", "puzzle", "locked", "reveal", "scoreboard",
+                    "game", "puzzle", whole, "picked", whole, update, "reveal", "puzzle", "picked", whole,
+                    "reveal", "puzzle", whole, "reveal", "scoreboard",
                 ])
-        #expect(events(ann) == ["game", "puzzle", "picked", "locked", "locked", "locked", "reveal"] + rest)
-        #expect(events(abe) == ["game", "puzzle", "picked", "locked", "notice", "locked", "locked", "reveal"] + rest)
+        #expect(events(ann) == ["game", "puzzle", "picked", whole, whole, update, "reveal"] + rest)
+        #expect(events(abe) == ["game", "puzzle", "picked", whole, "notice", whole, update, "reveal"] + rest)
 
         // Secrecy: no outsider and no link before its reveal; what a team picked reaches that team only.
         let clients = [("ann", ann), ("abe", abe), ("bob", bob), ("gil", gil), ("board", board), ("admin", admin)]

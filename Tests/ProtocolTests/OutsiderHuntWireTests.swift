@@ -68,7 +68,8 @@ struct OutsiderHuntWireTests {
         #expect(
             question.line(for: Perspective(team: "Red"))
                 == "Station 2/3: What do you sharpen before writing?  (6 letters)  Every line you type is your answer "
-                + "now; a wrong one adds time. `hint` shows a hint (+30 s, then +60 s); other commands now start with /.")
+                + "now; a wrong one adds time. `hint` shows a hint (+30 s, then +60 s); other commands now start with /."
+        )
         let station = OutsiderWire.Puzzle(number: 1, of: 3, words: ["green", "dog", "blue", "red"], hints: 0)
         #expect(
             station.line(for: Perspective(team: "Red"))
@@ -88,13 +89,23 @@ struct OutsiderHuntWireTests {
         #expect(
             reveal.line(for: Perspective())
                 == "The odd one out was: snake (the others: they have fur). "
-                + "Red ✔ snake +95 (2.1 s) · Blue ✘ cat (3.4 s) · Green —. Scores: #1 Red 95 · #2 Blue 0 · #2 Green 0. Next round in 5 s.")
+                + "Red ✔ snake +95 (2.1 s) · Blue ✘ cat (3.4 s) · Green —. Scores: #1 Red 95 · #2 Blue 0 · #2 Green 0. Next round in 5 s."
+        )
+        let red = OutsiderWire.LockIn(team: "Red", position: 1)
+        let blue = OutsiderWire.LockIn(team: "Blue", position: 2)
+        let green = OutsiderWire.LockIn(team: "Green", position: 3)
+        #expect(OutsiderWire.LockedIn(teams: [red]).line(for: Perspective(team: "red")) == "Your team locked in (1st).")
         #expect(
-            OutsiderWire.Locked(team: "Red", position: 1).line(for: Perspective(team: "red"))
-                == "Your team locked in (1st).")
+            OutsiderWire.LockedIn(teams: [red, blue]).line(for: Perspective(team: "Red"))
+                == "Locked in: Your team (1st) · Blue (2nd).")
         #expect(
-            OutsiderWire.Locked(team: "Blue", position: 2).line(for: Perspective(team: "Red"))
-                == "Blue locked in (2nd).")
+            OutsiderWire.LockedInUpdate(seq: 3, count: 3, teams: [green]).line(for: Perspective(team: "Red"))
+                == "Green locked in (3rd).")
+        #expect(
+            HuntWire.ProgressUpdate(
+                seq: 2, count: 2,
+                teams: [.init(team: "Red", station: 1, of: 3, elapsedMs: 184_000, penaltiesMs: 0, finished: false)]
+            ).line(for: Perspective()) == "Progress: Red 1/3")
         #expect(
             [1, 2, 3, 4, 11, 12, 13, 21, 22, 101].map(Wording.ordinal) == [
                 "1st", "2nd", "3rd", "4th", "11th", "12th", "13th", "21st", "22nd", "101st",

@@ -46,7 +46,9 @@ struct OutsiderHuntOrganiserTests {
         let seen = bob.drain().map(\.description)
         let beforeReveal = seen.prefix { !$0.contains("\"reveal\"") }.joined()
         #expect(!beforeReveal.contains("\"outsider\":"), "the outsider leaked")
-        #expect(beforeReveal.contains("\"locked\",\"team\":\"Red\",\"position\":1}"), "who locked in, never what")
+        #expect(
+            beforeReveal.contains("\"lockedIn\",\"teams\":[{\"team\":\"Red\",\"position\":1}]"),
+            "who locked in, never what")
         #expect(!(seen + ann.drain().map(\.description)).joined().contains("\"feed\""), "the feed is for operators")
         #expect(seen.contains { $0.contains("\"reveal\"") && $0.contains("\"nextInMs\":null") })
         #expect(host.console("next").first == "Moving on.")

@@ -25,8 +25,10 @@ struct HuntView: GameScreen {
     var task: Task?
     /// The hints seen at the current station, by number.
     var hints: [HuntWire.Hint] = []
-    /// Every team's progress, in the order first heard of.
-    var progress: [HuntWire.TeamProgress] = []
+    /// Every team's progress as the host last sent it whole or changed it (numbered, for its `progressUpdate`s).
+    var progressState: HuntWire.Progress?
+    /// Every team's progress, in the order the teams joined the hunt.
+    var progress: [HuntWire.TeamProgress] { progressState?.teams ?? [] }
     /// Who solved which station and when (operators).
     var log: [HuntWire.StationSolved] = []
     var ranking: [HuntWire.Ranked] = []
@@ -169,14 +171,14 @@ struct HuntView: GameScreen {
             state.setNotice("✔ \(solved.name) solved!\(success)", isError: false, at: now, isLasting: true)
             if solved.last { task = nil }
             return [.bell]
-        case .progress(let update):
-            for row in update.teams {
-                if let index = progress.firstIndex(where: { $0.team == row.team }) {
-                    progress[index] = row
-                } else {
-                    progress.append(row)
-                }
-            }
+        case .progress(let whole):
+            progressState = state.took(whole)
+            if let row = mine(state), row.finished { task = nil }
+        case .progressUpdate(let update):
+            let (next, actions) = state.followed(progressState, by: update)
+            guard let next else { return actions }
+            guard next.teams.count == update.count else { return state.askWhole(HuntWire.Progress.self) }
+            progressState = next
             if let row = mine(state), row.finished { task = nil }
         case .stationSolved(let solved):
             log.removeAll { $0.team == solved.team && $0.station == solved.station }

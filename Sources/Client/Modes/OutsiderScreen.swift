@@ -37,8 +37,10 @@ struct OutsiderView: GameScreen {
     var deadline: Int64?
     /// What this player's team picked this round: the word's number (1-4) and the word.
     var myPick: OutsiderWire.Picked?
+    /// Who locked in this round as the host last sent it whole or changed it (numbered, for its updates).
+    var lockedIn: OutsiderWire.LockedIn?
     /// Who locked in, in press order.
-    var locked: [OutsiderWire.Locked] = []
+    var locked: [OutsiderWire.LockIn] { lockedIn?.teams ?? [] }
     var reveal: Reveal?
     var standings: [Standing] = []
 
@@ -79,7 +81,8 @@ struct OutsiderView: GameScreen {
         case .puzzle(let puzzle):
             if round?.number != puzzle.number || phase == .starting {
                 myPick = nil
-                locked = []
+                lockedIn = nil
+                state.awaitingResync.remove(OutsiderWire.LockedIn.type)  // the last round's list is over
                 reveal = nil
             }
             round = Round(
@@ -89,11 +92,16 @@ struct OutsiderView: GameScreen {
             phase = .round
         case .picked(let picked):
             myPick = picked
-        case .locked(let entry):
-            locked.removeAll { $0.team == entry.team }
-            locked.append(entry)
-            locked.sort { $0.position < $1.position }
-            return state.isMine(team: entry.team) ? [] : [.bell]
+        case .lockedIn(let whole):
+            let before = Set(locked.map(\.team))
+            lockedIn = state.took(whole)
+            return Self.bell(for: whole.teams.filter { !before.contains($0.team) }, state: state)
+        case .lockedInUpdate(let update):
+            let (next, actions) = state.followed(lockedIn, by: update)
+            guard let next else { return actions }
+            guard next.teams.count == update.count else { return state.askWhole(OutsiderWire.LockedIn.self) }
+            lockedIn = next
+            return Self.bell(for: update.teams, state: state)
         case .reveal(let ended):
             phase = .reveal
             deadline = nil
@@ -114,6 +122,11 @@ struct OutsiderView: GameScreen {
             if phase == .reveal { reveal?.nextAt = state.hostDeadline(in: resumed.nextInMs, now: now) }
         }
         return []
+    }
+
+    /// A bell when another team locked in (a team hears its own lock-in on its screen already).
+    private static func bell(for newcomers: [OutsiderWire.LockIn], state: ClientState) -> [ClientAction] {
+        newcomers.contains { !state.isMine(team: $0.team) } ? [.bell] : []
     }
 
     // MARK: Keys and lines

@@ -426,9 +426,9 @@ final class HuntHost: GameAdapter {
                     feed(
                         "\(team) solved \(solved.name) (\(solved.number)/\(solved.total)) at \(clock)\(typed); "
                             + "penalties \(DurationText.clock(solved.penaltiesMs)).\(done)"))
-            case .progress(let rows):
-                outgoing.append(
-                    Outgoing(.everyone, HuntWire.Progress(teams: rows.map(HuntWire.TeamProgress.init(row:)))))
+            case .progress:
+                // Every team's row, a growing state: whole once, then only the rows that changed.
+                outgoing.append(.state(.everyone, progress))
             case .scoreboard(let ranking):
                 outgoing.append(Outgoing(.everyone, scoreboard))
                 outgoing.append(
@@ -451,7 +451,7 @@ final class HuntHost: GameAdapter {
         case .finished:
             messages.append(scoreboard)
         case .running:
-            messages.append(HuntWire.Progress(teams: game.progress.map(HuntWire.TeamProgress.init(row:))))
+            messages.append(progress)
             if viewer.role == .admin { messages += game.solveLog.map { Self.stationSolved($0.team, $0.solved) } }
             if viewer.role == .player, let team = viewer.team.flatMap(game.team(named:)) {
                 if let clue = game.clue(for: team) { messages.append(Self.clue(clue)) }
@@ -465,6 +465,11 @@ final class HuntHost: GameAdapter {
             break
         }
         return messages
+    }
+
+    /// Every team's public progress, for live and catch-up alike.
+    private var progress: HuntWire.Progress {
+        HuntWire.Progress(teams: game.progress.map(HuntWire.TeamProgress.init(row:)))
     }
 
     var scores: (any HostMessage)? {

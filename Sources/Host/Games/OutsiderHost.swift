@@ -52,6 +52,9 @@ final class OutsiderHost: GameAdapter {
     var game: OddOneOut
     let record: StartRecord
     private var roundLog: [RoundRecord] = []
+    /// Who locked in during the shown round, in press order, as the lock-ins were announced (the list ends with its
+    /// round, which the game may have closed in the same step).
+    private var lockIns: [OutsiderWire.LockIn] = []
 
     init(record: StartRecord) throws(RuleError) {
         self.record = record
@@ -232,6 +235,9 @@ final class OutsiderHost: GameAdapter {
         for effect in effects {
             switch effect {
             case .round(let opened):
+                // A new round's lock-ins start afresh: its first `lockedIn` goes out whole.
+                lockIns = []
+                outgoing.append(.endState(OutsiderWire.LockedIn.self, .everyone))
                 outgoing.append(Outgoing(.everyone, puzzle(opened, at: now)))
                 outgoing.append(feed(roundLine(opened)))
             case .teamJoined(let team):
@@ -240,7 +246,9 @@ final class OutsiderHost: GameAdapter {
             case .picked(let team, let choice, let word):
                 outgoing.append(Outgoing(.team(team), OutsiderWire.Picked(choice: choice + 1, word: word)))
             case .locked(let team, let position):
-                outgoing.append(Outgoing(.everyone, OutsiderWire.Locked(team: team, position: position)))
+                // The list is a growing state: whole once, then the lock-ins of each turn as one small update.
+                lockIns.append(OutsiderWire.LockIn(team: team, position: position))
+                outgoing.append(.state(.everyone, OutsiderWire.LockedIn(teams: lockIns)))
                 outgoing.append(feed(lockedLine(team, position: position)))
             case .reveal(let ended):
                 outgoing.append(Outgoing(.everyone, reveal(ended, at: now)))
@@ -365,7 +373,8 @@ final class OutsiderHost: GameAdapter {
                 if let team, let pick = game.pick(of: team) {
                     messages.append(OutsiderWire.Picked(choice: pick.choice + 1, word: game.words[pick.choice]))
                 }
-                messages += game.lockedPicks.map { OutsiderWire.Locked(team: $0.team, position: $0.position ?? 0) }
+                let locked = game.lockedPicks.map { OutsiderWire.LockIn(team: $0.team, position: $0.position ?? 0) }
+                if !locked.isEmpty { messages.append(OutsiderWire.LockedIn(teams: locked)) }
             } else if let last = game.lastReveal {
                 messages.append(reveal(last, at: now))
             }

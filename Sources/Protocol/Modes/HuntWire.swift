@@ -197,7 +197,7 @@ public enum HuntWire: GameWire {
     }
 
     /// One team's public progress.
-    public struct TeamProgress: Codable, Sendable, Equatable {
+    public struct TeamProgress: ListItem {
         /// The team.
         public var team: String
         /// Stations solved.
@@ -210,16 +210,24 @@ public enum HuntWire: GameWire {
         public var penaltiesMs: Int64
         /// Whether it solved every station.
         public var finished: Bool
+        /// In a `progressUpdate` only, where the row goes when not at the end (PROTOCOL.md §6.0).
+        public var at: Int?
 
         /// Creates a row.
-        public init(team: String, station: Int, of: Int, elapsedMs: Int64, penaltiesMs: Int64, finished: Bool) {
+        public init(
+            team: String, station: Int, of: Int, elapsedMs: Int64, penaltiesMs: Int64, finished: Bool, at: Int? = nil
+        ) {
             self.team = team
             self.station = station
             self.of = of
             self.elapsedMs = elapsedMs
             self.penaltiesMs = penaltiesMs
             self.finished = finished
+            self.at = at
         }
+
+        /// A team has one row.
+        public var key: String { team }
 
         /// `Red 2/5 (+0:30)`, `Blue done 12:04`.
         public var summary: String {
@@ -229,17 +237,52 @@ public enum HuntWire: GameWire {
         }
     }
 
-    /// What changed in the teams' progress (everyone): the rows of the teams that changed; a catch-up lists all.
+    /// Every team's progress, in the order the teams joined the hunt: a growing state (PROTOCOL.md §6.0), whole at
+    /// the start, on joining and on `resync`, otherwise changed by `progressUpdate`.
     public struct Progress: HostMessage {
         public static let type = "progress"
-        /// The changed teams' rows.
+        /// Every team's row.
         public var teams: [TeamProgress]
+        /// The version of these rows, which the `progressUpdate`s that follow continue (PROTOCOL.md §6.0).
+        public var seq: Int?
 
         /// Creates the message.
-        public init(teams: [TeamProgress]) { self.teams = teams }
+        public init(teams: [TeamProgress], seq: Int? = nil) {
+            self.teams = teams
+            self.seq = seq
+        }
 
         public func line(for reader: Perspective) -> String? {
             "Progress: " + teams.map(\.summary).joined(separator: " · ")
+        }
+    }
+
+    /// The rows that changed since the last `progress`/`progressUpdate` (PROTOCOL.md §6.0, §6.8).
+    public struct ProgressUpdate: StateDelta {
+        public static let type = "progressUpdate"
+        public static let stateType = Progress.type
+        /// The rows' version after this change.
+        public var seq: Int?
+        /// Teams in the hunt now.
+        public var count: Int
+        /// The rows of the teams that solved, were penalised, took a hint or joined (with `at` where needed).
+        public var teams: [TeamProgress]
+
+        /// Creates the delta.
+        public init(seq: Int, count: Int, teams: [TeamProgress]) {
+            self.seq = seq
+            self.count = count
+            self.teams = teams
+        }
+
+        public var changed: [TeamProgress] { teams }
+        /// No team leaves a hunt.
+        public var removed: [String] { [] }
+
+        /// `Progress: Red 2/5 (+0:30)`.
+        public func line(for reader: Perspective) -> String? {
+            guard !teams.isEmpty else { return nil }
+            return "Progress: " + teams.map(\.summary).joined(separator: " · ")
         }
     }
 
@@ -399,6 +442,7 @@ public enum HuntWire: GameWire {
         case hint(Hint)
         case solved(Solved)
         case progress(Progress)
+        case progressUpdate(ProgressUpdate)
         case stationSolved(StationSolved)
         case scoreboard(Scoreboard)
         case scores(Scores)
@@ -408,7 +452,8 @@ public enum HuntWire: GameWire {
             member(Intro.self, Message.intro), member(Clue.self, Message.clue),
             member(OutsiderWire.Puzzle.self, Message.puzzle), member(Question.self, Message.question),
             member(Wrong.self, Message.wrong), member(Hint.self, Message.hint), member(Solved.self, Message.solved),
-            member(Progress.self, Message.progress), member(StationSolved.self, Message.stationSolved),
+            member(Progress.self, Message.progress), member(ProgressUpdate.self, Message.progressUpdate),
+            member(StationSolved.self, Message.stationSolved),
             member(Scoreboard.self, Message.scoreboard), member(Scores.self, Message.scores),
             member(Resumed.self, Message.resumed),
         ])
@@ -427,6 +472,7 @@ public enum HuntWire: GameWire {
             case .hint(let message): message
             case .solved(let message): message
             case .progress(let message): message
+            case .progressUpdate(let message): message
             case .stationSolved(let message): message
             case .scoreboard(let message): message
             case .scores(let message): message
@@ -515,5 +561,17 @@ extension Wording {
     /// `45 minutes`, `1 minute`, or `30 s` under a minute, rounded up.
     public static func minutes(_ milliseconds: Int64) -> String {
         milliseconds < 60_000 ? seconds(milliseconds) : count(Int((milliseconds + 59_999) / 60_000), "minute")
+    }
+}
+
+extension HuntWire.Progress: GrowingState {
+    public var items: [HuntWire.TeamProgress] { teams }
+
+    public func delta(seq: Int, changed: [HuntWire.TeamProgress], removed: [String]) -> HuntWire.ProgressUpdate {
+        HuntWire.ProgressUpdate(seq: seq, count: teams.count, teams: changed)
+    }
+
+    public func updated(items: [HuntWire.TeamProgress], by delta: HuntWire.ProgressUpdate) -> HuntWire.Progress {
+        HuntWire.Progress(teams: items, seq: seq)
     }
 }

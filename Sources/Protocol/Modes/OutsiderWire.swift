@@ -108,22 +108,85 @@ public enum OutsiderWire: GameWire {
         public func line(for reader: Perspective) -> String? { "Your team picked \(choice) (\(word)). It is final." }
     }
 
-    /// A team locked in its pick: its place in press order, never what it picked.
-    public struct Locked: HostMessage {
-        public static let type = "locked"
+    /// One team's lock-in: its place in press order, never what it picked.
+    public struct LockIn: ListItem {
         /// The team.
         public var team: String
         /// Its place among this round's picks, 1-based.
         public var position: Int
+        /// In a `lockedInUpdate` only, where the entry goes when not at the end (PROTOCOL.md §6.0).
+        public var at: Int?
 
-        /// Creates the message.
-        public init(team: String, position: Int) {
+        /// Creates an entry.
+        public init(team: String, position: Int, at: Int? = nil) {
             self.team = team
             self.position = position
+            self.at = at
         }
 
-        public func line(for reader: Perspective) -> String? {
+        /// A team locks in once per round.
+        public var key: String { team }
+
+        /// `Blue (2nd)`, `Your team (1st)`.
+        public func summary(for reader: Perspective) -> String {
+            (reader.isMine(team: team) ? "Your team" : team) + " (\(Wording.ordinal(position)))"
+        }
+
+        /// `Blue locked in (2nd).`, `Your team locked in (1st).`
+        public func line(for reader: Perspective) -> String {
             (reader.isMine(team: team) ? "Your team" : team) + " locked in (\(Wording.ordinal(position)))."
+        }
+    }
+
+    /// Who has locked in this round, in press order (never what they picked): a growing state (PROTOCOL.md §6.0),
+    /// whole at a round's first lock-in, on joining and on `resync`, otherwise changed by `lockedInUpdate`.
+    public struct LockedIn: HostMessage {
+        public static let type = "lockedIn"
+        /// The teams that locked in, in press order.
+        public var teams: [LockIn]
+        /// The version of this list, which the `lockedInUpdate`s that follow continue (PROTOCOL.md §6.0).
+        public var seq: Int?
+
+        /// Creates the message.
+        public init(teams: [LockIn], seq: Int? = nil) {
+            self.teams = teams
+            self.seq = seq
+        }
+
+        /// `Red locked in (1st).` for the first; `Locked in: Your team (1st) · Blue (2nd).` for more.
+        public func line(for reader: Perspective) -> String? {
+            if teams.count == 1 { return teams[0].line(for: reader) }
+            guard !teams.isEmpty else { return nil }
+            return "Locked in: " + teams.map { $0.summary(for: reader) }.joined(separator: " · ") + "."
+        }
+    }
+
+    /// Teams that locked in since the last `lockedIn`/`lockedInUpdate` (PROTOCOL.md §6.0, §6.7).
+    public struct LockedInUpdate: StateDelta {
+        public static let type = "lockedInUpdate"
+        public static let stateType = LockedIn.type
+        /// The list's version after this change.
+        public var seq: Int?
+        /// Teams locked in now.
+        public var count: Int
+        /// The teams that locked in (with `at` where needed).
+        public var teams: [LockIn]
+
+        /// Creates the delta.
+        public init(seq: Int, count: Int, teams: [LockIn]) {
+            self.seq = seq
+            self.count = count
+            self.teams = teams
+        }
+
+        public var changed: [LockIn] { teams }
+        /// A lock-in is final: no team leaves the list of its round.
+        public var removed: [String] { [] }
+
+        /// `Blue locked in (2nd). Green locked in (3rd).`
+        public func line(for reader: Perspective) -> String? {
+            guard !teams.isEmpty else { return nil }
+            return teams.map { $0.line(for: reader) }.joined(separator: " ")
         }
     }
 
@@ -229,7 +292,8 @@ public enum OutsiderWire: GameWire {
         case intro(Intro)
         case puzzle(Puzzle)
         case picked(Picked)
-        case locked(Locked)
+        case lockedIn(LockedIn)
+        case lockedInUpdate(LockedInUpdate)
         case reveal(Reveal)
         case scoreboard(ShakyWire.Scoreboard)
         case scores(ShakyWire.Scores)
@@ -237,7 +301,8 @@ public enum OutsiderWire: GameWire {
 
         private static let decoder = FamilyDecoder<Message>([
             member(Intro.self, Message.intro), member(Puzzle.self, Message.puzzle), member(Picked.self, Message.picked),
-            member(Locked.self, Message.locked), member(Reveal.self, Message.reveal),
+            member(LockedIn.self, Message.lockedIn), member(LockedInUpdate.self, Message.lockedInUpdate),
+            member(Reveal.self, Message.reveal),
             member(ShakyWire.Scoreboard.self, Message.scoreboard), member(ShakyWire.Scores.self, Message.scores),
             member(Resumed.self, Message.resumed),
         ])
@@ -251,7 +316,8 @@ public enum OutsiderWire: GameWire {
             case .intro(let message): message
             case .puzzle(let message): message
             case .picked(let message): message
-            case .locked(let message): message
+            case .lockedIn(let message): message
+            case .lockedInUpdate(let message): message
             case .reveal(let message): message
             case .scoreboard(let message): message
             case .scores(let message): message
@@ -346,5 +412,17 @@ extension Wording {
         let suffix =
             (11...13).contains(tens) ? "th" : [1: "st", 2: "nd", 3: "rd"][number % 10] ?? "th"
         return "\(number)\(suffix)"
+    }
+}
+
+extension OutsiderWire.LockedIn: GrowingState {
+    public var items: [OutsiderWire.LockIn] { teams }
+
+    public func delta(seq: Int, changed: [OutsiderWire.LockIn], removed: [String]) -> OutsiderWire.LockedInUpdate {
+        OutsiderWire.LockedInUpdate(seq: seq, count: teams.count, teams: changed)
+    }
+
+    public func updated(items: [OutsiderWire.LockIn], by delta: OutsiderWire.LockedInUpdate) -> OutsiderWire.LockedIn {
+        OutsiderWire.LockedIn(teams: items, seq: seq)
     }
 }
