@@ -64,6 +64,10 @@ struct BenchOptions {
     var storms = [
         StormSpec(players: 1000, teams: 100, windowMs: 200), StormSpec(players: 200, teams: 200, windowMs: 100),
     ]
+    /// Odd One Out's busiest moment: N players in T teams all press a pick within W ms.
+    var outsiderStorm = StormSpec(players: 1000, teams: 100, windowMs: 200)
+    /// The station hunt's busiest moment: every team of N players in T solves its station within W ms.
+    var huntStorm = StormSpec(players: 1000, teams: 100, windowMs: 200)
     /// Players joining one at a time (each waits for its welcome), in teams of `teamSize`.
     var joinsOneByOne = 1000
     var idleClients = 10_000
@@ -114,7 +118,8 @@ struct BenchOptions {
             .value("--only", \.sections, sections, help: "sections to run, comma separated", section: what,
                    shownDefault: "all"),
             .flag("--quick", sets: \.isQuick, to: true,
-                  help: "small sizes for a smoke test (8 clients, 20 buzzes, a 40/8/50 buzz storm, a 50-client join "
+                  help: "small sizes for a smoke test (8 clients, 20 buzzes, 40/8/50 buzz, Odd One Out and hunt "
+                      + "storms, a 50-client join "
                       + "storm, 60 joins one by one, 200 idle clients for 1 s, 1 clock cycle, fairness: down80, lan, "
                       + "off and cheat with 5 trials each)", section: what),
             .value("--sizes", \.sizes, .list(of: count(2...20_000)), help: "client counts for buzz fan-out",
@@ -126,6 +131,12 @@ struct BenchOptions {
                    section: what),
             .value("--storms", \.storms, .list(of: StormSpec.option),
                    help: "buzz storms: players/teams/milliseconds within which they all press", section: what),
+            .value("--outsider-storm", \.outsiderStorm, StormSpec.option,
+                   help: "Odd One Out's busiest moment: players/teams/milliseconds within which all pick",
+                   section: what),
+            .value("--hunt-storm", \.huntStorm, StormSpec.option,
+                   help: "the station hunt's busiest moment: players/teams/milliseconds within which every team "
+                       + "solves a station", section: what),
             .value("--join-storm", \.joinStormClients, count(1...20_000), help: "clients in the join storm",
                    section: what),
             .value("--joins", \.joinsOneByOne, count(1...20_000), help: "players joining one by one", section: what),
@@ -185,6 +196,10 @@ struct BenchOptions {
             if !explicit.contains("--warmup") { options.warmupBuzzes = 2 }
             if !explicit.contains("--join-storm") { options.joinStormClients = 50 }
             if !explicit.contains("--storms") { options.storms = [StormSpec(players: 40, teams: 8, windowMs: 50)] }
+            if !explicit.contains("--outsider-storm") {
+                options.outsiderStorm = StormSpec(players: 40, teams: 8, windowMs: 50)
+            }
+            if !explicit.contains("--hunt-storm") { options.huntStorm = StormSpec(players: 40, teams: 8, windowMs: 50) }
             if !explicit.contains("--joins") { options.joinsOneByOne = 60 }
             if !explicit.contains("--idle") { options.idleClients = 200 }
             if !explicit.contains("--idle-seconds") { options.idleSeconds = 1 }

@@ -11,6 +11,8 @@ import Darwin
 /// What a received line is, judged from its first bytes (`{"type":"…"`): the host writes `type` first.
 enum LineKind: UInt8 {
     case welcome, lobby, buzzed, buzzedUpdate, question, reveal, ping, pong, ok, error, other
+    /// Odd One Out's lock-ins and the hunt's progress, whole and as deltas, which their storms follow.
+    case lockedIn, lockedInUpdate, progress, progressUpdate
 
     /// The kind named by the start of a line.
     static func classify(_ head: [UInt8]) -> LineKind {
@@ -22,12 +24,16 @@ enum LineKind: UInt8 {
         case "lobby", "lobbyUpdate", "teams", "teamsUpdate": return .lobby
         case "buzzed": return .buzzed
         case "buzzedUpdate": return .buzzedUpdate
-        case "question": return .question
+        case "question", "puzzle": return .question
         case "reveal": return .reveal
         case "ping": return .ping
         case "pong": return .pong
         case "ok": return .ok
         case "error": return .error
+        case "lockedIn": return .lockedIn
+        case "lockedInUpdate": return .lockedInUpdate
+        case "progress": return .progress
+        case "progressUpdate": return .progressUpdate
         default: return .other
         }
     }
@@ -47,6 +53,46 @@ struct ReceivedLine {
     var count: Int?
     /// A `buzzed` or `buzzedUpdate`, decoded, where the pool follows buzz orders.
     var order: OrderLine?
+    /// A lock-in list or progress message, as the mode storms follow it.
+    var list: ListLine?
+}
+
+/// A message of a mode's growing list (Odd One Out's `lockedIn`, the hunt's `progress`, and their deltas), as a mode
+/// storm's clients follow it: by `seq`, counting the items that reached the storm's goal (a lock-in; a row at
+/// station 1), each of which reaches it once. A whole message says how many have; a delta, how many more.
+struct ListLine {
+    /// Whether the message is the whole list (else a delta).
+    var isWhole: Bool
+    /// The list's version (a whole's, or the one a delta makes).
+    var seq: Int?
+    /// Items that reached the goal: in the whole list, or newly in the delta.
+    var reached: Int
+
+    /// `"position":` in a lock-in, `"station":1,` in a progress row solved once.
+    static func marker(for kind: LineKind) -> [UInt8]? {
+        switch kind {
+        case .lockedIn, .lockedInUpdate: return Array("\"position\":".utf8)
+        case .progress, .progressUpdate: return Array("\"station\":1,".utf8)
+        default: return nil
+        }
+    }
+
+    /// The list line in `body`, a whole line of `kind`; nil when `kind` is not such a list.
+    static func read(_ body: [UInt8], kind: LineKind) -> ListLine? {
+        guard let marker = marker(for: kind) else { return nil }
+        var reached = 0
+        var index = body.startIndex
+        while let range = body[index...].firstRange(of: marker) {
+            reached += 1
+            index = range.upperBound
+        }
+        let isWhole = kind == .lockedIn || kind == .progress
+        // A whole ends with its `seq`; a delta starts with it (`{"type":"…Update","seq":N,…`).
+        let seq = isWhole
+            ? LineAssembly.number(after: "\"seq\":", in: Array(body.suffix(24)))
+            : LineAssembly.number(after: "\"seq\":", in: Array(body.prefix(48)))
+        return ListLine(isWhole: isWhole, seq: seq, reached: reached)
+    }
 }
 
 /// A buzz order message as the storm's clients follow it (PROTOCOL.md §6.0).
@@ -140,6 +186,16 @@ final class Tally: @unchecked Sendable {
     var orderMessages = 0
     /// When the readers last got something other than keepalive pings (monotonic ns).
     var lastReceiveAt: Int64 = 0
+    /// The mode storms' list per slot: its `seq`, the items that reached the goal, and when it first held
+    /// `listGoal` of them (0: not yet).
+    var listSeq: [Int?]
+    var listReached: [Int]
+    var listCompleteAt: [Int64]
+    var listGoal = Int.max
+    /// Targets whose list holds `listGoal` items; list messages that did not follow (gaps), and in all.
+    var listCompleteCount = 0
+    var listGaps = 0
+    var listMessages = 0
 
     init(capacity: Int) {
         self.capacity = capacity
@@ -159,6 +215,9 @@ final class Tally: @unchecked Sendable {
         bytesBySlot = Array(repeating: 0, count: capacity)
         orders = Array(repeating: nil, count: capacity)
         orderCompleteAt = Array(repeating: 0, count: capacity)
+        listSeq = Array(repeating: nil, count: capacity)
+        listReached = Array(repeating: 0, count: capacity)
+        listCompleteAt = Array(repeating: 0, count: capacity)
     }
 
     /// Runs `body` under the lock.
@@ -224,6 +283,8 @@ final class Tally: @unchecked Sendable {
             case .error:
                 errorCount += 1
                 if let body = line.body { lastError = String(decoding: body.prefix(300), as: UTF8.self) }
+            case .lockedIn, .lockedInUpdate, .progress, .progressUpdate:
+                if let list = line.list { followList(list, slot: slot, at: line.at) }
             case .pong, .ok, .other:
                 break
             }
@@ -279,6 +340,35 @@ final class Tally: @unchecked Sendable {
         if orderCompleteAt[slot] == 0, (orders[slot]?.entries ?? 0) >= orderGoal {
             orderCompleteAt[slot] = time
             if isTarget[slot] { orderCompleteCount += 1 }
+        }
+    }
+
+    /// Applies a list message to what `slot` holds; notes when the list holds `listGoal` items.
+    private func followList(_ list: ListLine, slot: Int, at time: Int64) {
+        listMessages += 1
+        if list.isWhole {
+            listSeq[slot] = list.seq
+            listReached[slot] = list.reached
+        } else if let held = listSeq[slot], let seq = list.seq, seq == held + 1 {
+            listSeq[slot] = seq
+            listReached[slot] += list.reached
+        } else if let held = listSeq[slot], let seq = list.seq, seq <= held {
+            // A version the client already holds: nothing to do.
+        } else {
+            listGaps += 1
+        }
+        if listCompleteAt[slot] == 0, listReached[slot] >= listGoal {
+            listCompleteAt[slot] = time
+            if isTarget[slot] { listCompleteCount += 1 }
+        }
+    }
+
+    /// Counts lists complete once they hold `goal` items; the lists held so far stay (caller holds no lock).
+    func expectLists(of goal: Int) {
+        locked { tally in
+            tally.listGoal = goal
+            tally.listCompleteCount = 0
+            for index in 0..<tally.capacity { tally.listCompleteAt[index] = 0 }
         }
     }
 
@@ -346,7 +436,7 @@ final class LineAssembly {
 
     func wantsBody(_ kind: LineKind) -> Bool {
         switch kind {
-        case .welcome, .error: return true
+        case .welcome, .error, .lockedIn, .lockedInUpdate, .progress, .progressUpdate: return true
         case .buzzed, .buzzedUpdate: return keepsOrders && (decodesOrders || isKeeping)
         case .lobby: return false
         default: return isKeeping
@@ -400,6 +490,10 @@ final class LineAssembly {
             }
         }
         if keepsOrders, kind == .buzzed || kind == .buzzedUpdate { line.body = isKeeping ? body : nil }
+        if let kind, let body, let list = ListLine.read(body, kind: kind) {
+            line.list = list
+            line.body = isKeeping ? body : nil
+        }
         tail.removeAll(keepingCapacity: true)
         head.removeAll(keepingCapacity: true)
         kind = nil
@@ -515,7 +609,8 @@ final class ReaderThread: @unchecked Sendable {
                         let line = assembly.finish(slot: slot, at: now)
                         if line.kind == .ping { pool.sendBestEffort(fd: fd, pong) }
                         switch line.kind {
-                        case .welcome, .lobby, .buzzed, .buzzedUpdate, .question, .reveal, .ping, .error:
+                        case .welcome, .lobby, .buzzed, .buzzedUpdate, .question, .reveal, .ping, .error, .lockedIn,
+                            .lockedInUpdate, .progress, .progressUpdate:
                             lines.append(line)
                         default: if assembly.isKeeping { lines.append(line) }
                         }

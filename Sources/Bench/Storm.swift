@@ -25,7 +25,12 @@ struct StormRun {
     func run(report: Report) {
         var runs: [JSONValue] = []
         for spec in options.storms { runs.append(storm(spec, report: report)) }
-        report.sections["storm"] = .object(["runs": .array(runs), "fsync": true, "hostFairness": true])
+        var section: JSONObject = ["runs": .array(runs), "fsync": true, "hostFairness": true]
+        // Beside the buzz storm, the busiest moments of Odd One Out and the station hunt.
+        let modes = OutsiderHuntStormRun(context: context)
+        section["outsider"] = modes.outsider(options.outsiderStorm, report: report)
+        section["hunt"] = modes.hunt(options.huntStorm, report: report)
+        report.sections["storm"] = .object(section)
     }
 
     /// One storm on a fresh host; returns its JSON.

@@ -38,7 +38,8 @@ guard FileManager.default.isExecutableFile(atPath: hostBinary) else {
 }
 let needed = max(
     parsedOptions.idleClients, parsedOptions.joinStormClients, parsedOptions.joinsOneByOne,
-    parsedOptions.storms.map(\.players).max() ?? 0, 4 * (parsedOptions.sizes.max() ?? 0)) + 200
+    parsedOptions.storms.map(\.players).max() ?? 0, parsedOptions.outsiderStorm.players + 1,
+    parsedOptions.huntStorm.players, 4 * (parsedOptions.sizes.max() ?? 0)) + 200
 if openFiles < needed {
     FileHandle.standardError.write(Data("partyline-bench: only \(openFiles) open files allowed, \(needed) needed; raise `ulimit -n`.\n".utf8))
     exit(2)
