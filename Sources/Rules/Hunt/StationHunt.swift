@@ -22,6 +22,8 @@ public struct StationHunt: SteeredMode, Codable, Sendable, Equatable {
     private var startedAt = Instant(milliseconds: 0)
     /// When the operator paused, or nil while the clock runs.
     public private(set) var pausedAt: Instant?
+    /// Whether the operator paused the game (it waits for `continue`).
+    public var isPaused: Bool { pausedAt != nil }
     private var pausedMs: Int64 = 0
     /// The final ranking once the hunt is over.
     public private(set) var finalRanking: [Ranked]?

@@ -24,6 +24,8 @@ public struct OddOneOut: SteeredMode, Codable, Sendable, Equatable {
     public private(set) var phase: Phase = .notStarted
     /// When the operator paused, or nil while the clocks run.
     public private(set) var pausedAt: Instant?
+    /// Whether the operator paused the game (it waits for `continue`).
+    public var isPaused: Bool { pausedAt != nil }
     /// During a reveal, when the next round opens by itself (nil when waiting for the operator).
     public private(set) var nextRoundAt: Instant?
     private var round = Round()
