@@ -51,8 +51,39 @@ struct OutsiderHuntOrganiserTests {
             "who locked in, never what")
         #expect(!(seen + ann.drain().map(\.description)).joined().contains("\"feed\""), "the feed is for operators")
         #expect(seen.contains { $0.contains("\"reveal\"") && $0.contains("\"nextInMs\":null") })
+        // An operator who was not there is briefed: the round with its outsider, the reveal, what the game awaits.
+        let revealBriefing = feed(try host.watcher(.admin))
+        #expect(revealBriefing.first?.hasSuffix("odd one out: \(puzzle.outsider) (\(puzzle.link))") == true)
+        #expect(revealBriefing.dropFirst().first?.hasPrefix("Revealed: \(puzzle.outsider).") == true)
+        #expect(revealBriefing.last == "Waiting for you: type next for the next round.", "\(revealBriefing)")
         #expect(host.console("next").first == "Moving on.")
         #expect(host.core.room.game.map { $0.operatorPrompt == nil } == true)
+        // In an open round: the round and each lock-in with its verdict.
+        let second = game.record.puzzles[1].puzzle
+        bob.send(["type": "pick", "word": .string(second.outsider)])
+        host.advance(by: 200)
+        let roundBriefing = feed(try host.watcher(.admin))
+        #expect(roundBriefing.count == 2, "\(roundBriefing)")
+        #expect(roundBriefing.first?.hasPrefix("Round 2/2 ") == true)
+        #expect(roundBriefing.last?.hasPrefix("Blue locked in 1st: ") == true)
+        #expect(roundBriefing.last?.contains("\(second.outsider) — right") == true, "\(roundBriefing)")
+    }
+
+    @Test func aPausedGameWaitsForTheOrganiserFirstOnTheStatusLine() throws {
+        let host = try EmbeddedHost()
+        try host.addOfficeHunt()
+        _ = try host.player("Ann", team: "Red")
+        for start in ["start outsider 2 easy animals", "start hunt office"] {
+            host.console(start)
+            #expect(!host.core.room.statusSummary.hasPrefix("WAITING FOR YOU"), "\(start)")
+            host.console("pause")
+            #expect(
+                host.core.room.statusSummary.hasPrefix("WAITING FOR YOU: type continue (the game is paused)"),
+                "\(start): \(host.core.room.statusSummary)")
+            host.console("continue")
+            #expect(!host.core.room.statusSummary.hasPrefix("WAITING FOR YOU"), "\(start)")
+            host.console("end")
+        }
     }
 
     @Test func twoGamesInOneEveningRepeatNoPuzzleWhileEnoughRemainAndTheLogKeepsEveryPick() throws {
@@ -160,6 +191,17 @@ struct OutsiderHuntOrganiserTests {
         let replayed = try JournalReplay.load(path: host.core.storage.journalPath)
         let restored = try #require(replayed.game)
         #expect(HuntHost.entry.logRows(restored.gameLog) == rows)
+
+        // An operator who was not there is briefed on where every team is, codes and answers included.
+        ann.send(["type": "checkin", "code": "DESK"])
+        ann.send(["type": "hint"])
+        let briefing = feed(try host.watcher(.admin))
+        #expect(
+            briefing == [
+                "Red is at station 2/3: Desk, code DESK (answer: pencil; 1 hint taken; penalties 1:20).",
+                "Green heads for station 1/3: Kitchen, code FRDG.",
+            ], "\(briefing)")
+        #expect(!ann.drain().contains { $0["type"] == "feed" }, "players get no briefing")
 
         // The same hunt again tonight: the start says teams may know its codes.
         host.console("end")

@@ -244,6 +244,33 @@ final class HuntHost: GameAdapter {
         return "\(station.name), code \(station.code)"
     }
 
+    /// Where each team is, for an operator who was not there (codes and answers included, as in the feed): `Red is
+    /// at station 2/3: Desk, code DESK (answer: pencil; 1 hint taken; penalties 0:30).`, `Blue heads for station
+    /// 1/3: Kitchen, code FRDG.`, `Gold found every station at 12:04 (penalties 1:00).`
+    var operatorBriefing: [String] {
+        guard game.phase == .running else { return [] }
+        let finishedAt = Dictionary(game.solveLog.map { ($0.team, $0.solved.elapsedMs) }, uniquingKeysWith: { $1 })
+        return game.teams.compactMap { team in
+            guard let state = game.state(of: team) else { return nil }
+            var details: [String] = []
+            if game.task(for: team) != nil, state.solvedCount < state.route.count {
+                switch game.hunt.stations[state.route[state.solvedCount]].task {
+                case .puzzle(let puzzle): details.append("answer: \(puzzle.outsider)")
+                case .question(_, let answer): details.append("answer: \(answer)")
+                }
+                if state.hintsShown > 0 { details.append("\(Wording.count(state.hintsShown, "hint")) taken") }
+            }
+            if state.penaltiesMs > 0 { details.append("penalties \(DurationText.clock(state.penaltiesMs))") }
+            let said = details.isEmpty ? "" : " (" + details.joined(separator: "; ") + ")"
+            guard state.solvedCount < state.route.count else {
+                let time = finishedAt[team].map { " at \(DurationText.clock($0))" } ?? ""
+                return "\(team) found every station\(time)\(said)."
+            }
+            let place = "station \(state.solvedCount + 1)/\(state.route.count): \(stationWithCode(of: team))"
+            return game.task(for: team) != nil ? "\(team) is at \(place)\(said)." : "\(team) heads for \(place)\(said)."
+        }
+    }
+
     /// Notes what a team did for the game log and returns the organiser's feed line for it.
     private func note(
         _ team: String, _ what: String, typed: String? = nil, penaltyMs: Int64 = 0, station: String? = nil,

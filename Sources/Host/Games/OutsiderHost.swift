@@ -256,9 +256,7 @@ final class OutsiderHost: GameAdapter {
                     RoundRecord(
                         number: ended.number, words: ended.words, outsider: ended.outsider, link: ended.link,
                         results: Self.results(ended)))
-                let results = Self.results(ended).map(\.summary).joined(separator: " · ")
-                let scores = ShakyWire.Standing.summary(Self.standings(ended.standings))
-                outgoing.append(feed("Revealed: \(ended.outsider). \(results). Scores: \(scores)."))
+                outgoing.append(feed(revealLine(ended)))
                 if let prompt = operatorPrompt { outgoing.append(feed("Waiting for you: type \(prompt).")) }
             case .scoreboard(let ranking):
                 outgoing.append(Outgoing(.everyone, ShakyWire.Scoreboard(ranking: Self.standings(ranking))))
@@ -313,6 +311,27 @@ final class OutsiderHost: GameAdapter {
             return "\(place): \(choice + 1) \(word) — \(verdict)\(time)"
         }
         return place
+    }
+
+    /// `Revealed: snake. Red ✔ snake +95 (2.1 s) · Blue ✘ cat (3.4 s). Scores: #1 Red 95 · #2 Blue 0.`
+    private func revealLine(_ ended: OddOneOut.Reveal) -> String {
+        let results = Self.results(ended).map(\.summary).joined(separator: " · ")
+        let scores = ShakyWire.Standing.summary(Self.standings(ended.standings))
+        return "Revealed: \(ended.outsider). \(results). Scores: \(scores)."
+    }
+
+    /// The feed an operator who was not there needs: the open round with its outsider and each lock-in with its
+    /// verdict, or the round just revealed and what the game waits for.
+    var operatorBriefing: [String] {
+        guard game.phase == .round || game.phase == .reveal, let opened = game.shownRound else { return [] }
+        var lines = [roundLine(opened)]
+        if game.phase == .round {
+            lines += game.lockedPicks.map { lockedLine($0.team, position: $0.position ?? 0) }
+        } else if let ended = game.lastReveal {
+            lines.append(revealLine(ended))
+            if let prompt = operatorPrompt { lines.append("Waiting for you: type \(prompt).") }
+        }
+        return lines
     }
 
     /// `2.1 s`.
