@@ -58,8 +58,9 @@ struct ReceivedLine {
 }
 
 /// A message of a mode's growing list (Odd One Out's `lockedIn`, the hunt's `progress`, and their deltas), as a mode
-/// storm's clients follow it: by `seq`, counting the items that reached the storm's goal (a lock-in; a row at
-/// station 1), each of which reaches it once. A whole message says how many have; a delta, how many more.
+/// storm's clients follow it: by `seq`, counting the items that reached the storm's goal (a lock-in; a row past the
+/// first station), each of which reaches it once in a storm. A whole message says how many have; a delta, how many
+/// more (its items, counted by their braces, so the readers never copy a delta's bytes).
 struct ListLine {
     /// Whether the message is the whole list (else a delta).
     var isWhole: Bool
@@ -68,30 +69,41 @@ struct ListLine {
     /// Items that reached the goal: in the whole list, or newly in the delta.
     var reached: Int
 
-    /// `"position":` in a lock-in, `"station":1,` in a progress row solved once.
-    static func marker(for kind: LineKind) -> [UInt8]? {
+    /// A row of a whole `progress` past the first station: `"station":1,`.
+    static let solvedRow = Array("\"station\":1,".utf8)
+
+    /// The list line of a finished line of `kind` (nil when `kind` is no such list): `braces` counted over the line,
+    /// its first bytes `head`, its last bytes `tail`, and its bytes `body` where kept (a whole `progress`).
+    static func read(kind: LineKind, braces: Int, head: [UInt8], tail: [UInt8], body: [UInt8]?) -> ListLine? {
+        // A whole ends with its `seq`; a delta starts with it (`{"type":"…Update","seq":N,…`).
+        let seqAtEnd = LineAssembly.number(after: "\"seq\":", in: tail.isEmpty ? head : tail)
+        let seqAtStart = LineAssembly.number(after: "\"seq\":", in: head)
         switch kind {
-        case .lockedIn, .lockedInUpdate: return Array("\"position\":".utf8)
-        case .progress, .progressUpdate: return Array("\"station\":1,".utf8)
-        default: return nil
+        case .lockedIn:
+            return ListLine(isWhole: true, seq: seqAtEnd, reached: braces - 1)
+        case .progress:
+            return ListLine(isWhole: true, seq: seqAtEnd, reached: body.map(occurrences) ?? 0)
+        case .lockedInUpdate, .progressUpdate:
+            return ListLine(isWhole: false, seq: seqAtStart, reached: braces - 1)
+        default:
+            return nil
         }
     }
 
-    /// The list line in `body`, a whole line of `kind`; nil when `kind` is not such a list.
-    static func read(_ body: [UInt8], kind: LineKind) -> ListLine? {
-        guard let marker = marker(for: kind) else { return nil }
-        var reached = 0
-        var index = body.startIndex
-        while let range = body[index...].firstRange(of: marker) {
-            reached += 1
-            index = range.upperBound
+    /// How many times `solvedRow` occurs in `bytes`.
+    static func occurrences(_ bytes: [UInt8]) -> Int {
+        var count = 0
+        var index = 0
+        let last = bytes.count - solvedRow.count
+        while index <= last {
+            if bytes[index] == solvedRow[0], bytes[index..<(index + solvedRow.count)].elementsEqual(solvedRow) {
+                count += 1
+                index += solvedRow.count
+            } else {
+                index += 1
+            }
         }
-        let isWhole = kind == .lockedIn || kind == .progress
-        // A whole ends with its `seq`; a delta starts with it (`{"type":"…Update","seq":N,…`).
-        let seq = isWhole
-            ? LineAssembly.number(after: "\"seq\":", in: Array(body.suffix(24)))
-            : LineAssembly.number(after: "\"seq\":", in: Array(body.prefix(48)))
-        return ListLine(isWhole: isWhole, seq: seq, reached: reached)
+        return count
     }
 }
 
@@ -436,7 +448,7 @@ final class LineAssembly {
 
     func wantsBody(_ kind: LineKind) -> Bool {
         switch kind {
-        case .welcome, .error, .lockedIn, .lockedInUpdate, .progress, .progressUpdate: return true
+        case .welcome, .error, .progress: return true
         case .buzzed, .buzzedUpdate: return keepsOrders && (decodesOrders || isKeeping)
         case .lobby: return false
         default: return isKeeping
@@ -454,8 +466,8 @@ final class LineAssembly {
             classify()
         }
         guard !rest.isEmpty, let kind else { return }
-        if kind == .lobby || kind == .buzzed { braces += LineAssembly.countBraces(rest) }
-        if kind == .buzzed && keepsOrders {
+        if LineAssembly.countsBraces(kind) { braces += LineAssembly.countBraces(rest) }
+        if (kind == .buzzed && keepsOrders) || kind == .lockedIn || kind == .progress {
             tail.append(contentsOf: rest.suffix(32))
             if tail.count > 32 { tail.removeFirst(tail.count - 32) }
         }
@@ -465,7 +477,7 @@ final class LineAssembly {
     private func classify() {
         let kind = LineKind.classify(head)
         self.kind = kind
-        if kind == .lobby || kind == .buzzed { braces = head.reduce(0) { $0 + ($1 == UInt8(ascii: "{") ? 1 : 0) } }
+        if LineAssembly.countsBraces(kind) { braces = head.reduce(0) { $0 + ($1 == UInt8(ascii: "{") ? 1 : 0) } }
         if wantsBody(kind) { body = head }
     }
 
@@ -490,7 +502,7 @@ final class LineAssembly {
             }
         }
         if keepsOrders, kind == .buzzed || kind == .buzzedUpdate { line.body = isKeeping ? body : nil }
-        if let kind, let body, let list = ListLine.read(body, kind: kind) {
+        if let kind, let list = ListLine.read(kind: kind, braces: braces, head: head, tail: tail, body: body) {
             line.list = list
             line.body = isKeeping ? body : nil
         }
@@ -500,6 +512,14 @@ final class LineAssembly {
         braces = 0
         body = nil
         return line
+    }
+
+    /// Whether lines of `kind` have their `{` counted (a lobby's players, a list's items).
+    static func countsBraces(_ kind: LineKind) -> Bool {
+        switch kind {
+        case .lobby, .buzzed, .lockedIn, .lockedInUpdate, .progress, .progressUpdate: return true
+        default: return false
+        }
     }
 
     /// The whole number after `key` in `bytes` (its last occurrence), if one is there.
