@@ -1,16 +1,19 @@
 import Foundation
 import Net
 import Protocol
+
 #if canImport(Glibc)
-import Glibc
-import CSystem
+    import Glibc
+    import CSystem
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// What a received line is, judged from its first bytes (`{"type":"…"`): the host writes `type` first.
 enum LineKind: UInt8 {
     case welcome, lobby, buzzed, buzzedUpdate, question, reveal, ping, pong, ok, error, other
+    /// A game's `result` (Compound words: a team's pick) and Let Me Fly's `roundOver`, which the mode storms count.
+    case result, roundOver
     /// Odd One Out's lock-ins and the hunt's progress, whole and as deltas, which their storms follow.
     case lockedIn, lockedInUpdate, progress, progressUpdate
 
@@ -30,6 +33,8 @@ enum LineKind: UInt8 {
         case "pong": return .pong
         case "ok": return .ok
         case "error": return .error
+        case "result": return .result
+        case "roundOver": return .roundOver
         case "lockedIn": return .lockedIn
         case "lockedInUpdate": return .lockedInUpdate
         case "progress": return .progress
@@ -198,6 +203,14 @@ final class Tally: @unchecked Sendable {
     var orderMessages = 0
     /// When the readers last got something other than keepalive pings (monotonic ns).
     var lastReceiveAt: Int64 = 0
+    /// The kind of line the mode storms count per slot (`count(_:goal:)`), the counts, and when each slot first
+    /// held `countGoal` of them (0: not yet).
+    var countedKind: LineKind?
+    var counted: [Int]
+    var countedGoalAt: [Int64]
+    var countGoal = Int.max
+    /// Targets that hold `countGoal` lines of `countedKind`.
+    var countReached = 0
     /// The mode storms' list per slot: its `seq`, the items that reached the goal, and when it first held
     /// `listGoal` of them (0: not yet).
     var listSeq: [Int?]
@@ -227,6 +240,8 @@ final class Tally: @unchecked Sendable {
         bytesBySlot = Array(repeating: 0, count: capacity)
         orders = Array(repeating: nil, count: capacity)
         orderCompleteAt = Array(repeating: 0, count: capacity)
+        counted = Array(repeating: 0, count: capacity)
+        countedGoalAt = Array(repeating: 0, count: capacity)
         listSeq = Array(repeating: nil, count: capacity)
         listReached = Array(repeating: 0, count: capacity)
         listCompleteAt = Array(repeating: 0, count: capacity)
@@ -262,6 +277,13 @@ final class Tally: @unchecked Sendable {
         if bytes > 0 && (lines.isEmpty || lines.contains { $0.kind != .ping }) { lastReceiveAt = now }
         for line in lines {
             let slot = line.slot
+            if line.kind == countedKind {
+                counted[slot] += 1
+                if counted[slot] == countGoal && countedGoalAt[slot] == 0 {
+                    countedGoalAt[slot] = line.at
+                    if isTarget[slot] { countReached += 1 }
+                }
+            }
             switch line.kind {
             case .buzzed, .buzzedUpdate:
                 if armedKind == .buzzed && arrivals[slot] == 0 {
@@ -297,7 +319,7 @@ final class Tally: @unchecked Sendable {
                 if let body = line.body { lastError = String(decoding: body.prefix(300), as: UTF8.self) }
             case .lockedIn, .lockedInUpdate, .progress, .progressUpdate:
                 if let list = line.list { followList(list, slot: slot, at: line.at) }
-            case .pong, .ok, .other:
+            case .pong, .ok, .other, .result, .roundOver:
                 break
             }
             if isKeeping[slot], line.kind != .lobby, let body = line.body {
@@ -397,6 +419,19 @@ final class Tally: @unchecked Sendable {
         }
     }
 
+    /// Counts lines of `kind` per slot afresh, noting when each slot holds `goal` of them (caller holds no lock).
+    func count(_ kind: LineKind, goal: Int) {
+        locked { tally in
+            tally.countedKind = kind
+            tally.countGoal = goal
+            tally.countReached = 0
+            for index in 0..<tally.capacity {
+                tally.counted[index] = 0
+                tally.countedGoalAt[index] = 0
+            }
+        }
+    }
+
     /// Starts timing arrivals of `kind` afresh (caller holds no lock).
     func arm(_ kind: LineKind) {
         locked { tally in
@@ -410,7 +445,8 @@ final class Tally: @unchecked Sendable {
     func setQuestionGoal(_ goal: Int) {
         locked { tally in
             tally.questionGoal = goal
-            tally.questionReached = (0..<tally.capacity).filter { tally.isTarget[$0] && tally.questionCount[$0] >= goal }.count
+            tally.questionReached =
+                (0..<tally.capacity).filter { tally.isTarget[$0] && tally.questionCount[$0] >= goal }.count
         }
     }
 
@@ -418,7 +454,8 @@ final class Tally: @unchecked Sendable {
     func setRevealGoal(_ goal: Int) {
         locked { tally in
             tally.revealGoal = goal
-            tally.revealReached = (0..<tally.capacity).filter { tally.isTarget[$0] && tally.revealCount[$0] >= goal }.count
+            tally.revealReached =
+                (0..<tally.capacity).filter { tally.isTarget[$0] && tally.revealCount[$0] >= goal }.count
         }
     }
 }
@@ -484,8 +521,9 @@ final class LineAssembly {
     /// Ends the line; returns it.
     func finish(slot: Int, at time: Int64) -> ReceivedLine {
         if kind == nil { classify() }
-        var line = ReceivedLine(slot: slot, kind: kind ?? .other, at: time, body: body, braces: braces,
-                                count: kind == .lobby ? LineAssembly.countField(head) : nil)
+        var line = ReceivedLine(
+            slot: slot, kind: kind ?? .other, at: time, body: body, braces: braces,
+            count: kind == .lobby ? LineAssembly.countField(head) : nil)
         if keepsOrders, kind == .buzzed {
             // {"type":"buzzed",…,"entries":[{…},…],…,"seq":N}
             let seq = LineAssembly.number(after: "\"seq\":", in: tail.isEmpty ? head : tail)
@@ -542,7 +580,8 @@ final class LineAssembly {
         let key: [UInt8] = Array("\"count\":".utf8)
         guard let range = head.firstRange(of: key) else { return nil }
         let digits = head[range.upperBound...].prefix { $0 >= 0x30 && $0 <= 0x39 }
-        return digits.isEmpty || range.upperBound + digits.count >= head.count ? nil : Int(String(decoding: digits, as: UTF8.self))
+        return digits.isEmpty || range.upperBound + digits.count >= head.count
+            ? nil : Int(String(decoding: digits, as: UTF8.self))
     }
 
     static func countBraces(_ bytes: UnsafeRawBufferPointer) -> Int {
@@ -624,13 +663,15 @@ final class ReaderThread: @unchecked Sendable {
                     while offset < count {
                         let newline = memchr(base + offset, 0x0A, count - offset)
                         let end = newline.map { base.distance(to: $0) } ?? count
-                        if end > offset { assembly.consume(UnsafeRawBufferPointer(start: base + offset, count: end - offset)) }
+                        if end > offset {
+                            assembly.consume(UnsafeRawBufferPointer(start: base + offset, count: end - offset))
+                        }
                         guard newline != nil else { break }
                         let line = assembly.finish(slot: slot, at: now)
                         if line.kind == .ping { pool.sendBestEffort(fd: fd, pong) }
                         switch line.kind {
-                        case .welcome, .lobby, .buzzed, .buzzedUpdate, .question, .reveal, .ping, .error, .lockedIn,
-                            .lockedInUpdate, .progress, .progressUpdate:
+                        case .welcome, .lobby, .buzzed, .buzzedUpdate, .question, .reveal, .ping, .error, .result,
+                            .roundOver, .lockedIn, .lockedInUpdate, .progress, .progressUpdate:
                             lines.append(line)
                         default: if assembly.isKeeping { lines.append(line) }
                         }
@@ -743,7 +784,9 @@ final class ClientPool: @unchecked Sendable {
                 continue
             }
             if written < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR) {
-                guard MonotonicClock.milliseconds() < deadline else { throw BenchError("client \(slot) could not write for 10 s") }
+                guard MonotonicClock.milliseconds() < deadline else {
+                    throw BenchError("client \(slot) could not write for 10 s")
+                }
                 var descriptor = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
                 _ = poll(&descriptor, 1, 100)
                 continue
@@ -783,7 +826,7 @@ final class ClientPool: @unchecked Sendable {
 }
 
 #if canImport(Glibc)
-let sendFlags = Int32(MSG_NOSIGNAL)
+    let sendFlags = Int32(MSG_NOSIGNAL)
 #else
-let sendFlags: Int32 = 0
+    let sendFlags: Int32 = 0
 #endif

@@ -51,7 +51,7 @@ struct OutsiderHuntStormRun {
             guard pool.tally.wait(timeout: 60, until: { $0.questionReached >= spec.players }) else {
                 throw BenchError("not every player saw the round's words")
             }
-            OutsiderHuntStormRun.waitForQuiet(pool, quiet: 0.3)
+            StormRun.waitForQuiet(pool, quiet: 0.3)
             session.clearAdminInbox()
             pool.tally.expectLists(of: spec.teams)
             let slots = session.players.map(\.slot)
@@ -93,7 +93,7 @@ struct OutsiderHuntStormRun {
             let teamSize = (spec.players + spec.teams - 1) / spec.teams
             try session.joinPlayers(spec.players, teamSize: teamSize, prefix: "H")
             try session.request(["type": "start", "game": "hunt", "hunt": "bench", "order": "fixed", "minutes": 600])
-            OutsiderHuntStormRun.waitForQuiet(pool, quiet: 0.3)
+            StormRun.waitForQuiet(pool, quiet: 0.3)
             // One player of each team checks in; the whole team gets the station's question.
             var answering: [Int] = []
             for team in 0..<session.teamCount {
@@ -105,7 +105,7 @@ struct OutsiderHuntStormRun {
             guard pool.tally.wait(timeout: 60, until: { $0.questionReached >= spec.players }) else {
                 throw BenchError("not every team checked in")
             }
-            OutsiderHuntStormRun.waitForQuiet(pool, quiet: 0.3)
+            StormRun.waitForQuiet(pool, quiet: 0.3)
             session.clearAdminInbox()
             pool.tally.expectLists(of: session.teamCount)
             var generator = SplitMix64Bench(seed: 0x4A7_0000 + UInt64(spec.players))
@@ -149,7 +149,7 @@ struct OutsiderHuntStormRun {
         }
         let finished = pool.tally.wait(timeout: 30) { $0.listCompleteCount >= slots.count }
         let doneAt = pool.tally.locked { tally in slots.map { tally.listCompleteAt[$0] } }.filter { $0 != 0 }
-        OutsiderHuntStormRun.waitForQuiet(pool, quiet: 0.3)
+        StormRun.waitForQuiet(pool, quiet: 0.3)
         let cpu = cpuBefore.flatMap { before in session.host.cpuSeconds().map { $0 - before } }
         let (after, allAfter, messages, gaps, closed) = pool.tally.locked { tally in
             (
@@ -199,17 +199,6 @@ struct OutsiderHuntStormRun {
         guard pool.tally.wait(timeout: 30, until: { $0.welcomeAt[slot] != 0 || $0.closedAt[slot] != 0 }),
             pool.tally.locked({ $0.closedAt[slot] == 0 })
         else { throw BenchError("the idle player was not welcomed; last error: \(pool.tally.locked { $0.lastError })") }
-    }
-
-    /// Waits until nothing but keepalives arrived for `quiet` seconds (at most 10 s).
-    private static func waitForQuiet(_ pool: ClientPool, quiet: Double) {
-        let started = MonotonicClock.nanoseconds()
-        while true {
-            let last = pool.tally.locked { $0.lastReceiveAt }
-            let now = MonotonicClock.nanoseconds()
-            if Double(now - last) / 1e9 > quiet || Double(now - started) / 1e9 > 10 { return }
-            usleep(20_000)
-        }
     }
 
     private func failed(_ object: inout JSONObject, title: String, error: Error, report: Report) {

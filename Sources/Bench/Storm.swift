@@ -26,10 +26,14 @@ struct StormRun {
         var runs: [JSONValue] = []
         for spec in options.storms { runs.append(storm(spec, report: report)) }
         var section: JSONObject = ["runs": .array(runs), "fsync": true, "hostFairness": true]
-        // Beside the buzz storm, the busiest moments of Odd One Out and the station hunt.
-        let modes = OutsiderHuntStormRun(context: context)
-        section["outsider"] = modes.outsider(options.outsiderStorm, report: report)
-        section["hunt"] = modes.hunt(options.huntStorm, report: report)
+        // Beside the buzz storm, the busiest moment of each newer mode.
+        let modes = ModeStormRun(context: context)
+        section["fly"] = modes.fly(options.flyStorm, report: report)
+        section["words"] = modes.words(options.wordsStorm, report: report)
+        // And those of Odd One Out and the station hunt.
+        let lists = OutsiderHuntStormRun(context: context)
+        section["outsider"] = lists.outsider(options.outsiderStorm, report: report)
+        section["hunt"] = lists.hunt(options.huntStorm, report: report)
         report.sections["storm"] = .object(section)
     }
 
@@ -65,7 +69,7 @@ struct StormRun {
             guard pool.tally.wait(timeout: 60, until: { $0.questionReached >= spec.players }) else {
                 throw BenchError("not every player saw the question")
             }
-            waitForQuiet(pool, quiet: 0.3)
+            StormRun.waitForQuiet(pool, quiet: 0.3)
             session.clearAdminInbox()
             pool.tally.expectOrders(of: spec.teams)
             let slots = session.players.map(\.slot)
@@ -92,7 +96,7 @@ struct StormRun {
             }
             let finished = pool.tally.wait(timeout: 30) { $0.orderCompleteCount >= spec.players }
             let completions = pool.tally.locked { tally in slots.map { tally.orderCompleteAt[$0] } }
-            waitForQuiet(pool, quiet: 0.3)
+            StormRun.waitForQuiet(pool, quiet: 0.3)
             let cpuAfter = session.host.cpuSeconds()
             let (bytesAfter, allBytesAfter, gaps, messages, closed) = pool.tally.locked { tally in
                 (
@@ -172,7 +176,7 @@ struct StormRun {
     }
 
     /// Waits until nothing but keepalives arrived for `quiet` seconds (at most 10 s).
-    private func waitForQuiet(_ pool: ClientPool, quiet: Double) {
+    static func waitForQuiet(_ pool: ClientPool, quiet: Double) {
         let started = MonotonicClock.nanoseconds()
         while true {
             let last = pool.tally.locked { $0.lastReceiveAt }

@@ -1,12 +1,13 @@
+import CFloorRelay
 import Foundation
 import Net
 import Protocol
 import TestSupport
-import CFloorRelay
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 // partyline-bench: launches the real host and the bench's own relay (the floor), drives both with the
@@ -33,15 +34,22 @@ let openFiles = OpenFileLimit.raise(toAtLeast: .max) ?? 1024
 let ownDirectory = URL(fileURLWithPath: BuiltProducts.currentExecutable).deletingLastPathComponent()
 let hostBinary = parsedOptions.hostBinary ?? ownDirectory.appendingPathComponent("partyline-host").path
 guard FileManager.default.isExecutableFile(atPath: hostBinary) else {
-    FileHandle.standardError.write(Data("partyline-bench: no partyline-host at \(hostBinary); build it (swift build -c release) or pass --host-binary PATH.\n".utf8))
+    FileHandle.standardError.write(
+        Data(
+            ("partyline-bench: no partyline-host at \(hostBinary); build it (swift build -c release) or pass "
+                + "--host-binary PATH.\n").utf8))
     exit(2)
 }
-let needed = max(
-    parsedOptions.idleClients, parsedOptions.joinStormClients, parsedOptions.joinsOneByOne,
-    parsedOptions.storms.map(\.players).max() ?? 0, parsedOptions.outsiderStorm.players + 1,
-    parsedOptions.huntStorm.players, 4 * (parsedOptions.sizes.max() ?? 0)) + 200
+let needed =
+    max(
+        parsedOptions.idleClients, parsedOptions.joinStormClients, parsedOptions.joinsOneByOne,
+        parsedOptions.storms.map(\.players).max() ?? 0, parsedOptions.flyStorm.players * 11 / 10,
+        parsedOptions.wordsStorm.players + parsedOptions.wordsStorm.teams / 10 + 1,
+        parsedOptions.outsiderStorm.players + 1, parsedOptions.huntStorm.players,
+        4 * (parsedOptions.sizes.max() ?? 0)) + 200
 if openFiles < needed {
-    FileHandle.standardError.write(Data("partyline-bench: only \(openFiles) open files allowed, \(needed) needed; raise `ulimit -n`.\n".utf8))
+    FileHandle.standardError.write(
+        Data("partyline-bench: only \(openFiles) open files allowed, \(needed) needed; raise `ulimit -n`.\n".utf8))
     exit(2)
 }
 
@@ -102,9 +110,13 @@ func text<T>(_ field: T) -> String {
 }
 let machine: JSONObject = [
     "nproc": .number(ProcessInfo.processInfo.activeProcessorCount),
-    "uname": .string([text(uname.sysname), text(uname.nodename), text(uname.release), text(uname.version), text(uname.machine)].joined(separator: " ")),
+    "uname": .string(
+        [text(uname.sysname), text(uname.nodename), text(uname.release), text(uname.version), text(uname.machine)]
+            .joined(separator: " ")),
     "memoryBytes": .number(Int(ProcessInfo.processInfo.physicalMemory)),
-    "swift": run("/usr/bin/env", ["swift", "--version"]).map { .string($0.split(separator: "\n").first.map(String.init) ?? $0) } ?? .null,
+    "swift": run("/usr/bin/env", ["swift", "--version"]).map {
+        .string($0.split(separator: "\n").first.map(String.init) ?? $0)
+    } ?? .null,
 ]
 var results: JSONObject = [
     "schema": 1,
@@ -127,7 +139,8 @@ if !report.problems.isEmpty {
     for problem in report.problems { print("  - " + problem) }
 }
 do {
-    try (PrettyJSON.text(.object(results)) + "\n").write(toFile: parsedOptions.jsonPath, atomically: true, encoding: .utf8)
+    try (PrettyJSON.text(.object(results)) + "\n").write(
+        toFile: parsedOptions.jsonPath, atomically: true, encoding: .utf8)
     print("\nWrote \(parsedOptions.jsonPath).")
 } catch {
     FileHandle.standardError.write(Data("partyline-bench: cannot write \(parsedOptions.jsonPath): \(error)\n".utf8))

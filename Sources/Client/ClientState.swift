@@ -305,6 +305,7 @@ struct ClientState: Equatable, Sendable {
         }
         guard let screen = catalog.screen(for: name, intro: intro) else { return }
         game = screen
+        awaitingResync.remove("game")  // a new game's intro is its whole roster: its deltas follow it
         isPaused = false
         pausedAtHost = nil
         ui.answer = ""

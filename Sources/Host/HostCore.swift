@@ -271,6 +271,11 @@ final class HostCore: SessionHandler {
         if let refusal = savingRefusal { return operators.refuse(target, .storage, refusal) }
         guard let game = room.game else { return operators.refuse(target, .noGame, "No game is running.") }
         guard game.mode.commandTypes.contains(request.type) else {
+            if let owner = room.catalog.entries.first(where: { $0.commandTypes.contains(request.type) }) {
+                return operators.refuse(
+                    target, .wrongGame,
+                    "\(request.type) is a command of \(owner.title), but this is \(game.mode.title).")
+            }
             return operators.refuse(target, .forbidden, "Operators don't play; join as a player to play.")
         }
         let now = instant  // one instant for the game and its journal record, so a replay applies it the same

@@ -3,9 +3,9 @@ import Protocol
 import Rules
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Files in the data folder: the content stores, the command library, atomic writes, the journal and the game log.
@@ -37,9 +37,9 @@ final class Storage {
     /// Flushes the journal file to the disk (`fdatasync(2)`, `fsync(2)` on Darwin; a test seam for failures).
     var flushJournalFile: (Int32) -> Int32 = { fd in
         #if canImport(Darwin)
-        fsync(fd)
+            fsync(fd)
         #else
-        fdatasync(fd)
+            fdatasync(fd)
         #endif
     }
     /// Problems found while loading, to show the operator.
@@ -257,16 +257,22 @@ final class Storage {
         formatter.locale = Locale(identifier: "en_US_POSIX")
         formatter.timeZone = TimeZone(identifier: "UTC")
         formatter.dateFormat = "yyyyMMdd-HHmmss"
-        let stem = gamesDirectory + "/\(formatter.string(from: Date()))-\(name)"
-        var path = stem + ".json"
-        var number = 2
-        while FileManager.default.fileExists(atPath: path) {  // two games ended within one second: keep both
-            path = stem + "-\(number).json"
+        let stamp = formatter.string(from: Date())
+        let stem = gamesDirectory + "/\(stamp)-\(name)"
+        // Two games ended within one second (of any modes): the later one is numbered, so history orders them.
+        let sameSecond = ((try? FileManager.default.contentsOfDirectory(atPath: gamesDirectory)) ?? [])
+            .filter { $0.hasPrefix(stamp + "-") }.count
+        var number = sameSecond + 1
+        var path = number == 1 ? stem + ".json" : stem + "-\(number).json"
+        while FileManager.default.fileExists(atPath: path) {
             number += 1
+            path = stem + "-\(number).json"
         }
         var object = record.objectValue ?? JSONObject()
         let header = GameLogSummary(game: name, finishedAt: ISO8601DateFormatter().string(from: Date()))
-        for member in (try? JSONCoding.encode(header))?.objectValue ?? JSONObject() { object[member.key] = member.value }
+        for member in (try? JSONCoding.encode(header))?.objectValue ?? JSONObject() {
+            object[member.key] = member.value
+        }
         do {
             try Storage.writeAtomically(JSONEncoding.pretty(.object(object), sortingKeys: true), to: path)
             log.info("Game log saved: \(path)")
@@ -291,7 +297,8 @@ final class Storage {
     /// A finished game's log by its number in `history` (1 = oldest) or its file name.
     func gameLog(_ which: String) -> (file: String, log: JSONValue, game: String)? {
         let files = gameLogFiles
-        let file = Int(which).flatMap { (1...files.count).contains($0) ? files[$0 - 1] : nil }
+        let file =
+            Int(which).flatMap { (1...files.count).contains($0) ? files[$0 - 1] : nil }
             ?? files.first { $0 == which || $0 == which + ".json" }
         guard let file, let data = FileManager.default.contents(atPath: gamesDirectory + "/" + file),
             let log = try? JSONParsing.parse(Array(data)),
@@ -429,8 +436,10 @@ enum JournalFormat {
     static func decode(_ line: [UInt8]) -> JSONObject? {
         guard line.count > 9, line[8] == 0x20 else { return nil }
         let body = Array(line[9...])
-        guard let expected = UInt32(String(decoding: line[0..<8], as: UTF8.self), radix: 16), checksum(body) == expected,
-              let value = try? JSONParsing.parse(body), let object = value.objectValue else { return nil }
+        guard let expected = UInt32(String(decoding: line[0..<8], as: UTF8.self), radix: 16),
+            checksum(body) == expected,
+            let value = try? JSONParsing.parse(body), let object = value.objectValue
+        else { return nil }
         return object
     }
 }

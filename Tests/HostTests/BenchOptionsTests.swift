@@ -1,6 +1,7 @@
-@testable import Bench
 import Protocol
 import Testing
+
+@testable import Bench
 
 /// The bench's command line: one table drives parsing and `--help`; `--quick` shrinks what was not given.
 @Suite("Bench options")
@@ -36,7 +37,10 @@ struct BenchOptionsTests {
         #expect(try BenchOptions.parse(["help"]) == nil)
         let storms = try #require(try BenchOptions.parse(["--storms", "1000/100/200,40/8/50"]))
         #expect(storms.storms.map(\.text) == ["1000/100/200", "40/8/50"])
-        #expect(try #require(try BenchOptions.parse(["--quick"])).storms.map(\.text) == ["40/8/50"])
+        let quick40 = try #require(try BenchOptions.parse(["--quick", "--words-storm", "200/20/100"]))
+        #expect(quick40.storms.map(\.text) == ["40/8/50"] && quick40.flyStorm.text == "40/8/50")
+        #expect(quick40.wordsStorm.text == "200/20/100", "given, so not shrunk")
+        #expect(try #require(try BenchOptions.parse([])).flyStorm.text == "1000/100/200")
         #expect(throws: UsageError.self) { try BenchOptions.parse(["--storms", "10/11/5"]) }
         #expect(
             throws: UsageError(

@@ -5,9 +5,9 @@ import TestSupport
 import Testing
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// `partyline-bench --quick` runs end to end against the debug host and writes every section. No timing is asserted.
@@ -66,6 +66,19 @@ struct BenchSmokeTests {
             #expect(storm["listGaps"] == 0, "\(mode)")
             #expect(storm["bytesPerClient"]?["max"]?.doubleValue.map { $0 > 0 } == true, "\(mode)")
         }
+
+        // Beside it, the busiest moments of Let Me Fly and Compound words: every client saw the moment through
+        // (the round's end, every team's result), with bytes per client for it and for the late joins before it.
+        for mode in ["fly", "words"] {
+            let run = try #require(results["storm"]?[mode], "no \(mode) storm")
+            #expect(run["failure"] == nil, "\(mode): \(run["failure"] ?? .null)")
+            #expect(run["complete"] == true, "\(mode)")
+            #expect(run["completeClients"]?.intValue == run["bytesPerClient"]?["count"]?.intValue)
+            #expect(run["bytesPerClient"]?["max"]?.doubleValue.map { $0 > 0 } == true)
+            #expect(run["lateJoinBytesPerClient"]?["p50"]?.doubleValue.map { $0 > 0 } == true)
+            #expect(run["hostCPUSeconds"]?.doubleValue != nil)
+        }
+        #expect(results["storm"]?["fly"]?["catches"]?["clean"]?.intValue.map { $0 > 0 } == true, "phones caught")
 
         let joinStorm = try #require(results["join"]?["storm"])
         #expect(joinStorm["complete"] == true)

@@ -268,3 +268,18 @@ struct ContentStorageTests {
         #expect(reloaded.commands.command(id: added.id)?.text == "No. {1} sings a song.")
     }
 }
+
+extension ContentStorageTests {
+    @Test func gamesEndingInTheSameSecondKeepTheirOrderWhateverTheirModes() throws {
+        let data = TemporaryDirectory()
+        let storage = try Storage(directory: data.path, log: LogLines().logger)
+        // Within one second more often than not; the order must hold either way.
+        for name in ["shaky", "fly", "queen", "fly"] {
+            storage.saveGameLog(["marker": .string(name)], name: name, log: LogLines().logger)
+        }
+        let files = storage.gameLogFiles
+        #expect(files.count == 4, "no log overwrote another: \(files)")
+        let games = (1...4).compactMap { storage.gameLog(String($0))?.game }
+        #expect(games == ["shaky", "fly", "queen", "fly"], "history numbers them in the order they ended: \(files)")
+    }
+}

@@ -354,6 +354,50 @@ import Testing
         expectRefusal(.unknownPlayer, &game, .pickPhone(player: "Dee", phone: "brick"), at: at(9000))
     }
 
+    @Test func aRoundWaitsForThePlayersWhoAreHereAndNotForOneWhoDropped() throws {
+        var game = try started(["Ann", "Bob", "Cy"])
+        try throwPhone(&game, "Ann", at: at(400))
+        try catchPhone(&game, "Ann", offset: 0)
+        // Bob's connection drops before he throws: the round now waits for Cy only.
+        #expect(try game.apply(.playerAway("Bob"), at: at(2000)).isEmpty)
+        expectRefusal(.wrongPhase, &game, .playerAway("bob"), at: at(2000))
+        try throwPhone(&game, "Cy", at: at(2400))
+        guard case .inAir(let thrown)? = game.player(named: "Cy")?.turn else { throw RuleError(.notInAir, "") }
+        let landing = thrown.landsAt
+        let effects = try game.apply(.catchPhone(player: "Cy", pressedAt: landing), at: landing)
+        let over = effects.compactMap { effect -> FlyRoundSummary? in
+            if case .roundOver(let summary) = effect { summary } else { nil }
+        }
+        #expect(over.map(\.missed) == [["Bob"]], "the round ended without Bob, who missed it")
+        #expect(game.player(named: "Bob")?.isActive == true, "Bob keeps his place")
+
+        // Back in round 2, Bob is waited for again; he may throw as before.
+        _ = try game.apply(.steer(.next), at: at(20_000))
+        #expect(try game.apply(.playerBack("Bob"), at: at(20_100)).isEmpty)
+        expectRefusal(.wrongPhase, &game, .playerBack("Bob"), at: at(20_100))
+        for name in ["Ann", "Cy"] {
+            try throwPhone(&game, name, at: at(20_400))
+            try catchPhone(&game, name, offset: 0)
+        }
+        #expect(game.phase == .throwing, "the round waits for Bob")
+        try throwPhone(&game, "Bob", at: at(25_000))
+        try catchPhone(&game, "Bob", offset: 0)
+        #expect(game.phase == .between)
+    }
+
+    @Test func aPlayerAwayMayStillThrowIfBackInTimeAndEveryoneAwayLeavesItToTheClock() throws {
+        var game = try started(["Ann", "Bob"])
+        _ = try game.apply(.playerAway("Ann"), at: at(100))
+        _ = try game.apply(.playerAway("Bob"), at: at(200))
+        #expect(game.phase == .throwing, "nobody is here: the round's clock decides, not an empty room")
+        _ = try game.apply(.playerBack("Ann"), at: at(1000))
+        try throwPhone(&game, "Ann", at: at(1200))
+        try catchPhone(&game, "Ann", offset: 0)
+        #expect(game.phase == .between, "Bob is away: not waited for")
+        #expect(game.lastSummary?.missed == ["Bob"])
+        expectRefusal(.unknownPlayer, &game, .playerAway("Zed"), at: at(30_000))
+    }
+
     // MARK: Challenges
 
     @Test func challengesAreSettledByTheChallengedPlayersNextThrow() throws {

@@ -319,6 +319,30 @@ import Testing
         expectRefusal("wrong_phase", &game, .command(player: queen, choice: .text("No. {1} waves again.")), at: at(3))
     }
 
+    @Test func theAutomaticCommandDrawsTonightsCommandsLast() throws {
+        let commands = [
+            QueenCommand(id: "u1", text: "No. {1} hops.", kind: .citizenToAll, difficulty: .mild),
+            QueenCommand(id: "u2", text: "No. {1} spins.", kind: .citizenToAll, difficulty: .mild),
+        ]
+        for seed in UInt64(1)...20 {
+            var game = try QueenGame(
+                players: ["A", "B", "C"], commands: commands, seed: seed,
+                playedEarlier: [QueenGame.playedKey("No. {1}  HOPS.")])
+            _ = try game.apply(.deal, at: at(0))
+            _ = try game.apply(.tick, at: at(60))
+            #expect(game.currentOrder?.text.hasSuffix("spins.") == true, "hops was given earlier tonight")
+            #expect(game.givenCommands == ["No. {1} spins."])
+            // Every command given tonight: the draw takes a fitting one again rather than the built-in fallback.
+            var again = try QueenGame(
+                players: ["A", "B", "C"], commands: commands, seed: seed,
+                playedEarlier: Set(commands.map { QueenGame.playedKey($0.text) }))
+            _ = try again.apply(.deal, at: at(0))
+            _ = try again.apply(.tick, at: at(60))
+            let text = try #require(again.currentOrder?.text)
+            #expect(text.hasSuffix("hops.") || text.hasSuffix("spins."), "\(text)")
+        }
+    }
+
     @Test func queenTimeoutPicksALibraryCommand() throws {
         let commands = [
             QueenCommand(id: "u1", text: "No. {1} hops.", kind: .citizenToAll, difficulty: .mild),

@@ -115,6 +115,69 @@ struct FlyModeTests {
         #expect(host.core.room.game == nil)
     }
 
+    @Test func aFlyRoundIsDealtToThePlayersWhoAreHereAndWaitsForNobodyWhoDropped() throws {
+        let host = try EmbeddedHost()
+        let ann = try host.player("Ann", team: "Red")
+        let bob = try host.player("Bob", team: "Blue")
+        let cleo = try host.player("Cleo", team: "Red")
+        let cleoToken = try #require(cleo.received.first { $0["type"] == "welcome" }?["token"])
+        let bobToken = try #require(bob.received.first { $0["type"] == "welcome" }?["token"])
+        var board = Watcher(try host.watcher(.board), role: .board)
+        cleo.drop()  // her laptop closed before the start
+        host.console("start fly 3 round-seconds=30 break-seconds=0")
+        #expect(try FlyModeTests.game(host).game.players.map(\.name) == ["Ann", "Bob"], "Cleo is away: not dealt in")
+
+        /// Throws for `player` now and waits until the phone came down uncaught (a drop a second after landing).
+        func throwAndLetFall(_ player: EmbeddedConnection, _ name: String) throws {
+            player.send(["type": "throw"])
+            guard case .inAir(let thrown)? = try FlyModeTests.game(host).game.player(named: name)?.turn else {
+                Issue.record("\(name)'s phone is not up")
+                return
+            }
+            host.advance(by: thrown.airMs + 1_100)
+        }
+
+        // Round 1: both here throw; the round ends when their phones are down, long before its 30 s clock.
+        let opened = host.now
+        host.advance(by: 400)
+        try throwAndLetFall(ann, "Ann")
+        try throwAndLetFall(bob, "Bob")
+        let first = try board.connection.expect("roundOver")
+        #expect(first["number"] == 1 && first["missed"] == [])
+        #expect(host.now - opened < 10_000)
+
+        // Round 2: Bob drops before throwing; Ann's throw ends the round, which does not wait for Bob.
+        host.console("next")
+        bob.drop()
+        let secondOpened = host.now
+        host.advance(by: 400)
+        try throwAndLetFall(ann, "Ann")
+        let second = try board.connection.expect("roundOver")
+        #expect(second["number"] == 2 && second["missed"] == ["Bob"], "Bob missed it, keeping his place")
+        #expect(host.now - secondOpened < 10_000, "ended when Ann's phone came down, not after 30 s")
+        let bobsPoints = first["ranking"]?.arrayValue?.first { $0["player"] == "Bob" }?["score"]?.intValue
+        #expect(
+            try FlyModeTests.game(host).game.player(named: "Bob")?.score == bobsPoints.map(Int.init),
+            "Bob kept his points")
+
+        // Cleo comes back: she joins the game like a newcomer (a gameUpdate) and round 3 waits for her; so does Bob.
+        let cleoBack = host.connect()
+        cleoBack.send(["type": "hello", "room": "ROOM", "resume": cleoToken])
+        let bobBack = host.connect()
+        bobBack.send(["type": "hello", "room": "ROOM", "resume": bobToken])
+        board.update()
+        #expect(try FlyModeTests.view(board).players == ["Ann", "Bob", "Cleo"])
+        #expect(
+            board.connection.received.contains { $0["type"] == "gameUpdate" && $0["players"] == [["name": "Cleo"]] })
+        host.console("next")
+        host.advance(by: 400)
+        try throwAndLetFall(ann, "Ann")
+        try throwAndLetFall(bobBack, "Bob")
+        #expect(try FlyModeTests.game(host).game.phase == .throwing, "the round waits for Cleo, who is here")
+        try throwAndLetFall(cleoBack, "Cleo")
+        #expect(try board.connection.expect("scoreboard")["final"] == true)
+    }
+
     @Test func recordsAndAchievementsAreKeptInTheDataFolderAndNeverAnnouncedTwice() throws {
         let host = try EmbeddedHost()
         let ann = try host.player("Ann", team: "Red")

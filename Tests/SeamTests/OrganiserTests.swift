@@ -115,6 +115,17 @@ struct OrganiserTests {
         #expect(line == "✔ Red is right (the quizmaster's verdict)! +100")
     }
 
+    @Test func aVerdictDuringTheQueensGameSaysWhichGameHasVerdicts() throws {
+        let host = try EmbeddedHost()
+        _ = try ["Ann", "Bob", "Cid"].map { try host.player($0, team: $0) }
+        host.console("start queen")
+        let admin = try host.watcher(.admin)
+        admin.send(["type": "judge", "team": "Ann", "correct": true])
+        let refusal = try admin.expect("error")
+        #expect(refusal["code"] == "wrong_game")
+        #expect(refusal["message"] == "judge is a command of Shaky Words, but this is The Queen's game.")
+    }
+
     @Test func kickingTheQueenWhileSheChoosesGivesTheCommandAtOnce() throws {
         let host = try EmbeddedHost()
         let names = ["Ann", "Bob", "Cid", "Dee"]

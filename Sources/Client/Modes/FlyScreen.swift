@@ -47,6 +47,8 @@ struct FlyView: GameScreen {
     static let gravity = 9.81
 
     var players: [String] = []
+    /// The roster as the host last sent it whole or changed it (numbered, for its `gameUpdate`s).
+    var roster: FlyWire.Intro?
     var rounds = 0
     var roundSeconds = 0
     var periodMs: Int64 = 1600
@@ -72,6 +74,7 @@ struct FlyView: GameScreen {
 
     init?(intro: FlyWire.Message) {
         guard case .intro(let intro) = intro else { return nil }
+        roster = intro
         takeIn(intro)
     }
 
@@ -184,7 +187,19 @@ struct FlyView: GameScreen {
         var actions: [ClientAction] = []
         switch message {
         case .intro(let intro):
+            roster = state.took(intro)
             takeIn(intro)
+        case .introUpdate(let update):
+            let (next, taken) = state.followed(roster, by: update)
+            actions += taken
+            if let next {
+                if next.players.count == update.count {
+                    roster = next
+                    takeIn(next)
+                } else {
+                    actions += state.askWhole(FlyWire.Intro.self)  // the roster does not add up
+                }
+            }
         case .phones(let offer):
             phones = offer.list
             defaultPhone = offer.default

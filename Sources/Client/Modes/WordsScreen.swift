@@ -23,6 +23,8 @@ struct WordsView: GameScreen {
     var level = 1
     var wordCount = 0
     var teams: [String] = []
+    /// The intro as the host last sent it whole or changed its team list (numbered, for its `gameUpdate`s).
+    var intro: WordsWire.Intro?
     var lockoutMs: Int64 = 0
     var lines: [String] = []
     var board: WordsWire.Board?
@@ -51,6 +53,7 @@ struct WordsView: GameScreen {
     }
 
     private mutating func take(_ intro: WordsWire.Intro) {
+        self.intro = intro
         exercise = intro.exercise
         listName = intro.listName
         level = intro.level
@@ -93,7 +96,14 @@ struct WordsView: GameScreen {
 
     mutating func apply(_ message: WordsWire.Message, to state: inout ClientState, at now: Int64) -> [ClientAction] {
         switch message {
-        case .intro(let intro): take(intro)
+        case .intro(let intro): take(state.took(intro))
+        case .introUpdate(let update):
+            let (next, taken) = state.followed(intro, by: update)
+            guard let next else { return taken }
+            // A list that does not add up is asked for whole.
+            guard next.teams.count == update.count else { return taken + state.askWhole(WordsWire.Intro.self) }
+            take(next)
+            return taken
         case .hand(let hand): hands[hand.team] = hand
         case .result(let result):
             lastResults[result.team] = result

@@ -70,9 +70,15 @@ final class FlyHost: GameAdapter {
             topSpeed: try options.integer("topSpeed", default: 20, in: FlySettings.topSpeedRange),
             breakSeconds: try options.integer("breakSeconds", default: 5, in: FlySettings.breakSecondsRange))
         let store = FlyRecordStore(directory: context.dataDirectory)
-        let entrants = context.room.players.map {
-            FlyEntrant(name: $0.name, team: $0.team, earned: store.earned(by: $0.name))
+        // The players who are here: one away joins the game when they come back (`playerJoined`), so no round
+        // waits for a laptop that was closed before the start.
+        let present = context.room.players.filter(\.isConnected)
+        guard !present.isEmpty else {
+            throw RuleError(
+                .tooFewPlayers,
+                "Let Me Fly needs at least one player here; players who are away join when they are back.")
         }
+        let entrants = present.map { FlyEntrant(name: $0.name, team: $0.team, earned: store.earned(by: $0.name)) }
         let stamp = FlyRecordStore.date(Date()).filter { $0.isNumber }
         let id = "fly-\(stamp.prefix(8))-\(stamp.dropFirst(8).prefix(6))-\(String(context.seed & 0xFFFF, radix: 16))"
         let evening = context.tools.tool(FlyRecordsTool.self)?.eveningStart
@@ -112,7 +118,8 @@ final class FlyHost: GameAdapter {
     // MARK: Input
 
     func start(at now: Instant) -> Step {
-        var opening: [Outgoing] = [Outgoing(.everyone, intro), Outgoing(.everyone, phones)]
+        // The roster is a growing state (PROTOCOL.md §6.0): whole now, then a `gameUpdate` per mid-game join.
+        var opening: [Outgoing] = [.state(.everyone, intro), Outgoing(.everyone, phones)]
         if let problem = records.problem {
             isProblemReported = true
             opening.append(Outgoing(.operators, Notice(problem)))
@@ -139,8 +146,24 @@ final class FlyHost: GameAdapter {
     }
 
     func playerJoined(_ player: Player, at now: Instant) -> Step {
+        if let playing = game.player(named: player.name) {
+            // Back after a drop: rounds wait for them again (a removed player stays out of this game).
+            guard playing.isActive, playing.isAway else { return Step() }
+            return (try? apply(.playerBack(playing.name), at: now)) ?? Step()
+        }
         let entrant = FlyEntrant(name: player.name, team: player.team, earned: records.earned(by: player.name))
         return (try? apply(.addPlayer(entrant), at: now)) ?? Step()
+    }
+
+    func playerAway(_ player: Player, at now: Instant) -> Step {
+        guard let playing = game.player(named: player.name), playing.isActive, !playing.isAway else { return Step() }
+        let wasDue = game.phase == .throwing && playing.turn == .waiting
+        guard var step = try? apply(.playerAway(playing.name), at: now) else { return Step() }
+        if wasDue {
+            step.messages.insert(
+                feed("\(playing.name) is away: the round does not wait for them.", isSecondary: true), at: 0)
+        }
+        return step
     }
 
     func playerRemoved(_ player: Player, at now: Instant) -> Step {
@@ -257,7 +280,7 @@ final class FlyHost: GameAdapter {
                 outgoing.append(Outgoing(.everyone, round(opened, at: now)))
                 outgoing.append(roundFeed(opened))
             case .playerAdded(let entrant):
-                outgoing.append(Outgoing(.everyone, intro))  // the roster changed: the intro refreshes it
+                outgoing.append(.state(.everyone, intro))  // the roster grew: a `gameUpdate` names the newcomer
                 outgoing.append(feed("\(entrant.name) joins the game.", isSecondary: true))
             case .phonePicked(let player, let phone):
                 let picked = FlyWire.Picked(player: player, phone: phone)

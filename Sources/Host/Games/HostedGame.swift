@@ -210,6 +210,9 @@ protocol HostedGame: AnyObject {
     func includes(_ player: Player) -> Bool
     /// A player was removed from the room (kicked or expired).
     func playerRemoved(_ player: Player, at now: Instant) -> Step
+    /// A player's connection dropped: they keep their place and may come back (then `playerJoined` again), but a
+    /// game that waits for everyone need not wait for them.
+    func playerAway(_ player: Player, at now: Instant) -> Step
     /// The messages that bring a (re)joining connection up to date, as that viewer may see it.
     func snapshot(for viewer: Viewer, at now: Instant) -> [any HostMessage]
     /// Re-applies a journaled event (effects discarded).
@@ -302,6 +305,8 @@ extension GameAdapter {
     var isPaused: Bool { game.isPaused }
 
     func includes(_ player: Player) -> Bool { false }
+
+    func playerAway(_ player: Player, at now: Instant) -> Step { Step() }
 
     var playedContent: [String] { [] }
 

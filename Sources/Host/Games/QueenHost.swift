@@ -15,6 +15,8 @@ final class QueenHost: GameAdapter {
         /// The game's seed, as decimal text: JSON numbers cannot carry every UInt64 exactly.
         var seedText: String
         var seed: UInt64 { UInt64(seedText) ?? 0 }
+        /// Commands given in earlier games tonight (`QueenGame.playedKey`s), drawn last; absent in older journals.
+        var playedEarlier: [String]? = nil
     }
 
     static let entry = ModeEntry(
@@ -29,8 +31,12 @@ final class QueenHost: GameAdapter {
     init(record: StartRecord) throws(RuleError) {
         self.record = record
         game = try QueenGame(
-            players: record.players, settings: record.settings, commands: record.commands, seed: record.seed)
+            players: record.players, settings: record.settings, commands: record.commands, seed: record.seed,
+            playedEarlier: Set(record.playedEarlier ?? []))
     }
+
+    /// The commands given in this game, so the evening's next games draw them last.
+    var playedContent: [String] { game.givenCommands.map(QueenGame.playedKey) }
 
     static func make(options: StartOptions, context: GameContext) throws(RuleError) -> QueenHost {
         let host = context.options
@@ -67,7 +73,8 @@ final class QueenHost: GameAdapter {
         }
         let record = StartRecord(
             room: context.room.code, players: present.map(\.name), settings: settings,
-            commands: context.commands.visibleCommands, seedText: String(context.seed))
+            commands: context.commands.visibleCommands, seedText: String(context.seed),
+            playedEarlier: context.played.filter { $0.hasPrefix(QueenGame.playedKey("")) }.sorted())
         return try QueenHost(record: record)
     }
 
@@ -241,10 +248,14 @@ final class QueenHost: GameAdapter {
             case .round:
                 if let round = game.currentRound {
                     outgoing.append(Outgoing(.everyone, roundMessage(round, at: now)))
-                    outgoing.append(feed("Round \(round.number): \(round.queen) is Queen; \(round.players.count - 1) numbers dealt."))
+                    outgoing.append(
+                        feed(
+                            "Round \(round.number): \(round.queen) is Queen; \(round.players.count - 1) numbers dealt.")
+                    )
                 }
             case .secret(let player, let number):
-                outgoing.append(Outgoing(.playerNamed(player), QueenWire.Secret(number: number, round: game.roundNumber)))
+                outgoing.append(
+                    Outgoing(.playerNamed(player), QueenWire.Secret(number: number, round: game.roundNumber)))
             case .order(let text, let targets, let revealAt):
                 let order = QueenOrder(text: text, targets: targets, revealAt: revealAt)
                 outgoing.append(Outgoing(.everyone, orderMessage(order, at: now)))

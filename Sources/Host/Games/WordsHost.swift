@@ -129,7 +129,9 @@ final class WordsHost: GameAdapter {
     // MARK: Input
 
     func start(at now: Instant) -> Step {
-        .announcing([Outgoing(.everyone, intro)]) + ((try? apply(.start, at: now)) ?? Step())
+        // The team list is a growing state (PROTOCOL.md §6.0): whole now (with the board), then a `gameUpdate` per
+        // team formed mid-game instead of the whole intro again.
+        .announcing([.state(.everyone, intro)]) + ((try? apply(.start, at: now)) ?? Step())
     }
 
     func perform(_ action: WordsWire.Action, context: PlayContext) throws(RuleError) -> Step {
@@ -161,7 +163,9 @@ final class WordsHost: GameAdapter {
         game.teams.first { Room.key($0.name) == Room.key(team) }?.name ?? team
     }
 
-    func includes(_ player: Player) -> Bool { game.teams.contains(where: { Room.key($0.name) == Room.key(player.team) }) }
+    func includes(_ player: Player) -> Bool {
+        game.teams.contains(where: { Room.key($0.name) == Room.key(player.team) })
+    }
 
     func playerJoined(_ player: Player, at now: Instant) -> Step {
         guard !includes(player) else { return Step() }
@@ -283,7 +287,7 @@ final class WordsHost: GameAdapter {
             case .rolled(let team, let roll): outgoing.append(Outgoing(.everyone, rolled(team, roll)))
             case .moved(let team, let path, let at, let steps, let choices):
                 outgoing.append(Outgoing(.everyone, moved(team, path: path, at: at, steps: steps, choices: choices)))
-            case .teamJoined: outgoing.append(Outgoing(.everyone, intro))
+            case .teamJoined: outgoing.append(.state(.everyone, intro))
             case .paused: outgoing.append(Outgoing(.everyone, Paused(at: now.milliseconds)))
             case .resumed: outgoing.append(Outgoing(.everyone, WordsWire.Resumed()))
             case .ended: outgoing.append(Outgoing(.everyone, WordsWire.Scoreboard(ranking: ranking)))

@@ -85,10 +85,13 @@ final class GameRoom {
     /// come back (or the host restarts) meanwhile.
     private(set) var heldForNextGame: Set<String> = []
 
-    /// Marks a player connected or not (a session joined or ended).
+    /// Marks a player connected or not (a session joined or ended); a running game hears when a player drops.
     func setConnected(_ playerID: String, _ isConnected: Bool, at now: Instant) {
         room.setConnected(playerID, isConnected, at: now.milliseconds)
         lobbyChanged(team: room.player(id: playerID)?.team)
+        if !isConnected, let game, !heldForNextGame.contains(playerID), let player = room.player(id: playerID) {
+            apply(game.playerAway(player, at: now), at: now)
+        }
     }
 
     /// Removes a player (kicked or expired): their token stops working and the game is told.
@@ -313,13 +316,22 @@ final class GameRoom {
         }
     }
 
-    /// `state` numbered as its stream last sent it to `session`, so the deltas that follow apply; a value noted and
-    /// not sent yet goes to the others first (the catch-up carries it to `session`).
+    /// `state` numbered as its stream last sent it to `session`, so the deltas that follow apply.
+    ///
+    /// While a change is noted and not sent yet, `session` gets the version its audience holds, and the change
+    /// reaches it with the others at the end of the turn: joins in one turn stay one delta. A stream never sent
+    /// goes to the others first (the catch-up carries it to `session`).
     private func numbered<State: GrowingState>(_ state: State, for session: Session) -> State {
-        guard let stream = states.all.first(where: { $0.owner == .game && $0.type == State.type
-            && includes(session, in: $0.audience) })
+        guard
+            let stream = states.all.first(where: {
+                $0.owner == .game && $0.type == State.type
+                    && includes(session, in: $0.audience)
+            })
         else { return state }
-        if stream.pending != nil { send(stream, except: session) }
+        if stream.pending != nil {
+            if let held = stream.sentWhole as? State { return held }
+            send(stream, except: session)
+        }
         return stream.numbered(state)
     }
 
@@ -454,7 +466,8 @@ final class GameRoom {
     /// One line for the operator: room, players by team, what is being played.
     var statusSummary: String {
         let teams = room.teams.map { team in
-            "\(team): " + room.members(of: team).map { $0.name + ($0.isConnected ? "" : " (away)") }
+            "\(team): "
+                + room.members(of: team).map { $0.name + ($0.isConnected ? "" : " (away)") }
                 .joined(separator: ", ")
         }
         let people = room.players.count

@@ -122,12 +122,14 @@ final class Sessions {
     /// The session joined as `membership`; a player's earlier session, if any, is replaced.
     func admit(_ session: Session, as membership: Membership) {
         if case .player(let player) = membership {
-            if let oldID = playerSessions[player.id], oldID != session.id, let old = sessions[oldID] {
+            let previous = playerSessions[player.id]
+            // The new session is the player's before the old one closes, so the player is never away meanwhile
+            // (a running game would stop waiting for them).
+            playerSessions[player.id] = session.id
+            if let oldID = previous, oldID != session.id, let old = sessions[oldID] {
                 send(Closing(.replaced, "You joined again from another connection."), to: old)
-                playerSessions[player.id] = nil
                 close(old, reason: "replaced by a new connection")
             }
-            playerSessions[player.id] = session.id
         }
         session.moveState(.joined(membership))
     }
@@ -334,7 +336,8 @@ final class Sessions {
     }
 
     private func answerHTTP(_ session: Session) {
-        let body = "This is a Partyline game host, not a web server. Join with: partyline <address>  or  nc <address> \(settings.port)\n"
+        let body =
+            "This is a Partyline game host, not a web server. Join with: partyline <address>  or  nc <address> \(settings.port)\n"
         let response =
             "HTTP/1.0 400 Bad Request\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: \(body.utf8.count)"
             + "\r\nConnection: close\r\n\r\n" + body

@@ -64,20 +64,74 @@ public enum FlyWire: GameWire {
         public var periodMs: Int64
         /// Launch speed at full power, m/s.
         public var topSpeed: Int
+        /// The version of the roster, which the `gameUpdate`s that follow continue (PROTOCOL.md §6.0).
+        public var seq: Int?
 
         /// Creates the intro.
-        public init(players: [String], rounds: Int, roundSeconds: Int, periodMs: Int64, topSpeed: Int) {
+        public init(
+            players: [String], rounds: Int, roundSeconds: Int, periodMs: Int64, topSpeed: Int, seq: Int? = nil
+        ) {
             self.players = players
             self.rounds = rounds
             self.roundSeconds = roundSeconds
             self.periodMs = periodMs
             self.topSpeed = topSpeed
+            self.seq = seq
         }
 
         public func line(for reader: Perspective) -> String? {
             "=== Let Me Fly! \(Wording.count(rounds, "round")) of \(roundSeconds) s: throw your phone as high as you "
                 + "dare, then catch it. Type t + Enter to throw and c + Enter to catch. In text mode your press is "
                 + "the moment your line arrives, so aim a little early. ==="
+        }
+    }
+
+    /// One player of the game's roster, as a change of the roster names it.
+    public struct Entrant: ListItem {
+        /// The player's name.
+        public var name: String
+        /// In a `gameUpdate` only, where the player goes when not at the end (PROTOCOL.md §6.0).
+        public var at: Int?
+
+        /// Creates an entrant.
+        public init(name: String, at: Int? = nil) {
+            self.name = name
+            self.at = at
+        }
+
+        /// Names are unique in a game.
+        public var key: String { name }
+    }
+
+    /// What changed in the roster since the last `game` or `gameUpdate`: players who joined (or came back) mid-game.
+    public struct IntroUpdate: StateDelta {
+        public static let type = "gameUpdate"
+        public static let stateType = Intro.type
+        /// The roster's version after this change.
+        public var seq: Int?
+        /// Players in the game now.
+        public var count: Int
+        /// Players new to the roster.
+        public var players: [Entrant]
+
+        /// Creates the delta.
+        public init(seq: Int, count: Int, players: [Entrant]) {
+            self.seq = seq
+            self.count = count
+            self.players = players
+        }
+
+        public var changed: [Entrant] { players }
+        /// Nobody leaves a game's roster (a player removed from the room stops throwing but keeps their points).
+        public var removed: [String] { [] }
+
+        /// `Dan and Eve join the game (5 players).`
+        public func line(for reader: Perspective) -> String? {
+            guard !players.isEmpty else { return nil }
+            let names = players.map { reader.name == $0.name ? "You" : $0.name }
+            let verb = names == ["You"] || names.count > 1 ? "join" : "joins"
+            let list = names.count > 1 ? names.dropLast().joined(separator: ", ") + " and " + names.last! : names[0]
+            return "\(list) \(verb) the game (\(Wording.count(count, "player")))."
         }
     }
 
@@ -622,6 +676,7 @@ public enum FlyWire: GameWire {
     /// Everything the host sends during Let Me Fly.
     public enum Message: MessageFamily {
         case intro(Intro)
+        case introUpdate(IntroUpdate)
         case phones(Phones)
         case picked(Picked)
         case round(Round)
@@ -638,7 +693,8 @@ public enum FlyWire: GameWire {
         case resumed(Resumed)
 
         private static let decoder = FamilyDecoder<Message>([
-            member(Intro.self, Message.intro), member(Phones.self, Message.phones),
+            member(Intro.self, Message.intro), member(IntroUpdate.self, Message.introUpdate),
+            member(Phones.self, Message.phones),
             member(Picked.self, Message.picked), member(Round.self, Message.round),
             member(Thrown.self, Message.thrown), member(Caught.self, Message.caught),
             member(TimeUp.self, Message.timeUp), member(Challenged.self, Message.challenged),
@@ -655,6 +711,7 @@ public enum FlyWire: GameWire {
         public var message: any HostMessage {
             switch self {
             case .intro(let message): message
+            case .introUpdate(let message): message
             case .phones(let message): message
             case .picked(let message): message
             case .round(let message): message
@@ -753,5 +810,19 @@ public enum FlyWire: GameWire {
             "  challenge NAME   dare NAME to beat your best height",
             "  top [WHEN]       a leaderboard: top game, top tonight or top all",
         ]
+    }
+}
+
+extension FlyWire.Intro: GrowingState {
+    public var items: [FlyWire.Entrant] { players.map { FlyWire.Entrant(name: $0) } }
+
+    public func delta(seq: Int, changed: [FlyWire.Entrant], removed: [String]) -> FlyWire.IntroUpdate {
+        FlyWire.IntroUpdate(seq: seq, count: players.count, players: changed)
+    }
+
+    public func updated(items: [FlyWire.Entrant], by delta: FlyWire.IntroUpdate) -> FlyWire.Intro {
+        var next = self
+        next.players = items.map(\.name)
+        return next
     }
 }

@@ -180,11 +180,13 @@ public enum WordsWire: GameWire {
         public var lines: [String]
         /// Board: the board to draw; null in the other exercises.
         @Nullable public var board: Board?
+        /// The version of the team list, which the `gameUpdate`s that follow continue (PROTOCOL.md §6.0).
+        public var seq: Int?
 
         /// Creates the intro.
         public init(
             exercise: String, list: String, listName: String, level: Int, words: Int, teams: [String],
-            lockoutMs: Int64, lines: [String], board: Board?
+            lockoutMs: Int64, lines: [String], board: Board?, seq: Int? = nil
         ) {
             self.exercise = exercise
             self.list = list
@@ -195,6 +197,7 @@ public enum WordsWire: GameWire {
             self.lockoutMs = lockoutMs
             self.lines = lines
             self.board = board
+            self.seq = seq
         }
 
         public func line(for reader: Perspective) -> String? {
@@ -215,6 +218,56 @@ public enum WordsWire: GameWire {
                 return "=== Compound words: card race! \(source), \(words) words. \(teams) ===\n"
                     + "Play the card that makes a real word with the question word: type 1–4 or the word."
             }
+        }
+    }
+
+    /// One team of the game, as a change of the team list names it.
+    public struct Entrant: ListItem {
+        /// The team's name.
+        public var team: String
+        /// In a `gameUpdate` only, where the team goes when not at the end (PROTOCOL.md §6.0).
+        public var at: Int?
+
+        /// Creates an entrant.
+        public init(team: String, at: Int? = nil) {
+            self.team = team
+            self.at = at
+        }
+
+        /// Team names are unique in a game.
+        public var key: String { team }
+    }
+
+    /// What changed in the team list since the last `game` or `gameUpdate`: teams formed mid-game. The board and
+    /// the rest of the intro never change, so a join costs the new team's name, not the board again.
+    public struct IntroUpdate: StateDelta {
+        public static let type = "gameUpdate"
+        public static let stateType = Intro.type
+        /// The team list's version after this change.
+        public var seq: Int?
+        /// Teams in the game now.
+        public var count: Int
+        /// Teams new to the game.
+        public var teams: [Entrant]
+
+        /// Creates the delta.
+        public init(seq: Int, count: Int, teams: [Entrant]) {
+            self.seq = seq
+            self.count = count
+            self.teams = teams
+        }
+
+        public var changed: [Entrant] { teams }
+        /// A team stays in the game once in it (its players may leave; its progress stays on the standings).
+        public var removed: [String] { [] }
+
+        /// `Team Gold joins the game (3 teams).`
+        public func line(for reader: Perspective) -> String? {
+            guard !teams.isEmpty else { return nil }
+            let names = teams.map(\.team)
+            let list = names.count > 1 ? names.dropLast().joined(separator: ", ") + " and " + names.last! : names[0]
+            return (names.count > 1 ? "Teams \(list) join" : "Team \(list) joins")
+                + " the game (\(Wording.count(count, "team")))."
         }
     }
 
@@ -533,6 +586,7 @@ public enum WordsWire: GameWire {
     /// Everything the host sends during compound words.
     public enum Message: MessageFamily {
         case intro(Intro)
+        case introUpdate(IntroUpdate)
         case hand(Hand)
         case result(Result)
         case lockout(Lockout)
@@ -547,7 +601,8 @@ public enum WordsWire: GameWire {
         case resumed(Resumed)
 
         private static let decoder = FamilyDecoder<Message>([
-            member(Intro.self, Message.intro), member(Hand.self, Message.hand), member(Result.self, Message.result),
+            member(Intro.self, Message.intro), member(IntroUpdate.self, Message.introUpdate),
+            member(Hand.self, Message.hand), member(Result.self, Message.result),
             member(Lockout.self, Message.lockout), member(Card.self, Message.card), member(Bingo.self, Message.bingo),
             member(Progress.self, Message.progress), member(TileDone.self, Message.tileDone),
             member(Rolled.self, Message.rolled), member(Moved.self, Message.moved), member(Scores.self, Message.scores),
@@ -561,6 +616,7 @@ public enum WordsWire: GameWire {
         public var message: any HostMessage {
             switch self {
             case .intro(let message): message
+            case .introUpdate(let message): message
             case .hand(let message): message
             case .result(let message): message
             case .lockout(let message): message
@@ -700,5 +756,19 @@ public enum WordsWire: GameWire {
             "  b3 or 7          mark a bingo cell: row a–d and column 1–4, or 1–16",
             "  r or roll        roll the die (board)     go N / go WORD   choose your path at a fork",
         ]
+    }
+}
+
+extension WordsWire.Intro: GrowingState {
+    public var items: [WordsWire.Entrant] { teams.map { WordsWire.Entrant(team: $0) } }
+
+    public func delta(seq: Int, changed: [WordsWire.Entrant], removed: [String]) -> WordsWire.IntroUpdate {
+        WordsWire.IntroUpdate(seq: seq, count: teams.count, teams: changed)
+    }
+
+    public func updated(items: [WordsWire.Entrant], by delta: WordsWire.IntroUpdate) -> WordsWire.Intro {
+        var next = self
+        next.teams = items.map(\.team)
+        return next
     }
 }

@@ -31,3 +31,17 @@ public protocol ContentLibrary: Sendable {
     /// Removes the custom item `id`; refuses built-in ids and unknown ones.
     mutating func remove(id: String) throws(RuleError)
 }
+
+extension ContentLibrary {
+    /// A fresh id for an item named `text`: its slug, then `slug-2`, `slug-3`, … while an item has it.
+    public func freeID(for text: String) -> String {
+        let base = PackLibrary.makeSlug(text)
+        var candidate = base
+        var suffix = 1
+        while item(id: candidate) != nil {
+            suffix += 1
+            candidate = "\(base)-\(suffix)"
+        }
+        return candidate
+    }
+}

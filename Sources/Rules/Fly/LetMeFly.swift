@@ -93,6 +93,9 @@ public struct FlyPlayer: Codable, Sendable, Equatable {
     public var earned: Set<String>
     /// False once removed from the room.
     public var isActive = true
+    /// Away from the room (the connection dropped): a round does not wait for them, though they may still throw
+    /// if they come back before its clock runs out.
+    public var isAway = false
     /// This round.
     public var turn = FlyTurn.waiting
 }
@@ -181,7 +184,8 @@ public struct FlyRoundSummary: Codable, Sendable, Equatable {
 /// catches it with a second press as it comes down. Height, catch, phone and streak make the score.
 ///
 /// A round runs `throwing` (until its clock runs out) → `landing` (phones still up) → `between`; it ends as soon
-/// as every player has caught, dropped or missed. Everything is a function of the events and their instants.
+/// as every player has caught, dropped or missed. Players who are away are not waited for (unless everyone is).
+/// Everything is a function of the events and their instants.
 public struct LetMeFly: SteeredMode, Codable, Sendable, Equatable {
     /// Everything that can happen to a game; journaled, so Codable.
     public enum Event: SteerableEvent, Sendable, Equatable {
@@ -191,6 +195,10 @@ public struct LetMeFly: SteeredMode, Codable, Sendable, Equatable {
         case addPlayer(FlyEntrant)
         /// A player left the room for good.
         case removePlayer(String)
+        /// A player's connection dropped: they keep their place, but rounds no longer wait for them.
+        case playerAway(String)
+        /// A player who was away is back.
+        case playerBack(String)
         /// A player picks a phone (before their first throw).
         case pickPhone(player: String, phone: String)
         /// A throw pressed at `pressedAt`.
@@ -414,6 +422,16 @@ public struct LetMeFly: SteeredMode, Codable, Sendable, Equatable {
             guard let index = index(of: name) else { throw unknown(name) }
             players[index].isActive = false
             return settle(at: now)
+        case .playerAway(let name):
+            let index = try activePlayer(name)
+            guard !players[index].isAway else { throw RuleError(.wrongPhase, "\(name) is already away.") }
+            players[index].isAway = true
+            return settle(at: now)
+        case .playerBack(let name):
+            let index = try activePlayer(name)
+            guard players[index].isAway else { throw RuleError(.wrongPhase, "\(name) is not away.") }
+            players[index].isAway = false
+            return []
         case .pickPhone(let name, let id):
             let index = try activePlayer(name)
             guard let phone = phone(id) else {
@@ -635,7 +653,9 @@ public struct LetMeFly: SteeredMode, Codable, Sendable, Equatable {
         var effects: [Effect] = []
         if phase == .throwing, let roundDeadline, now >= roundDeadline { effects += closeThrows() }
         if phase == .throwing || phase == .landing {
-            let isWaiting = players.contains { $0.isActive && $0.turn == .waiting }
+            // The round waits for the players who are here; when everyone is away, the clock decides.
+            let isAnyoneHere = players.contains { $0.isActive && !$0.isAway }
+            let isWaiting = players.contains { $0.isActive && $0.turn == .waiting && (!$0.isAway || !isAnyoneHere) }
             let isInAir = players.contains { if case .inAir = $0.turn { true } else { false } }
             if !isWaiting && !isInAir { effects += endRound(at: now) }
         }

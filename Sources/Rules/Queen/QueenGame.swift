@@ -144,15 +144,24 @@ public struct QueenGame: SteeredMode, Sendable, Equatable, Codable {
     public private(set) var pausedAt: Instant?
     /// The game's only source of randomness.
     private var rng: SplitMix64
+    /// The commands given so far in this game (as written, placeholders unfilled), oldest first.
+    public private(set) var givenCommands: [String] = []
+    /// The `playedKey`s of commands given in earlier games tonight: the automatic command draws them last.
+    private let playedEarlier: Set<String>
+
+    /// How tonight's "already played" list names a command: by its folded text, apart from quiz questions.
+    public static func playedKey(_ command: String) -> String { "command:" + TextFolding.fold(command) }
 
     /// Starts a game with `players` (who will be dealt at the first `deal`), the operator's `settings`, the
-    /// library `commands` to use when the Queen runs out of time, and the `seed` fixing every random choice.
+    /// library `commands` to use when the Queen runs out of time (those whose `playedKey` is in `playedEarlier`
+    /// last), and the `seed` fixing every random choice.
     ///
     /// Throws `bad_settings`, `duplicate_player`, `too_few_players` or `too_many_players`.
     public init(
         players: [String], settings: QueenSettings = QueenSettings(), commands: [QueenCommand],
-        seed: UInt64
+        seed: UInt64, playedEarlier: Set<String> = []
     ) throws(RuleError) {
+        self.playedEarlier = playedEarlier
         try settings.validate()
         if let duplicate = players.enumerated().first(where: { players[..<$0.offset].contains($0.element) }) {
             throw RuleError(.duplicatePlayer, "\(duplicate.element) is in the player list twice.")
@@ -355,18 +364,23 @@ public struct QueenGame: SteeredMode, Sendable, Equatable, Codable {
         let text = template.filled(numbers: targets, queen: round.queen)
         let revealAt = now.advanced(bySeconds: settings.countdownSeconds)
         currentRound?.order = QueenOrder(text: text, targets: targets, revealAt: revealAt)
+        givenCommands.append(template.text)
         phase = .countdown
         deadline = revealAt
         return [.order(text: text, targets: targets, revealAt: revealAt)]
     }
 
     /// The command used when the Queen runs out of time: a random one of this game's list that fits the number
-    /// of numbered players, or a built-in fallback when none does.
+    /// of numbered players and was not given tonight (any fitting one when all were), or a built-in fallback when
+    /// none fits.
     private mutating func automaticTemplate() -> CommandTemplate {
         let citizens = currentRound?.numbers.count ?? 0
         let fitting = commands.compactMap { try? CommandTemplate($0.text) }.filter { $0.targetCount <= citizens }
-        if !fitting.isEmpty {
-            return fitting[Int.random(in: 0..<fitting.count, using: &rng)]
+        let given = playedEarlier.union(givenCommands.map(Self.playedKey))
+        let fresh = fitting.filter { !given.contains(Self.playedKey($0.text)) }
+        let pool = fresh.isEmpty ? fitting : fresh
+        if !pool.isEmpty {
+            return pool[Int.random(in: 0..<pool.count, using: &rng)]
         }
         let fallback = citizens >= 2 ? "No. {1} tells a joke to No. {2}." : "No. {1} tells Queen {queen} a joke."
         // Both fallbacks are fixed, valid templates (the tests play them), so this cannot throw.

@@ -116,7 +116,7 @@ public struct PackLibrary: Sendable, Hashable, Codable {
     @discardableResult
     public mutating func createPack(named name: String) throws(RuleError) -> String {
         let name = try checkedNewName(name)
-        let id = makeUniqueID(for: name)
+        let id = freeID(for: name)
         customPacks.append(QuizPack(id: id, name: name, isBuiltin: false, questions: []))
         return id
     }
@@ -153,7 +153,7 @@ public struct PackLibrary: Sendable, Hashable, Codable {
             }
             newName = candidate
         }
-        let newID = makeUniqueID(for: newName)
+        let newID = freeID(for: newName)
         customPacks.append(QuizPack(id: newID, name: newName, isBuiltin: false, questions: source.questions))
         return newID
     }
@@ -166,7 +166,10 @@ public struct PackLibrary: Sendable, Hashable, Codable {
     public mutating func importPack(_ pack: QuizPack) throws(RuleError) -> String {
         let name = try checkedNewName(pack.name)
         guard pack.questions.count <= Self.maximumQuestionsPerPack else {
-            throw RuleError(.packFull, "A pack can hold at most \(Self.maximumQuestionsPerPack) questions; this one has \(pack.questions.count).")
+            throw RuleError(
+                .packFull,
+                "A pack can hold at most \(Self.maximumQuestionsPerPack) questions; this one has \(pack.questions.count)."
+            )
         }
         let questions = try Self.checkedQuestions(pack.questions) { index, problem in
             switch problem {
@@ -177,7 +180,7 @@ public struct PackLibrary: Sendable, Hashable, Codable {
             }
         }
         let slug = Self.makeSlug(pack.id)
-        let id = (slug == pack.id && self.pack(id: slug) == nil) ? slug : makeUniqueID(for: pack.id.isEmpty ? name : pack.id)
+        let id = (slug == pack.id && self.pack(id: slug) == nil) ? slug : freeID(for: pack.id.isEmpty ? name : pack.id)
         customPacks.append(QuizPack(id: id, name: name, isBuiltin: false, questions: questions))
         return id
     }
@@ -192,14 +195,19 @@ public struct PackLibrary: Sendable, Hashable, Codable {
         let question = Self.normalized(question)
         try Self.checkQuestion(question)
         guard customPacks[index].questions.count < Self.maximumQuestionsPerPack else {
-            throw RuleError(.packFull, "The pack \"\(customPacks[index].name)\" already holds the most questions allowed, \(Self.maximumQuestionsPerPack).")
+            throw RuleError(
+                .packFull,
+                "The pack \"\(customPacks[index].name)\" already holds the most questions allowed, \(Self.maximumQuestionsPerPack)."
+            )
         }
         try checkNotDuplicate(question, in: customPacks[index], ignoring: nil)
         customPacks[index].questions.append(question)
     }
 
     /// Replaces the question at `questionIndex` (0-based) in the custom pack `packID` with `question` (trimmed).
-    public mutating func editQuestion(at questionIndex: Int, inPack packID: String, to question: QuizQuestion) throws(RuleError) {
+    public mutating func editQuestion(at questionIndex: Int, inPack packID: String, to question: QuizQuestion)
+        throws(RuleError)
+    {
         let index = try customIndex(of: packID, action: "changed")
         try checkQuestionIndex(questionIndex, in: customPacks[index])
         let question = Self.normalized(question)
@@ -210,7 +218,9 @@ public struct PackLibrary: Sendable, Hashable, Codable {
 
     /// Removes and returns the question at `questionIndex` (0-based) in the custom pack `packID`.
     @discardableResult
-    public mutating func removeQuestion(at questionIndex: Int, fromPack packID: String) throws(RuleError) -> QuizQuestion {
+    public mutating func removeQuestion(at questionIndex: Int, fromPack packID: String) throws(RuleError)
+        -> QuizQuestion
+    {
         let index = try customIndex(of: packID, action: "changed")
         try checkQuestionIndex(questionIndex, in: customPacks[index])
         return customPacks[index].questions.remove(at: questionIndex)
@@ -223,15 +233,19 @@ public struct PackLibrary: Sendable, Hashable, Codable {
     /// Questions whose folded text repeats an earlier one (in pack order) are dropped first. With `mixed`
     /// the draw is spread as evenly as the packs allow over easy, medium and hard, and the result is shuffled.
     /// Refuses unknown packs, an empty pack list, a count below one, and more questions than the packs hold.
-    public func drawQuestions(packIDs: [String], count: Int, difficulty: DifficultyChoice,
-                              using rng: inout some RandomNumberGenerator) throws(RuleError) -> [QuizQuestion] {
+    public func drawQuestions(
+        packIDs: [String], count: Int, difficulty: DifficultyChoice,
+        using rng: inout some RandomNumberGenerator
+    ) throws(RuleError) -> [QuizQuestion] {
         try drawQuestions(packIDs: packIDs, count: count, difficulty: difficulty, avoiding: [], using: &rng).questions
     }
 
     /// Draws like `drawQuestions`, but questions already played tonight (`played`, by `TextFolding.fold` of their
     /// text) come last: they are used only when the packs run out of new ones, and `repeated` says how many were.
-    public func drawQuestions(packIDs: [String], count: Int, difficulty: DifficultyChoice, avoiding played: Set<String>,
-                              using rng: inout some RandomNumberGenerator) throws(RuleError)
+    public func drawQuestions(
+        packIDs: [String], count: Int, difficulty: DifficultyChoice, avoiding played: Set<String>,
+        using rng: inout some RandomNumberGenerator
+    ) throws(RuleError)
         -> (questions: [QuizQuestion], repeated: Int)
     {
         guard !packIDs.isEmpty else { throw RuleError(.noPacks, "Choose at least one question pack.") }
@@ -292,17 +306,25 @@ public struct PackLibrary: Sendable, Hashable, Codable {
         }
         if let problem = TerminalText.problem(in: answer) { throw RuleError(.badText, problem.refusal("The answer")) }
         guard text.count <= maximumQuestionLength else {
-            throw RuleError(.questionTooLong, "The question is \(text.count) characters long; keep it to \(maximumQuestionLength) or fewer.")
+            throw RuleError(
+                .questionTooLong,
+                "The question is \(text.count) characters long; keep it to \(maximumQuestionLength) or fewer.")
         }
         guard answer.count <= maximumAnswerLength else {
-            throw RuleError(.answerTooLong, "The answer is \(answer.count) characters long; keep it to \(maximumAnswerLength) or fewer.")
+            throw RuleError(
+                .answerTooLong,
+                "The answer is \(answer.count) characters long; keep it to \(maximumAnswerLength) or fewer.")
         }
         let letters = TextFolding.compact(answer).count { $0.isLetter }
         guard letters >= minimumAnswerLetters else {
-            throw RuleError(.answerTooShort, "The answer \"\(answer)\" has \(letters) \(letters == 1 ? "letter" : "letters"); answers need at least \(minimumAnswerLetters).")
+            throw RuleError(
+                .answerTooShort,
+                "The answer \"\(answer)\" has \(letters) \(letters == 1 ? "letter" : "letters"); answers need at least \(minimumAnswerLetters)."
+            )
         }
         guard !TextFolding.contains(text, answer) else {
-            throw RuleError(.answerInQuestion, "The answer \"\(answer)\" appears in the question itself; reword the question.")
+            throw RuleError(
+                .answerInQuestion, "The answer \"\(answer)\" appears in the question itself; reword the question.")
         }
     }
 
@@ -363,8 +385,9 @@ public struct PackLibrary: Sendable, Hashable, Codable {
     static func normalized(_ question: QuizQuestion) -> QuizQuestion {
         let text = question.text.trimmingCharacters(in: .whitespacesAndNewlines)
             .replacingOccurrences(of: "\r\n", with: "\n").replacingOccurrences(of: "\r", with: "\n")
-        return QuizQuestion(difficulty: question.difficulty, text: text,
-                            answer: question.answer.trimmingCharacters(in: .whitespacesAndNewlines))
+        return QuizQuestion(
+            difficulty: question.difficulty, text: text,
+            answer: question.answer.trimmingCharacters(in: .whitespacesAndNewlines))
     }
 
     /// The refusal for an id no pack has, suggesting the closest id when one is near (a typo).
@@ -381,17 +404,23 @@ public struct PackLibrary: Sendable, Hashable, Codable {
     }
 
     static func notEnoughQuestions(packIDs: [String], available: Int, difficulty: DifficultyChoice) -> RuleError {
-        let packs = packIDs.count == 1 ? "The pack \(packIDs[0]) holds" : "The packs \(packIDs.joined(separator: ", ")) hold"
+        let packs =
+            packIDs.count == 1 ? "The pack \(packIDs[0]) holds" : "The packs \(packIDs.joined(separator: ", ")) hold"
         let kind = difficulty == .mixed ? "" : "\(difficulty.rawValue) "
         if available == 0 {
-            return RuleError(.notEnoughQuestions, "\(packs) no \(kind)questions; choose more packs or another difficulty.")
+            return RuleError(
+                .notEnoughQuestions, "\(packs) no \(kind)questions; choose more packs or another difficulty.")
         }
         let noun = available == 1 ? "question" : "questions"
-        return RuleError(.notEnoughQuestions, "\(packs) only \(available) \(kind)\(noun); ask for \(available) or fewer, or choose more packs.")
+        return RuleError(
+            .notEnoughQuestions,
+            "\(packs) only \(available) \(kind)\(noun); ask for \(available) or fewer, or choose more packs.")
     }
 
     /// Picks `count` distinct elements of `items` in random order (a partial Fisher–Yates shuffle).
-    static func pick<Element>(_ count: Int, from items: [Element], using rng: inout some RandomNumberGenerator) -> [Element] {
+    static func pick<Element>(_ count: Int, from items: [Element], using rng: inout some RandomNumberGenerator)
+        -> [Element]
+    {
         var items = items
         let count = min(count, items.count)
         for position in 0..<count {
@@ -403,7 +432,9 @@ public struct PackLibrary: Sendable, Hashable, Codable {
 
     private func customIndex(of id: String, action: String) throws(RuleError) -> Int {
         if let builtin = builtinPacks.first(where: { $0.id == id }) {
-            throw RuleError(.readOnly, "The built-in pack \"\(builtin.name)\" cannot be \(action); copy it to make your own version.")
+            throw RuleError(
+                .readOnly,
+                "The built-in pack \"\(builtin.name)\" cannot be \(action); copy it to make your own version.")
         }
         guard let index = customPacks.firstIndex(where: { $0.id == id }) else { throw unknownPack(id) }
         return index
@@ -414,14 +445,21 @@ public struct PackLibrary: Sendable, Hashable, Codable {
             if pack.questions.isEmpty {
                 throw RuleError(.badQuestionIndex, "The pack \"\(pack.name)\" has no questions yet.")
             }
-            throw RuleError(.badQuestionIndex, "The pack \"\(pack.name)\" has no question \(questionIndex + 1); its questions are numbered 1 to \(pack.questions.count).")
+            throw RuleError(
+                .badQuestionIndex,
+                "The pack \"\(pack.name)\" has no question \(questionIndex + 1); its questions are numbered 1 to \(pack.questions.count)."
+            )
         }
     }
 
-    private func checkNotDuplicate(_ question: QuizQuestion, in pack: QuizPack, ignoring ignored: Int?) throws(RuleError) {
+    private func checkNotDuplicate(_ question: QuizQuestion, in pack: QuizPack, ignoring ignored: Int?)
+        throws(RuleError)
+    {
         let key = TextFolding.fold(question.text)
-        for (index, other) in pack.questions.enumerated() where index != ignored && TextFolding.fold(other.text) == key {
-            throw RuleError(.duplicateQuestion, "The pack \"\(pack.name)\" already has that question (question \(index + 1)).")
+        for (index, other) in pack.questions.enumerated() where index != ignored && TextFolding.fold(other.text) == key
+        {
+            throw RuleError(
+                .duplicateQuestion, "The pack \"\(pack.name)\" already has that question (question \(index + 1)).")
         }
     }
 
@@ -447,16 +485,6 @@ public struct PackLibrary: Sendable, Hashable, Codable {
         return name
     }
 
-    private func makeUniqueID(for text: String) -> String {
-        let base = Self.makeSlug(text)
-        var candidate = base
-        var suffix = 1
-        while pack(id: candidate) != nil {
-            suffix += 1
-            candidate = "\(base)-\(suffix)"
-        }
-        return candidate
-    }
 }
 
 extension PackLibrary: ContentLibrary {

@@ -133,7 +133,7 @@ public struct DiceBoardLibrary: Sendable, Hashable {
         try board.checkStructure()
         let slug = PackLibrary.makeSlug(board.id)
         let id =
-            slug == board.id && self.board(id: slug) == nil ? slug : uniqueID(for: board.id.isEmpty ? name : board.id)
+            slug == board.id && self.board(id: slug) == nil ? slug : freeID(for: board.id.isEmpty ? name : board.id)
         var added = board
         added.id = id
         added.name = name
@@ -149,7 +149,7 @@ public struct DiceBoardLibrary: Sendable, Hashable {
         guard (1...WordList.maximumLevel).contains(level) else {
             throw RuleError(.badBoard, "The level must be 1 to \(WordList.maximumLevel), not \(level).")
         }
-        let id = uniqueID(for: name)
+        let id = freeID(for: name)
         customBoards.append(DiceBoard(id: id, name: name, list: list, level: level))
         return id
     }
@@ -180,7 +180,7 @@ public struct DiceBoardLibrary: Sendable, Hashable {
             }
         }
         var copy = source
-        copy.id = uniqueID(for: newName)
+        copy.id = freeID(for: newName)
         copy.name = newName
         copy.isBuiltin = false
         customBoards.append(copy)
@@ -317,16 +317,6 @@ public struct DiceBoardLibrary: Sendable, Hashable {
         return name
     }
 
-    private func uniqueID(for text: String) -> String {
-        let base = PackLibrary.makeSlug(text)
-        var candidate = base
-        var suffix = 1
-        while board(id: candidate) != nil {
-            suffix += 1
-            candidate = "\(base)-\(suffix)"
-        }
-        return candidate
-    }
 }
 
 extension DiceBoardLibrary: ContentLibrary {

@@ -47,7 +47,7 @@ public struct WordListLibrary: Sendable, Hashable {
             }
         }
         let slug = PackLibrary.makeSlug(list.id)
-        let id = slug == list.id && self.list(id: slug) == nil ? slug : uniqueID(for: list.id.isEmpty ? name : list.id)
+        let id = slug == list.id && self.list(id: slug) == nil ? slug : freeID(for: list.id.isEmpty ? name : list.id)
         customLists.append(WordList(id: id, name: name, language: language, words: words))
         return id
     }
@@ -56,7 +56,7 @@ public struct WordListLibrary: Sendable, Hashable {
     @discardableResult
     public mutating func createList(named name: String, language: String = "") throws(RuleError) -> String {
         let name = try checkedFreeName(name)
-        let id = uniqueID(for: name)
+        let id = freeID(for: name)
         customLists.append(WordList(id: id, name: name, language: try WordList.checkedLanguage(language)))
         return id
     }
@@ -87,7 +87,7 @@ public struct WordListLibrary: Sendable, Hashable {
                 newName = "\(source.name) (copy \(attempt))"
             }
         }
-        let newID = uniqueID(for: newName)
+        let newID = freeID(for: newName)
         customLists.append(WordList(id: newID, name: newName, language: source.language, words: source.words))
         return newID
     }
@@ -162,16 +162,6 @@ public struct WordListLibrary: Sendable, Hashable {
         return name
     }
 
-    private func uniqueID(for text: String) -> String {
-        let base = PackLibrary.makeSlug(text)
-        var candidate = base
-        var suffix = 1
-        while list(id: candidate) != nil {
-            suffix += 1
-            candidate = "\(base)-\(suffix)"
-        }
-        return candidate
-    }
 }
 
 extension WordListLibrary: ContentLibrary {
