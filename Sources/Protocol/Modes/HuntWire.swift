@@ -275,6 +275,7 @@ public enum HuntWire: GameWire {
             self.teams = teams
         }
 
+        /// The rows that changed.
         public var changed: [TeamProgress] { teams }
         /// No team leaves a hunt.
         public var removed: [String] { [] }

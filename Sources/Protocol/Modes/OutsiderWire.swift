@@ -179,6 +179,7 @@ public enum OutsiderWire: GameWire {
             self.teams = teams
         }
 
+        /// The new lock-ins.
         public var changed: [LockIn] { teams }
         /// A lock-in is final: no team leaves the list of its round.
         public var removed: [String] { [] }
