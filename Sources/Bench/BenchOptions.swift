@@ -69,6 +69,10 @@ struct BenchOptions {
     /// Compound words' busiest moment: every team of N players in T plays a card within W ms (a tenth more teams
     /// form first).
     var wordsStorm = StormSpec(players: 1000, teams: 100, windowMs: 200)
+    /// Odd One Out's busiest moment: N players in T teams all press a pick within W ms.
+    var outsiderStorm = StormSpec(players: 1000, teams: 100, windowMs: 200)
+    /// The station hunt's busiest moment: every team of N players in T solves its station within W ms.
+    var huntStorm = StormSpec(players: 1000, teams: 100, windowMs: 200)
     /// Players joining one at a time (each waits for its welcome), in teams of `teamSize`.
     var joinsOneByOne = 1000
     var idleClients = 10_000
@@ -125,8 +129,8 @@ struct BenchOptions {
                     shownDefault: "all"),
                 .flag(
                     "--quick", sets: \.isQuick, to: true,
-                    help: "small sizes for a smoke test (8 clients, 20 buzzes, 40/8/50 buzz, Let Me Fly and Compound "
-                        + "words storms, a 50-client join "
+                    help: "small sizes for a smoke test (8 clients, 20 buzzes, 40/8/50 buzz, Let Me Fly, Compound "
+                        + "words, Odd One Out and hunt storms, a 50-client join "
                         + "storm, 60 joins one by one, 200 idle clients for 1 s, 1 clock cycle, fairness: down80, lan, "
                         + "off and cheat with 5 trials each)", section: what),
                 .value(
@@ -151,6 +155,14 @@ struct BenchOptions {
                     "--words-storm", \.wordsStorm, StormSpec.option,
                     help: "Compound words' busiest moment: players/teams/milliseconds within which every team plays a "
                         + "card (a tenth more teams form mid-game first)", section: what),
+                .value(
+                    "--outsider-storm", \.outsiderStorm, StormSpec.option,
+                    help: "Odd One Out's busiest moment: players/teams/milliseconds within which all pick",
+                    section: what),
+                .value(
+                    "--hunt-storm", \.huntStorm, StormSpec.option,
+                    help: "the station hunt's busiest moment: players/teams/milliseconds within which every team "
+                        + "solves a station", section: what),
                 .value(
                     "--join-storm", \.joinStormClients, count(1...20_000), help: "clients in the join storm",
                     section: what),
@@ -237,6 +249,10 @@ struct BenchOptions {
             if !explicit.contains("--words-storm") {
                 options.wordsStorm = StormSpec(players: 40, teams: 8, windowMs: 50)
             }
+            if !explicit.contains("--outsider-storm") {
+                options.outsiderStorm = StormSpec(players: 40, teams: 8, windowMs: 50)
+            }
+            if !explicit.contains("--hunt-storm") { options.huntStorm = StormSpec(players: 40, teams: 8, windowMs: 50) }
             if !explicit.contains("--joins") { options.joinsOneByOne = 60 }
             if !explicit.contains("--idle") { options.idleClients = 200 }
             if !explicit.contains("--idle-seconds") { options.idleSeconds = 1 }

@@ -14,6 +14,8 @@ enum LineKind: UInt8 {
     case welcome, lobby, buzzed, buzzedUpdate, question, reveal, ping, pong, ok, error, other
     /// A game's `result` (Compound words: a team's pick) and Let Me Fly's `roundOver`, which the mode storms count.
     case result, roundOver
+    /// Odd One Out's lock-ins and the hunt's progress, whole and as deltas, which their storms follow.
+    case lockedIn, lockedInUpdate, progress, progressUpdate
 
     /// The kind named by the start of a line.
     static func classify(_ head: [UInt8]) -> LineKind {
@@ -25,7 +27,7 @@ enum LineKind: UInt8 {
         case "lobby", "lobbyUpdate", "teams", "teamsUpdate": return .lobby
         case "buzzed": return .buzzed
         case "buzzedUpdate": return .buzzedUpdate
-        case "question": return .question
+        case "question", "puzzle": return .question
         case "reveal": return .reveal
         case "ping": return .ping
         case "pong": return .pong
@@ -33,6 +35,10 @@ enum LineKind: UInt8 {
         case "error": return .error
         case "result": return .result
         case "roundOver": return .roundOver
+        case "lockedIn": return .lockedIn
+        case "lockedInUpdate": return .lockedInUpdate
+        case "progress": return .progress
+        case "progressUpdate": return .progressUpdate
         default: return .other
         }
     }
@@ -52,6 +58,58 @@ struct ReceivedLine {
     var count: Int?
     /// A `buzzed` or `buzzedUpdate`, decoded, where the pool follows buzz orders.
     var order: OrderLine?
+    /// A lock-in list or progress message, as the mode storms follow it.
+    var list: ListLine?
+}
+
+/// A message of a mode's growing list (Odd One Out's `lockedIn`, the hunt's `progress`, and their deltas), as a mode
+/// storm's clients follow it: by `seq`, counting the items that reached the storm's goal (a lock-in; a row past the
+/// first station), each of which reaches it once in a storm. A whole message says how many have; a delta, how many
+/// more (its items, counted by their braces, so the readers never copy a delta's bytes).
+struct ListLine {
+    /// Whether the message is the whole list (else a delta).
+    var isWhole: Bool
+    /// The list's version (a whole's, or the one a delta makes).
+    var seq: Int?
+    /// Items that reached the goal: in the whole list, or newly in the delta.
+    var reached: Int
+
+    /// A row of a whole `progress` past the first station: `"station":1,`.
+    static let solvedRow = Array("\"station\":1,".utf8)
+
+    /// The list line of a finished line of `kind` (nil when `kind` is no such list): `braces` counted over the line,
+    /// its first bytes `head`, its last bytes `tail`, and its bytes `body` where kept (a whole `progress`).
+    static func read(kind: LineKind, braces: Int, head: [UInt8], tail: [UInt8], body: [UInt8]?) -> ListLine? {
+        // A whole ends with its `seq`; a delta starts with it (`{"type":"…Update","seq":N,…`).
+        let seqAtEnd = LineAssembly.number(after: "\"seq\":", in: tail.isEmpty ? head : tail)
+        let seqAtStart = LineAssembly.number(after: "\"seq\":", in: head)
+        switch kind {
+        case .lockedIn:
+            return ListLine(isWhole: true, seq: seqAtEnd, reached: braces - 1)
+        case .progress:
+            return ListLine(isWhole: true, seq: seqAtEnd, reached: body.map(occurrences) ?? 0)
+        case .lockedInUpdate, .progressUpdate:
+            return ListLine(isWhole: false, seq: seqAtStart, reached: braces - 1)
+        default:
+            return nil
+        }
+    }
+
+    /// How many times `solvedRow` occurs in `bytes`.
+    static func occurrences(_ bytes: [UInt8]) -> Int {
+        var count = 0
+        var index = 0
+        let last = bytes.count - solvedRow.count
+        while index <= last {
+            if bytes[index] == solvedRow[0], bytes[index..<(index + solvedRow.count)].elementsEqual(solvedRow) {
+                count += 1
+                index += solvedRow.count
+            } else {
+                index += 1
+            }
+        }
+        return count
+    }
 }
 
 /// A buzz order message as the storm's clients follow it (PROTOCOL.md §6.0).
@@ -153,6 +211,16 @@ final class Tally: @unchecked Sendable {
     var countGoal = Int.max
     /// Targets that hold `countGoal` lines of `countedKind`.
     var countReached = 0
+    /// The mode storms' list per slot: its `seq`, the items that reached the goal, and when it first held
+    /// `listGoal` of them (0: not yet).
+    var listSeq: [Int?]
+    var listReached: [Int]
+    var listCompleteAt: [Int64]
+    var listGoal = Int.max
+    /// Targets whose list holds `listGoal` items; list messages that did not follow (gaps), and in all.
+    var listCompleteCount = 0
+    var listGaps = 0
+    var listMessages = 0
 
     init(capacity: Int) {
         self.capacity = capacity
@@ -174,6 +242,9 @@ final class Tally: @unchecked Sendable {
         orderCompleteAt = Array(repeating: 0, count: capacity)
         counted = Array(repeating: 0, count: capacity)
         countedGoalAt = Array(repeating: 0, count: capacity)
+        listSeq = Array(repeating: nil, count: capacity)
+        listReached = Array(repeating: 0, count: capacity)
+        listCompleteAt = Array(repeating: 0, count: capacity)
     }
 
     /// Runs `body` under the lock.
@@ -246,6 +317,8 @@ final class Tally: @unchecked Sendable {
             case .error:
                 errorCount += 1
                 if let body = line.body { lastError = String(decoding: body.prefix(300), as: UTF8.self) }
+            case .lockedIn, .lockedInUpdate, .progress, .progressUpdate:
+                if let list = line.list { followList(list, slot: slot, at: line.at) }
             case .pong, .ok, .other, .result, .roundOver:
                 break
             }
@@ -301,6 +374,35 @@ final class Tally: @unchecked Sendable {
         if orderCompleteAt[slot] == 0, (orders[slot]?.entries ?? 0) >= orderGoal {
             orderCompleteAt[slot] = time
             if isTarget[slot] { orderCompleteCount += 1 }
+        }
+    }
+
+    /// Applies a list message to what `slot` holds; notes when the list holds `listGoal` items.
+    private func followList(_ list: ListLine, slot: Int, at time: Int64) {
+        listMessages += 1
+        if list.isWhole {
+            listSeq[slot] = list.seq
+            listReached[slot] = list.reached
+        } else if let held = listSeq[slot], let seq = list.seq, seq == held + 1 {
+            listSeq[slot] = seq
+            listReached[slot] += list.reached
+        } else if let held = listSeq[slot], let seq = list.seq, seq <= held {
+            // A version the client already holds: nothing to do.
+        } else {
+            listGaps += 1
+        }
+        if listCompleteAt[slot] == 0, listReached[slot] >= listGoal {
+            listCompleteAt[slot] = time
+            if isTarget[slot] { listCompleteCount += 1 }
+        }
+    }
+
+    /// Counts lists complete once they hold `goal` items; the lists held so far stay (caller holds no lock).
+    func expectLists(of goal: Int) {
+        locked { tally in
+            tally.listGoal = goal
+            tally.listCompleteCount = 0
+            for index in 0..<tally.capacity { tally.listCompleteAt[index] = 0 }
         }
     }
 
@@ -383,7 +485,7 @@ final class LineAssembly {
 
     func wantsBody(_ kind: LineKind) -> Bool {
         switch kind {
-        case .welcome, .error: return true
+        case .welcome, .error, .progress: return true
         case .buzzed, .buzzedUpdate: return keepsOrders && (decodesOrders || isKeeping)
         case .lobby: return false
         default: return isKeeping
@@ -401,8 +503,8 @@ final class LineAssembly {
             classify()
         }
         guard !rest.isEmpty, let kind else { return }
-        if kind == .lobby || kind == .buzzed { braces += LineAssembly.countBraces(rest) }
-        if kind == .buzzed && keepsOrders {
+        if LineAssembly.countsBraces(kind) { braces += LineAssembly.countBraces(rest) }
+        if (kind == .buzzed && keepsOrders) || kind == .lockedIn || kind == .progress {
             tail.append(contentsOf: rest.suffix(32))
             if tail.count > 32 { tail.removeFirst(tail.count - 32) }
         }
@@ -412,7 +514,7 @@ final class LineAssembly {
     private func classify() {
         let kind = LineKind.classify(head)
         self.kind = kind
-        if kind == .lobby || kind == .buzzed { braces = head.reduce(0) { $0 + ($1 == UInt8(ascii: "{") ? 1 : 0) } }
+        if LineAssembly.countsBraces(kind) { braces = head.reduce(0) { $0 + ($1 == UInt8(ascii: "{") ? 1 : 0) } }
         if wantsBody(kind) { body = head }
     }
 
@@ -438,12 +540,24 @@ final class LineAssembly {
             }
         }
         if keepsOrders, kind == .buzzed || kind == .buzzedUpdate { line.body = isKeeping ? body : nil }
+        if let kind, let list = ListLine.read(kind: kind, braces: braces, head: head, tail: tail, body: body) {
+            line.list = list
+            line.body = isKeeping ? body : nil
+        }
         tail.removeAll(keepingCapacity: true)
         head.removeAll(keepingCapacity: true)
         kind = nil
         braces = 0
         body = nil
         return line
+    }
+
+    /// Whether lines of `kind` have their `{` counted (a lobby's players, a list's items).
+    static func countsBraces(_ kind: LineKind) -> Bool {
+        switch kind {
+        case .lobby, .buzzed, .lockedIn, .lockedInUpdate, .progress, .progressUpdate: return true
+        default: return false
+        }
     }
 
     /// The whole number after `key` in `bytes` (its last occurrence), if one is there.
@@ -557,7 +671,7 @@ final class ReaderThread: @unchecked Sendable {
                         if line.kind == .ping { pool.sendBestEffort(fd: fd, pong) }
                         switch line.kind {
                         case .welcome, .lobby, .buzzed, .buzzedUpdate, .question, .reveal, .ping, .error, .result,
-                            .roundOver:
+                            .roundOver, .lockedIn, .lockedInUpdate, .progress, .progressUpdate:
                             lines.append(line)
                         default: if assembly.isKeeping { lines.append(line) }
                         }

@@ -30,6 +30,10 @@ struct StormRun {
         let modes = ModeStormRun(context: context)
         section["fly"] = modes.fly(options.flyStorm, report: report)
         section["words"] = modes.words(options.wordsStorm, report: report)
+        // And those of Odd One Out and the station hunt.
+        let lists = OutsiderHuntStormRun(context: context)
+        section["outsider"] = lists.outsider(options.outsiderStorm, report: report)
+        section["hunt"] = lists.hunt(options.huntStorm, report: report)
         report.sections["storm"] = .object(section)
     }
 

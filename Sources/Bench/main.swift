@@ -45,6 +45,7 @@ let needed =
         parsedOptions.idleClients, parsedOptions.joinStormClients, parsedOptions.joinsOneByOne,
         parsedOptions.storms.map(\.players).max() ?? 0, parsedOptions.flyStorm.players * 11 / 10,
         parsedOptions.wordsStorm.players + parsedOptions.wordsStorm.teams / 10 + 1,
+        parsedOptions.outsiderStorm.players + 1, parsedOptions.huntStorm.players,
         4 * (parsedOptions.sizes.max() ?? 0)) + 200
 if openFiles < needed {
     FileHandle.standardError.write(

@@ -13,8 +13,8 @@ extension ClientState {
             "  commands [TEXT]  the Queen's command library     scores   the standings",
             " Operator: start GAME … · next · pause · continue · end · kick NAME · status · packs",
             " quit leaves.",
-            " On your turn (or as the choosing Queen) every line is your answer (or order); commands then start",
-            " with /: /help, /scores, /quit.",
+            " When the game waits for your answer (your turn, the choosing Queen, an open Odd One Out round, a",
+            " hunt station's task) every line is that answer; commands then start with /: /help, /scores, /quit.",
         ]
         return lines.joined(separator: "\n")
     }

@@ -89,7 +89,9 @@ struct ScreenCatalog: Sendable {
     let screens: [any GameScreen.Type]
 
     /// Every mode this build of the client shows.
-    static let standard = ScreenCatalog(screens: [ShakyView.self, QueenView.self, WordsView.self, FlyView.self])
+    static let standard = ScreenCatalog(screens: [
+        ShakyView.self, QueenView.self, WordsView.self, FlyView.self, OutsiderView.self, HuntView.self,
+    ])
 
     /// A new view for the game `name` from its intro, or nil when this client does not know the game.
     func screen(for name: String, intro: JSONObject) -> (any GameScreen)? {

@@ -286,6 +286,9 @@ public struct CommandLineTable<Values> {
     public let hasVersion: Bool
     /// Whether arguments that are no options are allowed (subcommands, an address); if not, they are errors.
     public let takesArguments: Bool
+    /// Whether, after the first argument (a command word), an option the table does not declare is left to the
+    /// command as an argument (`history --hunt ID`, `hunt print ID --html`) instead of refused.
+    public let leavesUnknownOptionsToCommands: Bool
 
     /// The width the help is wrapped to.
     static var helpWidth: Int { 100 }
@@ -293,7 +296,8 @@ public struct CommandLineTable<Values> {
     /// Creates a table; the options keep their order.
     public init(
         tool: String, defaults: Values, introduction: String, options: [CommandLineOption<Values>],
-        closing: String = "", hasVersion: Bool = false, takesArguments: Bool = false
+        closing: String = "", hasVersion: Bool = false, takesArguments: Bool = false,
+        leavesUnknownOptionsToCommands: Bool = false
     ) {
         self.tool = tool
         self.defaults = defaults
@@ -302,6 +306,7 @@ public struct CommandLineTable<Values> {
         self.closing = closing
         self.hasVersion = hasVersion
         self.takesArguments = takesArguments
+        self.leavesUnknownOptionsToCommands = leavesUnknownOptionsToCommands
     }
 
     /// The option called `name` (its flag or an alias).
@@ -352,7 +357,13 @@ public struct CommandLineTable<Values> {
                 name = String(argument[..<equals])
                 inlineValue = String(argument[argument.index(after: equals)...])
             }
-            guard let option = option(name) else { throw unknownOption(name) }
+            guard let option = option(name) else {
+                guard leavesUnknownOptionsToCommands, !parsed.arguments.isEmpty, argument.hasPrefix("--") else {
+                    throw unknownOption(name)
+                }
+                parsed.arguments.append(argument)
+                continue
+            }
             var text: String?
             if let placeholder = option.placeholder {
                 if let inlineValue {

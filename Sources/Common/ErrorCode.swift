@@ -28,10 +28,16 @@ public struct ErrorCode: RawRepresentable, Hashable, Sendable, Codable, CustomSt
 
     /// `already_buzzed`
     public static let alreadyBuzzed = ErrorCode("already_buzzed")
+    /// `already_checked_in`
+    public static let alreadyCheckedIn = ErrorCode("already_checked_in")
+    /// `already_finished`
+    public static let alreadyFinished = ErrorCode("already_finished")
     /// `already_joined`
     public static let alreadyJoined = ErrorCode("already_joined")
     /// `already_paused`
     public static let alreadyPaused = ErrorCode("already_paused")
+    /// `already_picked`
+    public static let alreadyPicked = ErrorCode("already_picked")
     /// `already_playing`
     public static let alreadyPlaying = ErrorCode("already_playing")
     /// `already_started`
@@ -48,10 +54,16 @@ public struct ErrorCode: RawRepresentable, Hashable, Sendable, Codable, CustomSt
     public static let awaitingVerdict = ErrorCode("awaiting_verdict")
     /// `bad_board`
     public static let badBoard = ErrorCode("bad_board")
+    /// `bad_choice`
+    public static let badChoice = ErrorCode("bad_choice")
+    /// `bad_hunt`
+    public static let badHunt = ErrorCode("bad_hunt")
     /// `bad_move`
     public static let badMove = ErrorCode("bad_move")
     /// `bad_pick`
     public static let badPick = ErrorCode("bad_pick")
+    /// `bad_puzzle`
+    public static let badPuzzle = ErrorCode("bad_puzzle")
     /// `bad_word_list`
     public static let badWordList = ErrorCode("bad_word_list")
     /// `banned`
@@ -90,12 +102,16 @@ public struct ErrorCode: RawRepresentable, Hashable, Sendable, Codable, CustomSt
     public static let badVersion = ErrorCode("bad_version")
     /// `buzz_closed`
     public static let buzzClosed = ErrorCode("buzz_closed")
+    /// `code_locked`
+    public static let codeLocked = ErrorCode("code_locked")
     /// `command_too_long`
     public static let commandTooLong = ErrorCode("command_too_long")
     /// `duplicate_command`
     public static let duplicateCommand = ErrorCode("duplicate_command")
     /// `duplicate_player`
     public static let duplicatePlayer = ErrorCode("duplicate_player")
+    /// `duplicate_puzzle`
+    public static let duplicatePuzzle = ErrorCode("duplicate_puzzle")
     /// `duplicate_question`
     public static let duplicateQuestion = ErrorCode("duplicate_question")
     /// `duplicate_team`
@@ -114,6 +130,8 @@ public struct ErrorCode: RawRepresentable, Hashable, Sendable, Codable, CustomSt
     public static let gameOver = ErrorCode("game_over")
     /// `game_running`
     public static let gameRunning = ErrorCode("game_running")
+    /// `hunt_name_taken`
+    public static let huntNameTaken = ErrorCode("hunt_name_taken")
     /// `invalid_settings`
     public static let invalidSettings = ErrorCode("invalid_settings")
     /// `invalid_team_name`
@@ -152,6 +170,8 @@ public struct ErrorCode: RawRepresentable, Hashable, Sendable, Codable, CustomSt
     public static let notPaused = ErrorCode("not_paused")
     /// `not_queen`
     public static let notQueen = ErrorCode("not_queen")
+    /// `not_reached`
+    public static let notReached = ErrorCode("not_reached")
     /// `not_started`
     public static let notStarted = ErrorCode("not_started")
     /// `not_your_turn`
@@ -194,6 +214,8 @@ public struct ErrorCode: RawRepresentable, Hashable, Sendable, Codable, CustomSt
     public static let unknownCommand = ErrorCode("unknown_command")
     /// `unknown_game`
     public static let unknownGame = ErrorCode("unknown_game")
+    /// `unknown_hunt`
+    public static let unknownHunt = ErrorCode("unknown_hunt")
     /// `unknown_level`
     public static let unknownLevel = ErrorCode("unknown_level")
     /// `unknown_list`
@@ -208,6 +230,8 @@ public struct ErrorCode: RawRepresentable, Hashable, Sendable, Codable, CustomSt
     public static let unknownTeam = ErrorCode("unknown_team")
     /// `unknown_type`
     public static let unknownType = ErrorCode("unknown_type")
+    /// `wrong_code`
+    public static let wrongCode = ErrorCode("wrong_code")
     /// `wrong_exercise`
     public static let wrongExercise = ErrorCode("wrong_exercise")
     /// `wrong_game`
@@ -219,18 +243,20 @@ public struct ErrorCode: RawRepresentable, Hashable, Sendable, Codable, CustomSt
 
     /// Every code, in alphabetical order.
     public static let all: [ErrorCode] = [
-        .alreadyBuzzed, .alreadyJoined, .alreadyPaused, .alreadyPlaying, .alreadyStarted, .alreadyThrown,
-        .answerInQuestion, .answerTooLong, .answerTooShort, .awaitingVerdict, .badBoard, .badChallenge, .badCSV,
-        .badField, .badJSON, .badKey, .badMove, .badName, .badOption, .badPackName, .badPick, .badPlaceholder,
-        .badQuestionCount, .badQuestionIndex, .badSettings, .badTelnet, .badText, .badToken, .badVersion, .badWordList, .banned, .buzzClosed,
-        .commandTooLong, .duplicateCommand, .duplicatePlayer, .duplicateQuestion, .duplicateTeam, .emptyAnswer,
-        .emptyCommand, .emptyQuestion, .forbidden, .full, .gameOver, .gameRunning, .invalidSettings, .invalidTeamName,
-        .kicked, .lineTooLong, .lockedOut, .nameTaken, .noGame, .noHeight, .noMoreHints, .noPacks, .noQuestions,
-        .noTeams, .notBuiltin, .notEnoughQuestions, .notInAir, .notJoined, .notPaused, .notQueen, .notStarted,
-        .notYourTurn, .nothingToJudge, .packFull, .packNameTaken, .paused, .phoneLocked, .questionClosed,
-        .questionTooLong, .rateLimited, .readOnly, .roundClosed, .roundRunning, .storage, .teamFinished, .teamOut,
-        .tooFewPlayers, .tooManyPlayers, .tooManyTargets, .unknownBoard, .unknownCommand, .unknownGame, .unknownLevel,
-        .unknownList, .unknownPack, .unknownPhone, .unknownPlayer, .unknownTeam, .unknownType, .wrongExercise,
-        .wrongGame, .wrongPhase, .wrongRoom,
+        .alreadyBuzzed, .alreadyCheckedIn, .alreadyFinished, .alreadyJoined, .alreadyPaused, .alreadyPicked,
+        .alreadyPlaying, .alreadyStarted, .alreadyThrown, .answerInQuestion, .answerTooLong, .answerTooShort,
+        .awaitingVerdict, .badBoard, .badChallenge, .badChoice, .badCSV, .badField, .badHunt, .badJSON, .badKey,
+        .badMove, .badName, .badOption, .badPackName, .badPick, .badPlaceholder, .badPuzzle, .badQuestionCount,
+        .badQuestionIndex, .badSettings, .badTelnet, .badText, .badToken, .badVersion, .badWordList, .banned,
+        .buzzClosed, .codeLocked, .commandTooLong, .duplicateCommand, .duplicatePlayer, .duplicatePuzzle,
+        .duplicateQuestion, .duplicateTeam, .emptyAnswer, .emptyCommand, .emptyQuestion, .forbidden, .full, .gameOver,
+        .gameRunning, .huntNameTaken, .invalidSettings, .invalidTeamName, .kicked, .lineTooLong, .lockedOut, .nameTaken,
+        .noGame, .noHeight, .noMoreHints, .noPacks, .noQuestions, .notBuiltin, .noTeams, .notEnoughQuestions,
+        .nothingToJudge, .notInAir, .notJoined, .notPaused, .notQueen, .notReached, .notStarted, .notYourTurn,
+        .packFull, .packNameTaken, .paused, .phoneLocked, .questionClosed, .questionTooLong, .rateLimited, .readOnly,
+        .roundClosed, .roundRunning, .storage, .teamFinished, .teamOut, .tooFewPlayers, .tooManyPlayers,
+        .tooManyTargets, .unknownBoard, .unknownCommand, .unknownGame, .unknownHunt, .unknownLevel, .unknownList,
+        .unknownPack, .unknownPhone, .unknownPlayer, .unknownTeam, .unknownType, .wrongCode, .wrongExercise, .wrongGame,
+        .wrongPhase, .wrongRoom,
     ]
 }

@@ -483,7 +483,11 @@ final class HostCore: SessionHandler {
                 case .saveCommand(let text): operators.saveOwnCommand(text, for: session)
                 }
             }
-            if let id { sessions.send(OkReply(), to: session, re: id) }
+            if let refusal = step.refusal {
+                sessions.send(ErrorReply(refusal.code, refusal.message), to: session, re: id)
+            } else if let id {
+                sessions.send(OkReply(), to: session, re: id)
+            }
             room.apply(step, at: context.now)
         } catch {
             sessions.send(ErrorReply(error.code, error.message), to: session, re: id)
@@ -629,8 +633,9 @@ final class HostCore: SessionHandler {
                 lines += entry.textHelp.map { "  " + $0 }
             }
             lines.append("  scores           the standings        help    this text        quit    leave")
-            lines.append("  On your turn every line is your answer (or, as Queen, your order): then write")
-            lines.append("  commands with a / in front: /help, /scores, /quit.")
+            lines.append("  When the game waits for your answer (your turn, the Queen choosing, an open")
+            lines.append("  Odd One Out round, a hunt station's task), every line is that answer; then")
+            lines.append("  commands start with /: /help, /scores, /quit.")
             return lines.joined(separator: "\n")
         case .board?:
             return "You are watching. Commands: scores, help, quit."

@@ -77,6 +77,7 @@ struct HostOptions {
               partyline-host pack import FILE          add a quiz pack from .json or .csv
               partyline-host pack export ID FILE       write a pack to .json or .csv
               partyline-host NOUN …                    the same content commands as on the console
+                                                       (hunt list, hunt print ID --html, history --hunt ID)
 
             Players join with `partyline <this computer's address>` or `nc <address> 4747`.
             The one line on stdout, `ready port=<P> room=<CODE> admin-key=<KEY>`, is for scripts;
@@ -170,7 +171,7 @@ struct HostOptions {
               swift run -c release partyline-host
               partyline-host --port 5000 --room PUB --question-seconds 30
               partyline-host --data ./party --resume
-            """, hasVersion: true, takesArguments: true)
+            """, hasVersion: true, takesArguments: true, leavesUnknownOptionsToCommands: true)
     }
 
     /// The `--help` text, written from the table.

@@ -321,7 +321,7 @@ final class Storage {
         else { return "\(file): unreadable" }
         let ranking = (summary.ranking ?? []).prefix(5).compactMap { entry -> String? in
             guard let name = entry.team ?? entry.player else { return nil }
-            return "\(entry.rank.map { "#\($0) " } ?? "")\(name) \(entry.score.map(String.init) ?? "")"
+            return "\(entry.rank.map { "#\($0) " } ?? "")\(name)\(entry.score.map { " \($0)" } ?? "")"
         }
         let rounds = summary.rounds.map { Wording.count($0.count, "round") } ?? ""
         return "\(summary.finishedAt ?? "?")  \(summary.game ?? "?")  "

@@ -59,6 +59,13 @@ struct BenchSmokeTests {
             #expect(storm["bytesPerClient"]?["max"]?.doubleValue.map { $0 > 0 } == true)
             #expect(storm["totalBytes"]?.intValue.map { $0 > 0 } == true)
         }
+        // Beside it, Odd One Out's lock-ins and the hunt's solves: every client followed its list to the end.
+        for mode in ["outsider", "hunt"] {
+            let storm = try #require(results["storm"]?[mode], "\(mode)")
+            #expect(storm["complete"] == true, "\(mode): \(storm)")
+            #expect(storm["listGaps"] == 0, "\(mode)")
+            #expect(storm["bytesPerClient"]?["max"]?.doubleValue.map { $0 > 0 } == true, "\(mode)")
+        }
 
         // Beside it, the busiest moments of Let Me Fly and Compound words: every client saw the moment through
         // (the round's end, every team's result), with bytes per client for it and for the late joins before it.

@@ -125,6 +125,11 @@ struct HostOptionsTests {
         #expect(throws: UsageError.self) { try parse(["--fly", "history"]) }
         // Any other command is a game's operator tool (hunt import FILE, words list…); main names the known ones.
         #expect(try parse(["hunt", "import", "office.json"]).1 == .tool(["hunt", "import", "office.json"]))
+        // After the command word, options the host does not declare are the command's own.
+        #expect(try parse(["history", "--hunt", "demo", "--data", "d"]).1 == .history(["hunt", "demo"]))
+        #expect(
+            try parse(["--data", "d", "hunt", "print", "demo", "--html"]).1 == .tool(["hunt", "print", "demo", "--html"]))
+        #expect(message(["--html", "hunt"]) == "Unknown option --html. See partyline-host --help.")
         #expect(try parse(["pack", "import", "q.csv"]).1 == .packImport(file: "q.csv"))
         #expect(try parse(["pack", "export", "pub", "q.json"]).1 == .packExport(pack: "pub", file: "q.json"))
         #expect(try parse(["--help"]).1 == .help)

@@ -40,18 +40,20 @@ struct ProtocolDocumentTests {
         ("queen", { QueenWire.Message.decode($0).map { $0.message.object() } }),
         ("words", { WordsWire.Message.decode($0).map { $0.message.object() } }),
         ("fly", { FlyWire.Message.decode($0).map { $0.message.object() } }),
+        ("outsider", { OutsiderWire.Message.decode($0).map { $0.message.object() } }),
+        ("hunt", { HuntWire.Message.decode($0).map { $0.message.object() } }),
     ]
 
     /// Every game's client vocabularies: players' actions and the operator's commands (one line per vocabulary).
     static let vocabularies: [any GameAction.Type] = [
         ShakyWire.Action.self, ShakyWire.Command.self, QueenWire.Action.self, WordsWire.Action.self,
-        FlyWire.Action.self,
+        FlyWire.Action.self, OutsiderWire.Action.self, HuntWire.Action.self,
     ]
 
     static let actions = Set(vocabularies.flatMap { $0.types })
 
     /// The request types of the games' operator tools that have an example (their replies are session messages).
-    static let tools: Set<String> = ["flyRecords"]
+    static let tools: Set<String> = ["flyRecords", "hunts"]
 
     /// A game request as its game reads it and writes it back; nil when no game reads it.
     static func rewritten(_ request: PlayRequest) -> JSONObject? {
@@ -117,7 +119,9 @@ struct ProtocolDocumentTests {
     @Test func everyHostMessageTypeHasAnExample() {
         let shown = Set(Self.examples.compactMap { $0.object["type"]?.stringValue })
         let families = SessionMessage.types + ShakyWire.Message.types + QueenWire.Message.types
-        for type in families + WordsWire.Message.types + FlyWire.Message.types {
+        for type in families + WordsWire.Message.types + FlyWire.Message.types + OutsiderWire.Message.types
+            + HuntWire.Message.types
+        {
             #expect(shown.contains(type), "PROTOCOL.md has no example of the \(type) message")
         }
         for type in ClientMessage.typeNames + Array(Self.actions) {

@@ -92,12 +92,16 @@ struct Step {
     var services: [HostService] = []
     /// What to tell the operator whose command this was, in words (`Red's answer … now counts as right: +200.`).
     var reply: String?
+    /// The action was refused, yet it changed the game (a wrong check-in code counts towards its lock): the player
+    /// gets this as an `error` instead of `ok`, and the events are journaled and the messages sent all the same.
+    var refusal: RuleError?
 
     /// This step followed by `other`.
     static func + (lhs: Step, rhs: Step) -> Step {
         Step(
             events: lhs.events + rhs.events, messages: lhs.messages + rhs.messages,
-            services: lhs.services + rhs.services, reply: rhs.reply ?? lhs.reply)
+            services: lhs.services + rhs.services, reply: rhs.reply ?? lhs.reply,
+            refusal: lhs.refusal ?? rhs.refusal)
     }
 
     /// A step that only announces.
@@ -222,6 +226,8 @@ protocol HostedGame: AnyObject {
     func awaitsTypedLine(from player: Player) -> Bool
     /// Whether the game allows `player` something beyond playing.
     func grants(_ permission: Permission, to player: Player) -> Bool
+    /// Writes what outlives the game besides its log (a hunt's hall of fame); called once, when it is over.
+    func keepRecords(in storage: Storage)
 }
 
 /// A mode's host adapter: the mapping between its pure Rules value and its wire types.
@@ -330,6 +336,8 @@ extension GameAdapter {
     func awaitsTypedLine(from player: Player) -> Bool { false }
 
     func grants(_ permission: Permission, to player: Player) -> Bool { false }
+
+    func keepRecords(in storage: Storage) {}
 }
 
 extension GameAdapter where Wire.Command == NoCommands {
@@ -409,7 +417,9 @@ struct ModeCatalog: Sendable {
     let entries: [ModeEntry]
 
     /// Every mode this build of the host plays.
-    static let standard = ModeCatalog(entries: [ShakyHost.entry, QueenHost.entry, WordsHost.entry, FlyHost.entry])
+    static let standard = ModeCatalog(entries: [
+        ShakyHost.entry, QueenHost.entry, WordsHost.entry, FlyHost.entry, OutsiderHost.entry, HuntHost.entry,
+    ])
 
     /// The mode called `name` or one of its aliases (any case).
     func entry(named name: String) -> ModeEntry? {

@@ -236,6 +236,7 @@ final class GameRoom {
         guard let game, game.isFinished else { return }
         played.formUnion(game.playedContent)  // what was shown, so tonight's later games avoid it
         storage.saveGameLog(game.gameLog, name: game.mode.name, log: log)
+        game.keepRecords(in: storage)
         journal(.gameEnd)
         endGameStates()
         log.info("Game over: \(game.mode.title).")

@@ -49,6 +49,12 @@ public enum ContentText {
         return first.lowercased() + message.dropFirst()
     }
 
+    /// `message` with its first letter upper-case (a clause made a sentence).
+    public static func capitalizingFirst(_ message: String) -> String {
+        guard let first = message.first else { return message }
+        return first.uppercased() + message.dropFirst()
+    }
+
     /// `text` with surrounding spaces and line breaks removed.
     public static func trimmed(_ text: String) -> String {
         text.trimmingCharacters(in: .whitespacesAndNewlines)
