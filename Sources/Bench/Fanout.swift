@@ -23,9 +23,9 @@ final class SyncProbe {
         let start = MonotonicClock.nanoseconds()
         _ = line.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
         #if canImport(Darwin)
-        _ = fsync(fd)
+            _ = fsync(fd)
         #else
-        _ = fdatasync(fd)
+            _ = fdatasync(fd)
         #endif
         return Double(MonotonicClock.nanoseconds() - start) / 1e6
     }
@@ -52,8 +52,10 @@ struct FanoutRun {
         var durable: [Double] { zip(last, fsync).map { $0 + $1 } }
 
         var json: JSONValue {
-            var object: JSONObject = ["allClientsMs": Summary(last).json, "medianClientMs": Summary(median).json,
-                                      "setupSeconds": .double(rounded(setupSeconds))]
+            var object: JSONObject = [
+                "allClientsMs": Summary(last).json, "medianClientMs": Summary(median).json,
+                "setupSeconds": .double(rounded(setupSeconds)),
+            ]
             if !cycle.isEmpty { object["cycleMs"] = Summary(cycle).json }
             if !fsync.isEmpty { object["fsyncMs"] = Summary(fsync).json }
             if let hostCPUSeconds { object["hostCPUSecondsPerRound"] = .double(rounded(hostCPUSeconds)) }
@@ -71,15 +73,18 @@ struct FanoutRun {
     }
 
     /// Times one write on `writer` until all `clients` targets have a `buzzed` line; appends to `series`.
-    private func timeOneBuzz(pool: ClientPool, writer: Int, bytes: [UInt8], clients: Int, isMeasured: Bool,
-                             into series: inout Series) throws {
+    private func timeOneBuzz(
+        pool: ClientPool, writer: Int, bytes: [UInt8], clients: Int, isMeasured: Bool,
+        into series: inout Series
+    ) throws {
         usleep(2000)  // let the previous round's acknowledgements settle, the same for host and floor
         pool.tally.arm(.buzzed)
         let start = MonotonicClock.nanoseconds()
         try pool.send(writer, bytes)
         guard pool.tally.wait(timeout: 30, until: { $0.arrivedTargets >= clients }) else {
             let (arrived, closed) = pool.tally.locked { ($0.arrivedTargets, $0.closedCount) }
-            throw BenchError("only \(arrived) of \(clients) clients saw the buzz within 30 s (\(closed) connections closed)")
+            throw BenchError(
+                "only \(arrived) of \(clients) clients saw the buzz within 30 s (\(closed) connections closed)")
         }
         let arrivals: [Int64] = pool.tally.locked { tally in
             (0..<pool.count).filter { tally.isTarget[$0] }.map { tally.arrivals[$0] }.sorted()
@@ -131,7 +136,9 @@ struct FanoutRun {
         let contender = Contender(kind: .floor(relay, language), pool: pool)
         do {
             for _ in 0..<clients { try pool.open(isTarget: true) }
-            guard pool.tally.wait(timeout: 60, until: { $0.welcomeCount >= clients }) else { throw BenchError("the relay did not greet every client") }
+            guard pool.tally.wait(timeout: 60, until: { $0.welcomeCount >= clients }) else {
+                throw BenchError("the relay did not greet every client")
+            }
         } catch {
             contender.close()
             throw error
@@ -143,15 +150,20 @@ struct FanoutRun {
     /// A host with `clients` players in teams and an operator, a game of one question per buzz started.
     func makeHost(clients: Int, fsync: Bool) throws -> Contender {
         let started = MonotonicClock.nanoseconds()
-        let session = try HostSession(context: context, capacity: clients, maxClients: max(2000, clients + 100), fsync: fsync,
-                                      extra: ["--idle-timeout", "3600", "--fairness", options.isHostFairnessOn ? "on" : "off"])
+        let session = try HostSession(
+            context: context, capacity: clients, maxClients: max(2000, clients + 100), fsync: fsync,
+            extra: ["--idle-timeout", "3600", "--fairness", options.isHostFairnessOn ? "on" : "off"])
         let contender = Contender(kind: .host(session, fsync: fsync), pool: session.pool)
         do {
             try session.ensurePack(questions: rounds + 1)
             try session.joinPlayers(clients, teamSize: options.teamSize)
             contender.series.setupSeconds = Double(MonotonicClock.nanoseconds() - started) / 1e9
-            try session.startShaky(questions: rounds + 1, settings: ["questionSeconds": 3600, "afterBuzzSeconds": 3600,
-                                                                     "answerSeconds": 3600, "revealSeconds": 0])
+            try session.startShaky(
+                questions: rounds + 1,
+                settings: [
+                    "questionSeconds": 3600, "afterBuzzSeconds": 3600,
+                    "answerSeconds": 3600, "revealSeconds": 0,
+                ])
             session.pool.tally.setQuestionGoal(1)
             guard session.pool.tally.wait(timeout: 60, until: { $0.questionReached >= clients }) else {
                 throw BenchError("not every player saw the first question")
@@ -171,14 +183,16 @@ struct FanoutRun {
         switch contender.kind {
         case .floor(_, let language):
             let team = round % teams
-            try timeOneBuzz(pool: contender.pool, writer: team, bytes: FanoutRun.floorLine(team: String(format: "Team%03d", team)),
-                            clients: clients, isMeasured: isMeasured, into: &contender.series)
+            try timeOneBuzz(
+                pool: contender.pool, writer: team, bytes: FanoutRun.floorLine(team: String(format: "Team%03d", team)),
+                clients: clients, isMeasured: isMeasured, into: &contender.series)
             if isMeasured, language == .c, let syncProbe { contender.series.fsync.append(syncProbe.measure()) }
         case .host(let session, _):
             // Player index i is in team i % teams, so player `round % teams` belongs to a different team each round.
             let buzzer = session.players[round % session.teamCount].slot
-            try timeOneBuzz(pool: session.pool, writer: buzzer, bytes: FanoutRun.buzzLine, clients: clients, isMeasured: isMeasured,
-                            into: &contender.series)
+            try timeOneBuzz(
+                pool: session.pool, writer: buzzer, bytes: FanoutRun.buzzLine, clients: clients, isMeasured: isMeasured,
+                into: &contender.series)
             let cycleStart = MonotonicClock.nanoseconds()
             try session.request(["type": "next"])
             try session.request(["type": "next"])
@@ -200,7 +214,9 @@ struct FanoutRun {
         var kept: HostSession?
         for clients in options.sizes {
             let teams = max(2, (clients + options.teamSize - 1) / options.teamSize)
-            context.say("buzz fan-out, \(clients) clients in \(teams) teams: floor and host (journal fsync \(options.fsync.rawValue)), interleaved")
+            context.say(
+                "buzz fan-out, \(clients) clients in \(teams) teams: floor and host (journal fsync \(options.fsync.rawValue)), interleaved"
+            )
             var floorFailures: [FloorLanguage: String] = [:]
             var contenders: [Contender] = []
             for language in [FloorLanguage.swift, .c] {
@@ -233,7 +249,9 @@ struct FanoutRun {
                 if round % 50 == 49 { context.say("  \(round + 1)/\(rounds) buzzes", detail: true) }
             }
             for contender in contenders {
-                if let session = contender.session, let before = contender.cpuBefore, let after = session.host.cpuSeconds() {
+                if let session = contender.session, let before = contender.cpuBefore,
+                    let after = session.host.cpuSeconds()
+                {
                     contender.series.hostCPUSeconds = (after - before) / Double(rounds)
                 }
             }
@@ -243,7 +261,8 @@ struct FanoutRun {
                 }
                 return found?.series ?? Series(failure: floorFailures[language] ?? "not run")
             }
-            let swiftFloor = floor(.swift), cFloor = floor(.c)
+            let swiftFloor = floor(.swift)
+            let cFloor = floor(.c)
             func p99(_ values: [Double], _ series: Series) -> Double? {
                 series.failure == nil ? Summary(values).p99 : nil
             }
@@ -254,7 +273,9 @@ struct FanoutRun {
             }
             var hostRuns: [JSONValue] = []
             for fsync in options.fsync.settings {
-                let contender = contenders.first { if case .host(_, let value) = $0.kind { return value == fsync } else { return false } }
+                let contender = contenders.first {
+                    if case .host(_, let value) = $0.kind { return value == fsync } else { return false }
+                }
                 let series = contender?.series ?? Series(failure: hostFailures[fsync] ?? "not run")
                 // The floor beside the host: the C relay, plus one fdatasync of a journal line when the host syncs.
                 let floorValues = fsync ? cFloor.durable : cFloor.last
@@ -269,30 +290,39 @@ struct FanoutRun {
                 let name = "buzz fan-out p99, \(clients) clients, fsync \(fsync ? "on" : "off")"
                 // The target is for the durable path (#16); without fsync the ratio is shown, not held to it.
                 let check = fsync ? report.check(name + " (host/floor)", value: ratio, limit: 1.5, unit: "ratio") : nil
-                report.add(TableRow(measure: "Buzz fan-out p50/p99/max, \(clients) clients (fsync \(fsync ? "on" : "off"))",
-                                    value: cell(series.last, series),
-                                    floor: (fsync ? "C+sync " : "C ") + cell(floorValues, cFloor),
-                                    ratio: formatRatio(ratio) + " (Swift floor \(formatRatio(swiftRatio)))",
-                                    target: fsync ? "p99 ≤ 1.5× floor" : "", status: check?.statusText ?? ""))
+                report.add(
+                    TableRow(
+                        measure: "Buzz fan-out p50/p99/max, \(clients) clients (fsync \(fsync ? "on" : "off"))",
+                        value: cell(series.last, series),
+                        floor: (fsync ? "C+sync " : "C ") + cell(floorValues, cFloor),
+                        ratio: formatRatio(ratio) + " (Swift floor \(formatRatio(swiftRatio)))",
+                        target: fsync ? "p99 ≤ 1.5× floor" : "", status: check?.statusText ?? ""))
                 if let failure = series.failure { report.problems.append("\(name): \(failure)") }
             }
             let floorCells = [(swiftFloor.last, swiftFloor), (cFloor.last, cFloor), (cFloor.fsync, cFloor)].map {
                 $1.failure != nil
                     ? "failed" : "\(formatMilliseconds(Summary($0).p50))/\(formatMilliseconds(Summary($0).p99))"
             }
-            report.add(TableRow(measure: "Floors p50/p99, \(clients) clients: Swift relay / C relay / fdatasync",
-                                value: floorCells.joined(separator: " · ") + " ms"))
+            report.add(
+                TableRow(
+                    measure: "Floors p50/p99, \(clients) clients: Swift relay / C relay / fdatasync",
+                    value: floorCells.joined(separator: " · ") + " ms"))
             for (language, series) in [("Swift", swiftFloor), ("C", cFloor)] {
                 if let failure = series.failure {
                     report.problems.append("\(language) floor, \(clients) clients: \(failure)")
                 }
             }
-            runs.append(.object([
-                "clients": .number(clients), "teams": .number(teams), "floor": swiftFloor.json, "cFloor": cFloor.json,
-                "durableFloorMs": Summary(cFloor.durable).json, "fsyncProbeBytes": .number(SyncProbe.lineBytes),
-                "host": .array(hostRuns)]))
+            runs.append(
+                .object([
+                    "clients": .number(clients), "teams": .number(teams), "floor": swiftFloor.json,
+                    "cFloor": cFloor.json,
+                    "durableFloorMs": Summary(cFloor.durable).json, "fsyncProbeBytes": .number(SyncProbe.lineBytes),
+                    "host": .array(hostRuns),
+                ]))
             for contender in contenders {
-                if kept == nil, clients == keptClients, case .host(let session, true) = contender.kind, contender.series.failure == nil {
+                if kept == nil, clients == keptClients, case .host(let session, true) = contender.kind,
+                    contender.series.failure == nil
+                {
                     kept = session
                 } else {
                     contender.close()
@@ -300,8 +330,10 @@ struct FanoutRun {
             }
         }
         report.sections["fanout"] = .object([
-            "buzzes": .number(options.buzzes), "warmup": .number(options.warmupBuzzes), "teamSize": .number(options.teamSize),
-            "interleaved": true, "hostFairness": .bool(options.isHostFairnessOn), "runs": .array(runs)])
+            "buzzes": .number(options.buzzes), "warmup": .number(options.warmupBuzzes),
+            "teamSize": .number(options.teamSize),
+            "interleaved": true, "hostFairness": .bool(options.isHostFairnessOn), "runs": .array(runs),
+        ])
         return kept
     }
 }

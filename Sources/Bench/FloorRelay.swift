@@ -1,10 +1,11 @@
 import Foundation
 import Net
+
 #if canImport(Glibc)
-import Glibc
-import CSystem
+    import Glibc
+    import CSystem
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// The floor: the least a server must do to fan a line out, so the host's figures have something to be compared with.
@@ -97,7 +98,8 @@ enum FloorRelay {
                 if readiness.fd == listener.fd {
                     while let (socket, _) = try? listener.accept() {
                         var one: Int32 = 1
-                        setsockopt(socket.fd, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
+                        setsockopt(
+                            socket.fd, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
                         let peer = Peer(fd: socket.fd)
                         peers[socket.fd] = peer
                         order.append(peer)

@@ -21,8 +21,10 @@ struct TargetCheck {
     var isMet: Bool? { value.map { $0 <= limit } }
 
     var json: JSONValue {
-        .object(["name": .string(name), "value": value.map { .double(rounded($0)) } ?? .null, "limit": .double(limit),
-                 "unit": .string(unit), "met": isMet.map(JSONValue.bool) ?? .null])
+        .object([
+            "name": .string(name), "value": value.map { .double(rounded($0)) } ?? .null, "limit": .double(limit),
+            "unit": .string(unit), "met": isMet.map(JSONValue.bool) ?? .null,
+        ])
     }
 
     var statusText: String {
@@ -52,13 +54,18 @@ final class Report {
 
     /// The table as aligned text.
     func table() -> String {
-        let header = TableRow(measure: "Measure", value: "Host", floor: "Floor", ratio: "Host/Floor", target: "Target", status: "Status")
+        let header = TableRow(
+            measure: "Measure", value: "Host", floor: "Floor", ratio: "Host/Floor", target: "Target", status: "Status")
         let all = [header] + rows
         func width(_ key: KeyPath<TableRow, String>) -> Int { all.map { $0[keyPath: key].count }.max() ?? 0 }
-        let widths = [width(\.measure), width(\.value), width(\.floor), width(\.ratio), width(\.target), width(\.status)]
+        let widths = [
+            width(\.measure), width(\.value), width(\.floor), width(\.ratio), width(\.target), width(\.status),
+        ]
         func line(_ row: TableRow) -> String {
             let cells = [row.measure, row.value, row.floor, row.ratio, row.target, row.status]
-            return "| " + zip(cells, widths).map { $0.0.padding(toLength: $0.1, withPad: " ", startingAt: 0) }.joined(separator: " | ") + " |"
+            return "| "
+                + zip(cells, widths).map { $0.0.padding(toLength: $0.1, withPad: " ", startingAt: 0) }.joined(
+                    separator: " | ") + " |"
         }
         let rule = "|" + widths.map { String(repeating: "-", count: $0 + 2) }.joined(separator: "|") + "|"
         return ([line(header), rule] + rows.map(line)).joined(separator: "\n")
@@ -72,15 +79,21 @@ enum PrettyJSON {
         switch value {
         case .array(let elements):
             if elements.isEmpty { return "[]" }
-            if elements.allSatisfy({ if case .object = $0 { return false }; if case .array = $0 { return false }; return true }) {
+            if elements.allSatisfy({
+                if case .object = $0 { return false }
+                if case .array = $0 { return false }
+                return true
+            }) {
                 return "[" + elements.map { text($0) }.joined(separator: ", ") + "]"
             }
-            return "[\n" + elements.map { inner + text($0, indent: inner) }.joined(separator: ",\n") + "\n" + indent + "]"
+            return "[\n" + elements.map { inner + text($0, indent: inner) }.joined(separator: ",\n") + "\n" + indent
+                + "]"
         case .object(let object):
             if object.count == 0 { return "{}" }
-            return "{\n" + object.members.map { member in
-                inner + JSONValue.string(member.key).description + ": " + text(member.value, indent: inner)
-            }.joined(separator: ",\n") + "\n" + indent + "}"
+            return "{\n"
+                + object.members.map { member in
+                    inner + JSONValue.string(member.key).description + ": " + text(member.value, indent: inner)
+                }.joined(separator: ",\n") + "\n" + indent + "}"
         default:
             return value.description
         }

@@ -51,12 +51,15 @@ final class BenchContext {
 
     /// Starts a host on 127.0.0.1 with the bench's data folder (fresh room each time) and the given extra flags.
     func startHost(maxClients: Int, fsync: Bool = true, extra: [String] = []) throws -> HostProcess {
-        var arguments = ["--no-console", "--fresh", "--max-clients", String(maxClients), "--connection-rate", "0",
-                         "--rate", "1000000"]
+        var arguments = [
+            "--no-console", "--fresh", "--max-clients", String(maxClients), "--connection-rate", "0",
+            "--rate", "1000000",
+        ]
         if !fsync { arguments.append("--no-fsync") }
         arguments += extra
-        return try HostProcess(arguments, data: dataFolder, logLevel: "warning", executable: hostBinary,
-                               standardError: .file(nextLogPath("host")))
+        return try HostProcess(
+            arguments, data: dataFolder, logLevel: "warning", executable: hostBinary,
+            standardError: .file(nextLogPath("host")))
     }
 
     func removeFolder() {
@@ -84,15 +87,18 @@ final class HostSession {
     private(set) var players: [(slot: Int, team: Int)] = []
     private(set) var teamCount = 0
 
-    init(context: BenchContext, capacity: Int, maxClients: Int, fsync: Bool = true, extra: [String] = [],
-         withAdmin: Bool = true, followsOrders: Bool = false) throws {
+    init(
+        context: BenchContext, capacity: Int, maxClients: Int, fsync: Bool = true, extra: [String] = [],
+        withAdmin: Bool = true, followsOrders: Bool = false
+    ) throws {
         self.context = context
         host = try context.startHost(maxClients: maxClients, fsync: fsync, extra: extra)
         room = host.room
         adminKey = host.adminKey
         do {
-            pool = try ClientPool(port: host.port, capacity: capacity + 1, readerCount: context.options.readers,
-                                  followsOrders: followsOrders)
+            pool = try ClientPool(
+                port: host.port, capacity: capacity + 1, readerCount: context.options.readers,
+                followsOrders: followsOrders)
         } catch {
             host.stop()
             throw error
@@ -101,8 +107,11 @@ final class HostSession {
             do {
                 let slot = try pool.open(isTarget: false, isKeeping: true)
                 adminSlot = slot
-                try pool.send(slot, ["type": "hello", "room": .string(room), "role": "admin", "key": .string(adminKey)])
-                guard pool.tally.wait(timeout: 10, until: { $0.welcomeAt[slot] != 0 }) else { throw BenchError("the operator was not welcomed") }
+                try pool.send(
+                    slot, ["type": "hello", "room": .string(room), "role": "admin", "key": .string(adminKey)])
+                guard pool.tally.wait(timeout: 10, until: { $0.welcomeAt[slot] != 0 }) else {
+                    throw BenchError("the operator was not welcomed")
+                }
             } catch {
                 close()
                 throw error
@@ -129,11 +138,15 @@ final class HostSession {
         let deadline = Date().addingTimeInterval(timeout)
         while found == nil {
             let ok = pool.tally.wait(timeout: max(0, deadline.timeIntervalSinceNow)) { tally in
-                tally.inbox[slot].contains { $0.kind != .question && $0.kind != .reveal && $0.kind != .buzzed && Self.mentions(id, $0.body) }
+                tally.inbox[slot].contains {
+                    $0.kind != .question && $0.kind != .reveal && $0.kind != .buzzed && Self.mentions(id, $0.body)
+                }
             }
             guard ok else { throw BenchError("no reply to \(JSONValue.object(message)) within \(timeout) s") }
             pool.tally.locked { tally in
-                if let index = tally.inbox[slot].firstIndex(where: { Self.mentions(id, $0.body) && (try? JSONParsing.parse($0.body))?["re"] == .string(id) }) {
+                if let index = tally.inbox[slot].firstIndex(where: {
+                    Self.mentions(id, $0.body) && (try? JSONParsing.parse($0.body))?["re"] == .string(id)
+                }) {
                     found = try? JSONParsing.parse(tally.inbox[slot][index].body)
                     lastReplyAt = tally.inbox[slot][index].at
                     tally.inbox[slot].remove(at: index)
@@ -161,8 +174,10 @@ final class HostSession {
     ///
     /// With a `budget` (seconds) joining stops early once the budget is spent; `progress` hears (players, seconds).
     @discardableResult
-    func joinPlayers(_ count: Int, teamSize: Int, prefix: String = "P", timeout: Double = 600, budget: Double? = nil,
-                     progress: (Int, Double) -> Void = { _, _ in }) throws -> Double {
+    func joinPlayers(
+        _ count: Int, teamSize: Int, prefix: String = "P", timeout: Double = 600, budget: Double? = nil,
+        progress: (Int, Double) -> Void = { _, _ in }
+    ) throws -> Double {
         let teams = max(2, (count + teamSize - 1) / teamSize)
         teamCount = teams
         let start = MonotonicClock.nanoseconds()
@@ -180,19 +195,28 @@ final class HostSession {
                 let team = index % teams
                 players.append((slot, team))
                 slots.append(slot)
-                try pool.send(slot, ["type": "hello", "room": .string(room), "name": .string(prefix + String(format: "%05d", index)),
-                                     "team": .string(String(format: "Team%03d", team))])
+                try pool.send(
+                    slot,
+                    [
+                        "type": "hello", "room": .string(room), "name": .string(prefix + String(format: "%05d", index)),
+                        "team": .string(String(format: "Team%03d", team)),
+                    ])
             }
             let welcomed = pool.tally.wait(timeout: timeout) { tally in
                 slots.allSatisfy { tally.welcomeAt[$0] != 0 || tally.closedAt[$0] != 0 }
             }
             let closed = pool.tally.locked { tally in slots.filter { tally.closedAt[$0] != 0 }.count }
             guard welcomed, closed == 0 else {
-                throw BenchError("joining players \(joined + 1)…\(joined + batch) failed (\(closed) closed); last error: \(pool.tally.locked { $0.lastError })")
+                throw BenchError(
+                    "joining players \(joined + 1)…\(joined + batch) failed (\(closed) closed); last error: \(pool.tally.locked { $0.lastError })"
+                )
             }
             joined += batch
             progress(joined, elapsed())
-            if joined % 200 < batch { context.say("  \(joined)/\(count) players joined (\(String(format: "%.1f", elapsed())) s)", detail: true) }
+            if joined % 200 < batch {
+                context.say(
+                    "  \(joined)/\(count) players joined (\(String(format: "%.1f", elapsed())) s)", detail: true)
+            }
         }
         return elapsed()
     }
@@ -215,14 +239,23 @@ final class HostSession {
             requestNumber += 1
             let id = "bench\(requestNumber)"
             ids.append(id)
-            try pool.send(slot, ["type": "packs", "action": "add", "pack": "bench", "id": .string(id),
-                                 "question": ["difficulty": "easy", "text": .string("Bench question \(have + 1): which word is shown?"),
-                                              "answer": .string("Bench" + HostSession.letters(have))]])
+            try pool.send(
+                slot,
+                [
+                    "type": "packs", "action": "add", "pack": "bench", "id": .string(id),
+                    "question": [
+                        "difficulty": "easy", "text": .string("Bench question \(have + 1): which word is shown?"),
+                        "answer": .string("Bench" + HostSession.letters(have)),
+                    ],
+                ])
             have += 1
         }
         guard !ids.isEmpty else { return }
         let last = ids.last!
-        guard pool.tally.wait(timeout: 120, until: { tally in tally.inbox[slot].contains { Self.mentions(last, $0.body) } }) else {
+        guard
+            pool.tally.wait(
+                timeout: 120, until: { tally in tally.inbox[slot].contains { Self.mentions(last, $0.body) } })
+        else {
             throw BenchError("adding questions to the bench pack timed out")
         }
         let lines = pool.takeInbox(slot)
@@ -244,7 +277,9 @@ final class HostSession {
 
     /// Starts Shaky Words with the bench pack.
     func startShaky(questions: Int, settings: JSONObject) throws {
-        var message: JSONObject = ["type": "start", "game": "shaky", "questions": .number(questions), "packs": ["bench"]]
+        var message: JSONObject = [
+            "type": "start", "game": "shaky", "questions": .number(questions), "packs": ["bench"],
+        ]
         for member in settings { message[member.key] = member.value }
         try request(message)
     }

@@ -33,8 +33,10 @@ struct Summary {
 
     /// The summary as a JSON object (`count`, `p50`, `p99`, `max`, `mean`).
     var json: JSONValue {
-        .object(["count": .number(count), "p50": .double(rounded(p50)), "p99": .double(rounded(p99)),
-                 "max": .double(rounded(max)), "mean": .double(rounded(mean))])
+        .object([
+            "count": .number(count), "p50": .double(rounded(p50)), "p99": .double(rounded(p99)),
+            "max": .double(rounded(max)), "mean": .double(rounded(mean)),
+        ])
     }
 }
 

@@ -1,11 +1,12 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import Foundation
 import Net
 import Protocol
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// How the client meets the person.
 enum DisplayMode: Equatable, Sendable {
@@ -77,9 +78,11 @@ final class ClientApp {
 
     /// Prepares a client for `address`; nothing happens until `run()`. A `token` kept from an earlier run makes
     /// the hello a resume; `placeFile` keeps the new one under `placeHost`.
-    init(options: ClientOptions, mode: DisplayMode, isInteractive: Bool, address: sockaddr_in, addressText: String,
-         room: String, name: String, team: String, token: String? = nil, placeFile: ResumeFile? = nil,
-         placeHost: String = "") throws(SocketError) {
+    init(
+        options: ClientOptions, mode: DisplayMode, isInteractive: Bool, address: sockaddr_in, addressText: String,
+        room: String, name: String, team: String, token: String? = nil, placeFile: ResumeFile? = nil,
+        placeHost: String = ""
+    ) throws(SocketError) {
         self.options = options
         self.mode = mode
         self.isInteractive = isInteractive
@@ -199,7 +202,11 @@ final class ClientApp {
             isScreenActive = false
         }
         if let exitMessage {
-            if mode == .plain && exitStatus == 0 { Output.line(exitMessage) } else { Output.error("partyline: " + exitMessage) }
+            if mode == .plain && exitStatus == 0 {
+                Output.line(exitMessage)
+            } else {
+                Output.error("partyline: " + exitMessage)
+            }
         }
         if let exitNote { Output.error(exitNote) }
     }
@@ -243,8 +250,9 @@ final class ClientApp {
     }
 
     private func sendHello() {
-        let hello = Hello(room: state.room, name: state.role == .player ? joinName : "", team: state.role == .player ? joinTeam : "",
-                          role: state.role, key: adminKey, resume: state.role == .player ? state.token : nil, isSyncing: true)
+        let hello = Hello(
+            room: state.room, name: state.role == .player ? joinName : "", team: state.role == .player ? joinTeam : "",
+            role: state.role, key: adminKey, resume: state.role == .player ? state.token : nil, isSyncing: true)
         helloSentAt = now
         send(hello.json)
     }
@@ -276,7 +284,8 @@ final class ClientApp {
             let since = lostAt ?? current
             lostAt = since
             if current - since > ClientApp.giveUpAfter {
-                finish(1, message: "The host at \(state.hostAddress) has been gone for 10 minutes (\(reason)). Giving up.")
+                finish(
+                    1, message: "The host at \(state.hostAddress) has been gone for 10 minutes (\(reason)). Giving up.")
                 return
             }
         }
@@ -434,7 +443,8 @@ final class ClientApp {
         case .nameTaken, .badName:
             guard !hasJoinedOnce, state.role == .player else { return fail(message) }
             if message.contains(" team ") {
-                guard let team = ask("\(message)\nTeam (empty: a team of one named after you): ", allowEmpty: true) else { return fail(message) }
+                guard let team = ask("\(message)\nTeam (empty: a team of one named after you): ", allowEmpty: true)
+                else { return fail(message) }
                 joinTeam = team
             } else {
                 guard let name = ask("\(message)\nName: ") else { return fail(message) }
@@ -485,8 +495,11 @@ final class ClientApp {
             case .send(let message):
                 if socket == nil || isConnecting || state.link != .joined {
                     if message != ClientMessage.pong.json {
-                        state.setNotice("Not connected right now — reconnecting; try again in a moment.", isError: true, at: now)
-                        if mode == .plain { Output.line("! Not connected right now — reconnecting; try again in a moment.") }
+                        state.setNotice(
+                            "Not connected right now — reconnecting; try again in a moment.", isError: true, at: now)
+                        if mode == .plain {
+                            Output.line("! Not connected right now — reconnecting; try again in a moment.")
+                        }
                     }
                     continue
                 }
@@ -496,7 +509,11 @@ final class ClientApp {
                     sequence: sequence, hostSent: hostSent, clientReceived: receivedAt, clientSent: now)
                 send(ClientMessage.sync(reply).json)
             case .print(let text):
-                if mode == .plain { Output.line(text) } else { state.setNotice(text, isError: text.hasPrefix("!"), at: now) }
+                if mode == .plain {
+                    Output.line(text)
+                } else {
+                    state.setNotice(text, isError: text.hasPrefix("!"), at: now)
+                }
             case .bell:
                 if isBellAllowed { Output.write("\u{07}") }
             case .quit(let status, let sayBye):

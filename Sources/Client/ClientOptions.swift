@@ -46,56 +46,70 @@ struct ClientOptions: Equatable, Sendable {
     /// The options' declarations: each flag once, with its help and allowed values; `parse` and `helpText` read it.
     static var table: CommandLineTable<ClientOptions> {
         let section = "OPTIONS"
-        return CommandLineTable(tool: "partyline", defaults: ClientOptions(), introduction: """
-            partyline — the terminal client for a Partyline party game host.
+        return CommandLineTable(
+            tool: "partyline", defaults: ClientOptions(),
+            introduction: """
+                partyline — the terminal client for a Partyline party game host.
 
-            USAGE
-              partyline [HOST[:PORT]] [options]
+                USAGE
+                  partyline [HOST[:PORT]] [options]
 
-              HOST[:PORT]        the host's address as shown on its screen, e.g. 192.168.1.20 or 192.168.1.20:5000
-                                 (port \(defaultPort) when left out). Leave it out to search this network: hosts
-                                 that answer within 2 s are listed and you pick one (when exactly one answers it
-                                 is picked for you; when several answer, --room CODE picks the one running that
-                                 room).
-            """, options: [
-            .value("--name", aliases: ["-n"], \.name, .text(placeholder: "NAME"),
-                   help: "your player name (asked for when missing)", section: section),
-            .value("--team", aliases: ["-t"], \.team, .text(placeholder: "TEAM"),
-                   help: "your team (asked for; empty means a team of one named after you)", section: section),
-            .value("--room", aliases: ["-r"], \.room, .text(placeholder: "CODE", transform: { $0.uppercased() }),
-                   help: "the room code shown on the host's screen. When left out the client asks the host "
-                       + "(discovery) and then you, if the host does not say.", section: section),
-            .flag("--board", aliases: ["--watch"], sets: \.isBoard, to: true,
-                  help: "watch only: a big read-only view for a projector", section: section),
-            .value("--admin-key", aliases: ["--admin"], \.adminKey, .text(placeholder: "KEY"),
-                   help: "join as the operator (the key is on the host's screen): run games with commands typed "
-                       + "after a colon, e.g. :start shaky 5 mixed", section: section),
-            .flag("--no-bell", sets: \.isBellEnabled, to: false, help: "no terminal bell on buzzes and on your turn",
-                  section: section),
-            .value("--discover-port", \.discoverPort, .integer(in: 1...65535),
-                   help: "the UDP port to search for hosts on", section: section),
-            .flag("--plain", sets: \.isPlainForced, to: true, help: "plain line mode even on a terminal",
-                  section: section),
-            .flag("--no-color", aliases: ["--no-colour"], sets: \.isColorDisabled, to: true,
-                  help: "no colours (also when the NO_COLOR variable is set)", section: section),
-            .flag("--forget", sets: \.isForgetting, to: true,
-                  help: "forget the place this computer kept in the room (its resume token) and join as someone "
-                      + "new", section: section),
-        ], closing: ClientOptions.gameKeys(ScreenCatalog.standard) + """
+                  HOST[:PORT]        the host's address as shown on its screen, e.g. 192.168.1.20 or 192.168.1.20:5000
+                                     (port \(defaultPort) when left out). Leave it out to search this network: hosts
+                                     that answer within 2 s are listed and you pick one (when exactly one answers it
+                                     is picked for you; when several answer, --room CODE picks the one running that
+                                     room).
+                """,
+            options: [
+                .value(
+                    "--name", aliases: ["-n"], \.name, .text(placeholder: "NAME"),
+                    help: "your player name (asked for when missing)", section: section),
+                .value(
+                    "--team", aliases: ["-t"], \.team, .text(placeholder: "TEAM"),
+                    help: "your team (asked for; empty means a team of one named after you)", section: section),
+                .value(
+                    "--room", aliases: ["-r"], \.room, .text(placeholder: "CODE", transform: { $0.uppercased() }),
+                    help: "the room code shown on the host's screen. When left out the client asks the host "
+                        + "(discovery) and then you, if the host does not say.", section: section),
+                .flag(
+                    "--board", aliases: ["--watch"], sets: \.isBoard, to: true,
+                    help: "watch only: a big read-only view for a projector", section: section),
+                .value(
+                    "--admin-key", aliases: ["--admin"], \.adminKey, .text(placeholder: "KEY"),
+                    help: "join as the operator (the key is on the host's screen): run games with commands typed "
+                        + "after a colon, e.g. :start shaky 5 mixed", section: section),
+                .flag(
+                    "--no-bell", sets: \.isBellEnabled, to: false, help: "no terminal bell on buzzes and on your turn",
+                    section: section),
+                .value(
+                    "--discover-port", \.discoverPort, .integer(in: 1...65535),
+                    help: "the UDP port to search for hosts on", section: section),
+                .flag(
+                    "--plain", sets: \.isPlainForced, to: true, help: "plain line mode even on a terminal",
+                    section: section),
+                .flag(
+                    "--no-color", aliases: ["--no-colour"], sets: \.isColorDisabled, to: true,
+                    help: "no colours (also when the NO_COLOR variable is set)", section: section),
+                .flag(
+                    "--forget", sets: \.isForgetting, to: true,
+                    help: "forget the place this computer kept in the room (its resume token) and join as someone "
+                        + "new", section: section),
+            ],
+            closing: ClientOptions.gameKeys(ScreenCatalog.standard) + """
 
-            If the connection drops, the client reconnects by itself and resumes as the same player.
-            Started again with the same name (after a crash, a closed terminal or Ctrl-C), it comes
-            back as the same player too: it keeps its resume token per host and room in
-            $XDG_STATE_HOME/partyline (else ~/.local/state/partyline), readable only by you.
-            Exit status: 0 after quit, 1 when the host refused or went away for good, 2 for usage.
+                If the connection drops, the client reconnects by itself and resumes as the same player.
+                Started again with the same name (after a crash, a closed terminal or Ctrl-C), it comes
+                back as the same player too: it keeps its resume token per host and room in
+                $XDG_STATE_HOME/partyline (else ~/.local/state/partyline), readable only by you.
+                Exit status: 0 after quit, 1 when the host refused or went away for good, 2 for usage.
 
-            EXAMPLES
-              partyline                                   search the LAN, then ask for the rest
-              partyline 192.168.1.20 --name Ann --team Red --room ABCD
-              partyline 192.168.1.20:5000 --board --room ABCD
-              partyline 192.168.1.20 --admin-key 3f9a1c2e --room ABCD
-              printf 'buzz\\n' | partyline 127.0.0.1 --name Bot --room ABCD
-            """, hasVersion: true, takesArguments: true)
+                EXAMPLES
+                  partyline                                   search the LAN, then ask for the rest
+                  partyline 192.168.1.20 --name Ann --team Red --room ABCD
+                  partyline 192.168.1.20:5000 --board --room ABCD
+                  partyline 192.168.1.20 --admin-key 3f9a1c2e --room ABCD
+                  printf 'buzz\\n' | partyline 127.0.0.1 --name Bot --room ABCD
+                """, hasVersion: true, takesArguments: true)
     }
 
     /// The keys and typed commands of every game this client knows, for `--help`.

@@ -46,7 +46,9 @@ extension ClientState {
             // The operator's other commands (a game's content, its records) are the host's console's to read.
             if role == .admin { return [.send(.console(line: text))] }
             if let owner = catalog.owner(ofCommand: text) {
-                guard let game else { return [.print("! No game is running yet; wait for the organiser to start one.")] }
+                guard let game else {
+                    return [.print("! No game is running yet; wait for the organiser to start one.")]
+                }
                 return [.print("! That is a command of \(owner), but this is \(game.gameTitle).")]
             }
             return [.print("! Unknown command \"\(text.prefix(40))\". Type help for the commands.")]
@@ -55,7 +57,9 @@ extension ClientState {
         case .usage(let usage):
             return [.print("Usage: " + usage)]
         case .join, .watch, .admin:
-            return [.print("! You already joined room \(room). To join as someone else, quit and start partyline again.")]
+            return [
+                .print("! You already joined room \(room). To join as someone else, quit and start partyline again.")
+            ]
         }
     }
 

@@ -52,7 +52,9 @@ struct DiscoveryList: Equatable, Sendable {
         let host = DiscoveredHost(
             name: beacon.name, address: address, port: validPort, room: beacon.room, players: beacon.players,
             game: beacon.game, lastHeardAt: now)
-        if let index = entries.firstIndex(where: { $0.name == host.name && $0.port == host.port && $0.room == host.room }) {
+        if let index = entries.firstIndex(where: {
+            $0.name == host.name && $0.port == host.port && $0.room == host.room
+        }) {
             let keptAddress = entries[index].address
             entries[index] = host
             // keep the first address heard unless the new one is a LAN address replacing loopback

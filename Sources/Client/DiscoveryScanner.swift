@@ -1,10 +1,11 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import Net
 import Protocol
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// Looks for hosts on the LAN: probes the discovery port (broadcast and loopback) and listens for beacons.
 final class DiscoveryScanner {
@@ -54,7 +55,9 @@ final class DiscoveryScanner {
     private func sendProbes() {
         guard let probeSocket else { return }
         for target in ["255.255.255.255", "127.0.0.1"] {
-            if let address = try? Socket.makeAddress(target, probePort) { try? probeSocket.send(datagram: DiscoveryList.probe, to: address) }
+            if let address = try? Socket.makeAddress(target, probePort) {
+                try? probeSocket.send(datagram: DiscoveryList.probe, to: address)
+            }
         }
     }
 

@@ -26,7 +26,9 @@ enum ScreenRenderer {
         case big, boxed, compact, spaced
     }
 
-    static func render(_ state: ClientState, width rawWidth: Int, height rawHeight: Int, now: Int64, options: RenderOptions) -> [String] {
+    static func render(
+        _ state: ClientState, width rawWidth: Int, height rawHeight: Int, now: Int64, options: RenderOptions
+    ) -> [String] {
         let width = max(20, rawWidth)
         let height = max(6, rawHeight)
         let header = headerRows(state, width: width)
@@ -41,8 +43,9 @@ enum ScreenRenderer {
         let padding = Array(repeating: Row(), count: max(0, bodyHeight - body.count))
         let rows = Array((header + body + padding + footer).prefix(max(0, rawHeight)))
         return rows.map { row in
-            ScreenText.encode(ScreenText.truncate(row, to: rawWidth > 0 ? min(width, rawWidth) : width),
-                              isStyled: options.isStyled, isColorEnabled: options.isColorEnabled)
+            ScreenText.encode(
+                ScreenText.truncate(row, to: rawWidth > 0 ? min(width, rawWidth) : width),
+                isStyled: options.isStyled, isColorEnabled: options.isColorEnabled)
         }
     }
 
@@ -62,8 +65,12 @@ enum ScreenRenderer {
         var right = state.game?.title ?? "lobby"
         if state.isPaused { right += " · PAUSED" }
         right += " "
-        return [spread(Span(left, Style(isBold: true, isInverse: true)), Span(right, Style(isInverse: true)), width: width, fill: true),
-                [Span(String(repeating: "─", count: width), .dim)]]
+        return [
+            spread(
+                Span(left, Style(isBold: true, isInverse: true)), Span(right, Style(isInverse: true)), width: width,
+                fill: true),
+            [Span(String(repeating: "─", count: width), .dim)],
+        ]
     }
 
     /// `left` and `right` on one row, `right` flush right; left is cut first when they do not fit.
@@ -72,7 +79,9 @@ enum ScreenRenderer {
         let leftText = ScreenText.truncate(left.text, to: max(0, width - rightWidth - 1))
         let gap = max(1, width - ScreenText.width(of: leftText) - rightWidth)
         if rightWidth + 1 > width { return [Span(ScreenText.truncate(left.text, to: width), left.style)] }
-        return [Span(leftText, left.style), Span(String(repeating: " ", count: gap), fill ? left.style : .plain), right]
+        return [
+            Span(leftText, left.style), Span(String(repeating: " ", count: gap), fill ? left.style : .plain), right,
+        ]
     }
 
     static func footerRows(_ state: ClientState, width: Int, now: Int64) -> [Row] {
@@ -81,12 +90,16 @@ enum ScreenRenderer {
             rows.append([Span(" \(confirmation.question) ", Style(isBold: true, isInverse: true, color: .yellow))])
         } else if let notice = state.visibleNotice(now: now) {
             let text = notice.text.replacingOccurrences(of: "\n", with: " ")
-            rows.append(notice.isError ? [Span(" ! " + text, .colored(.red, bold: true))] : [Span(" › " + text, .colored(.cyan))])
+            rows.append(
+                notice.isError
+                    ? [Span(" ! " + text, .colored(.red, bold: true))] : [Span(" › " + text, .colored(.cyan))])
         }
         switch state.ui.mode {
         case .command: rows.append([Span(" : ", .bold), Span(state.ui.text), Span("█", .dim)])
         case .prompt(let prompt):
-            rows.append([Span(" " + prompt.label, .bold), Span(state.ui.text), Span("█", .dim), Span(prompt.hint, .dim)])
+            rows.append([
+                Span(" " + prompt.label, .bold), Span(state.ui.text), Span("█", .dim), Span(prompt.hint, .dim),
+            ])
         case .none:
             if let row = state.game?.inputRow(state) { rows.append(row) }
         }
@@ -113,7 +126,9 @@ enum ScreenRenderer {
             return Span("● connected\(detail) ", .colored(.green))
         case .reconnecting(let attempt, let nextAt):
             let wait = max(0, nextAt - now)
-            return Span("◌ reconnecting… (try \(attempt)\(wait > 0 ? ", in \(ScreenText.clock(wait))" : "")) ", .colored(.yellow, bold: true))
+            return Span(
+                "◌ reconnecting… (try \(attempt)\(wait > 0 ? ", in \(ScreenText.clock(wait))" : "")) ",
+                .colored(.yellow, bold: true))
         case .closed: return Span("✘ disconnected ", .colored(.red, bold: true))
         }
     }
@@ -122,12 +137,15 @@ enum ScreenRenderer {
 
     static func bodyRows(_ state: ClientState, width: Int, height: Int, now: Int64, letterStyle: LetterStyle) -> [Row] {
         if state.ui.isHelpShown { return helpRows(state, width: width) }
-        if let panel = state.ui.panel { return panelRows(title: state.ui.panelTitle, lines: panel, width: width, height: height) }
+        if let panel = state.ui.panel {
+            return panelRows(title: state.ui.panelTitle, lines: panel, width: width, height: height)
+        }
         var rows =
             state.game?.rows(state, width: width, height: height, now: now, letters: letterStyle)
             ?? lobbyRows(state, width: width, letterStyle: letterStyle)
         if case .reconnecting = state.link {
-            rows.insert([Span(" Connection lost — reconnecting… you keep your place.", .colored(.yellow, bold: true))], at: 0)
+            rows.insert(
+                [Span(" Connection lost — reconnecting… you keep your place.", .colored(.yellow, bold: true))], at: 0)
         }
         if state.role != .player, rows.count + 3 <= height, !state.recent.isEmpty {
             let room = height - rows.count - 2
@@ -157,16 +175,23 @@ enum ScreenRenderer {
                 lines.append("  :" + screen.startGrammar.usage)
                 if let example = screen.startGrammar.example { lines.append("      e.g. :" + example) }
             }
-            lines += ["  :next  :pause  :continue  :end  :kick NAME  :accept TEAM  :status  :scores",
-                      "  :help             every operator command, as on the host's console"]
+            lines += [
+                "  :next  :pause  :continue  :end  :kick NAME  :accept TEAM  :status  :scores",
+                "  :help             every operator command, as on the host's console",
+            ]
         }
-        lines += ["  ?                this help (any key closes it)",
-                  "  q                leave (asks first during a game); your name is free again at once",
-                  "  Ctrl-C           quit at once, keeping your place: start partyline again to come back"]
+        lines += [
+            "  ?                this help (any key closes it)",
+            "  q                leave (asks first during a game); your name is free again at once",
+            "  Ctrl-C           quit at once, keeping your place: start partyline again to come back",
+        ]
         if state.role == .player, let code = state.rejoinCode {
-            lines.append("  From nc or telnet you come back with:  rejoin \(state.name) \(code)   (keep it to yourself)")
+            lines.append(
+                "  From nc or telnet you come back with:  rejoin \(state.name) \(code)   (keep it to yourself)")
         }
-        return lines.enumerated().map { index, line in indent(ScreenText.truncate(line, to: width - 1), index == 0 ? .bold : .plain) }
+        return lines.enumerated().map { index, line in
+            indent(ScreenText.truncate(line, to: width - 1), index == 0 ? .bold : .plain)
+        }
     }
 
     static func panelRows(title: String, lines: [String], width: Int, height: Int) -> [Row] {
@@ -193,7 +218,10 @@ enum ScreenRenderer {
         }
         if state.role == .board, !state.room.isEmpty {
             rows.append([])
-            rows.append(indent("Join with:  partyline \(state.hostAddress.isEmpty ? "HOST" : state.hostAddress) --room \(state.room)"))
+            rows.append(
+                indent(
+                    "Join with:  partyline \(state.hostAddress.isEmpty ? "HOST" : state.hostAddress) --room \(state.room)"
+                ))
             rows.append(indent("Room code", .dim))
             rows += lettersBlock(state.room, fixedCount: 0, preferred: letterStyle, width: width)
         }
@@ -208,11 +236,17 @@ enum ScreenRenderer {
         let teams = state.teams.isEmpty ? Array(Set(state.lobby.map(\.team))).sorted() : state.teams
         let nameWidth = min(16, (teams.map { ScreenText.width(of: $0) }.max() ?? 4) + 2)
         for team in teams {
-            var row: Row = [Span("   "), Span(pad(team, nameWidth), state.isMine(team: team) ? .colored(.green, bold: true) : .bold)]
+            var row: Row = [
+                Span("   "),
+                Span(pad(team, nameWidth), state.isMine(team: team) ? .colored(.green, bold: true) : .bold),
+            ]
             for player in state.lobby where player.team.lowercased() == team.lowercased() {
                 row.append(Span(player.isConnected ? "●" : "○", player.isConnected ? .colored(.green) : .dim))
-                row.append(Span(" " + player.name + (player.isConnected ? "" : " (away)") + "  ",
-                                player.name == state.name && state.role == .player ? .bold : (player.isConnected ? .plain : .dim)))
+                row.append(
+                    Span(
+                        " " + player.name + (player.isConnected ? "" : " (away)") + "  ",
+                        player.name == state.name && state.role == .player
+                            ? .bold : (player.isConnected ? .plain : .dim)))
             }
             rows.append(row)
         }
@@ -289,20 +323,27 @@ enum ScreenRenderer {
             let inner = style == .boxed ? 3 : 1
             let cell = inner + 2
             guard characters.count * (cell + 1) - 1 <= available,
-                  characters.allSatisfy({ ScreenText.width(of: $0) == 1 || $0 == " " }) else { return nil }
+                characters.allSatisfy({ ScreenText.width(of: $0) == 1 || $0 == " " })
+            else { return nil }
             let pad = String(repeating: " ", count: (inner - 1) / 2)
             let blank = String(repeating: " ", count: cell)
             let shapes: [(Character, Bool) -> String] = [
                 { c, isFixed in
-                    c == " " ? blank : (isFixed ? "╔" + String(repeating: "═", count: inner) + "╗"
-                        : "┌" + String(repeating: "─", count: inner) + "┐")
+                    c == " "
+                        ? blank
+                        : (isFixed
+                            ? "╔" + String(repeating: "═", count: inner) + "╗"
+                            : "┌" + String(repeating: "─", count: inner) + "┐")
                 },
                 { c, isFixed in
                     c == " " ? blank : (isFixed ? "║" : "│") + pad + String(c) + pad + (isFixed ? "║" : "│")
                 },
                 { c, isFixed in
-                    c == " " ? blank : (isFixed ? "╚" + String(repeating: "═", count: inner) + "╝"
-                        : "└" + String(repeating: "─", count: inner) + "┘")
+                    c == " "
+                        ? blank
+                        : (isFixed
+                            ? "╚" + String(repeating: "═", count: inner) + "╝"
+                            : "└" + String(repeating: "─", count: inner) + "┘")
                 },
             ]
             rows = shapes.map { shape in
@@ -357,7 +398,8 @@ enum ScreenRenderer {
             var text = "  #\(standing.rank)  " + pad(standing.team, nameWidth) + "\(standing.score) points"
             if let correct = standing.correct { text += "   \(correct) correct" }
             if mine { text += "   ◀ your team" }
-            rows.append(indent(text, mine ? .colored(.green, bold: true) : (standing.rank == 1 && isFinal ? .bold : .plain)))
+            rows.append(
+                indent(text, mine ? .colored(.green, bold: true) : (standing.rank == 1 && isFinal ? .bold : .plain)))
         }
         return rows
     }
@@ -369,7 +411,8 @@ enum ScreenRenderer {
             let winners = standings.filter { $0.rank == winner.rank }.map(\.team)
             rows.append(
                 indent(
-                    winners.count > 1 ? "A tie at the top: \(winners.joined(separator: " and "))!" : "\(winner.team) wins!",
+                    winners.count > 1
+                        ? "A tie at the top: \(winners.joined(separator: " and "))!" : "\(winner.team) wins!",
                     Style(isBold: true, color: .yellow)))
         }
         rows.append(indent("Thanks for playing! Wait here for the next game.", .dim))

@@ -1,11 +1,12 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import Dispatch
 import Net
 import Protocol
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// The terminal: raw mode, the alternate screen and the window size. Every change is undone by `restore()`.
 enum Terminal {
@@ -80,9 +81,9 @@ enum Output {
 
     private static func systemWrite(_ fd: Int32, _ pointer: UnsafeRawPointer, _ count: Int) -> Int {
         #if canImport(Glibc)
-        return Glibc.write(fd, pointer, count)
+            return Glibc.write(fd, pointer, count)
         #else
-        return Darwin.write(fd, pointer, count)
+            return Darwin.write(fd, pointer, count)
         #endif
     }
 }
@@ -111,9 +112,9 @@ final class SignalPipe {
             source.setEventHandler {
                 var byte = UInt8(truncatingIfNeeded: number)
                 #if canImport(Glibc)
-                _ = Glibc.write(target, &byte, 1)
+                    _ = Glibc.write(target, &byte, 1)
                 #else
-                _ = Darwin.write(target, &byte, 1)
+                    _ = Darwin.write(target, &byte, 1)
                 #endif
             }
             source.resume()

@@ -1,11 +1,12 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import Foundation
 import Net
 import Protocol
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 // The one place where the client meets the outside world: options, questions, discovery, then the loop.
 
@@ -123,10 +124,11 @@ struct Setup {
             }
         }
         do {
-            let app = try ClientApp(options: options, mode: mode, isInteractive: isInteractive, address: address,
-                                    addressText: addressText, room: room, name: options.name ?? "",
-                                    team: options.team ?? "", token: place?.token, placeFile: placeFile,
-                                    placeHost: placeHost)
+            let app = try ClientApp(
+                options: options, mode: mode, isInteractive: isInteractive, address: address,
+                addressText: addressText, room: room, name: options.name ?? "",
+                team: options.team ?? "", token: place?.token, placeFile: placeFile,
+                placeHost: placeHost)
             return app.run()
         } catch {
             fail("Cannot start: \(error).")
@@ -146,9 +148,14 @@ struct Setup {
         while true {
             if hosts.isEmpty {
                 guard isInteractive else {
-                    fail("No Partyline host answered on this network (UDP port \(options.discoverPort)). Give the host's address: partyline HOST[:PORT].")
+                    fail(
+                        "No Partyline host answered on this network (UDP port \(options.discoverPort)). Give the host's address: partyline HOST[:PORT]."
+                    )
                 }
-                guard let answer = ask("No host answered. Type the host's address, or press Enter to search again: ", default: "") else {
+                guard
+                    let answer = ask(
+                        "No host answered. Type the host's address, or press Enter to search again: ", default: "")
+                else {
                     fail("No host chosen.")
                 }
                 if !answer.isEmpty { return useAddress(answer) }
@@ -164,7 +171,10 @@ struct Setup {
                 }
                 return use(hosts[0])
             }
-            guard let answer = ask("Join which host? [1-\(hosts.count), Enter = 1, r = search again, or an address]: ", default: "1") else {
+            guard
+                let answer = ask(
+                    "Join which host? [1-\(hosts.count), Enter = 1, r = search again, or an address]: ", default: "1")
+            else {
                 fail("No host chosen.")
             }
             if answer.lowercased() == "r" {

@@ -46,7 +46,8 @@ public struct OptionValue<Value> {
     public func map<Other>(
         _ forward: @escaping (Value) -> Other, back: @escaping (Other) -> Value
     ) -> OptionValue<Other> {
-        let read = self.read, write = self.write
+        let read = self.read
+        let write = self.write
         return OptionValue<Other>(
             placeholder: placeholder, expectation: expectation, allowed: allowed,
             read: { read($0).map(forward) }, write: { write(back($0)) },
@@ -55,7 +56,8 @@ public struct OptionValue<Value> {
 
     /// The same value, or the word `none` (any case) for no value at all.
     public func orNone(_ word: String = "none") -> OptionValue<Value?> {
-        let read = self.read, write = self.write
+        let read = self.read
+        let write = self.write
         return OptionValue<Value?>(
             placeholder: placeholder, expectation: "\(expectation), or \(word)",
             allowed: allowed.map { "\($0) or \(word)" },
@@ -67,7 +69,8 @@ public struct OptionValue<Value> {
     /// A comma-separated list of at least one `element`, such as `8,100,1000`.
     public static func list<Element>(of element: OptionValue<Element>, placeholder: String = "LIST") -> OptionValue
     where Value == [Element] {
-        let read = element.read, write = element.write
+        let read = element.read
+        let write = element.write
         return OptionValue(
             placeholder: placeholder, expectation: "a comma-separated list, each \(element.expectation)",
             allowed: "each \(element.allowed ?? element.expectation)",
@@ -86,7 +89,8 @@ public struct OptionValue<Value> {
 extension OptionValue where Value: FixedWidthInteger {
     /// A whole number within `range`.
     public static func integer(in range: ClosedRange<Value>, placeholder: String = "N") -> OptionValue {
-        let low = String(range.lowerBound), high = String(range.upperBound)
+        let low = String(range.lowerBound)
+        let high = String(range.upperBound)
         var refused = ["x", "\(low).5"]
         if let below = Int64(exactly: range.lowerBound).flatMap({ $0 > Int64.min ? $0 - 1 : nil }) {
             refused.append(String(below))
@@ -104,7 +108,8 @@ extension OptionValue where Value: FixedWidthInteger {
 extension OptionValue where Value == Double {
     /// A number within `range`, with or without decimals.
     public static func decimal(in range: ClosedRange<Double>, placeholder: String = "S") -> OptionValue {
-        let low = write(range.lowerBound), high = write(range.upperBound)
+        let low = write(range.lowerBound)
+        let high = write(range.upperBound)
         return OptionValue(
             placeholder: placeholder, expectation: "a number from \(low) to \(high)", allowed: "\(low)–\(high)",
             read: { Double($0).flatMap { $0.isFinite && range.contains($0) ? $0 : nil } }, write: write,
@@ -202,7 +207,8 @@ public struct CommandLineOption<Values> {
         _ flag: String, aliases: [String] = [], _ field: WritableKeyPath<Values, Value>, _ kind: OptionValue<Value>,
         placeholder: String? = nil, help: String, section: String, shownDefault: String? = nil, isHidden: Bool = false
     ) -> CommandLineOption {
-        let read = kind.read, write = kind.write
+        let read = kind.read
+        let write = kind.write
         return CommandLineOption(
             flag: flag, aliases: aliases, placeholder: placeholder ?? kind.placeholder, help: help, section: section,
             isHidden: isHidden, allowed: kind.allowed, expectation: kind.expectation,
@@ -221,7 +227,8 @@ public struct CommandLineOption<Values> {
         _ flag: String, aliases: [String] = [], _ field: WritableKeyPath<Values, Value?>, _ kind: OptionValue<Value>,
         placeholder: String? = nil, help: String, section: String, shownDefault: String? = nil, isHidden: Bool = false
     ) -> CommandLineOption {
-        let read = kind.read, write = kind.write
+        let read = kind.read
+        let write = kind.write
         return CommandLineOption(
             flag: flag, aliases: aliases, placeholder: placeholder ?? kind.placeholder, help: help, section: section,
             isHidden: isHidden, allowed: kind.allowed, expectation: kind.expectation,
@@ -550,7 +557,8 @@ extension String {
 
 /// How many single-character insertions, deletions or substitutions turn `a` into `b`.
 func editDistance(_ a: String, _ b: String) -> Int {
-    let a = Array(a), b = Array(b)
+    let a = Array(a)
+    let b = Array(b)
     guard !a.isEmpty else { return b.count }
     guard !b.isEmpty else { return a.count }
     var previous = Array(0...b.count)

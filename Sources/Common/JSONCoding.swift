@@ -320,7 +320,9 @@ private struct SingleEncoder: SingleValueEncodingContainer {
     mutating func encode(_ value: Double) throws { slot.content = .value(.double(value)) }
     mutating func encode(_ value: Float) throws { slot.content = .value(.double(Double(value))) }
     mutating func encode(_ value: Int) throws { slot.content = .value(.int(Int64(value))) }
-    mutating func encode(_ value: Int8) throws { slot.content = .value(try integerValue(value, codingPath: codingPath)) }
+    mutating func encode(_ value: Int8) throws {
+        slot.content = .value(try integerValue(value, codingPath: codingPath))
+    }
     mutating func encode(_ value: Int16) throws {
         slot.content = .value(try integerValue(value, codingPath: codingPath))
     }
@@ -328,7 +330,9 @@ private struct SingleEncoder: SingleValueEncodingContainer {
         slot.content = .value(try integerValue(value, codingPath: codingPath))
     }
     mutating func encode(_ value: Int64) throws { slot.content = .value(.int(value)) }
-    mutating func encode(_ value: UInt) throws { slot.content = .value(try integerValue(value, codingPath: codingPath)) }
+    mutating func encode(_ value: UInt) throws {
+        slot.content = .value(try integerValue(value, codingPath: codingPath))
+    }
     mutating func encode(_ value: UInt8) throws {
         slot.content = .value(try integerValue(value, codingPath: codingPath))
     }
@@ -396,7 +400,9 @@ private func integer(_ value: JSONValue, _ codingPath: [any CodingKey]) throws -
     return integer
 }
 
-private func integer<T: FixedWidthInteger>(_ type: T.Type, _ value: JSONValue, _ codingPath: [any CodingKey]) throws -> T {
+private func integer<T: FixedWidthInteger>(_ type: T.Type, _ value: JSONValue, _ codingPath: [any CodingKey]) throws
+    -> T
+{
     guard let number = T(exactly: try integer(value, codingPath)) else {
         throw DecodingError.dataCorrupted(.init(codingPath: codingPath, debugDescription: "\(value) is out of range"))
     }
@@ -432,7 +438,9 @@ private struct KeyedDecoder<Key: CodingKey>: KeyedDecodingContainerProtocol {
         Float(try decodeValue(Double.self, from: member(key), codingPath: codingPath + [key]))
     }
     func decode(_ type: Int.Type, forKey key: Key) throws -> Int { try integer(type, member(key), codingPath + [key]) }
-    func decode(_ type: Int8.Type, forKey key: Key) throws -> Int8 { try integer(type, member(key), codingPath + [key]) }
+    func decode(_ type: Int8.Type, forKey key: Key) throws -> Int8 {
+        try integer(type, member(key), codingPath + [key])
+    }
     func decode(_ type: Int16.Type, forKey key: Key) throws -> Int16 {
         try integer(type, member(key), codingPath + [key])
     }
@@ -442,7 +450,9 @@ private struct KeyedDecoder<Key: CodingKey>: KeyedDecodingContainerProtocol {
     func decode(_ type: Int64.Type, forKey key: Key) throws -> Int64 {
         try integer(type, member(key), codingPath + [key])
     }
-    func decode(_ type: UInt.Type, forKey key: Key) throws -> UInt { try integer(type, member(key), codingPath + [key]) }
+    func decode(_ type: UInt.Type, forKey key: Key) throws -> UInt {
+        try integer(type, member(key), codingPath + [key])
+    }
     func decode(_ type: UInt8.Type, forKey key: Key) throws -> UInt8 {
         try integer(type, member(key), codingPath + [key])
     }

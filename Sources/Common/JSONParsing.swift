@@ -90,9 +90,15 @@ public enum JSONParsing {
             case UInt8(ascii: "{"): return try readObject(depth: depth + 1)
             case UInt8(ascii: "["): return try readArray(depth: depth + 1)
             case UInt8(ascii: "\""): return .string(try readString())
-            case UInt8(ascii: "t"): try expectWord("true"); return .bool(true)
-            case UInt8(ascii: "f"): try expectWord("false"); return .bool(false)
-            case UInt8(ascii: "n"): try expectWord("null"); return .null
+            case UInt8(ascii: "t"):
+                try expectWord("true")
+                return .bool(true)
+            case UInt8(ascii: "f"):
+                try expectWord("false")
+                return .bool(false)
+            case UInt8(ascii: "n"):
+                try expectWord("null")
+                return .null
             case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return try readNumber()
             default: throw fail("unexpected character")
             }
@@ -108,7 +114,9 @@ public enum JSONParsing {
         }
 
         mutating func readObject(depth: Int) throws(JSONParseError) -> JSONValue {
-            guard depth <= JSONParsing.maximumDepth else { throw fail("nested deeper than \(JSONParsing.maximumDepth) levels") }
+            guard depth <= JSONParsing.maximumDepth else {
+                throw fail("nested deeper than \(JSONParsing.maximumDepth) levels")
+            }
             index += 1
             var object = JSONObject()
             skipWhitespace()
@@ -122,7 +130,9 @@ public enum JSONParsing {
                 guard bytes[index] == UInt8(ascii: "\"") else { throw fail("expected a member name in quotes") }
                 let key = try readString()
                 skipWhitespace()
-                guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { throw fail("expected ':' after a member name") }
+                guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else {
+                    throw fail("expected ':' after a member name")
+                }
                 index += 1
                 skipWhitespace()
                 if recordsPositions { path.append(.key(key)) }
@@ -131,14 +141,22 @@ public enum JSONParsing {
                 object[key] = value  // a repeated key keeps the last value, as most readers do
                 skipWhitespace()
                 guard index < bytes.count else { throw fail("the JSON ends too early") }
-                if bytes[index] == UInt8(ascii: ",") { index += 1; continue }
-                if bytes[index] == UInt8(ascii: "}") { index += 1; return .object(object) }
+                if bytes[index] == UInt8(ascii: ",") {
+                    index += 1
+                    continue
+                }
+                if bytes[index] == UInt8(ascii: "}") {
+                    index += 1
+                    return .object(object)
+                }
                 throw fail("expected ',' or '}' in an object")
             }
         }
 
         mutating func readArray(depth: Int) throws(JSONParseError) -> JSONValue {
-            guard depth <= JSONParsing.maximumDepth else { throw fail("nested deeper than \(JSONParsing.maximumDepth) levels") }
+            guard depth <= JSONParsing.maximumDepth else {
+                throw fail("nested deeper than \(JSONParsing.maximumDepth) levels")
+            }
             index += 1
             var elements: [JSONValue] = []
             skipWhitespace()
@@ -153,8 +171,14 @@ public enum JSONParsing {
                 if recordsPositions { path.removeLast() }
                 skipWhitespace()
                 guard index < bytes.count else { throw fail("the JSON ends too early") }
-                if bytes[index] == UInt8(ascii: ",") { index += 1; continue }
-                if bytes[index] == UInt8(ascii: "]") { index += 1; return .array(elements) }
+                if bytes[index] == UInt8(ascii: ",") {
+                    index += 1
+                    continue
+                }
+                if bytes[index] == UInt8(ascii: "]") {
+                    index += 1
+                    return .array(elements)
+                }
                 throw fail("expected ',' or ']' in an array")
             }
         }
@@ -222,12 +246,16 @@ public enum JSONParsing {
                     case UInt8(ascii: "u"):
                         var code = try readHex4()
                         if (0xD800...0xDBFF).contains(code) {
-                            guard index + 1 < bytes.count, bytes[index] == UInt8(ascii: "\\"), bytes[index + 1] == UInt8(ascii: "u") else {
+                            guard index + 1 < bytes.count, bytes[index] == UInt8(ascii: "\\"),
+                                bytes[index + 1] == UInt8(ascii: "u")
+                            else {
                                 throw fail("lone high surrogate in a \\u escape")
                             }
                             index += 2
                             let low = try readHex4()
-                            guard (0xDC00...0xDFFF).contains(low) else { throw fail("bad low surrogate in a \\u escape") }
+                            guard (0xDC00...0xDFFF).contains(low) else {
+                                throw fail("bad low surrogate in a \\u escape")
+                            }
                             code = 0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00)
                         } else if (0xDC00...0xDFFF).contains(code) {
                             throw fail("lone low surrogate in a \\u escape")
@@ -268,14 +296,18 @@ public enum JSONParsing {
             if index < bytes.count, bytes[index] == UInt8(ascii: "e") || bytes[index] == UInt8(ascii: "E") {
                 isInteger = false
                 index += 1
-                if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") { index += 1 }
+                if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") {
+                    index += 1
+                }
                 let digitsStart = index
                 while index < bytes.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[index]) { index += 1 }
                 guard index > digitsStart else { throw fail("bad number: no digits in the exponent") }
             }
             let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
             if isInteger, let integer = Int64(text) { return .int(integer) }
-            guard let double = Double(text), double.isFinite else { throw JSONParseError("number out of range", at: start) }
+            guard let double = Double(text), double.isFinite else {
+                throw JSONParseError("number out of range", at: start)
+            }
             return .double(double)
         }
     }
@@ -308,8 +340,11 @@ public enum JSONEncoding {
         case .int(let i): output.append(contentsOf: String(i).utf8)
         case .double(let d):
             if d.isFinite {
-                if d.rounded() == d && abs(d) < 1e15 { output.append(contentsOf: String(Int64(d)).utf8) }
-                else { output.append(contentsOf: "\(d)".utf8) }
+                if d.rounded() == d && abs(d) < 1e15 {
+                    output.append(contentsOf: String(Int64(d)).utf8)
+                } else {
+                    output.append(contentsOf: "\(d)".utf8)
+                }
             } else {
                 output.append(contentsOf: [0x6E, 0x75, 0x6C, 0x6C])
             }
@@ -342,11 +377,21 @@ public enum JSONEncoding {
         output.append(UInt8(ascii: "\""))
         for byte in string.utf8 {
             switch byte {
-            case UInt8(ascii: "\""): output.append(0x5C); output.append(0x22)
-            case UInt8(ascii: "\\"): output.append(0x5C); output.append(0x5C)
-            case 0x0A: output.append(0x5C); output.append(UInt8(ascii: "n"))
-            case 0x0D: output.append(0x5C); output.append(UInt8(ascii: "r"))
-            case 0x09: output.append(0x5C); output.append(UInt8(ascii: "t"))
+            case UInt8(ascii: "\""):
+                output.append(0x5C)
+                output.append(0x22)
+            case UInt8(ascii: "\\"):
+                output.append(0x5C)
+                output.append(0x5C)
+            case 0x0A:
+                output.append(0x5C)
+                output.append(UInt8(ascii: "n"))
+            case 0x0D:
+                output.append(0x5C)
+                output.append(UInt8(ascii: "r"))
+            case 0x09:
+                output.append(0x5C)
+                output.append(UInt8(ascii: "t"))
             case 0..<0x20:
                 output.append(contentsOf: Array("\\u00".utf8))
                 output.append(hexDigits[Int(byte >> 4)])

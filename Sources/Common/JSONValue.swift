@@ -18,9 +18,15 @@ public enum JSONValue: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The string, when this is a string.
-    public var stringValue: String? { if case .string(let s) = self { return s }; return nil }
+    public var stringValue: String? {
+        if case .string(let s) = self { return s }
+        return nil
+    }
     /// The Boolean, when this is a Boolean.
-    public var boolValue: Bool? { if case .bool(let b) = self { return b }; return nil }
+    public var boolValue: Bool? {
+        if case .bool(let b) = self { return b }
+        return nil
+    }
     /// The number as an integer, when it is one (a double with no fraction counts).
     public var intValue: Int64? {
         switch self {
@@ -38,9 +44,15 @@ public enum JSONValue: Sendable, Hashable, CustomStringConvertible {
         }
     }
     /// The elements, when this is an array.
-    public var arrayValue: [JSONValue]? { if case .array(let a) = self { return a }; return nil }
+    public var arrayValue: [JSONValue]? {
+        if case .array(let a) = self { return a }
+        return nil
+    }
     /// The members, when this is an object.
-    public var objectValue: JSONObject? { if case .object(let o) = self { return o }; return nil }
+    public var objectValue: JSONObject? {
+        if case .object(let o) = self { return o }
+        return nil
+    }
 
     /// A short name of this value's kind, for error messages ("a string", "an object").
     public var kindName: String {

@@ -1,8 +1,9 @@
 import Foundation
 import Net
+
 #if canImport(Glibc)
-import CSystem
-import Glibc
+    import CSystem
+    import Glibc
 #endif
 
 /// A packet-level test network: the host's namespace joined to one client namespace per link through TUN devices,
@@ -49,14 +50,14 @@ public final class DelayedNetwork: @unchecked Sendable {
     /// Why this machine cannot build a delayed network (not root, no TUN device, no `ip`), or nil when it can.
     public static var unavailableReason: String? {
         #if canImport(Glibc)
-        if geteuid() != 0 { return "the packet-level delay line needs root (network namespaces and TUN devices)" }
-        if access("/dev/net/tun", R_OK | W_OK) != 0 { return "the packet-level delay line needs /dev/net/tun" }
-        if !FileManager.default.isExecutableFile(atPath: NetworkNamespace.ipTool) {
-            return "the packet-level delay line needs iproute2's ip"
-        }
-        return nil
+            if geteuid() != 0 { return "the packet-level delay line needs root (network namespaces and TUN devices)" }
+            if access("/dev/net/tun", R_OK | W_OK) != 0 { return "the packet-level delay line needs /dev/net/tun" }
+            if !FileManager.default.isExecutableFile(atPath: NetworkNamespace.ipTool) {
+                return "the packet-level delay line needs iproute2's ip"
+            }
+            return nil
         #else
-        return "the packet-level delay line needs Linux network namespaces"
+            return "the packet-level delay line needs Linux network namespaces"
         #endif
     }
 
@@ -90,8 +91,10 @@ public final class DelayedNetwork: @unchecked Sendable {
                 try host.ip(["link", "set", "plh\(index)", "up"])
                 try client.ip(["addr", "add", "\(subnet).2/24", "dev", "plc\(index)"])
                 try client.ip(["link", "set", "plc\(index)", "up"])
-                pairs.append(PacketForwarder.Link(hostSide: hostDevice, clientSide: clientDevice,
-                                                  down: delay.down, up: delay.up))
+                pairs.append(
+                    PacketForwarder.Link(
+                        hostSide: hostDevice, clientSide: clientDevice,
+                        down: delay.down, up: delay.up))
             }
             forwarder = try PacketForwarder(links: pairs, seed: seed)
             hostNamespace = host
@@ -149,16 +152,16 @@ public final class DelayedNetwork: @unchecked Sendable {
     /// Opens /dev/net/tun in the calling thread's namespace as a new non-blocking TUN device `name`.
     static func openTUN(_ name: String) throws -> Int32 {
         #if canImport(Glibc)
-        let fd = open("/dev/net/tun", O_RDWR | O_NONBLOCK | O_CLOEXEC)
-        guard fd >= 0 else { throw DelayLineError("cannot open /dev/net/tun: \(String(cString: strerror(errno)))") }
-        guard partyline_attach_tun(fd, name) == 0 else {
-            let reason = String(cString: strerror(errno))
-            Glibc.close(fd)
-            throw DelayLineError("cannot create TUN device \(name): \(reason)")
-        }
-        return fd
+            let fd = open("/dev/net/tun", O_RDWR | O_NONBLOCK | O_CLOEXEC)
+            guard fd >= 0 else { throw DelayLineError("cannot open /dev/net/tun: \(String(cString: strerror(errno)))") }
+            guard partyline_attach_tun(fd, name) == 0 else {
+                let reason = String(cString: strerror(errno))
+                Glibc.close(fd)
+                throw DelayLineError("cannot create TUN device \(name): \(reason)")
+            }
+            return fd
         #else
-        throw DelayLineError("TUN devices need Linux")
+            throw DelayLineError("TUN devices need Linux")
         #endif
     }
 }

@@ -1,7 +1,8 @@
 import Foundation
+
 #if canImport(Glibc)
-import CSystem
-import Glibc
+    import CSystem
+    import Glibc
 #endif
 
 /// Why the packet-level test network cannot be built here, in words for a skipped test's message.
@@ -62,30 +63,31 @@ public final class NetworkNamespace: @unchecked Sendable {
     /// used later; the calling thread never changes namespace. `body` must not wait for work on other threads.
     public func run<T>(_ body: @escaping @Sendable () throws -> T) throws -> T {
         #if canImport(Glibc)
-        let path = "/var/run/netns/\(name)"
-        let outcome = Outcome<T>()
-        let thread = Thread {
-            defer { outcome.done.signal() }
-            let fd = open(path, O_RDONLY | O_CLOEXEC)
-            guard fd >= 0 else {
-                outcome.result = .failure(DelayLineError("cannot open \(path): \(String(cString: strerror(errno)))"))
-                return
+            let path = "/var/run/netns/\(name)"
+            let outcome = Outcome<T>()
+            let thread = Thread {
+                defer { outcome.done.signal() }
+                let fd = open(path, O_RDONLY | O_CLOEXEC)
+                guard fd >= 0 else {
+                    outcome.result = .failure(
+                        DelayLineError("cannot open \(path): \(String(cString: strerror(errno)))"))
+                    return
+                }
+                defer { close(fd) }
+                // The thread ends after `body`, so it never has to find its way back to the original namespace.
+                guard partyline_enter_network_namespace(fd) == 0 else {
+                    let reason = String(cString: strerror(errno))
+                    outcome.result = .failure(DelayLineError("cannot enter namespace \(self.name): \(reason)"))
+                    return
+                }
+                outcome.result = Result { try body() }
             }
-            defer { close(fd) }
-            // The thread ends after `body`, so it never has to find its way back to the original namespace.
-            guard partyline_enter_network_namespace(fd) == 0 else {
-                let reason = String(cString: strerror(errno))
-                outcome.result = .failure(DelayLineError("cannot enter namespace \(self.name): \(reason)"))
-                return
-            }
-            outcome.result = Result { try body() }
-        }
-        thread.stackSize = 1 << 20
-        thread.start()
-        outcome.done.wait()
-        return try outcome.result!.get()
+            thread.stackSize = 1 << 20
+            thread.start()
+            outcome.done.wait()
+            return try outcome.result!.get()
         #else
-        throw DelayLineError("network namespaces are a Linux feature")
+            throw DelayLineError("network namespaces are a Linux feature")
         #endif
     }
 
@@ -97,7 +99,8 @@ public final class NetworkNamespace: @unchecked Sendable {
     // MARK: The ip tool
 
     /// Where iproute2's `ip` is.
-    static let ipTool = ["/usr/sbin/ip", "/sbin/ip", "/usr/bin/ip", "/bin/ip"]
+    static let ipTool =
+        ["/usr/sbin/ip", "/sbin/ip", "/usr/bin/ip", "/bin/ip"]
         .first { FileManager.default.isExecutableFile(atPath: $0) } ?? "/usr/sbin/ip"
 
     /// Runs `ip <arguments>` and throws with its error output if it fails.

@@ -1,8 +1,9 @@
 import Foundation
 import Net
+
 #if canImport(Glibc)
-import CSystem
-import Glibc
+    import CSystem
+    import Glibc
 #endif
 
 /// One thread that moves raw IP packets between pairs of TUN devices, holding each packet for its direction's
@@ -78,20 +79,24 @@ public final class PacketForwarder: @unchecked Sendable {
     /// Starts forwarding between the links' devices; the forwarder owns and finally closes their descriptors.
     public init(links: [Link], seed: UInt64) throws {
         #if canImport(Glibc)
-        wake = eventfd(0, Int32(EFD_NONBLOCK | EFD_CLOEXEC))
-        guard wake >= 0 else { throw DelayLineError("eventfd failed: \(String(cString: strerror(errno)))") }
+            wake = eventfd(0, Int32(EFD_NONBLOCK | EFD_CLOEXEC))
+            guard wake >= 0 else { throw DelayLineError("eventfd failed: \(String(cString: strerror(errno)))") }
         #else
-        throw DelayLineError("the packet delay line needs Linux")
+            throw DelayLineError("the packet delay line needs Linux")
         #endif
         counts = Array(repeating: Counts(), count: links.count)
         descriptors = links.flatMap { [$0.hostSide, $0.clientSide] }
         var directions: [Direction] = []
         for (index, link) in links.enumerated() {
             let base = seed &+ UInt64(index) &* 0x1_0000
-            directions.append(Direction(source: link.hostSide, destination: link.clientSide,
-                                        schedule: DelaySchedule(link.down, seed: base &+ 1)))
-            directions.append(Direction(source: link.clientSide, destination: link.hostSide,
-                                        schedule: DelaySchedule(link.up, seed: base &+ 2)))
+            directions.append(
+                Direction(
+                    source: link.hostSide, destination: link.clientSide,
+                    schedule: DelaySchedule(link.down, seed: base &+ 1)))
+            directions.append(
+                Direction(
+                    source: link.clientSide, destination: link.hostSide,
+                    schedule: DelaySchedule(link.up, seed: base &+ 2)))
         }
         let prepared = directions
         let started = DispatchSemaphore(value: 0)
@@ -131,81 +136,82 @@ public final class PacketForwarder: @unchecked Sendable {
         }
         guard shouldStop else { return }
         #if canImport(Glibc)
-        var one: UInt64 = 1
-        _ = write(wake, &one, 8)
-        finished.wait()
-        close(wake)
-        for fd in descriptors { close(fd) }
-        lock.withLock {
-            if let fd = schedulerStatistics { close(fd) }
-            schedulerStatistics = nil
-        }
+            var one: UInt64 = 1
+            _ = write(wake, &one, 8)
+            finished.wait()
+            close(wake)
+            for fd in descriptors { close(fd) }
+            lock.withLock {
+                if let fd = schedulerStatistics { close(fd) }
+                schedulerStatistics = nil
+            }
         #endif
     }
 
     #if canImport(Glibc)
-    private func forward(_ initial: [Direction], statistics: Int32?) {
-        var directions = initial
-        var waited = statistics.flatMap(RunQueue.waited(descriptor:)) ?? 0
-        var polled = directions.map { pollfd(fd: $0.source, events: Int16(POLLIN), revents: 0) }
-        polled.append(pollfd(fd: wake, events: Int16(POLLIN), revents: 0))
-        var buffer = [UInt8](repeating: 0, count: 65_536)
-        while true {
-            if let statistics, let total = RunQueue.waited(descriptor: statistics) {
-                // How long this wake waited for a CPU: what the packets it reads and releases were held up by.
-                if total > waited { lock.withLock { worstWait = max(worstWait, total - waited) } }
-                waited = total
-            }
-            let now = MonotonicClock.nanoseconds()
-            var nextRelease = Int64.max
-            for index in directions.indices {
-                release(&directions[index], link: index / 2, isDown: index % 2 == 0, now: now)
-                if let next = directions[index].nextRelease { nextRelease = min(nextRelease, next) }
-            }
-            for index in polled.indices { polled[index].revents = 0 }
-            let timeout = nextRelease == .max ? -1 : max(0, nextRelease - MonotonicClock.nanoseconds())
-            let ready = partyline_poll_nanoseconds(&polled, nfds_t(polled.count), timeout)
-            if ready < 0 && errno != EINTR { return }
-            if polled[polled.count - 1].revents != 0 { return }
-            for index in directions.indices where polled[index].revents & Int16(POLLIN) != 0 {
-                receive(&directions[index], buffer: &buffer)
+        private func forward(_ initial: [Direction], statistics: Int32?) {
+            var directions = initial
+            var waited = statistics.flatMap(RunQueue.waited(descriptor:)) ?? 0
+            var polled = directions.map { pollfd(fd: $0.source, events: Int16(POLLIN), revents: 0) }
+            polled.append(pollfd(fd: wake, events: Int16(POLLIN), revents: 0))
+            var buffer = [UInt8](repeating: 0, count: 65_536)
+            while true {
+                if let statistics, let total = RunQueue.waited(descriptor: statistics) {
+                    // How long this wake waited for a CPU: what the packets it reads and releases were held up by.
+                    if total > waited { lock.withLock { worstWait = max(worstWait, total - waited) } }
+                    waited = total
+                }
+                let now = MonotonicClock.nanoseconds()
+                var nextRelease = Int64.max
+                for index in directions.indices {
+                    release(&directions[index], link: index / 2, isDown: index % 2 == 0, now: now)
+                    if let next = directions[index].nextRelease { nextRelease = min(nextRelease, next) }
+                }
+                for index in polled.indices { polled[index].revents = 0 }
+                let timeout = nextRelease == .max ? -1 : max(0, nextRelease - MonotonicClock.nanoseconds())
+                let ready = partyline_poll_nanoseconds(&polled, nfds_t(polled.count), timeout)
+                if ready < 0 && errno != EINTR { return }
+                if polled[polled.count - 1].revents != 0 { return }
+                for index in directions.indices where polled[index].revents & Int16(POLLIN) != 0 {
+                    receive(&directions[index], buffer: &buffer)
+                }
             }
         }
-    }
 
-    /// Reads every packet waiting at the direction's source and schedules it.
-    private func receive(_ direction: inout Direction, buffer: inout [UInt8]) {
-        while true {
-            let count = buffer.withUnsafeMutableBytes { read(direction.source, $0.baseAddress, $0.count) }
-            guard count > 0 else { return }
-            let arrival = MonotonicClock.nanoseconds()
-            direction.waiting.append((direction.schedule.release(arrivedAt: arrival), Array(buffer[0..<count])))
+        /// Reads every packet waiting at the direction's source and schedules it.
+        private func receive(_ direction: inout Direction, buffer: inout [UInt8]) {
+            while true {
+                let count = buffer.withUnsafeMutableBytes { read(direction.source, $0.baseAddress, $0.count) }
+                guard count > 0 else { return }
+                let arrival = MonotonicClock.nanoseconds()
+                direction.waiting.append((direction.schedule.release(arrivedAt: arrival), Array(buffer[0..<count])))
+            }
         }
-    }
 
-    /// Writes the direction's packets that are due by `now`.
-    private func release(_ direction: inout Direction, link: Int, isDown: Bool, now: Int64) {
-        var delivered = 0, dropped = 0
-        var latest: Int64 = 0
-        while direction.head < direction.waiting.count, direction.waiting[direction.head].release <= now {
-            let packet = direction.waiting[direction.head].packet
-            latest = max(latest, now - direction.waiting[direction.head].release)
-            direction.head += 1
-            let written = packet.withUnsafeBytes { write(direction.destination, $0.baseAddress, $0.count) }
-            if written == packet.count { delivered += 1 } else { dropped += 1 }
+        /// Writes the direction's packets that are due by `now`.
+        private func release(_ direction: inout Direction, link: Int, isDown: Bool, now: Int64) {
+            var delivered = 0
+            var dropped = 0
+            var latest: Int64 = 0
+            while direction.head < direction.waiting.count, direction.waiting[direction.head].release <= now {
+                let packet = direction.waiting[direction.head].packet
+                latest = max(latest, now - direction.waiting[direction.head].release)
+                direction.head += 1
+                let written = packet.withUnsafeBytes { write(direction.destination, $0.baseAddress, $0.count) }
+                if written == packet.count { delivered += 1 } else { dropped += 1 }
+            }
+            if direction.head > 256 && direction.head * 2 > direction.waiting.count {
+                direction.waiting.removeFirst(direction.head)
+                direction.head = 0
+            }
+            guard delivered + dropped > 0 else { return }
+            lock.withLock {
+                if isDown { counts[link].down += delivered } else { counts[link].up += delivered }
+                counts[link].dropped += dropped
+                worstRelease = max(worstRelease, latest)
+            }
         }
-        if direction.head > 256 && direction.head * 2 > direction.waiting.count {
-            direction.waiting.removeFirst(direction.head)
-            direction.head = 0
-        }
-        guard delivered + dropped > 0 else { return }
-        lock.withLock {
-            if isDown { counts[link].down += delivered } else { counts[link].up += delivered }
-            counts[link].dropped += dropped
-            worstRelease = max(worstRelease, latest)
-        }
-    }
     #else
-    private func forward(_ initial: [Direction], statistics: Int32?) {}
+        private func forward(_ initial: [Direction], statistics: Int32?) {}
     #endif
 }

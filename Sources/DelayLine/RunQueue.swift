@@ -1,6 +1,7 @@
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// How long threads waited for a CPU while ready to run (Linux's scheduler statistics, `run_delay` of
@@ -12,39 +13,39 @@ public enum RunQueue {
     /// The run-queue wait of the thread whose schedstat file is open at `descriptor`, ns.
     static func waited(descriptor: Int32) -> Int64? {
         #if canImport(Glibc)
-        var buffer = [UInt8](repeating: 0, count: 96)
-        let count = buffer.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, $0.count, 0) }
-        guard count > 0 else { return nil }
-        // "<ns on the CPU> <ns waiting for it> <time slices>"
-        let fields = String(decoding: buffer[0..<count], as: UTF8.self).split(separator: " ")
-        return fields.count >= 2 ? Int64(fields[1]) : nil
+            var buffer = [UInt8](repeating: 0, count: 96)
+            let count = buffer.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, $0.count, 0) }
+            guard count > 0 else { return nil }
+            // "<ns on the CPU> <ns waiting for it> <time slices>"
+            let fields = String(decoding: buffer[0..<count], as: UTF8.self).split(separator: " ")
+            return fields.count >= 2 ? Int64(fields[1]) : nil
         #else
-        return nil
+            return nil
         #endif
     }
 
     /// Opens the calling thread's schedstat file; the descriptor keeps naming this thread wherever it is read.
     static func openForCurrentThread() -> Int32? {
         #if canImport(Glibc)
-        let fd = open("/proc/thread-self/schedstat", O_RDONLY | O_CLOEXEC)
-        return fd >= 0 ? fd : nil
+            let fd = open("/proc/thread-self/schedstat", O_RDONLY | O_CLOEXEC)
+            return fd >= 0 ? fd : nil
         #else
-        return nil
+            return nil
         #endif
     }
 
     /// The calling thread's id as the kernel numbers threads (what `/proc/<pid>/task` lists), or nil if unknown.
     public static func currentThreadID() -> Int32? {
         #if canImport(Glibc)
-        var buffer = [CChar](repeating: 0, count: 64)
-        // "/proc/thread-self" links to "<pid>/task/<tid>".
-        let count = buffer.withUnsafeMutableBufferPointer { readlink("/proc/thread-self", $0.baseAddress!, 63) }
-        guard count > 0 else { return nil }
-        let target = String(decoding: buffer[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        guard let last = target.split(separator: "/").last else { return nil }
-        return Int32(last)
+            var buffer = [CChar](repeating: 0, count: 64)
+            // "/proc/thread-self" links to "<pid>/task/<tid>".
+            let count = buffer.withUnsafeMutableBufferPointer { readlink("/proc/thread-self", $0.baseAddress!, 63) }
+            guard count > 0 else { return nil }
+            let target = String(decoding: buffer[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            guard let last = target.split(separator: "/").last else { return nil }
+            return Int32(last)
         #else
-        return nil
+            return nil
         #endif
     }
 
@@ -119,23 +120,23 @@ public enum RealTime {
     /// refused (the thread is unchanged).
     public static func raiseCurrentThread(to priority: Int32) -> Previous? {
         #if canImport(Glibc)
-        var policy: Int32 = 0
-        var before = sched_param()
-        guard pthread_getschedparam(pthread_self(), &policy, &before) == 0 else { return nil }
-        var raised = sched_param(sched_priority: priority)
-        guard pthread_setschedparam(pthread_self(), SCHED_FIFO, &raised) == 0 else { return nil }
-        return Previous(policy: policy, priority: before.sched_priority)
+            var policy: Int32 = 0
+            var before = sched_param()
+            guard pthread_getschedparam(pthread_self(), &policy, &before) == 0 else { return nil }
+            var raised = sched_param(sched_priority: priority)
+            guard pthread_setschedparam(pthread_self(), SCHED_FIFO, &raised) == 0 else { return nil }
+            return Previous(policy: policy, priority: before.sched_priority)
         #else
-        return nil
+            return nil
         #endif
     }
 
     /// Gives the calling thread back the scheduling `raiseCurrentThread` returned.
     public static func restore(_ previous: Previous?) {
         #if canImport(Glibc)
-        guard let previous else { return }
-        var parameters = sched_param(sched_priority: previous.priority)
-        _ = pthread_setschedparam(pthread_self(), previous.policy, &parameters)
+            guard let previous else { return }
+            var parameters = sched_param(sched_priority: previous.priority)
+            _ = pthread_setschedparam(pthread_self(), previous.policy, &parameters)
         #endif
     }
 
@@ -151,10 +152,10 @@ public enum RealTime {
     @discardableResult
     public static func raise(thread: Int32, to priority: Int32) -> Bool {
         #if canImport(Glibc)
-        var parameters = sched_param(sched_priority: priority)
-        return sched_setscheduler(thread, SCHED_FIFO, &parameters) == 0
+            var parameters = sched_param(sched_priority: priority)
+            return sched_setscheduler(thread, SCHED_FIFO, &parameters) == 0
         #else
-        return false
+            return false
         #endif
     }
 

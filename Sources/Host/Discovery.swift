@@ -1,10 +1,11 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import Net
 import Protocol
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// LAN discovery: answers `discover` probes on the host's UDP port and sends a beacon every 1.5 s
 /// to the broadcast address (and loopback) on the beacon port. See PROTOCOL.md, "Discovery".
@@ -20,7 +21,10 @@ final class Discovery {
     init(bindAddress: String, port: UInt16, log: Logger) throws(SocketError) {
         socket = try Socket.makeDatagram(address: bindAddress, port: port)
         self.log = log
-        targets = [try Socket.makeAddress("255.255.255.255", Discovery.beaconPort), try Socket.makeAddress("127.0.0.1", Discovery.beaconPort)]
+        targets = [
+            try Socket.makeAddress("255.255.255.255", Discovery.beaconPort),
+            try Socket.makeAddress("127.0.0.1", Discovery.beaconPort),
+        ]
     }
 
     /// Answers every pending probe with the host's summary.

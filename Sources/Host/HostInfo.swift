@@ -1,8 +1,9 @@
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Facts about this computer that the host shows people.
@@ -20,7 +21,9 @@ enum HostInfo {
         var cursor: UnsafeMutablePointer<ifaddrs>? = first
         while let entry = cursor {
             defer { cursor = entry.pointee.ifa_next }
-            guard let address = entry.pointee.ifa_addr, address.pointee.sa_family == sa_family_t(AF_INET) else { continue }
+            guard let address = entry.pointee.ifa_addr, address.pointee.sa_family == sa_family_t(AF_INET) else {
+                continue
+            }
             var buffer = [CChar](repeating: 0, count: Int(INET_ADDRSTRLEN))
             let text: String = address.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { pointer in
                 var copy = pointer.pointee.sin_addr

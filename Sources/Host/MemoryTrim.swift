@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import CSystem
+    import CSystem
 #endif
 
 /// Returns freed heap memory to the operating system.
@@ -10,7 +10,7 @@ import CSystem
 enum MemoryTrim {
     static func releaseFreePages() {
         #if canImport(Glibc)
-        _ = malloc_trim(0)
+            _ = malloc_trim(0)
         #endif
     }
 }

@@ -10,8 +10,9 @@ enum ResourceLimits {
         let wanted = clients + 64
         guard let limit = OpenFileLimit.raise(toAtLeast: wanted), limit < wanted else { return clients }
         let fitting = max(1, limit - 64)
-        log.warning("Can open only \(limit) files (wanted \(wanted) for --max-clients \(clients)); "
-            + "lowering --max-clients to \(fitting). Raise the limit with ulimit -n to host more.")
+        log.warning(
+            "Can open only \(limit) files (wanted \(wanted) for --max-clients \(clients)); "
+                + "lowering --max-clients to \(fitting). Raise the limit with ulimit -n to host more.")
         return fitting
     }
 }

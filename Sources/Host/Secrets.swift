@@ -27,7 +27,8 @@ enum Secrets {
 
     /// Compares two secrets in time that depends only on their lengths, not on where they differ.
     static func constantTimeEquals(_ lhs: String, _ rhs: String) -> Bool {
-        let a = Array(lhs.utf8), b = Array(rhs.utf8)
+        let a = Array(lhs.utf8)
+        let b = Array(rhs.utf8)
         var difference = UInt8(truncatingIfNeeded: a.count ^ b.count)
         for index in 0..<max(a.count, b.count) {
             let x = index < a.count ? a[index] : 0

@@ -44,8 +44,9 @@ extension Storage {
         guard FileManager.default.fileExists(atPath: commandsPath) else { return }
         guard let data = FileManager.default.contents(atPath: commandsPath) else {
             isCommandsFileUnread = true
-            loadProblems.append("The command library \(commandsPath) could not be read. Using built-in commands only; "
-                                + "the file is kept as it is (and set aside if you change the library).")
+            loadProblems.append(
+                "The command library \(commandsPath) could not be read. Using built-in commands only; "
+                    + "the file is kept as it is (and set aside if you change the library).")
             return
         }
         do throws(RuleError) {
@@ -53,8 +54,9 @@ extension Storage {
             commands = CommandLibrary(stored: try file.decode(CommandLibrary.Stored.self))
         } catch {
             isCommandsFileUnread = true
-            loadProblems.append("The command library \(commandsPath) is broken: \(error.message) Using built-in "
-                                + "commands only; the file is kept as it is (and set aside if you change the library).")
+            loadProblems.append(
+                "The command library \(commandsPath) is broken: \(error.message) Using built-in "
+                    + "commands only; the file is kept as it is (and set aside if you change the library).")
         }
     }
 
@@ -66,14 +68,16 @@ extension Storage {
         if isCommandsFileUnread {
             if FileManager.default.fileExists(atPath: commandsPath) {
                 let kept = try Storage.setAside(commandsPath)
-                log.warning("The command library \(commandsPath) could not be read when the host started, so before "
-                            + "saving the changed library it was kept as \(kept).")
+                log.warning(
+                    "The command library \(commandsPath) could not be read when the host started, so before "
+                        + "saving the changed library it was kept as \(kept).")
                 note = "The command library file could not be read, so it was kept as \(kept)."
             }
             isCommandsFileUnread = false
         }
-        try Storage.writeAtomically(JSONEncoding.pretty(try JSONCoding.encode(commands.stored), sortingKeys: true),
-                                    to: commandsPath)
+        try Storage.writeAtomically(
+            JSONEncoding.pretty(try JSONCoding.encode(commands.stored), sortingKeys: true),
+            to: commandsPath)
         return note
     }
 }

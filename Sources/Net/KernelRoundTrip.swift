@@ -1,8 +1,8 @@
 #if canImport(Glibc)
-import Glibc
-import CSystem
+    import Glibc
+    import CSystem
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// The operating system's own measurement of a TCP connection's round trip, in microseconds.
@@ -33,22 +33,25 @@ extension Socket {
     /// The kernel's round trip of this TCP connection, or nil when it cannot tell (not TCP, not connected, no sample).
     public func kernelRoundTrip() -> KernelRoundTrip? {
         #if canImport(Glibc)
-        var smoothed: UInt32 = 0, variation: UInt32 = 0, minimum: UInt32 = 0
-        guard partyline_tcp_round_trip(fd, &smoothed, &variation, &minimum) == 0 else { return nil }
-        let lowest: Int64? = minimum == UInt32.max ? nil : Int64(minimum)
-        guard lowest != nil || smoothed > 0 else { return nil }
-        return KernelRoundTrip(minimum: lowest, smoothed: Int64(smoothed), variation: Int64(variation))
+            var smoothed: UInt32 = 0
+            var variation: UInt32 = 0
+            var minimum: UInt32 = 0
+            guard partyline_tcp_round_trip(fd, &smoothed, &variation, &minimum) == 0 else { return nil }
+            let lowest: Int64? = minimum == UInt32.max ? nil : Int64(minimum)
+            guard lowest != nil || smoothed > 0 else { return nil }
+            return KernelRoundTrip(minimum: lowest, smoothed: Int64(smoothed), variation: Int64(variation))
         #elseif canImport(Darwin)
-        // Darwin keeps no minimum; its figures are in ms.
-        var info = tcp_connection_info()
-        var length = socklen_t(MemoryLayout<tcp_connection_info>.size)
-        guard getsockopt(fd, IPPROTO_TCP, TCP_CONNECTION_INFO, &info, &length) == 0, info.tcpi_srtt > 0 else {
-            return nil
-        }
-        return KernelRoundTrip(minimum: nil, smoothed: Int64(info.tcpi_srtt) * 1000,
-                               variation: Int64(info.tcpi_rttvar) * 1000)
+            // Darwin keeps no minimum; its figures are in ms.
+            var info = tcp_connection_info()
+            var length = socklen_t(MemoryLayout<tcp_connection_info>.size)
+            guard getsockopt(fd, IPPROTO_TCP, TCP_CONNECTION_INFO, &info, &length) == 0, info.tcpi_srtt > 0 else {
+                return nil
+            }
+            return KernelRoundTrip(
+                minimum: nil, smoothed: Int64(info.tcpi_srtt) * 1000,
+                variation: Int64(info.tcpi_rttvar) * 1000)
         #else
-        return nil
+            return nil
         #endif
     }
 }

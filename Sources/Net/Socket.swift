@@ -1,8 +1,8 @@
 #if canImport(Glibc)
-import Glibc
-import CSystem
+    import Glibc
+    import CSystem
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// What went wrong with a socket call: the two expected outcomes kept apart from real failures.
@@ -42,19 +42,20 @@ public struct Socket: Hashable, Sendable {
     public init(fd: Int32) { self.fd = fd }
 
     #if canImport(Glibc)
-    /// SOCK_STREAM, spelled the same on Linux and Darwin.
-    public static let streamType = Int32(SOCK_STREAM.rawValue)
-    /// SOCK_DGRAM, spelled the same on Linux and Darwin.
-    public static let datagramType = Int32(SOCK_DGRAM.rawValue)
+        /// SOCK_STREAM, spelled the same on Linux and Darwin.
+        public static let streamType = Int32(SOCK_STREAM.rawValue)
+        /// SOCK_DGRAM, spelled the same on Linux and Darwin.
+        public static let datagramType = Int32(SOCK_DGRAM.rawValue)
     #else
-    /// SOCK_STREAM, spelled the same on Linux and Darwin.
-    public static let streamType = SOCK_STREAM
-    /// SOCK_DGRAM, spelled the same on Linux and Darwin.
-    public static let datagramType = SOCK_DGRAM
+        /// SOCK_STREAM, spelled the same on Linux and Darwin.
+        public static let streamType = SOCK_STREAM
+        /// SOCK_DGRAM, spelled the same on Linux and Darwin.
+        public static let datagramType = SOCK_DGRAM
     #endif
 
     /// Creates a non-blocking TCP listener bound to `address:port` (port 0 picks a free one).
-    public static func makeListener(address: String, port: UInt16, backlog: Int32 = 1024) throws(SocketError) -> Socket {
+    public static func makeListener(address: String, port: UInt16, backlog: Int32 = 1024) throws(SocketError) -> Socket
+    {
         let socket = try makeSocket(type: streamType)
         var one: Int32 = 1
         setsockopt(socket.fd, SOL_SOCKET, SO_REUSEADDR, &one, socklen_t(MemoryLayout<Int32>.size))
@@ -72,7 +73,8 @@ public struct Socket: Hashable, Sendable {
     ///
     /// With `isShared`, several processes on one machine may bind the same port (SO_REUSEPORT), as
     /// clients listening for discovery beacons do; every one of them receives the broadcasts.
-    public static func makeDatagram(address: String, port: UInt16, isShared: Bool = false) throws(SocketError) -> Socket {
+    public static func makeDatagram(address: String, port: UInt16, isShared: Bool = false) throws(SocketError) -> Socket
+    {
         let socket = try makeSocket(type: datagramType)
         var one: Int32 = 1
         setsockopt(socket.fd, SOL_SOCKET, SO_REUSEADDR, &one, socklen_t(MemoryLayout<Int32>.size))
@@ -89,15 +91,19 @@ public struct Socket: Hashable, Sendable {
 
     /// Starts a non-blocking TCP connect to `address`; `isConnected` is true when it finished at once,
     /// otherwise wait for writability and read `pendingError()`.
-    public static func connectNonBlocking(to address: sockaddr_in) throws(SocketError) -> (socket: Socket, isConnected: Bool) {
+    public static func connectNonBlocking(to address: sockaddr_in) throws(SocketError) -> (
+        socket: Socket, isConnected: Bool
+    ) {
         let socket = try makeSocket(type: streamType)
         #if canImport(Darwin)
-        var one: Int32 = 1
-        setsockopt(socket.fd, SOL_SOCKET, SO_NOSIGPIPE, &one, socklen_t(MemoryLayout<Int32>.size))
+            var one: Int32 = 1
+            setsockopt(socket.fd, SOL_SOCKET, SO_NOSIGPIPE, &one, socklen_t(MemoryLayout<Int32>.size))
         #endif
         var target = address
         let result = withUnsafePointer(to: &target) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glue.connect(socket.fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                Glue.connect(socket.fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
         }
         if result == 0 { return (socket, true) }
         if errno == EINPROGRESS || errno == EINTR { return (socket, false) }
@@ -149,7 +155,9 @@ public struct Socket: Hashable, Sendable {
         }
         var address = try makeAddress(host, port)
         let result = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glue.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                Glue.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
         }
         guard result == 0 else {
             let error = SocketError.current("connect")
@@ -162,7 +170,7 @@ public struct Socket: Hashable, Sendable {
     public static func makeAddress(_ host: String, _ port: UInt16) throws(SocketError) -> sockaddr_in {
         var address = sockaddr_in()
         #if canImport(Darwin)
-        address.sin_len = UInt8(MemoryLayout<sockaddr_in>.size)
+            address.sin_len = UInt8(MemoryLayout<sockaddr_in>.size)
         #endif
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = port.bigEndian
@@ -176,7 +184,9 @@ public struct Socket: Hashable, Sendable {
     private func bind(address: String, port: UInt16) throws(SocketError) {
         var socketAddress = try Socket.makeAddress(address, port)
         let result = withUnsafePointer(to: &socketAddress) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glue.bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                Glue.bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
         }
         guard result == 0 else { throw SocketError.current("bind") }
     }
@@ -204,10 +214,12 @@ public struct Socket: Hashable, Sendable {
         setsockopt(fd, SOL_SOCKET, SO_KEEPALIVE, &one, socklen_t(MemoryLayout<Int32>.size))
         setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
         #if canImport(Glibc)
-        var idle = keepAliveSeconds, interval: Int32 = 10, count: Int32 = 3
-        setsockopt(fd, Int32(IPPROTO_TCP), TCP_KEEPIDLE, &idle, socklen_t(MemoryLayout<Int32>.size))
-        setsockopt(fd, Int32(IPPROTO_TCP), TCP_KEEPINTVL, &interval, socklen_t(MemoryLayout<Int32>.size))
-        setsockopt(fd, Int32(IPPROTO_TCP), TCP_KEEPCNT, &count, socklen_t(MemoryLayout<Int32>.size))
+            var idle = keepAliveSeconds
+            var interval: Int32 = 10
+            var count: Int32 = 3
+            setsockopt(fd, Int32(IPPROTO_TCP), TCP_KEEPIDLE, &idle, socklen_t(MemoryLayout<Int32>.size))
+            setsockopt(fd, Int32(IPPROTO_TCP), TCP_KEEPINTVL, &interval, socklen_t(MemoryLayout<Int32>.size))
+            setsockopt(fd, Int32(IPPROTO_TCP), TCP_KEEPCNT, &count, socklen_t(MemoryLayout<Int32>.size))
         #endif
     }
 
@@ -227,8 +239,8 @@ public struct Socket: Hashable, Sendable {
             throw error
         }
         #if canImport(Darwin)
-        var one: Int32 = 1
-        setsockopt(client, SOL_SOCKET, SO_NOSIGPIPE, &one, socklen_t(MemoryLayout<Int32>.size))
+            var one: Int32 = 1
+            setsockopt(client, SOL_SOCKET, SO_NOSIGPIPE, &one, socklen_t(MemoryLayout<Int32>.size))
         #endif
         return (socket, Socket.addressText(address))
     }
@@ -252,9 +264,9 @@ public struct Socket: Hashable, Sendable {
     /// Writes as much of `bytes` as the kernel takes now, without raising SIGPIPE; returns the count written.
     public func write(_ bytes: UnsafeRawBufferPointer) throws(SocketError) -> Int {
         #if canImport(Glibc)
-        let flags = Int32(MSG_NOSIGNAL)
+            let flags = Int32(MSG_NOSIGNAL)
         #else
-        let flags: Int32 = 0  // SO_NOSIGPIPE is set on accepted sockets instead
+            let flags: Int32 = 0  // SO_NOSIGPIPE is set on accepted sockets instead
         #endif
         let count = Glue.send(fd, bytes.baseAddress, bytes.count, flags)
         if count >= 0 { return count }
@@ -304,20 +316,36 @@ public struct Socket: Hashable, Sendable {
 
 /// The C calls whose Swift names clash with `Socket`'s methods, reached from file scope.
 public enum Glue {
-    public static func socket(_ domain: Int32, _ type: Int32, _ proto: Int32) -> Int32 { sysSocket(domain, type, proto) }
-    public static func bind(_ fd: Int32, _ address: UnsafePointer<sockaddr>, _ length: socklen_t) -> Int32 { sysBind(fd, address, length) }
-    public static func connect(_ fd: Int32, _ address: UnsafePointer<sockaddr>, _ length: socklen_t) -> Int32 { sysConnect(fd, address, length) }
-    public static func accept(_ fd: Int32, _ address: UnsafeMutablePointer<sockaddr>, _ length: UnsafeMutablePointer<socklen_t>) -> Int32 {
+    public static func socket(_ domain: Int32, _ type: Int32, _ proto: Int32) -> Int32 {
+        sysSocket(domain, type, proto)
+    }
+    public static func bind(_ fd: Int32, _ address: UnsafePointer<sockaddr>, _ length: socklen_t) -> Int32 {
+        sysBind(fd, address, length)
+    }
+    public static func connect(_ fd: Int32, _ address: UnsafePointer<sockaddr>, _ length: socklen_t) -> Int32 {
+        sysConnect(fd, address, length)
+    }
+    public static func accept(
+        _ fd: Int32, _ address: UnsafeMutablePointer<sockaddr>, _ length: UnsafeMutablePointer<socklen_t>
+    ) -> Int32 {
         sysAccept(fd, address, length)
     }
-    public static func recv(_ fd: Int32, _ buffer: UnsafeMutableRawPointer?, _ count: Int, _ flags: Int32) -> Int { sysRecv(fd, buffer, count, flags) }
-    public static func send(_ fd: Int32, _ buffer: UnsafeRawPointer?, _ count: Int, _ flags: Int32) -> Int { sysSend(fd, buffer, count, flags) }
-    public static func sendto(_ fd: Int32, _ buffer: UnsafeRawPointer?, _ count: Int, _ flags: Int32,
-                       _ address: UnsafePointer<sockaddr>, _ length: socklen_t) -> Int {
+    public static func recv(_ fd: Int32, _ buffer: UnsafeMutableRawPointer?, _ count: Int, _ flags: Int32) -> Int {
+        sysRecv(fd, buffer, count, flags)
+    }
+    public static func send(_ fd: Int32, _ buffer: UnsafeRawPointer?, _ count: Int, _ flags: Int32) -> Int {
+        sysSend(fd, buffer, count, flags)
+    }
+    public static func sendto(
+        _ fd: Int32, _ buffer: UnsafeRawPointer?, _ count: Int, _ flags: Int32,
+        _ address: UnsafePointer<sockaddr>, _ length: socklen_t
+    ) -> Int {
         sysSendto(fd, buffer, count, flags, address, length)
     }
-    public static func recvfrom(_ fd: Int32, _ buffer: UnsafeMutableRawPointer?, _ count: Int, _ flags: Int32,
-                         _ address: UnsafeMutablePointer<sockaddr>, _ length: UnsafeMutablePointer<socklen_t>) -> Int {
+    public static func recvfrom(
+        _ fd: Int32, _ buffer: UnsafeMutableRawPointer?, _ count: Int, _ flags: Int32,
+        _ address: UnsafeMutablePointer<sockaddr>, _ length: UnsafeMutablePointer<socklen_t>
+    ) -> Int {
         sysRecvfrom(fd, buffer, count, flags, address, length)
     }
     public static func shutdown(_ fd: Int32, _ how: Int32) -> Int32 { sysShutdown(fd, how) }
@@ -327,14 +355,20 @@ public enum Glue {
 private func sysSocket(_ a: Int32, _ b: Int32, _ c: Int32) -> Int32 { socket(a, b, c) }
 private func sysBind(_ a: Int32, _ b: UnsafePointer<sockaddr>, _ c: socklen_t) -> Int32 { bind(a, b, c) }
 private func sysConnect(_ a: Int32, _ b: UnsafePointer<sockaddr>, _ c: socklen_t) -> Int32 { connect(a, b, c) }
-private func sysAccept(_ a: Int32, _ b: UnsafeMutablePointer<sockaddr>, _ c: UnsafeMutablePointer<socklen_t>) -> Int32 { accept(a, b, c) }
+private func sysAccept(_ a: Int32, _ b: UnsafeMutablePointer<sockaddr>, _ c: UnsafeMutablePointer<socklen_t>) -> Int32 {
+    accept(a, b, c)
+}
 private func sysRecv(_ a: Int32, _ b: UnsafeMutableRawPointer?, _ c: Int, _ d: Int32) -> Int { recv(a, b, c, d) }
 private func sysSend(_ a: Int32, _ b: UnsafeRawPointer?, _ c: Int, _ d: Int32) -> Int { send(a, b, c, d) }
-private func sysSendto(_ a: Int32, _ b: UnsafeRawPointer?, _ c: Int, _ d: Int32, _ e: UnsafePointer<sockaddr>, _ f: socklen_t) -> Int {
+private func sysSendto(
+    _ a: Int32, _ b: UnsafeRawPointer?, _ c: Int, _ d: Int32, _ e: UnsafePointer<sockaddr>, _ f: socklen_t
+) -> Int {
     sendto(a, b, c, d, e, f)
 }
-private func sysRecvfrom(_ a: Int32, _ b: UnsafeMutableRawPointer?, _ c: Int, _ d: Int32,
-                         _ e: UnsafeMutablePointer<sockaddr>, _ f: UnsafeMutablePointer<socklen_t>) -> Int {
+private func sysRecvfrom(
+    _ a: Int32, _ b: UnsafeMutableRawPointer?, _ c: Int, _ d: Int32,
+    _ e: UnsafeMutablePointer<sockaddr>, _ f: UnsafeMutablePointer<socklen_t>
+) -> Int {
     recvfrom(a, b, c, d, e, f)
 }
 private func sysShutdown(_ a: Int32, _ b: Int32) -> Int32 { shutdown(a, b) }

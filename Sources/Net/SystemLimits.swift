@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// How many files (sockets included) this process may have open at once: RLIMIT_NOFILE's soft limit.
@@ -29,9 +29,9 @@ public enum OpenFileLimit {
     }
 
     #if canImport(Glibc)
-    private static let resource = __rlimit_resource_t(RLIMIT_NOFILE.rawValue)
+        private static let resource = __rlimit_resource_t(RLIMIT_NOFILE.rawValue)
     #else
-    private static let resource = RLIMIT_NOFILE
+        private static let resource = RLIMIT_NOFILE
     #endif
 }
 
@@ -41,9 +41,9 @@ public enum TerminalSize {
     public static func of(_ fd: Int32) -> (width: Int, height: Int)? {
         var window = winsize()
         #if canImport(Glibc)
-        let request = UInt(TIOCGWINSZ)
+            let request = UInt(TIOCGWINSZ)
         #else
-        let request = TIOCGWINSZ
+            let request = TIOCGWINSZ
         #endif
         guard ioctl(fd, request, &window) == 0, window.ws_col > 0, window.ws_row > 0 else { return nil }
         return (Int(window.ws_col), Int(window.ws_row))

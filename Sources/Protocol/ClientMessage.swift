@@ -31,8 +31,10 @@ public struct Hello: Equatable, Sendable {
     public var isSyncing: Bool
 
     /// Creates a hello.
-    public init(protocolVersion: Int = wireProtocolVersion, room: String, name: String, team: String = "",
-                role: Role = .player, key: String? = nil, resume: String? = nil, isSyncing: Bool = false) {
+    public init(
+        protocolVersion: Int = wireProtocolVersion, room: String, name: String, team: String = "",
+        role: Role = .player, key: String? = nil, resume: String? = nil, isSyncing: Bool = false
+    ) {
         self.protocolVersion = protocolVersion
         self.room = room
         self.name = name
@@ -393,7 +395,8 @@ public struct MessageFields: Sendable {
             guard version == Int64(wireProtocolVersion) else {
                 throw error(
                     .badVersion,
-                    "This host speaks protocol \(wireProtocolVersion); the client speaks \(version). Update the client.")
+                    "This host speaks protocol \(wireProtocolVersion); the client speaks \(version). Update the client."
+                )
             }
             let roleText = try string("role", required: false, limit: 16) ?? "player"
             guard let role = Role(rawValue: roleText) else {

@@ -21,7 +21,8 @@ public struct ClockSample: Equatable, Sendable {
         let inbound = clientSent.saturatingSubtract(hostReceived)
         let (sum, overflow) = outbound.addingReportingOverflow(inbound)
         offset = overflow ? outbound / 2 + inbound / 2 : sum / 2
-        let lowest = inbound.saturatingSubtract(1), highest = outbound.saturatingAdd(1)
+        let lowest = inbound.saturatingSubtract(1)
+        let highest = outbound.saturatingAdd(1)
         offsetBounds = lowest <= highest ? lowest...highest : nil
         at = hostReceived
     }

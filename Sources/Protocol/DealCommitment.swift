@@ -40,8 +40,10 @@ public enum DealCommitment {
     }
 
     /// Whether the revealed deal matches the `commitment` published when it was dealt (hex case is ignored).
-    public static func verify(commitment: String, room: String, round: Int, saltHex: String,
-                              numbers: [String: Int]) -> Bool {
+    public static func verify(
+        commitment: String, room: String, round: Int, saltHex: String,
+        numbers: [String: Int]
+    ) -> Bool {
         self.commitment(room: room, round: round, saltHex: saltHex, numbers: numbers) == commitment.lowercased()
     }
 

@@ -102,17 +102,25 @@ public struct SHA256: Sendable {
         withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 64) { schedule in
             for t in 0..<16 {
                 let offset = t * 4
-                schedule[t] = UInt32(block[offset]) << 24 | UInt32(block[offset + 1]) << 16
+                schedule[t] =
+                    UInt32(block[offset]) << 24 | UInt32(block[offset + 1]) << 16
                     | UInt32(block[offset + 2]) << 8 | UInt32(block[offset + 3])
             }
             for t in 16..<64 {
-                let w15 = schedule[t - 15], w2 = schedule[t - 2]
+                let w15 = schedule[t - 15]
+                let w2 = schedule[t - 2]
                 let s0 = w15.rotatedRight(7) ^ w15.rotatedRight(18) ^ (w15 >> 3)
                 let s1 = w2.rotatedRight(17) ^ w2.rotatedRight(19) ^ (w2 >> 10)
                 schedule[t] = schedule[t - 16] &+ s0 &+ schedule[t - 7] &+ s1
             }
-            var a = state[0], b = state[1], c = state[2], d = state[3]
-            var e = state[4], f = state[5], g = state[6], h = state[7]
+            var a = state[0]
+            var b = state[1]
+            var c = state[2]
+            var d = state[3]
+            var e = state[4]
+            var f = state[5]
+            var g = state[6]
+            var h = state[7]
             roundConstants.withUnsafeBufferPointer { k in
                 for t in 0..<64 {
                     let s1 = e.rotatedRight(6) ^ e.rotatedRight(11) ^ e.rotatedRight(25)
@@ -121,12 +129,24 @@ public struct SHA256: Sendable {
                     let s0 = a.rotatedRight(2) ^ a.rotatedRight(13) ^ a.rotatedRight(22)
                     let majority = (a & b) ^ (a & c) ^ (b & c)
                     let temp2 = s0 &+ majority
-                    h = g; g = f; f = e; e = d &+ temp1
-                    d = c; c = b; b = a; a = temp1 &+ temp2
+                    h = g
+                    g = f
+                    f = e
+                    e = d &+ temp1
+                    d = c
+                    c = b
+                    b = a
+                    a = temp1 &+ temp2
                 }
             }
-            state[0] &+= a; state[1] &+= b; state[2] &+= c; state[3] &+= d
-            state[4] &+= e; state[5] &+= f; state[6] &+= g; state[7] &+= h
+            state[0] &+= a
+            state[1] &+= b
+            state[2] &+= c
+            state[3] &+= d
+            state[4] &+= e
+            state[5] &+= f
+            state[6] &+= g
+            state[7] &+= h
         }
     }
 

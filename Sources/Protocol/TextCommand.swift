@@ -32,7 +32,9 @@ public enum TextCommandParsing {
         case "join", "j":
             let parts = words(rest)
             guard parts.count >= 2 else { return .usage("join ROOM NAME [TEAM]   e.g. join ABCD Ann Red") }
-            return .join(room: parts[0].uppercased(), name: parts[1], team: parts.count > 2 ? parts[2...].joined(separator: " ") : "")
+            return .join(
+                room: parts[0].uppercased(), name: parts[1],
+                team: parts.count > 2 ? parts[2...].joined(separator: " ") : "")
         case "watch":
             let parts = words(rest)
             guard parts.count == 1 else { return .usage("watch ROOM") }
@@ -139,7 +141,8 @@ public enum TextCommandParsing {
             var text = argument
             while true {
                 let (word, remainder) = splitFirstWord(text)
-                guard let equals = word.firstIndex(of: "="), ["kind", "difficulty"].contains(String(word[..<equals])) else {
+                guard let equals = word.firstIndex(of: "="), ["kind", "difficulty"].contains(String(word[..<equals]))
+                else {
                     break
                 }
                 settings[String(word[..<equals])] = String(word[word.index(after: equals)...])
@@ -153,8 +156,11 @@ public enum TextCommandParsing {
             request = .edit(id: id, text: text, kind: nil, difficulty: nil)
         case "delete", "hide", "unhide":
             guard !argument.isEmpty else { return .usage(libraryUsage) }
-            request = action.lowercased() == "delete" ? .delete(id: argument) : action.lowercased() == "hide"
-                ? .hide(id: argument) : .unhide(id: argument)
+            request =
+                action.lowercased() == "delete"
+                ? .delete(id: argument)
+                : action.lowercased() == "hide"
+                    ? .hide(id: argument) : .unhide(id: argument)
         default: return .usage(libraryUsage)
         }
         return .message(request.message)
@@ -197,7 +203,9 @@ public enum TextCommandParsing {
             request = .add(pack: first, question: question)
         case "edit":
             let (number, text) = splitFirstWord(remainder)
-            guard !first.isEmpty, let index = Int(number), let question = question(text) else { return .usage(packUsage) }
+            guard !first.isEmpty, let index = Int(number), let question = question(text) else {
+                return .usage(packUsage)
+            }
             request = .edit(pack: first, number: index, question: question)
         case "remove":
             guard !first.isEmpty, let index = Int(remainder) else { return .usage(packUsage) }

@@ -1,8 +1,9 @@
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Where SwiftPM put the built executables: beside the test binary (Linux), the test bundle (macOS) or the bench.
@@ -33,11 +34,11 @@ public enum BuiltProducts {
     /// The path of the running executable itself.
     public static var currentExecutable: String {
         #if os(Linux)
-        var buffer = [CChar](repeating: 0, count: 4096)
-        let length = readlink("/proc/self/exe", &buffer, buffer.count - 1)
-        if length > 0 {
-            return String(decoding: buffer.prefix(length).map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        }
+            var buffer = [CChar](repeating: 0, count: 4096)
+            let length = readlink("/proc/self/exe", &buffer, buffer.count - 1)
+            if length > 0 {
+                return String(decoding: buffer.prefix(length).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            }
         #endif
         return Bundle.main.executablePath ?? CommandLine.arguments[0]
     }

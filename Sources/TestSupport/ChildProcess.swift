@@ -1,9 +1,10 @@
 import Foundation
 import Net
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Reads what a descriptor delivers within a time limit, without threads.
@@ -143,7 +144,8 @@ public class ChildProcess {
     /// Waits for the next stdout line (after those already consumed) that satisfies `predicate`.
     @discardableResult
     public func waitForLine(_ what: String, timeout: TimeInterval = 10, where predicate: (String) -> Bool) throws
-        -> String {
+        -> String
+    {
         let deadline = Date().addingTimeInterval(timeout)
         while true {
             let all = lines
@@ -177,8 +179,9 @@ public class ChildProcess {
                 return all[index]
             }
             guard Date() < deadline else {
-                throw HarnessError("no stderr line with \"\(text)\" from \(name) within \(timeout) s; stderr so far:\n"
-                    + errorText.suffix(3000))
+                throw HarnessError(
+                    "no stderr line with \"\(text)\" from \(name) within \(timeout) s; stderr so far:\n"
+                        + errorText.suffix(3000))
             }
             Thread.sleep(forTimeInterval: 0.02)
         }
@@ -222,7 +225,8 @@ public class ChildProcess {
 
     /// Runs `executable` to its end (killed after `timeout` seconds), reading its stdout and stderr as it goes.
     public static func run(_ executable: String, _ arguments: [String], timeout: TimeInterval = 300) throws
-        -> Finished {
+        -> Finished
+    {
         let child = try ChildProcess(executable, arguments)
         let deadline = Date().addingTimeInterval(timeout)
         while child.process.isRunning && Date() < deadline {

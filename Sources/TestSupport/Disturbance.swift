@@ -1,10 +1,11 @@
 import DelayLine
 import Foundation
 import Net
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// What a busy machine did to the timing of one measured trial on the packet delay line, beyond the delay the links

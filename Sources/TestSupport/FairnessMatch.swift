@@ -2,10 +2,11 @@ import DelayLine
 import Foundation
 import Net
 import Protocol
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// A Shaky Words game between two clock-syncing players, Red and Blue, each on its own link of a packet-level delay
@@ -65,7 +66,8 @@ public final class FairnessMatch {
                 standardError: standardError)
             // Measured, the host should wait for no other work on the machine (its own work takes as long as ever).
             RealTime.raise(process: host.pid, to: RealTime.hostPriority)
-            let room = JSONValue.string(host.room), port = host.port
+            let room = JSONValue.string(host.room)
+            let port = host.port
             func join(_ hello: JSONObject, link: Int, clock: Int64 = 0, holds: Int64 = 0) throws -> SyncClient {
                 let client = try SyncClient(
                     socket: network.connect(link: link, port: port), hello: hello, clockOffset: clock,

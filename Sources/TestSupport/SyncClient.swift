@@ -2,10 +2,11 @@ import DelayLine
 import Foundation
 import Net
 import Protocol
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// A player connection with its own clock that answers the host's clock-sync probes from its reader thread.
@@ -99,7 +100,8 @@ public final class SyncClient: @unchecked Sendable {
     /// Waits for a message of `type` matching `predicate`; other messages stay in the inbox.
     @discardableResult
     public func waitFor(_ type: String, timeout: Double = 5, where predicate: (JSONValue) -> Bool = { _ in true })
-        throws -> JSONValue {
+        throws -> JSONValue
+    {
         try waitForTimed(type, timeout: timeout, where: predicate).message
     }
 
@@ -111,7 +113,8 @@ public final class SyncClient: @unchecked Sendable {
     /// Waits for a message of `type` matching `predicate`; returns it with the monotonic ns it was read.
     /// Other messages stay in the inbox.
     public func waitForTimed(_ type: String, timeout: Double = 5, where predicate: (JSONValue) -> Bool = { _ in true })
-        throws -> (at: Int64, message: JSONValue) {
+        throws -> (at: Int64, message: JSONValue)
+    {
         let deadline = Date().addingTimeInterval(timeout)
         condition.lock()
         defer { condition.unlock() }

@@ -1,10 +1,11 @@
 import Foundation
 import Net
 import Rules
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// A TCP proxy on 127.0.0.1 between test clients and the host: it can delay every byte it forwards by a one-way delay

@@ -1,10 +1,11 @@
 import Foundation
 import Net
 import Protocol
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// A blocking connection to the host that reads lines on demand and records every byte it receives.

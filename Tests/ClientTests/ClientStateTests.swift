@@ -1,6 +1,7 @@
-@testable import Client
 import Protocol
 import Testing
+
+@testable import Client
 
 @Suite("ClientState applies host messages")
 struct ClientStateTests {
@@ -18,7 +19,8 @@ struct ClientStateTests {
 
     @Test func syncIsAnsweredAndItsOffsetKept() {
         var state = Fixtures.state([Fixtures.welcome])
-        let actions = state.apply(Fixtures.json(#"{"type":"sync","n":4,"h":12345,"offset":-250,"rtt":6,"uncertainty":2}"#), at: 50_000)
+        let actions = state.apply(
+            Fixtures.json(#"{"type":"sync","n":4,"h":12345,"offset":-250,"rtt":6,"uncertainty":2}"#), at: 50_000)
         #expect(actions == [.syncReply(sequence: 4, hostSent: 12345, receivedAt: 50_000)])
         #expect(state.clock.offset == -250)
         #expect(state.clock.isMeasured)
@@ -30,7 +32,10 @@ struct ClientStateTests {
 
     @Test func largeRoomsMergeLobbyUpdatesIntoTheList() {
         var state = Fixtures.state([Fixtures.welcome, Fixtures.lobby])
-        _ = state.apply(Fixtures.json(#"{"type":"lobbyUpdate","room":"ABCD","count":3,"players":[{"name":"Bob","team":"Blue","connected":true},{"name":"Cy","team":"Green","connected":true}],"removed":["Ann"]}"#), at: 1)
+        _ = state.apply(
+            Fixtures.json(
+                #"{"type":"lobbyUpdate","room":"ABCD","count":3,"players":[{"name":"Bob","team":"Blue","connected":true},{"name":"Cy","team":"Green","connected":true}],"removed":["Ann"]}"#
+            ), at: 1)
         #expect(state.lobby.map(\.name) == ["Bob", "Cy"])
         #expect(state.lobby.first?.isConnected == true)
         #expect(state.teams == ["Blue", "Green"])
@@ -59,7 +64,9 @@ struct ClientStateTests {
         let deadline = state.shaky?.buzzDeadline
         #expect(state.remaining(until: deadline, now: 25_000) == 20_000)
         #expect(state.remaining(until: deadline, now: 35_000) == 20_000)
-        _ = state.apply(Fixtures.json(#"{"type":"resumed","buzzRemainingMs":20000,"answerRemainingMs":null,"nextInMs":null}"#), at: 40_000)
+        _ = state.apply(
+            Fixtures.json(#"{"type":"resumed","buzzRemainingMs":20000,"answerRemainingMs":null,"nextInMs":null}"#),
+            at: 40_000)
         #expect(!state.isPaused)
         #expect(state.remaining(until: state.shaky?.buzzDeadline, now: 45_000) == 15_000)
     }
@@ -98,7 +105,8 @@ struct ClientStateTests {
         #expect(state.remaining(until: state.shaky?.reveal?.nextAt, now: 12_000) == 5000)
 
         // the next question starts clean
-        _ = state.apply(Fixtures.json(Fixtures.question.replacingOccurrences(of: #""number":3"#, with: #""number":4"#)), at: 13_000)
+        _ = state.apply(
+            Fixtures.json(Fixtures.question.replacingOccurrences(of: #""number":3"#, with: #""number":4"#)), at: 13_000)
         #expect(state.shaky?.buzzOrder.isEmpty == true)
         #expect(state.shaky?.results.isEmpty == true)
         #expect(state.shaky?.question?.fixedCount == 0)
@@ -112,7 +120,8 @@ struct ClientStateTests {
     @Test func aResumedSnapshotKeepsTheScores() {
         var state = Fixtures.state([Fixtures.welcome, Fixtures.shakyGame, Fixtures.question, Fixtures.reveal])
         // reconnect: welcome with a game, then the snapshot's game message
-        _ = state.apply(Fixtures.json(Fixtures.welcome.replacingOccurrences(of: "}", with: #","game":"shaky"}"#)), at: 20_000)
+        _ = state.apply(
+            Fixtures.json(Fixtures.welcome.replacingOccurrences(of: "}", with: #","game":"shaky"}"#)), at: 20_000)
         _ = state.apply(Fixtures.json(Fixtures.shakyGame), at: 20_010)
         #expect(state.shaky?.standings.first?.score == 300)
         #expect(state.shaky?.reveal?.answer == "Horus")
@@ -126,13 +135,17 @@ struct ClientStateTests {
 
     @Test func kickedClosesTheLink() {
         var state = Fixtures.state([Fixtures.welcome])
-        _ = state.apply(Fixtures.json(#"{"type":"error","code":"kicked","message":"The operator removed you from the room."}"#), at: 1)
+        _ = state.apply(
+            Fixtures.json(#"{"type":"error","code":"kicked","message":"The operator removed you from the room."}"#),
+            at: 1)
         #expect(state.link == .closed("The operator removed you from the room."))
         #expect(state.notice?.isError == true)
     }
 
     @Test func theQueensDealIsVerifiedAtTheReveal() throws {
-        var state = Fixtures.state([Fixtures.welcome, Fixtures.queenGame, Fixtures.round(queen: "Cid"), Fixtures.secret, Fixtures.order])
+        var state = Fixtures.state([
+            Fixtures.welcome, Fixtures.queenGame, Fixtures.round(queen: "Cid"), Fixtures.secret, Fixtures.order,
+        ])
         #expect(state.queen?.secret == 2)
         #expect(state.queen?.phase == .countdown)
         #expect(state.queen?.order?.targets == [2, 1])
@@ -144,7 +157,9 @@ struct ClientStateTests {
 
     @Test func aChangedDealIsCaught() throws {
         // the commitment was for Bob = 2, Ann = 1, but the reveal says Bob = 1, Ann = 2
-        var state = Fixtures.state([Fixtures.welcome, Fixtures.queenGame, Fixtures.round(queen: "Cid", numbers: ["Bob": 2, "Ann": 1])])
+        var state = Fixtures.state([
+            Fixtures.welcome, Fixtures.queenGame, Fixtures.round(queen: "Cid", numbers: ["Bob": 2, "Ann": 1]),
+        ])
         _ = state.apply(Fixtures.json(Fixtures.revealed), at: 30_000)
         #expect(state.queen?.revealed?.verification == .mismatch)
         #expect(EventText.line(for: Fixtures.json(Fixtures.revealed), in: state)?.contains("WARNING") == true)
@@ -169,10 +184,14 @@ struct ClientStateTests {
     }
 
     @Test func plainLinesReadLikeTheHostsTextMode() {
-        let state = Fixtures.state([Fixtures.welcome, Fixtures.lobby, Fixtures.shakyGame, Fixtures.question, Fixtures.buzzed])
+        let state = Fixtures.state([
+            Fixtures.welcome, Fixtures.lobby, Fixtures.shakyGame, Fixtures.question, Fixtures.buzzed,
+        ])
         #expect(EventText.joined(state, isResume: false) == "joined room ABCD as Ann (Red)")
         #expect(EventText.line(for: Fixtures.json(Fixtures.lobby), in: state) == "Lobby: Red: Ann | Blue: Bob (away)")
-        #expect(EventText.line(for: Fixtures.json(Fixtures.buzzed), in: state)?.hasPrefix("Buzz order: Red +0 ms · Blue +37 ms ±4") == true)
+        #expect(
+            EventText.line(for: Fixtures.json(Fixtures.buzzed), in: state)?.hasPrefix(
+                "Buzz order: Red +0 ms · Blue +37 ms ±4") == true)
         let question = EventText.line(for: Fixtures.json(Fixtures.question), in: state) ?? ""
         #expect(question.contains("S R O H U"))
         #expect(question.contains("30 s"))

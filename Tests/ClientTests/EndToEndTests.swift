@@ -1,14 +1,15 @@
-@testable import Client
 import Foundation
 import Net
 import Protocol
 import TestSupport
 import Testing
 
+@testable import Client
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// The real `partyline` binary against a real `partyline-host` over TCP.
@@ -109,8 +110,9 @@ struct EndToEndTests {
     @Test func theFullScreenShowsLettersAndClockAndRestoresTheTerminal() throws {
         let host = try HostProcess.forClients()
         let terminal = try PseudoTerminal(width: 80, height: 24)
-        let ann = try startClient(["127.0.0.1:\(host.port)", "--name", "Ann", "--team", "Red", "--room", host.room],
-                                  terminal: terminal.childHandle)
+        let ann = try startClient(
+            ["127.0.0.1:\(host.port)", "--name", "Ann", "--team", "Red", "--room", host.room],
+            terminal: terminal.childHandle)
         defer { ann.stop() }
         terminal.closeChildSide()
         try terminal.waitFor("the lobby") { $0.contains("Waiting for the organiser") }
@@ -121,7 +123,8 @@ struct EndToEndTests {
         let letters = try #require(question["letters"]?.stringValue)
         let text = try #require(question["text"]?.stringValue)
         let screen = try terminal.waitFor("the question with its letters and clock") { screen in
-            screen.contains(String(text.prefix(30))) && showsLetters(letters, in: screen.components(separatedBy: "\n"), width: 79)
+            screen.contains(String(text.prefix(30)))
+                && showsLetters(letters, in: screen.components(separatedBy: "\n"), width: 79)
                 && screen.range(of: #"Buzz clock +\d+\.\d s"#, options: .regularExpression) != nil
         }
         #expect(screen.contains("Question 1 of 1"))
@@ -162,9 +165,9 @@ final class PseudoTerminal {
         guard slave >= 0 else { throw HarnessError("cannot open \(name)") }
         var size = winsize(ws_row: UInt16(height), ws_col: UInt16(width), ws_xpixel: 0, ws_ypixel: 0)
         #if canImport(Glibc)
-        _ = ioctl(master, UInt(TIOCSWINSZ), &size)
+            _ = ioctl(master, UInt(TIOCSWINSZ), &size)
         #else
-        _ = ioctl(master, TIOCSWINSZ, &size)
+            _ = ioctl(master, TIOCSWINSZ, &size)
         #endif
         reader = DescriptorReader(fd: master)
     }
@@ -175,33 +178,35 @@ final class PseudoTerminal {
     }
 
     #if canImport(Glibc)
-    // Glibc's module map hides the XSI pseudo-terminal calls (they need _XOPEN_SOURCE), so they are looked up at run time.
-    private typealias DescriptorCall = @convention(c) (Int32) -> Int32
-    private typealias NameCall = @convention(c) (Int32) -> UnsafeMutablePointer<CChar>?
+        // Glibc's module map hides the XSI pseudo-terminal calls (they need _XOPEN_SOURCE), so they are looked up at run time.
+        private typealias DescriptorCall = @convention(c) (Int32) -> Int32
+        private typealias NameCall = @convention(c) (Int32) -> UnsafeMutablePointer<CChar>?
 
-    private static func symbol<T>(_ name: String, as type: T.Type) -> T? {
-        guard let pointer = dlsym(UnsafeMutableRawPointer(bitPattern: 0), name) else { return nil }
-        return unsafeBitCast(pointer, to: type)
-    }
+        private static func symbol<T>(_ name: String, as type: T.Type) -> T? {
+            guard let pointer = dlsym(UnsafeMutableRawPointer(bitPattern: 0), name) else { return nil }
+            return unsafeBitCast(pointer, to: type)
+        }
 
-    static func openMaster() -> Int32 {
-        guard let openpt = symbol("posix_openpt", as: DescriptorCall.self) else { return -1 }
-        return openpt(O_RDWR | O_NOCTTY)
-    }
+        static func openMaster() -> Int32 {
+            guard let openpt = symbol("posix_openpt", as: DescriptorCall.self) else { return -1 }
+            return openpt(O_RDWR | O_NOCTTY)
+        }
 
-    static func childName(of master: Int32) -> String? {
-        guard let grant = symbol("grantpt", as: DescriptorCall.self), let unlock = symbol("unlockpt", as: DescriptorCall.self),
-              let name = symbol("ptsname", as: NameCall.self),
-              grant(master) == 0, unlock(master) == 0, let text = name(master) else { return nil }
-        return String(cString: text)
-    }
+        static func childName(of master: Int32) -> String? {
+            guard let grant = symbol("grantpt", as: DescriptorCall.self),
+                let unlock = symbol("unlockpt", as: DescriptorCall.self),
+                let name = symbol("ptsname", as: NameCall.self),
+                grant(master) == 0, unlock(master) == 0, let text = name(master)
+            else { return nil }
+            return String(cString: text)
+        }
     #else
-    static func openMaster() -> Int32 { posix_openpt(O_RDWR | O_NOCTTY) }
+        static func openMaster() -> Int32 { posix_openpt(O_RDWR | O_NOCTTY) }
 
-    static func childName(of master: Int32) -> String? {
-        guard grantpt(master) == 0, unlockpt(master) == 0, let name = ptsname(master) else { return nil }
-        return String(cString: name)
-    }
+        static func childName(of master: Int32) -> String? {
+            guard grantpt(master) == 0, unlockpt(master) == 0, let name = ptsname(master) else { return nil }
+            return String(cString: name)
+        }
     #endif
 
     /// The child's side, for its stdin, stdout and stderr.
@@ -219,7 +224,8 @@ final class PseudoTerminal {
     /// What a person would read: the screen as lines (a small emulator for cursor moves and clears).
     var screen: String {
         var rows = Array(repeating: Array(repeating: Character(" "), count: width), count: height)
-        var row = 0, column = 0
+        var row = 0
+        var column = 0
         let scalars = Array(raw.unicodeScalars)
         var index = 0
         while index < scalars.count {

@@ -1,6 +1,7 @@
-@testable import Client
 import Protocol
 import Testing
+
+@testable import Client
 
 @Suite("Keys, typed lines, options, wire encoding and discovery")
 struct InputTests {
@@ -30,7 +31,10 @@ struct InputTests {
 
     @Test func onYourTurnTypingGoesIntoTheAnswer() throws {
         var state = Fixtures.state([Fixtures.welcome, Fixtures.shakyGame, Fixtures.question, Fixtures.turnRed])
-        for character in "New  Yorq" { let r4 = state.handle(.character(character), at: 1); #expect(r4.isEmpty) }
+        for character in "New  Yorq" {
+            let r4 = state.handle(.character(character), at: 1)
+            #expect(r4.isEmpty)
+        }
         _ = state.handle(.backspace, at: 1)
         _ = state.handle(.character("k"), at: 1)
         #expect(state.ui.answer == "New  York")
@@ -51,7 +55,8 @@ struct InputTests {
     }
 
     @Test func theCommandLineSendsOperatorCommands() throws {
-        var state = Fixtures.state(role: .admin, name: "", team: "", [#"{"type":"welcome","room":"ABCD","role":"admin","hostTime":1}"#])
+        var state = Fixtures.state(
+            role: .admin, name: "", team: "", [#"{"type":"welcome","room":"ABCD","role":"admin","hostTime":1}"#])
         _ = state.handle(.character(":"), at: 1)
         #expect(state.ui.mode == .command)
         for character in "start shaky 5 mixed" { _ = state.handle(.character(character), at: 1) }
@@ -73,7 +78,9 @@ struct InputTests {
     }
 
     @Test func theQueenPicksSearchesAndWritesHerOwn() throws {
-        var state = Fixtures.state([Fixtures.welcome, Fixtures.queenGame, Fixtures.round(queen: "Ann"), Fixtures.library])
+        var state = Fixtures.state([
+            Fixtures.welcome, Fixtures.queenGame, Fixtures.round(queen: "Ann"), Fixtures.library,
+        ])
         _ = state.handle(.down, at: 1)
         #expect(state.handle(.enter, at: 1).isEmpty, "Enter first shows the command whole and asks")
         #expect(state.ui.confirmation?.question.contains("b16") == true)
@@ -173,7 +180,8 @@ struct InputTests {
     @Test func freeTextIsTheQueensOrder() {
         var state = Fixtures.state([Fixtures.welcome, Fixtures.queenGame, Fixtures.round(queen: "Ann")])
         let r28 = state.handle(line: "No. {1} bows", at: 1)
-        #expect(r28.compactMap(sent)
+        #expect(
+            r28.compactMap(sent)
                 == [.object(["type": "command", "text": "No. {1} bows", "save": false])])
     }
 
@@ -204,7 +212,9 @@ struct InputTests {
             }
             #expect(try ShakyWire.Action.decode(request) == action)
         }
-        let queen: [QueenWire.Action] = [.command(.template("b12"), save: false), .command(.text("No. {1} sings"), save: true)]
+        let queen: [QueenWire.Action] = [
+            .command(.template("b12"), save: false), .command(.text("No. {1} sings"), save: true),
+        ]
         for action in queen {
             let line = JSONEncoding.encode(action.request.json)
             guard case .play(let request) = try ClientMessageDecoding.decode(line: line, actions: actions).get().message
@@ -223,7 +233,9 @@ struct InputTests {
     // MARK: Options
 
     @Test func optionsParse() throws {
-        let (options, command) = try ClientOptions.parse(["192.168.1.20:5000", "--name", "Ann", "--team=Red", "--room", "abcd", "--no-bell"])
+        let (options, command) = try ClientOptions.parse([
+            "192.168.1.20:5000", "--name", "Ann", "--team=Red", "--room", "abcd", "--no-bell",
+        ])
         #expect(command == .run)
         #expect(options.host == "192.168.1.20")
         #expect(options.port == 5000)
@@ -273,8 +285,10 @@ struct InputTests {
 
     @Test func discoveryListsHostsAndForgetsStaleOnes() {
         var list = DiscoveryList()
-        let beacon = Array(#"{"type":"host","protocol":1,"name":"Pub","port":4747,"room":"ABCD","players":3,"game":"shaky"}"#.utf8)
-        let other = Array(#"{"type":"host","protocol":1,"name":"Den","port":5000,"room":"WXYZ","players":0,"game":null}"#.utf8)
+        let beacon = Array(
+            #"{"type":"host","protocol":1,"name":"Pub","port":4747,"room":"ABCD","players":3,"game":"shaky"}"#.utf8)
+        let other = Array(
+            #"{"type":"host","protocol":1,"name":"Den","port":5000,"room":"WXYZ","players":0,"game":null}"#.utf8)
         let r29 = list.receive(beacon, from: "127.0.0.1", at: 1000)
         #expect(r29)
         let r30 = list.receive(beacon, from: "192.168.1.20", at: 1100)

@@ -1,6 +1,7 @@
-@testable import Client
 import Protocol
 import Testing
+
+@testable import Client
 
 /// The sizes every view is checked at: a classic terminal and a big one.
 let screenSizes: [(width: Int, height: Int)] = [(80, 24), (120, 40)]
@@ -67,21 +68,27 @@ struct RendererTests {
     @Test func bigLettersWhenTheyFitAndBoxesOrSpacingWhenNot() throws {
         let big = try #require(ScreenRenderer.letterRows("HORUS", fixedCount: 0, style: .big, width: 80))
         #expect(big.count == BigFont.height)
-        #expect(ScreenRenderer.letterRows(String(repeating: "A", count: 20), fixedCount: 0, style: .big, width: 80) == nil)
+        #expect(
+            ScreenRenderer.letterRows(String(repeating: "A", count: 20), fixedCount: 0, style: .big, width: 80) == nil)
         let boxed = try #require(ScreenRenderer.letterRows("NEW YORK", fixedCount: 0, style: .boxed, width: 80))
         #expect(ScreenText.encode(boxed[1], isStyled: false, isColorEnabled: false).contains("│ N │ │ E │ │ W │"))
-        let spaced = try #require(ScreenRenderer.letterRows(String(repeating: "Z", count: 30), fixedCount: 0, style: .spaced, width: 80))
+        let spaced = try #require(
+            ScreenRenderer.letterRows(String(repeating: "Z", count: 30), fixedCount: 0, style: .spaced, width: 80))
         #expect(ScreenText.width(of: spaced[0]) <= 80)
         // a long answer on a narrow screen still fits
-        let state = Fixtures.state([Fixtures.welcome, Fixtures.shakyGame,
-                                    Fixtures.question.replacingOccurrences(of: "SROHU", with: "THE QUICK BROWN FOX JUMPS OVER THE LAZY DOG")])
+        let state = Fixtures.state([
+            Fixtures.welcome, Fixtures.shakyGame,
+            Fixtures.question.replacingOccurrences(of: "SROHU", with: "THE QUICK BROWN FOX JUMPS OVER THE LAZY DOG"),
+        ])
         let lines = screen(state, (40, 24))
         #expect(lines.text.contains("T H E"))
     }
 
     @Test(arguments: [0, 1])
     func buzzOrderShowsMargins(sizeIndex: Int) {
-        let state = Fixtures.state([Fixtures.welcome, Fixtures.shakyGame, Fixtures.question, Fixtures.buzzed, Fixtures.turnBlue])
+        let state = Fixtures.state([
+            Fixtures.welcome, Fixtures.shakyGame, Fixtures.question, Fixtures.buzzed, Fixtures.turnBlue,
+        ])
         let text = screen(state, screenSizes[sizeIndex]).text
         #expect(text.contains("Red +0 ms · Blue +37 ms ±4"))
         #expect(text.contains("Answering    Blue"))
@@ -90,7 +97,9 @@ struct RendererTests {
 
     @Test(arguments: [0, 1])
     func yourTurnShowsTheAnswerLineAndHint(sizeIndex: Int) {
-        var state = Fixtures.state([Fixtures.welcome, Fixtures.shakyGame, Fixtures.question, Fixtures.buzzed, Fixtures.turnRed, Fixtures.hint])
+        var state = Fixtures.state([
+            Fixtures.welcome, Fixtures.shakyGame, Fixtures.question, Fixtures.buzzed, Fixtures.turnRed, Fixtures.hint,
+        ])
         for character in "hor" { _ = state.handle(.character(character), at: 10_100) }
         let lines = screen(state, screenSizes[sizeIndex])
         let text = lines.text
@@ -105,7 +114,10 @@ struct RendererTests {
 
     @Test(arguments: [0, 1])
     func revealShowsTheAnswerAndNextClock(sizeIndex: Int) {
-        let state = Fixtures.state([Fixtures.welcome, Fixtures.shakyGame, Fixtures.question, Fixtures.buzzed, Fixtures.wrongRed, Fixtures.reveal])
+        let state = Fixtures.state([
+            Fixtures.welcome, Fixtures.shakyGame, Fixtures.question, Fixtures.buzzed, Fixtures.wrongRed,
+            Fixtures.reveal,
+        ])
         let lines = screen(state, screenSizes[sizeIndex], now: 10_100)
         let text = lines.text
         #expect(text.contains("the answer was"))
@@ -153,7 +165,8 @@ struct RendererTests {
         #expect(!text.contains("No. 1"))  // nobody else's
         #expect(!screen(state, size, now: 13_200).text.contains("No. 2"))
         // the board shows no secret at all
-        let board = Fixtures.state(role: .board, name: "", team: "", [Fixtures.queenGame, Fixtures.round(queen: "Cid")])
+        let board = Fixtures.state(
+            role: .board, name: "", team: "", [Fixtures.queenGame, Fixtures.round(queen: "Cid")])
         let boardText = screen(board, size).text
         #expect(boardText.contains("Each citizen sees only their own secret number."))
         #expect(!boardText.contains("Your secret number"))
@@ -161,7 +174,9 @@ struct RendererTests {
 
     @Test(arguments: [0, 1])
     func theQueenBrowsesTheLibrary(sizeIndex: Int) {
-        var state = Fixtures.state([Fixtures.welcome, Fixtures.queenGame, Fixtures.round(queen: "Ann"), Fixtures.library])
+        var state = Fixtures.state([
+            Fixtures.welcome, Fixtures.queenGame, Fixtures.round(queen: "Ann"), Fixtures.library,
+        ])
         _ = state.handle(.down, at: 10_100)
         let text = screen(state, screenSizes[sizeIndex]).text
         #expect(text.contains("You are the Queen!"))
@@ -174,14 +189,18 @@ struct RendererTests {
 
     @Test(arguments: [0, 1])
     func theRevealIsVerifiedOrLoudlyWarned(sizeIndex: Int) {
-        let verified = Fixtures.state([Fixtures.welcome, Fixtures.queenGame, Fixtures.round(queen: "Cid"), Fixtures.secret,
-                                       Fixtures.order, Fixtures.revealed])
+        let verified = Fixtures.state([
+            Fixtures.welcome, Fixtures.queenGame, Fixtures.round(queen: "Cid"), Fixtures.secret,
+            Fixtures.order, Fixtures.revealed,
+        ])
         let text = screen(verified, screenSizes[sizeIndex]).text
         #expect(text.contains("No. 1 = Bob"))
         #expect(text.contains("No. 2 = Ann"))
         #expect(text.contains("✔ deal verified"))
-        let tampered = Fixtures.state([Fixtures.welcome, Fixtures.queenGame, Fixtures.round(queen: "Cid", numbers: ["Bob": 2, "Ann": 1]),
-                                       Fixtures.order, Fixtures.revealed])
+        let tampered = Fixtures.state([
+            Fixtures.welcome, Fixtures.queenGame, Fixtures.round(queen: "Cid", numbers: ["Bob": 2, "Ann": 1]),
+            Fixtures.order, Fixtures.revealed,
+        ])
         let warning = screen(tampered, screenSizes[sizeIndex]).text
         #expect(warning.contains("WARNING: the deal does NOT match"))
         #expect(!warning.contains("deal verified"))
@@ -202,8 +221,11 @@ struct RendererTests {
 
     @Test(arguments: [0, 1])
     func theBoardShowsTheRoomToJoin(sizeIndex: Int) {
-        var state = Fixtures.state(role: .board, name: "", team: "", [
-            #"{"type":"welcome","room":"ABCD","role":"board","hostTime":9000}"#, Fixtures.lobby])
+        var state = Fixtures.state(
+            role: .board, name: "", team: "",
+            [
+                #"{"type":"welcome","room":"ABCD","role":"board","hostTime":9000}"#, Fixtures.lobby,
+            ])
         state.hostAddress = "192.168.1.20"
         let lines = screen(state, screenSizes[sizeIndex])
         #expect(lines.text.contains("partyline 192.168.1.20 --room ABCD"))
@@ -229,7 +251,9 @@ struct RendererTests {
     }
 
     @Test func tinyAndOddSizesNeverOverflow() {
-        let state = Fixtures.state([Fixtures.welcome, Fixtures.shakyGame, Fixtures.question, Fixtures.buzzed, Fixtures.turnRed])
+        let state = Fixtures.state([
+            Fixtures.welcome, Fixtures.shakyGame, Fixtures.question, Fixtures.buzzed, Fixtures.turnRed,
+        ])
         for size in [(20, 6), (33, 10), (1, 1), (200, 60)] {
             let lines = render(state, width: size.0, height: size.1, now: 10_100, options: .plainText)
             #expect(lines.count == size.1)
@@ -238,8 +262,9 @@ struct RendererTests {
     }
 
     @Test func noColorKeepsBoldButDropsColours() {
-        let lines = render(RendererTests.questionState, width: 80, height: 24, now: 10_100,
-                           options: RenderOptions(isColorEnabled: false, isStyled: true))
+        let lines = render(
+            RendererTests.questionState, width: 80, height: 24, now: 10_100,
+            options: RenderOptions(isColorEnabled: false, isStyled: true))
         let all = lines.joined()
         #expect(all.contains("\u{1B}[1"))
         #expect(!all.contains(";3"))

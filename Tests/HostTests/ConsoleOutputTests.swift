@@ -118,7 +118,8 @@ extension ConsoleOutputTests {
             #expect(output.drain(timeout: 5))
             // One run of lines or two, depending on when the writer woke: the same on screen.
             let shown = String(decoding: terminal.readAvailable(), as: UTF8.self)
-                .replacingOccurrences(of: "\r\n", with: "\n").replacingOccurrences(of: "\u{1B}8\u{1B}7\u{1B}[21;1H", with: "")
+                .replacingOccurrences(of: "\r\n", with: "\n").replacingOccurrences(
+                    of: "\u{1B}8\u{1B}7\u{1B}[21;1H", with: "")
             #expect(shown.hasPrefix("\u{1B}[r"), "a scroll region a killed host left is reset first")
             #expect(shown.contains("\u{1B}[1;21r"), "rows 22–24 (rule, status, prompt) stay out of the scrolling")
             #expect(shown.contains("\u{1B}[24;1H\u{1B}[2K> "), "the prompt is drawn on the last row")

@@ -6,24 +6,32 @@ import TestSupport
 import Testing
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// The clock-syncing client (`SyncClient`), joined to a test host.
 extension SyncClient {
     /// Joins `host` as a player of `team` that syncs its clock, optionally through a proxy port.
-    static func player(_ name: String, team: String, host: HostProcess, port: UInt16? = nil, clockOffset: Int64,
-                       syncReplyDelay: Int64 = 0) throws -> SyncClient {
-        try SyncClient(port: port ?? host.port, hello: ["type": "hello", "protocol": 1, "room": .string(host.room), "name": .string(name),
-                                                           "team": .string(team), "role": "player", "clock": true],
-                          clockOffset: clockOffset, syncReplyDelay: syncReplyDelay)
+    static func player(
+        _ name: String, team: String, host: HostProcess, port: UInt16? = nil, clockOffset: Int64,
+        syncReplyDelay: Int64 = 0
+    ) throws -> SyncClient {
+        try SyncClient(
+            port: port ?? host.port,
+            hello: [
+                "type": "hello", "protocol": 1, "room": .string(host.room), "name": .string(name),
+                "team": .string(team), "role": "player", "clock": true,
+            ],
+            clockOffset: clockOffset, syncReplyDelay: syncReplyDelay)
     }
 
     /// Joins `host` as its operator (no clock sync).
     static func admin(_ host: HostProcess) throws -> SyncClient {
-        try SyncClient(port: host.port, hello: ["type": "hello", "room": .string(host.room), "role": "admin", "key": .string(host.adminKey)])
+        try SyncClient(
+            port: host.port,
+            hello: ["type": "hello", "room": .string(host.room), "role": "admin", "key": .string(host.adminKey)])
     }
 }
 
@@ -60,8 +68,10 @@ struct FairnessTests {
             // The burst: one probe at once, five more ~100 ms apart.
             try red.waitForSyncs(6)
             try blue.waitForSyncs(6)
-            try admin.send(["type": "start", "game": "shaky", "questions": .number(questions), "difficulty": "mixed",
-                            "questionSeconds": 60, "answerSeconds": 60, "revealSeconds": 0, "id": 1])
+            try admin.send([
+                "type": "start", "game": "shaky", "questions": .number(questions), "difficulty": "mixed",
+                "questionSeconds": 60, "answerSeconds": 60, "revealSeconds": 0, "id": 1,
+            ])
             _ = try admin.waitFor("ok") { $0["re"] == 1 }
         }
 
@@ -113,7 +123,9 @@ struct FairnessTests {
         }
     }
 
-    static func percent(_ part: Int, _ whole: Int) -> String { String(format: "%.0f %%", 100 * Double(part) / Double(max(1, whole))) }
+    static func percent(_ part: Int, _ whole: Int) -> String {
+        String(format: "%.0f %%", 100 * Double(part) / Double(max(1, whole)))
+    }
 
     @Test func arrivalOrderLetsTheNearerTeamWinWhenFairnessIsOff() throws {
         let trials = 100
@@ -122,8 +134,9 @@ struct FairnessTests {
         let began = Date()
         var blueWins = 0
         for _ in 0..<trials where try match.trial(blueAfter: 20).winner == "Blue" { blueWins += 1 }
-        print("Fairness off: Blue (direct, pressed 20 ms later) first in \(blueWins)/\(trials) (\(FairnessTests.percent(blueWins, trials))); "
-              + "\(String(format: "%.1f", Date().timeIntervalSince(began))) s")
+        print(
+            "Fairness off: Blue (direct, pressed 20 ms later) first in \(blueWins)/\(trials) (\(FairnessTests.percent(blueWins, trials))); "
+                + "\(String(format: "%.1f", Date().timeIntervalSince(began))) s")
         #expect(blueWins * 100 >= trials * 95, "arrival order should favour Blue; Blue won \(blueWins) of \(trials)")
     }
 
@@ -132,19 +145,27 @@ struct FairnessTests {
     /// Both connect directly (loopback, RTT under a millisecond). The bot may also hold each sync reply for
     /// `syncReplyDelay` ms while claiming it answered at once, which makes the host believe its round trip is that
     /// long. Returns how often the bot got the first turn, and how often it was first without a tie (a clean steal).
-    static func reactiveForger(syncReplyDelay: Int64, trials: Int) throws -> (first: Int, firstUntied: Int, probe: String) {
+    static func reactiveForger(syncReplyDelay: Int64, trials: Int) throws -> (
+        first: Int, firstUntied: Int, probe: String
+    ) {
         let host = try HostProcess(FairnessTests.hostArguments)
         defer { host.stop() }
         let admin = try SyncClient.admin(host)
-        let cheat = try SyncClient.player("Chet", team: "Red", host: host, clockOffset: 5_000, syncReplyDelay: syncReplyDelay)
+        let cheat = try SyncClient.player(
+            "Chet", team: "Red", host: host, clockOffset: 5_000, syncReplyDelay: syncReplyDelay)
         let blue = try SyncClient.player("Bo", team: "Blue", host: host, clockOffset: -9_999)
-        defer { cheat.close(); blue.close(); admin.close() }
+        defer {
+            cheat.close()
+            blue.close()
+            admin.close()
+        }
         try cheat.waitForSyncs(6)
         try blue.waitForSyncs(6)
         usleep(UInt32(syncReplyDelay + 50) * 1000)  // the last held replies land
         try admin.send(["type": "start", "game": "shaky", "questions": .number(trials), "revealSeconds": 0, "id": 1])
         _ = try admin.waitFor("ok") { $0["re"] == 1 }
-        var first = 0, firstUntied = 0
+        var first = 0
+        var firstUntied = 0
         for number in 1...trials {
             _ = try blue.waitFor("question") { $0["number"]?.intValue == Int64(number) }
             usleep(5_000)
@@ -173,8 +194,9 @@ struct FairnessTests {
     @Test func aForgerInflatingItsRoundTripCannotStealTheFirstTurn() throws {
         let trials = 10
         let result = try FairnessTests.reactiveForger(syncReplyDelay: 120, trials: trials)
-        print("Reactive forger holding sync replies 120 ms: first \(result.first)/\(trials) (untied \(result.firstUntied)); "
-              + "last probe \(result.probe)")
+        print(
+            "Reactive forger holding sync replies 120 ms: first \(result.first)/\(trials) (untied \(result.firstUntied)); "
+                + "last probe \(result.probe)")
         // The host announces the order only once the head has settled, so a client that sees a rival's buzz
         // can no longer react inside the settle window and backdate its own past it.
         #expect(result.firstUntied == 0, "the bot stole \(result.firstUntied) of \(trials) first turns outright")
@@ -190,12 +212,16 @@ struct FairnessTests {
         try red.waitForSyncs(6)
         try blue.waitForSyncs(6)
         // A question a busy machine disturbed (`Disturbance`) does not count; a spare one is played instead.
-        let trials = 20, spare = 8
+        let trials = 20
+        let spare = 8
         try admin.send([
             "type": "start", "game": "shaky", "questions": .number(trials + spare), "revealSeconds": 0, "id": 1,
         ])
         _ = try admin.waitFor("ok") { $0["re"] == 1 }
-        var ties = 0, redWins = 0, counted = 0, number = 0
+        var ties = 0
+        var redWins = 0
+        var counted = 0
+        var number = 0
         var void: [Disturbance] = []
         while counted < trials {
             number += 1
@@ -238,7 +264,9 @@ struct FairnessTests {
         try admin.send(["type": "ping", "id": 999])
         _ = try admin.waitFor("pong") { $0["re"] == 999 }
         #expect(host.process.isRunning)
-        red.close(); blue.close(); admin.close()
+        red.close()
+        blue.close()
+        admin.close()
     }
 }
 

@@ -4,9 +4,9 @@ import TestSupport
 import Testing
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// End-to-end tests of the host core over real TCP against the real `partyline-host` process.
@@ -103,7 +103,9 @@ struct HostCoreTests {
         let client = try host.connect()
         try client.send(line: "{\"type\":\"hello\",")
         #expect(try client.waitFor("error")["code"] == "bad_json")
-        try client.send(raw: Array(repeating: UInt8(ascii: "{"), count: 1) + Array(repeating: UInt8(ascii: "x"), count: 100 * 1024) + [0x0A])
+        try client.send(
+            raw: Array(repeating: UInt8(ascii: "{"), count: 1) + Array(repeating: UInt8(ascii: "x"), count: 100 * 1024)
+                + [0x0A])
         #expect(try client.waitFor("error")["code"] == "line_too_long")
         try client.send(raw: [0x7B, 0x00, 0x01, 0xC3, 0x28, 0xFE, 0x80, 0x0A])
         #expect(try client.waitFor("error")["code"] == "bad_json")

@@ -1,8 +1,9 @@
-@testable import Host
 import Protocol
 import Rules
 import TestSupport
 import Testing
+
+@testable import Host
 
 /// The host's command line: one table drives parsing and `--help`, and its house-rule flags take the games' ranges.
 @Suite("Host options")
@@ -69,7 +70,8 @@ struct HostOptionsTests {
 
     @Test func theDefaultsAreTheGamesOwn() throws {
         let (options, _) = try parse([])
-        let shaky = ShakySettings(), queen = QueenSettings()
+        let shaky = ShakySettings()
+        let queen = QueenSettings()
         #expect(options.questionSeconds == shaky.questionSeconds && options.afterBuzzSeconds == shaky.afterBuzzSeconds)
         #expect(options.answerSeconds == shaky.answerSeconds && options.revealSeconds == shaky.revealSeconds)
         #expect(options.isStrict == !shaky.isForgiving)
@@ -104,8 +106,9 @@ struct HostOptionsTests {
         #expect(help.output == HostOptions.helpText + "\n")
         let refused = try ChildProcess.run(host, ["--queen-choose-seconds", "0", "--port", "0", "--no-console"])
         #expect(refused.terminationStatus == 2)
-        #expect(refused.errors == "partyline-host: --queen-choose-seconds must be a whole number from 1 to 3600, "
-                    + #"not "0". See partyline-host --help."# + "\n")
+        #expect(
+            refused.errors == "partyline-host: --queen-choose-seconds must be a whole number from 1 to 3600, "
+                + #"not "0". See partyline-host --help."# + "\n")
         #expect(refused.output.isEmpty)
         let data = TemporaryDirectory()
         let unknown = try ChildProcess.run(host, ["serve", "--data", data.path])
@@ -128,7 +131,8 @@ struct HostOptionsTests {
         // After the command word, options the host does not declare are the command's own.
         #expect(try parse(["history", "--hunt", "demo", "--data", "d"]).1 == .history(["hunt", "demo"]))
         #expect(
-            try parse(["--data", "d", "hunt", "print", "demo", "--html"]).1 == .tool(["hunt", "print", "demo", "--html"]))
+            try parse(["--data", "d", "hunt", "print", "demo", "--html"]).1
+                == .tool(["hunt", "print", "demo", "--html"]))
         #expect(message(["--html", "hunt"]) == "Unknown option --html. See partyline-host --help.")
         #expect(try parse(["pack", "import", "q.csv"]).1 == .packImport(file: "q.csv"))
         #expect(try parse(["pack", "export", "pub", "q.json"]).1 == .packExport(pack: "pub", file: "q.json"))

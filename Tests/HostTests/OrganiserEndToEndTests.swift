@@ -15,8 +15,12 @@ struct OrganiserEndToEndTests {
     /// Where a JSON transcript first mentions `text` (case-insensitive), and where the first reveal starts.
     static func positions(of text: String, in transcript: String) -> (mention: Int?, reveal: Int?) {
         let lower = transcript.lowercased()
-        let mention = lower.range(of: text.lowercased()).map { lower.distance(from: lower.startIndex, to: $0.lowerBound) }
-        let reveal = lower.range(of: #""type":"reveal""#).map { lower.distance(from: lower.startIndex, to: $0.lowerBound) }
+        let mention = lower.range(of: text.lowercased()).map {
+            lower.distance(from: lower.startIndex, to: $0.lowerBound)
+        }
+        let reveal = lower.range(of: #""type":"reveal""#).map {
+            lower.distance(from: lower.startIndex, to: $0.lowerBound)
+        }
         return (mention, reveal)
     }
 

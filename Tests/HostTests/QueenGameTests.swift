@@ -74,13 +74,19 @@ struct QueenGameTests {
             let revealed = try board.waitFor("revealed", timeout: 5)
             let salt = try #require(revealed["salt"]?.stringValue)
             var numbers: [String: Int] = [:]
-            for member in revealed["numbers"]?.objectValue ?? JSONObject() { numbers[member.key] = Int(member.value.intValue ?? 0) }
+            for member in revealed["numbers"]?.objectValue ?? JSONObject() {
+                numbers[member.key] = Int(member.value.intValue ?? 0)
+            }
             #expect(numbers == dealt, "the reveal matches what each player was dealt")
-            #expect(QueenGameTests.commitment(room: host.room, round: roundNumber, salt: salt, numbers: numbers) == commitment)
+            #expect(
+                QueenGameTests.commitment(room: host.room, round: roundNumber, salt: salt, numbers: numbers)
+                    == commitment)
             var tampered = numbers
             if let a = tampered.keys.sorted().first, let b = tampered.keys.sorted().last {
                 (tampered[a], tampered[b]) = (tampered[b], tampered[a])
-                #expect(QueenGameTests.commitment(room: host.room, round: roundNumber, salt: salt, numbers: tampered) != commitment)
+                #expect(
+                    QueenGameTests.commitment(room: host.room, round: roundNumber, salt: salt, numbers: tampered)
+                        != commitment)
             }
             let targetNames = revealed["targets"]?.arrayValue?.compactMap(\.stringValue) ?? []
             #expect(targetNames == targets.compactMap { number in numbers.first { $0.value == number }?.key })
@@ -102,7 +108,8 @@ struct QueenGameTests {
             }
             #expect(secretsPerRound.values.allSatisfy { $0 == 1 }, "\(name) got more than its own number in a round")
             // Between two reveals (after the end of the previous reveal line) no deal may appear.
-            for (index, segment) in transcript.components(separatedBy: "\"type\":\"revealed\"").dropLast().enumerated() {
+            for (index, segment) in transcript.components(separatedBy: "\"type\":\"revealed\"").dropLast().enumerated()
+            {
                 let afterPreviousReveal = index == 0 ? Substring(segment) : segment.drop { $0 != "\n" }
                 #expect(!afterPreviousReveal.contains("\"numbers\""), "\(name) saw the deal before the reveal")
             }
@@ -130,12 +137,18 @@ struct QueenGameTests {
         do {
             let host = try HostProcess([], data: data.path)
             let admin = try host.admin()
-            try admin.send(["type": "library", "action": "add", "text": "No. {1} hums the Café song to No. {2}", "kind": "citizenToCitizen", "difficulty": "mild", "id": 1])
+            try admin.send([
+                "type": "library", "action": "add", "text": "No. {1} hums the Café song to No. {2}",
+                "kind": "citizenToCitizen", "difficulty": "mild", "id": 1,
+            ])
             let added = try admin.waitFor("ok") { $0["re"] == 1 }
             #expect(added["message"]?.stringValue?.contains("u1") == true)
             try admin.send(["type": "library", "action": "add", "text": "No. {1} tells No. {2} a riddle", "id": 2])
             _ = try admin.waitFor("ok") { $0["re"] == 2 }
-            try admin.send(["type": "library", "action": "edit", "commandId": "u2", "text": "No. {1} tells No. {2} a long riddle", "id": 3])
+            try admin.send([
+                "type": "library", "action": "edit", "commandId": "u2", "text": "No. {1} tells No. {2} a long riddle",
+                "id": 3,
+            ])
             _ = try admin.waitFor("ok") { $0["re"] == 3 }
             try admin.send(["type": "library", "action": "hide", "commandId": "b01", "id": 4])
             _ = try admin.waitFor("ok") { $0["re"] == 4 }

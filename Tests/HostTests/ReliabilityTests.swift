@@ -4,9 +4,9 @@ import TestSupport
 import Testing
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Crash recovery from the journal, atomic files, limits and refusals, against the real host process.
@@ -19,8 +19,10 @@ struct ReliabilityTests {
         let pack = try ShakyGameTests.makePack(admin)
         let red = try first.join("Ann", team: "Red")
         let blue = try first.join("Bob", team: "Blue")
-        try admin.send(["type": "start", "game": "shaky", "questions": 2, "packs": [.string(pack)], "questionSeconds": 60,
-                        "answerSeconds": 60, "revealSeconds": 1, "id": 1])
+        try admin.send([
+            "type": "start", "game": "shaky", "questions": 2, "packs": [.string(pack)], "questionSeconds": 60,
+            "answerSeconds": 60, "revealSeconds": 1, "id": 1,
+        ])
         let q1 = try red.waitFor("question")
         let answer1 = try #require(ShakyGameTests.questions.first { $0.text == q1["text"]?.stringValue }?.answer)
         try red.send(["type": "buzz"])
@@ -74,7 +76,9 @@ struct ReliabilityTests {
         let round = try admin.waitFor("round")
         let queen = try #require(round["queen"]?.stringValue)
         var numbers: [String: Int64] = [:]
-        for (name, client) in clients where name != queen { numbers[name] = try client.waitFor("secret")["number"]?.intValue }
+        for (name, client) in clients where name != queen {
+            numbers[name] = try client.waitFor("secret")["number"]?.intValue
+        }
         first.stop(signal: SIGKILL)
 
         let second = try HostProcess(["--resume"], data: data.path)
@@ -114,7 +118,8 @@ struct ReliabilityTests {
         second.stop()
         #expect(second.errorOutput().contains("cut short"))
 
-        var lines = String(decoding: whole, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        var lines = String(decoding: whole, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false).map(
+            String.init)
         lines[1] = "12345678 {\"k\":\"join\"}"  // a checksum that does not match
         #expect(FileManager.default.createFile(atPath: journal, contents: Data(lines.joined(separator: "\n").utf8)))
         let refused = try ChildProcess.run(
@@ -136,14 +141,21 @@ struct ReliabilityTests {
             }
             var batch: [UInt8] = []
             for index in 0..<400 {
-                let question: JSONValue = ["difficulty": "easy", "text": .string("Question \(attempt)-\(index) about \(String(repeating: "x", count: 200))?"),
-                                           "answer": .string("Answer\(index % 7)z")]
-                batch += JSONEncoding.encodeLine(["type": "packs", "action": "add", "pack": "churn", "question": question])
+                let question: JSONValue = [
+                    "difficulty": "easy",
+                    "text": .string("Question \(attempt)-\(index) about \(String(repeating: "x", count: 200))?"),
+                    "answer": .string("Answer\(index % 7)z"),
+                ]
+                batch += JSONEncoding.encodeLine([
+                    "type": "packs", "action": "add", "pack": "churn", "question": question,
+                ])
             }
             try admin.send(raw: batch)
             usleep(useconds_t(30_000 + attempt * 20_000))
             host.stop(signal: SIGKILL)
-            let packs = try FileManager.default.contentsOfDirectory(atPath: data.path + "/packs").filter { $0.hasSuffix(".json") && !$0.hasPrefix(".") }
+            let packs = try FileManager.default.contentsOfDirectory(atPath: data.path + "/packs").filter {
+                $0.hasSuffix(".json") && !$0.hasPrefix(".")
+            }
             for file in packs {
                 let bytes = try #require(FileManager.default.contents(atPath: data.path + "/packs/" + file))
                 #expect((try? JSONParsing.parse(Array(bytes))) != nil, "\(file) is not whole JSON after a kill")
@@ -203,7 +215,10 @@ struct ReliabilityTests {
         while Date() < deadline && !sawDisconnect {
             for message in talker.collect(for: 0.3) {
                 if message["type"] == "ping" { try talker.send(["type": "pong"]) }
-                if message["type"] == "lobby", message["players"]?.arrayValue?.contains(where: { $0["name"] == "Sid" && $0["connected"] == false }) == true {
+                if message["type"] == "lobby",
+                    message["players"]?.arrayValue?.contains(where: { $0["name"] == "Sid" && $0["connected"] == false })
+                        == true
+                {
                     sawDisconnect = true
                 }
             }
@@ -221,9 +236,11 @@ struct ReliabilityTests {
         let player = try host.join("Ann", team: "Red")
         let board = try host.board()
         let requests: [JSONObject] = [
-            ["type": "start", "game": "shaky"], ["type": "next"], ["type": "pause"], ["type": "continue"], ["type": "end"],
+            ["type": "start", "game": "shaky"], ["type": "next"], ["type": "pause"], ["type": "continue"],
+            ["type": "end"],
             ["type": "kick", "name": "Ann"], ["type": "status"],
-            ["type": "library", "action": "add", "text": "No. {1} sings"], ["type": "library", "action": "hide", "commandId": "b01"],
+            ["type": "library", "action": "add", "text": "No. {1} sings"],
+            ["type": "library", "action": "hide", "commandId": "b01"],
             ["type": "packs", "action": "create", "name": "Mine"], ["type": "packs", "action": "list"],
         ]
         for (index, request) in requests.enumerated() {

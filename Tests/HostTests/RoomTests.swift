@@ -1,5 +1,6 @@
-@testable import Host
 import Testing
+
+@testable import Host
 
 /// The lobby's indexes stay right through joins, removals and restores.
 @Suite("Room")

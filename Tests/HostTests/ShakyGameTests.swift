@@ -18,8 +18,13 @@ struct ShakyGameTests {
         let created = try admin.waitFor("ok") { $0["re"] == 1 }
         #expect(created["message"]?.stringValue?.contains("end-to-end") == true)
         for (index, question) in questions.enumerated() {
-            try admin.send(["type": "packs", "action": "add", "pack": "end-to-end", "id": .number(10 + index),
-                            "question": ["difficulty": .string(question.difficulty), "text": .string(question.text), "answer": .string(question.answer)]])
+            try admin.send([
+                "type": "packs", "action": "add", "pack": "end-to-end", "id": .number(10 + index),
+                "question": [
+                    "difficulty": .string(question.difficulty), "text": .string(question.text),
+                    "answer": .string(question.answer),
+                ],
+            ])
             _ = try admin.waitFor("ok") { $0["re"] == .number(10 + index) }
         }
         return "end-to-end"
@@ -39,8 +44,10 @@ struct ShakyGameTests {
         let board = try host.board()
         _ = try board.waitFor("lobby") { ($0["players"]?.arrayValue?.count ?? 0) == 4 }
 
-        try admin.send(["type": "start", "game": "shaky", "questions": 3, "difficulty": "mixed", "packs": [.string(pack)],
-                        "questionSeconds": 30, "answerSeconds": 20, "revealSeconds": 1, "id": 99])
+        try admin.send([
+            "type": "start", "game": "shaky", "questions": 3, "difficulty": "mixed", "packs": [.string(pack)],
+            "questionSeconds": 30, "answerSeconds": 20, "revealSeconds": 1, "id": 99,
+        ])
         _ = try admin.waitFor("ok") { $0["re"] == 99 }
 
         // Question 1: Red and Blue buzz; Red answers wrong, Blue right.
@@ -130,11 +137,18 @@ struct ShakyGameTests {
         let lastQuestion = ["question", "reveal", "scoreboard"]
         #expect(events(board) == game + firstQuestionEnd + secondQuestion + lastQuestion)
         #expect(events(blue) == game + ["error"] + firstQuestionEnd + secondQuestion + lastQuestion)
-        #expect(events(red) == game + ["error"] + firstQuestionEnd + ["question", "hint", "buzzed", "turn", "result", "reveal"] + lastQuestion)
-        #expect(events(red2) == game + firstQuestionEnd + ["question", "hint", "buzzed", "turn", "result", "reveal"] + lastQuestion)
+        #expect(
+            events(red) == game + ["error"] + firstQuestionEnd + [
+                "question", "hint", "buzzed", "turn", "result", "reveal",
+            ] + lastQuestion)
+        #expect(
+            events(red2) == game + firstQuestionEnd + ["question", "hint", "buzzed", "turn", "result", "reveal"]
+                + lastQuestion)
 
         // Secrecy: no answer reaches any client before the reveal of its question; hints only to their team.
-        for (name, client) in [("red", red), ("red2", red2), ("blue", blue), ("green", green), ("board", board), ("admin", admin)] {
+        for (name, client) in [
+            ("red", red), ("red2", red2), ("blue", blue), ("green", green), ("board", board), ("admin", admin),
+        ] {
             // The operator's feed shows each answer to the quizmaster on purpose; nothing else may.
             let text = client.transcriptText.split(separator: "\n").filter { !$0.contains(#""type":"feed""#) }
                 .joined(separator: "\n").lowercased()
@@ -144,7 +158,9 @@ struct ShakyGameTests {
                     continue
                 }
                 let firstMention = text.range(of: question.answer.lowercased())?.lowerBound
-                #expect(firstMention == nil || firstMention! >= revealAt, "\(name) saw \(question.answer) before its reveal")
+                #expect(
+                    firstMention == nil || firstMention! >= revealAt, "\(name) saw \(question.answer) before its reveal"
+                )
             }
             if client !== red && client !== red2 {
                 #expect(!client.transcriptText.contains("\"hint\""), "\(name) received another team's hint")
@@ -173,7 +189,9 @@ struct ShakyGameTests {
         let admin = try host.admin()
         let pack = try ShakyGameTests.makePack(admin)
         let ann = try host.join("Ann", team: "Red")  // kept connected: only teams with someone present play
-        try admin.send(["type": "start", "game": "shaky", "questions": 10, "difficulty": "hard", "packs": [.string(pack)], "id": 2])
+        try admin.send([
+            "type": "start", "game": "shaky", "questions": 10, "difficulty": "hard", "packs": [.string(pack)], "id": 2,
+        ])
         let error = try admin.waitFor("error") { $0["re"] == 2 }
         #expect(error["code"] == "not_enough_questions")
         #expect(error["message"]?.stringValue?.contains("1") == true)

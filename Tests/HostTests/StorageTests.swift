@@ -9,7 +9,8 @@ struct StorageTests {
     @Test func aBrokenPackFileIsReportedByNameAndLineAndTheHostStillRuns() throws {
         let data = TemporaryDirectory()
         try FileManager.default.createDirectory(atPath: data.path + "/packs", withIntermediateDirectories: true)
-        let broken = "{\n  \"id\": \"oops\",\n  \"name\": \"Oops\",\n  \"questions\": [ { \"difficulty\": \"easy\", \n  ]\n}\n"
+        let broken =
+            "{\n  \"id\": \"oops\",\n  \"name\": \"Oops\",\n  \"questions\": [ { \"difficulty\": \"easy\", \n  ]\n}\n"
         #expect(FileManager.default.createFile(atPath: data.path + "/packs/oops.json", contents: Data(broken.utf8)))
         let host = try HostProcess([], data: data.path)
         let admin = try host.admin()
@@ -20,13 +21,15 @@ struct StorageTests {
         let errors = host.errorOutput()
         #expect(errors.contains("oops.json"))
         #expect(errors.contains("line 5"))
-        #expect(FileManager.default.fileExists(atPath: data.path + "/packs/oops.json"), "a broken file is never deleted")
+        #expect(
+            FileManager.default.fileExists(atPath: data.path + "/packs/oops.json"), "a broken file is never deleted")
     }
 
     @Test func packsImportFromCSVAndExportAgain() throws {
         let data = TemporaryDirectory()
         let csv = data.path + "/pub.csv"
-        let text = "difficulty,question,answer\r\neasy,\"Which fruit, yellow and curved, do monkeys love?\",Banana\r\nhard,Which metal is liquid at room temperature?,Mercury\r\n"
+        let text =
+            "difficulty,question,answer\r\neasy,\"Which fruit, yellow and curved, do monkeys love?\",Banana\r\nhard,Which metal is liquid at room temperature?,Mercury\r\n"
         #expect(FileManager.default.createFile(atPath: csv, contents: Data(text.utf8)))
         let imported = try StorageTests.run(["pack", "import", csv, "--data", data.path])
         #expect(imported.status == 0)
@@ -38,7 +41,9 @@ struct StorageTests {
         #expect(json["questions"]?.arrayValue?.count == 2)
         #expect(json["questions"]?.arrayValue?.first?["text"] == "Which fruit, yellow and curved, do monkeys love?")
         let bad = data.path + "/bad.csv"
-        #expect(FileManager.default.createFile(atPath: bad, contents: Data("difficulty,question,answer\nhardest,Q?,Answer\n".utf8)))
+        #expect(
+            FileManager.default.createFile(
+                atPath: bad, contents: Data("difficulty,question,answer\nhardest,Q?,Answer\n".utf8)))
         let refused = try StorageTests.run(["pack", "import", bad, "--data", data.path])
         #expect(refused.status != 0)
         #expect(refused.output.contains("line 2"))

@@ -2,8 +2,9 @@ import DelayLine
 import Foundation
 import Net
 import Testing
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A connected pair through link `link` of `network`: the host's accepted end and the client's end.
@@ -62,15 +63,22 @@ private func transit(from sender: Peer, to receiver: Peer) throws -> Int64 {
 }
 
 /// The packet-level delay line end to end: real TCP between namespaces, one-way delays timed on the shared clock.
-@Suite(.serialized, .enabled(if: DelayedNetwork.unavailableReason == nil,
-                             Comment(rawValue: DelayedNetwork.unavailableReason ?? "")))
+@Suite(
+    .serialized,
+    .enabled(
+        if: DelayedNetwork.unavailableReason == nil,
+        Comment(rawValue: DelayedNetwork.unavailableReason ?? "")))
 struct DelayedNetworkTests {
     @Test func eachDirectionIsDelayedAsConfiguredAndTheKernelSeesIt() throws {
         let network = try DelayedNetwork(links: [LinkDelay(down: OneWayDelay(40), up: OneWayDelay(5)), .symmetric(2)])
         defer { network.close() }
         let (host, client) = try connectedPair(network, link: 0)
-        defer { host.socket.close(); client.socket.close() }
-        var down: [Int64] = [], up: [Int64] = []
+        defer {
+            host.socket.close()
+            client.socket.close()
+        }
+        var down: [Int64] = []
+        var up: [Int64] = []
         var samples = UndisturbedSamples(network)
         for _ in 0..<10 {
             down.append(try samples.take { try transit(from: host, to: client) } / 1_000_000)
@@ -88,7 +96,10 @@ struct DelayedNetworkTests {
         }
         // The second link is independent of the first.
         let (fastHost, fastClient) = try connectedPair(network, link: 1)
-        defer { fastHost.socket.close(); fastClient.socket.close() }
+        defer {
+            fastHost.socket.close()
+            fastClient.socket.close()
+        }
         let fast = try samples.take { try transit(from: fastHost, to: fastClient) } / 1_000_000
         #expect(fast >= 2 && fast <= 5, "link 1 host → client \(fast) ms")
         #expect(network.forwarded[0].down >= 10 && network.forwarded[0].up >= 10 && network.forwarded[0].dropped == 0)
@@ -98,7 +109,10 @@ struct DelayedNetworkTests {
         let network = try DelayedNetwork(links: [.symmetric(20, jitter: 5)], seed: 99)
         defer { network.close() }
         let (host, client) = try connectedPair(network, link: 0)
-        defer { host.socket.close(); client.socket.close() }
+        defer {
+            host.socket.close()
+            client.socket.close()
+        }
         var delays: [Int64] = []
         var samples = UndisturbedSamples(network)
         for _ in 0..<30 {

@@ -1,8 +1,9 @@
 import DelayLine
 import Foundation
 import Net
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A blocking TCP peer for these tests: sends and receives 8-byte monotonic timestamps.

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import Protocol
 
 private func message(_ text: String, sourceLocation: SourceLocation = #_sourceLocation) -> Decoded? {
@@ -23,22 +24,35 @@ private func failure(_ text: String, sourceLocation: SourceLocation = #_sourceLo
     // MARK: hello
 
     @Test func helloWithEveryField() {
-        let decoded = message(#"{"type":"hello","protocol":1,"room":"ABCD","name":"Ann","team":"Red","role":"player","resume":"tok-123","clock":true}"#)
-        #expect(decoded == .message(.hello(Hello(protocolVersion: 1, room: "ABCD", name: "Ann", team: "Red", role: .player,
-                                        key: nil, resume: "tok-123", isSyncing: true))))
+        let decoded = message(
+            #"{"type":"hello","protocol":1,"room":"ABCD","name":"Ann","team":"Red","role":"player","resume":"tok-123","clock":true}"#
+        )
+        #expect(
+            decoded
+                == .message(
+                    .hello(
+                        Hello(
+                            protocolVersion: 1, room: "ABCD", name: "Ann", team: "Red", role: .player,
+                            key: nil, resume: "tok-123", isSyncing: true))))
     }
 
     @Test func helloDefaults() {
         #expect(message(#"{"type":"hello"}"#) == .message(.hello(Hello(room: "", name: ""))))
-        #expect(message(#"{"type":"hello","room":"R","name":"Bo","team":null,"key":null,"clock":null}"#)
-            == .message(.hello(Hello(room: "R", name: "Bo"))))
-        #expect(message(#"{"type":"hello","protocol":1.0,"room":"R","name":"Bo"}"#) == .message(.hello(Hello(room: "R", name: "Bo"))))
+        #expect(
+            message(#"{"type":"hello","room":"R","name":"Bo","team":null,"key":null,"clock":null}"#)
+                == .message(.hello(Hello(room: "R", name: "Bo"))))
+        #expect(
+            message(#"{"type":"hello","protocol":1.0,"room":"R","name":"Bo"}"#)
+                == .message(.hello(Hello(room: "R", name: "Bo"))))
     }
 
     @Test func helloForBoardAndAdmin() {
-        #expect(message(#"{"type":"hello","room":"ABCD","role":"board"}"#) == .message(.hello(Hello(room: "ABCD", name: "", role: .board))))
-        #expect(message(#"{"type":"hello","room":"ABCD","role":"admin","key":"s3cret"}"#)
-            == .message(.hello(Hello(room: "ABCD", name: "", role: .admin, key: "s3cret"))))
+        #expect(
+            message(#"{"type":"hello","room":"ABCD","role":"board"}"#)
+                == .message(.hello(Hello(room: "ABCD", name: "", role: .board))))
+        #expect(
+            message(#"{"type":"hello","room":"ABCD","role":"admin","key":"s3cret"}"#)
+                == .message(.hello(Hello(room: "ABCD", name: "", role: .admin, key: "s3cret"))))
     }
 
     @Test func helloWithAnotherProtocolVersionIsBadVersion() {
@@ -74,11 +88,13 @@ private func failure(_ text: String, sourceLocation: SourceLocation = #_sourceLo
 
     @Test func helloFieldLengthsAreLimited() {
         let name24 = String(repeating: "é", count: 24)  // characters, not bytes
-        #expect(message(#"{"type":"hello","room":"ABCDEFGHIJKL","name":"\#(name24)","team":"\#(name24)"}"#)
-            == .message(.hello(Hello(room: "ABCDEFGHIJKL", name: name24, team: name24))))
+        #expect(
+            message(#"{"type":"hello","room":"ABCDEFGHIJKL","name":"\#(name24)","team":"\#(name24)"}"#)
+                == .message(.hello(Hello(room: "ABCDEFGHIJKL", name: name24, team: name24))))
         #expect(failure(#"{"type":"hello","name":"\#(name24)x"}"#)?.message == #""name" is longer than 24 characters."#)
         #expect(failure(#"{"type":"hello","team":"\#(name24)x"}"#)?.code == .badField)
-        #expect(failure(#"{"type":"hello","room":"ABCDEFGHIJKLM"}"#)?.message == #""room" is longer than 12 characters."#)
+        #expect(
+            failure(#"{"type":"hello","room":"ABCDEFGHIJKLM"}"#)?.message == #""room" is longer than 12 characters."#)
         #expect(failure(#"{"type":"hello","role":"administratorxyz"}"#)?.code == .badField)
     }
 
@@ -108,8 +124,9 @@ private func failure(_ text: String, sourceLocation: SourceLocation = #_sourceLo
     }
 
     @Test func syncNeedsAllFourStamps() {
-        #expect(message(#"{"type":"sync","n":3,"h":1000,"c1":5010,"c2":5012}"#)
-            == .message(.sync(SyncReply(sequence: 3, hostSent: 1000, clientReceived: 5010, clientSent: 5012))))
+        #expect(
+            message(#"{"type":"sync","n":3,"h":1000,"c1":5010,"c2":5012}"#)
+                == .message(.sync(SyncReply(sequence: 3, hostSent: 1000, clientReceived: 5010, clientSent: 5012))))
         for missing in ["n", "h", "c1", "c2"] {
             var fields = ["\"n\":3", "\"h\":1000", "\"c1\":5010", "\"c2\":5012"]
             fields.removeAll { $0.hasPrefix("\"\(missing)\"") }
@@ -117,8 +134,9 @@ private func failure(_ text: String, sourceLocation: SourceLocation = #_sourceLo
             #expect(error?.code == .badField)
             #expect(error?.message == "\"\(missing)\" is missing.")
         }
-        #expect(failure(#"{"type":"sync","n":3,"h":"1000","c1":5010,"c2":5012}"#)?.message
-            == #""h" must be a whole number, not a string."#)
+        #expect(
+            failure(#"{"type":"sync","n":3,"h":"1000","c1":5010,"c2":5012}"#)?.message
+                == #""h" must be a whole number, not a string."#)
     }
 
     @Test func answerNeedsText() {
@@ -134,19 +152,26 @@ private func failure(_ text: String, sourceLocation: SourceLocation = #_sourceLo
 
     @Test func fieldlessMessages() {
         let expected: [(String, Decoded)] = [
-            ("shake", .shaky(.shake)), ("next", .message(.next)), ("pause", .message(.pause)), ("continue", .message(.resume)),
+            ("shake", .shaky(.shake)), ("next", .message(.next)), ("pause", .message(.pause)),
+            ("continue", .message(.resume)),
             ("resume", .message(.resume)), ("end", .message(.end)), ("status", .message(.status)),
             ("scores", .message(.scores)), ("bye", .message(.bye)), ("quit", .message(.bye)), ("pong", .message(.pong)),
         ]
         for (type, value) in expected {
             #expect(message(#"{"type":"\#(type)"}"#) == value, "\(type)")
-            #expect(message(#"{"id":1,"type":"\#(type)","extra":[1,{"x":null}]}"#) == value, "\(type) with extra fields")
+            #expect(
+                message(#"{"id":1,"type":"\#(type)","extra":[1,{"x":null}]}"#) == value, "\(type) with extra fields")
         }
     }
 
     @Test func startKeepsItsOptionsInOrder() {
-        let decoded = message(#"{"type":"start","id":9,"game":"shaky","questions":10,"difficulty":"mixed","packs":["science","animals"],"answerSeconds":30}"#)
-        guard case .message(.start(let game, let options)) = decoded else { Issue.record("not a start: \(String(describing: decoded))"); return }
+        let decoded = message(
+            #"{"type":"start","id":9,"game":"shaky","questions":10,"difficulty":"mixed","packs":["science","animals"],"answerSeconds":30}"#
+        )
+        guard case .message(.start(let game, let options)) = decoded else {
+            Issue.record("not a start: \(String(describing: decoded))")
+            return
+        }
         #expect(game == "shaky")
         #expect(options.members.map(\.key) == ["questions", "difficulty", "packs", "answerSeconds"])
         #expect(options["packs"] == ["science", "animals"])
@@ -163,24 +188,40 @@ private func failure(_ text: String, sourceLocation: SourceLocation = #_sourceLo
     }
 
     @Test func commandTakesATemplateOrText() {
-        #expect(message(#"{"type":"command","template":"sing-duet"}"#) == .queen(.command(.template("sing-duet"), save: false)))
-        #expect(message(#"{"type":"command","text":"No. {1} sings to No. {2}","save":true}"#)
-            == .queen(.command(.text("No. {1} sings to No. {2}"), save: true)))
-        #expect(message(#"{"type":"command","template":"a","text":"b"}"#) == .queen(.command(.template("a"), save: false)))
+        #expect(
+            message(#"{"type":"command","template":"sing-duet"}"#)
+                == .queen(.command(.template("sing-duet"), save: false)))
+        #expect(
+            message(#"{"type":"command","text":"No. {1} sings to No. {2}","save":true}"#)
+                == .queen(.command(.text("No. {1} sings to No. {2}"), save: true)))
+        #expect(
+            message(#"{"type":"command","template":"a","text":"b"}"#) == .queen(.command(.template("a"), save: false)))
         #expect(message(#"{"type":"command","template":null,"text":"b"}"#) == .queen(.command(.text("b"), save: false)))
         let neither = failure(#"{"type":"command","save":true}"#)
         #expect(neither?.code == .badField)
         #expect(neither?.message.contains("\"template\"") == true && neither?.message.contains("\"text\"") == true)
-        #expect(failure(#"{"type":"command","text":"x","save":"yes"}"#)?.message == #""save" must be true or false, not a string."#)
+        #expect(
+            failure(#"{"type":"command","text":"x","save":"yes"}"#)?.message
+                == #""save" must be true or false, not a string."#)
         #expect(failure(#"{"type":"command","template":5}"#)?.message == #""template" must be a string, not a number."#)
     }
 
     @Test func libraryAndPacksCarryTheirFields() {
         #expect(message(#"{"type":"library","action":"list"}"#) == .message(.library(action: "list", fields: [:])))
-        #expect(message(#"{"type":"library","id":"r1","action":"add","text":"Dance","kind":"dare"}"#)
-            == .message(.library(action: "add", fields: ["text": "Dance", "kind": "dare"])))
-        #expect(message(#"{"type":"packs","action":"add","pack":"science","question":{"difficulty":"easy","text":"2+2?","answer":"4"}}"#)
-            == .message(.packs(action: "add", fields: ["pack": "science", "question": .object(["difficulty": "easy", "text": "2+2?", "answer": "4"])])))
+        #expect(
+            message(#"{"type":"library","id":"r1","action":"add","text":"Dance","kind":"dare"}"#)
+                == .message(.library(action: "add", fields: ["text": "Dance", "kind": "dare"])))
+        #expect(
+            message(
+                #"{"type":"packs","action":"add","pack":"science","question":{"difficulty":"easy","text":"2+2?","answer":"4"}}"#
+            )
+                == .message(
+                    .packs(
+                        action: "add",
+                        fields: [
+                            "pack": "science",
+                            "question": .object(["difficulty": "easy", "text": "2+2?", "answer": "4"]),
+                        ])))
         #expect(failure(#"{"type":"library"}"#)?.message == #""action" is missing."#)
         #expect(failure(#"{"type":"packs","action":1}"#)?.message == #""action" must be a string, not a number."#)
     }
@@ -188,7 +229,8 @@ private func failure(_ text: String, sourceLocation: SourceLocation = #_sourceLo
     @Test func everyAdvertisedTypeDecodes() {
         let minimal: [String: String] = [
             "sync": #","n":1,"h":2,"c1":3,"c2":4"#, "answer": #","text":"x""#, "start": #","game":"shaky""#,
-            "kick": #","name":"Ann""#, "command": #","text":"x""#, "library": #","action":"list""#, "packs": #","action":"list""#,
+            "kick": #","name":"Ann""#, "command": #","text":"x""#, "library": #","action":"list""#,
+            "packs": #","action":"list""#,
             "console": #","line":"status""#, "unban": #","name":"Ann""#, "resync": #","state":"lobby""#,
         ]
         for type in ClientMessage.typeNames {
@@ -237,7 +279,9 @@ private func failure(_ text: String, sourceLocation: SourceLocation = #_sourceLo
     }
 
     @Test func nonObjectsAndBadJSONAreBadJSON() {
-        for (text, kind) in [("[1]", "an array"), (#""buzz""#, "a string"), ("1", "a number"), ("null", "null"), ("true", "a boolean")] {
+        for (text, kind) in [
+            ("[1]", "an array"), (#""buzz""#, "a string"), ("1", "a number"), ("null", "null"), ("true", "a boolean"),
+        ] {
             let error = failure(text)
             #expect(error?.code == .badJSON)
             #expect(error?.message == "Each line must be one JSON object, not \(kind).")
@@ -248,8 +292,12 @@ private func failure(_ text: String, sourceLocation: SourceLocation = #_sourceLo
         #expect(broken?.message.hasPrefix("That line is not valid JSON (") == true)
         #expect(broken?.id == nil)
         #expect(failure("buzz")?.code == .badJSON)
-        #expect(ClientMessageDecoding.decode(line: [0xFF, 0x7B, 0x7D], actions: actions) == .failure(ProtocolError(.badJSON,
-            "That line is not valid JSON (unexpected character at byte 0).")))
+        #expect(
+            ClientMessageDecoding.decode(line: [0xFF, 0x7B, 0x7D], actions: actions)
+                == .failure(
+                    ProtocolError(
+                        .badJSON,
+                        "That line is not valid JSON (unexpected character at byte 0).")))
     }
 
     @Test func decodingAParsedValueMatchesDecodingTheLine() throws {

@@ -1,13 +1,17 @@
 import Testing
+
 @testable import Protocol
 
 /// A synthetic exchange: the client's clock runs `offset` ms ahead of the host's, the probe takes
 /// `outbound` ms to reach the client, the client takes `processing` ms to reply, the reply takes `inbound` ms back.
-private func exchange(at hostSent: Int64, offset: Int64, outbound: Int64, inbound: Int64, processing: Int64 = 0) -> ClockSample {
+private func exchange(at hostSent: Int64, offset: Int64, outbound: Int64, inbound: Int64, processing: Int64 = 0)
+    -> ClockSample
+{
     let clientReceived = hostSent + outbound + offset
     let clientSent = clientReceived + processing
     let hostReceived = hostSent + outbound + processing + inbound
-    return ClockSample(hostSent: hostSent, clientReceived: clientReceived, clientSent: clientSent, hostReceived: hostReceived)
+    return ClockSample(
+        hostSent: hostSent, clientReceived: clientReceived, clientSent: clientSent, hostReceived: hostReceived)
 }
 
 private func estimator(_ samples: [ClockSample]) -> ClockEstimator {
@@ -18,9 +22,10 @@ private func estimator(_ samples: [ClockSample]) -> ClockEstimator {
 
 /// A clock with zero offset and the given round trips (symmetric halves).
 private func estimator(roundTrips: [Int64]) -> ClockEstimator {
-    estimator(roundTrips.enumerated().map { index, rtt in
-        exchange(at: Int64(index) * 1000, offset: 0, outbound: rtt / 2, inbound: rtt - rtt / 2)
-    })
+    estimator(
+        roundTrips.enumerated().map { index, rtt in
+            exchange(at: Int64(index) * 1000, offset: 0, outbound: rtt / 2, inbound: rtt - rtt / 2)
+        })
 }
 
 @Suite struct ClockSyncTests {
@@ -129,7 +134,9 @@ private func estimator(roundTrips: [Int64]) -> ClockEstimator {
     @Test func percentilesOfRoundTrips() {
         let empty = ClockEstimator()
         #expect(!empty.isMeasured)
-        #expect(empty.minimumRoundTrip == 0 && empty.medianRoundTrip == 0 && empty.p95RoundTrip == 0 && empty.maximumRoundTrip == 0)
+        #expect(
+            empty.minimumRoundTrip == 0 && empty.medianRoundTrip == 0 && empty.p95RoundTrip == 0
+                && empty.maximumRoundTrip == 0)
         #expect(empty.offset == 0 && empty.uncertainty == 1 && empty.jitter == 0)
 
         var rng = FuzzRandom(seed: 5)
@@ -143,7 +150,9 @@ private func estimator(roundTrips: [Int64]) -> ClockEstimator {
         #expect(clock.maximumRoundTrip == 160)
 
         let one = estimator(roundTrips: [42])
-        #expect(one.minimumRoundTrip == 42 && one.medianRoundTrip == 42 && one.p95RoundTrip == 42 && one.maximumRoundTrip == 42)
+        #expect(
+            one.minimumRoundTrip == 42 && one.medianRoundTrip == 42 && one.p95RoundTrip == 42
+                && one.maximumRoundTrip == 42)
     }
 
     @Test func jitterIsTheMeanStepBetweenConsecutiveRoundTrips() {
@@ -164,10 +173,12 @@ private func estimator(roundTrips: [Int64]) -> ClockEstimator {
     // MARK: Press estimates
 
     @Test func unmeasuredConnectionsBuzzAtArrival() {
-        #expect(PressEstimate.estimate(arrival: 5_000, stamp: nil, clock: ClockEstimator())
-            == PressEstimate(pressedAt: 5_000, uncertainty: 1, wasClamped: false))
-        #expect(PressEstimate.estimate(arrival: 5_000, stamp: 1, clock: ClockEstimator())
-            == PressEstimate(pressedAt: 5_000, uncertainty: 1, wasClamped: false))
+        #expect(
+            PressEstimate.estimate(arrival: 5_000, stamp: nil, clock: ClockEstimator())
+                == PressEstimate(pressedAt: 5_000, uncertainty: 1, wasClamped: false))
+        #expect(
+            PressEstimate.estimate(arrival: 5_000, stamp: 1, clock: ClockEstimator())
+                == PressEstimate(pressedAt: 5_000, uncertainty: 1, wasClamped: false))
     }
 
     @Test func aTextModePlayerWithAKernelRoundTripPressedWithinItBeforeArrival() {
@@ -176,18 +187,21 @@ private func estimator(roundTrips: [Int64]) -> ClockEstimator {
         #expect(!clock.isMeasured && clock.backdateAllowance == 30)
         // Somewhere in [arrival − 30, arrival]; a stamp means nothing without sync exchanges.
         for stamp in [nil, Int64(1)] {
-            #expect(PressEstimate.estimate(arrival: 5_000, stamp: stamp, clock: clock)
-                == PressEstimate(pressedAt: 4_985, uncertainty: 15, wasClamped: false))
+            #expect(
+                PressEstimate.estimate(arrival: 5_000, stamp: stamp, clock: clock)
+                    == PressEstimate(pressedAt: 4_985, uncertainty: 15, wasClamped: false))
         }
     }
 
     @Test func unstampedBuzzLiesSomewhereInTheArrivalWindow() {
         var clock = estimator(roundTrips: [40, 24, 60, 30])
-        #expect(PressEstimate.estimate(arrival: 10_000, stamp: nil, clock: clock)
-            == PressEstimate(pressedAt: 9_970, uncertainty: 30, wasClamped: false))
+        #expect(
+            PressEstimate.estimate(arrival: 10_000, stamp: nil, clock: clock)
+                == PressEstimate(pressedAt: 9_970, uncertainty: 30, wasClamped: false))
         clock.notePathRoundTrip(24)  // the kernel confirms only 24 ms
-        #expect(PressEstimate.estimate(arrival: 10_000, stamp: nil, clock: clock)
-            == PressEstimate(pressedAt: 9_988, uncertainty: 12, wasClamped: false))
+        #expect(
+            PressEstimate.estimate(arrival: 10_000, stamp: nil, clock: clock)
+                == PressEstimate(pressedAt: 9_988, uncertainty: 12, wasClamped: false))
         let fast = estimator(roundTrips: [1, 1])
         #expect(PressEstimate.estimate(arrival: 10_000, stamp: nil, clock: fast).uncertainty == 1)
     }
@@ -210,9 +224,10 @@ private func estimator(roundTrips: [Int64]) -> ClockEstimator {
 
     @Test func honestStampMapsThroughTheOffset() {
         // Client clock 3 s ahead; RTTs 20…40, split evenly.
-        let clock = estimator([20, 30, 40, 20, 30, 20].enumerated().map { index, rtt in
-            exchange(at: Int64(index) * 1000, offset: 3_000, outbound: rtt / 2, inbound: rtt / 2)
-        })
+        let clock = estimator(
+            [20, 30, 40, 20, 30, 20].enumerated().map { index, rtt in
+                exchange(at: Int64(index) * 1000, offset: 3_000, outbound: rtt / 2, inbound: rtt / 2)
+            })
         #expect(clock.offset == 3_000)
         #expect(clock.uncertainty == 11)  // the fastest exchanges took 10 ms each way
         let arrival: Int64 = 6_000  // a second after the last exchange: 1 ms of drift (rounded up)
@@ -225,17 +240,19 @@ private func estimator(roundTrips: [Int64]) -> ClockEstimator {
     }
 
     @Test func anImpossibleEarlyStampCountsAsNoStamp() {
-        let clock = estimator([10, 20, 30, 40].enumerated().map { index, rtt in
-            exchange(at: Int64(index) * 1000, offset: 700, outbound: rtt / 2, inbound: rtt / 2)
-        })
+        let clock = estimator(
+            [10, 20, 30, 40].enumerated().map { index, rtt in
+                exchange(at: Int64(index) * 1000, offset: 700, outbound: rtt / 2, inbound: rtt / 2)
+            })
         #expect(clock.backdateAllowance == 40)
         let arrival: Int64 = 4_000  // soon after the last exchange
         // The client claims it pressed 500 ms before the buzz arrived: set aside, the press lies in the window.
         let forged = clock.clientTime(fromHost: arrival - 500)
         let estimate = PressEstimate.estimate(arrival: arrival, stamp: forged, clock: clock)
         #expect(estimate == PressEstimate(pressedAt: arrival - 20, uncertainty: 20, wasClamped: true))
-        #expect(estimate == PressEstimate.estimate(arrival: arrival, stamp: nil, clock: clock).with(wasClamped: true),
-                "a forged stamp gains nothing over no stamp")
+        #expect(
+            estimate == PressEstimate.estimate(arrival: arrival, stamp: nil, clock: clock).with(wasClamped: true),
+            "a forged stamp gains nothing over no stamp")
         // A stamp that may just reach the window's edge narrows the press to the part inside it.
         let edgeStamp = clock.clientTime(fromHost: arrival - 40)
         let edge = PressEstimate.estimate(arrival: arrival, stamp: edgeStamp, clock: clock)
@@ -259,7 +276,8 @@ private func estimator(roundTrips: [Int64]) -> ClockEstimator {
         for hostSent in extremes {
             for clientReceived in extremes {
                 for clientSent in extremes {
-                    let sample = ClockSample(hostSent: hostSent, clientReceived: clientReceived, clientSent: clientSent, hostReceived: 1_000)
+                    let sample = ClockSample(
+                        hostSent: hostSent, clientReceived: clientReceived, clientSent: clientSent, hostReceived: 1_000)
                     #expect(sample.roundTrip >= 0)
                     clock.add(sample)
                     _ = clock.offset

@@ -1,5 +1,6 @@
-@testable import Common
 import Testing
+
+@testable import Common
 
 /// A small tool's settings, declared the way the real tools declare theirs.
 private struct Settings: Equatable {

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import Protocol
 
 /// Parses raw bytes, returning the error instead of throwing.
@@ -31,8 +32,13 @@ private func roundTrip(_ value: JSONValue) throws -> JSONValue {
         let value: JSONValue = .object([
             "type": "start",
             "id": 42,
-            "nested": .object(["a": [1, 2, [3, [4, .object([:])]], []], "b": .object(["c": nil, "d": true, "e": false])]),
-            "numbers": [0, -1, .int(Int64.max), .int(Int64.min), 0.5, -2.5e-7, 1e300, 1.7976931348623157e308, .double(.leastNonzeroMagnitude), 1e15, 123456.789],
+            "nested": .object([
+                "a": [1, 2, [3, [4, .object([:])]], []], "b": .object(["c": nil, "d": true, "e": false]),
+            ]),
+            "numbers": [
+                0, -1, .int(Int64.max), .int(Int64.min), 0.5, -2.5e-7, 1e300, 1.7976931348623157e308,
+                .double(.leastNonzeroMagnitude), 1e15, 123456.789,
+            ],
             "text": "plain",
             "": "empty key",
         ])
@@ -54,7 +60,8 @@ private func roundTrip(_ value: JSONValue) throws -> JSONValue {
     }
 
     @Test func encoderWritesTheRequiredEscapes() {
-        let encoded = String(decoding: JSONEncoding.encode(.string("\"\\\n\r\t\u{01}\u{1F}/\u{08}\u{0C}")), as: UTF8.self)
+        let encoded = String(
+            decoding: JSONEncoding.encode(.string("\"\\\n\r\t\u{01}\u{1F}/\u{08}\u{0C}")), as: UTF8.self)
         #expect(encoded == #""\"\\\n\r\t\u0001\u001f/\u0008\u000c""#)
     }
 
@@ -136,10 +143,13 @@ private func roundTrip(_ value: JSONValue) throws -> JSONValue {
     // MARK: Rejections
 
     @Test(arguments: [
-        "", " ", "[1,]", "[,1]", "[1,,2]", #"{"a":1,}"#, #"{,}"#, "{'a':1}", "'text'", #"{a:1}"#, #"{"a" 1}"#, #"{"a":}"#,
+        "", " ", "[1,]", "[,1]", "[1,,2]", #"{"a":1,}"#, #"{,}"#, "{'a':1}", "'text'", #"{a:1}"#, #"{"a" 1}"#,
+        #"{"a":}"#,
         "{1:2}", "[1 2]", "01", "-01", "00", "[01]", #"{"a":012}"#, "NaN", "-NaN", "Infinity", "-Infinity", "nan",
-        "1.", ".5", "1e", "1e+", "+1", "-", "--1", "0x10", "1.2.3", "1e5e5", "tru", "truex", "nul", "nulll", "True", "None",
-        #""unterminated"#, #""\x""#, #""\u12""#, #""\u12G4""#, #""\"#, #""\u""#, "{} x", "1 2", "[] []", "\"a\" \"b\"", "]", "}",
+        "1.", ".5", "1e", "1e+", "+1", "-", "--1", "0x10", "1.2.3", "1e5e5", "tru", "truex", "nul", "nulll", "True",
+        "None",
+        #""unterminated"#, #""\x""#, #""\u12""#, #""\u12G4""#, #""\"#, #""\u""#, "{} x", "1 2", "[] []", "\"a\" \"b\"",
+        "]", "}",
         "[", "{", #"{"a""#, #"{"a":"#, "[1", "\u{0B}1", "\u{0C}1", "\u{A0}1", "\u{FEFF}1", "/* c */ 1", "1 // c",
         "1e400", "-1e400", "[1e999]", #"{"t":123456789e400}"#,
     ])
@@ -151,7 +161,9 @@ private func roundTrip(_ value: JSONValue) throws -> JSONValue {
         for byte in UInt8(0)..<0x20 {
             #expect(throws: JSONParseError.self, "byte \(byte)") { try JSONParsing.parse([0x22, 0x61, byte, 0x22]) }
             // Also after an escape, on the slow path.
-            #expect(throws: JSONParseError.self, "byte \(byte)") { try JSONParsing.parse([0x22, 0x5C, 0x6E, byte, 0x22]) }
+            #expect(throws: JSONParseError.self, "byte \(byte)") {
+                try JSONParsing.parse([0x22, 0x5C, 0x6E, byte, 0x22])
+            }
         }
         #expect(try JSONParsing.parse([0x22, 0x7F, 0x22]) == .string("\u{7F}"))
     }
@@ -164,14 +176,15 @@ private func roundTrip(_ value: JSONValue) throws -> JSONValue {
         #expect(throws: JSONParseError.self) { try JSONParsing.parse(text) }
     }
 
-    @Test(arguments: [
-        [0xC0, 0xAF], [0xC1, 0xBF], [0xE0, 0x80, 0xAF], [0xF0, 0x80, 0x80, 0xAF],  // overlong
-        [0xC3], [0xE2, 0x82], [0xF0, 0x9F, 0x98],  // truncated
-        [0xFF], [0xFE], [0x80], [0xBF, 0x41],  // never valid / stray continuation
-        [0xED, 0xA0, 0x80], [0xED, 0xBF, 0xBF],  // UTF-16 surrogates encoded in UTF-8
-        [0xF4, 0x90, 0x80, 0x80], [0xF5, 0x80, 0x80, 0x80],  // above U+10FFFF
-        [0xC3, 0x41], [0xE2, 0x28, 0xA1],  // bad continuation
-    ] as [[UInt8]])
+    @Test(
+        arguments: [
+            [0xC0, 0xAF], [0xC1, 0xBF], [0xE0, 0x80, 0xAF], [0xF0, 0x80, 0x80, 0xAF],  // overlong
+            [0xC3], [0xE2, 0x82], [0xF0, 0x9F, 0x98],  // truncated
+            [0xFF], [0xFE], [0x80], [0xBF, 0x41],  // never valid / stray continuation
+            [0xED, 0xA0, 0x80], [0xED, 0xBF, 0xBF],  // UTF-16 surrogates encoded in UTF-8
+            [0xF4, 0x90, 0x80, 0x80], [0xF5, 0x80, 0x80, 0x80],  // above U+10FFFF
+            [0xC3, 0x41], [0xE2, 0x28, 0xA1],  // bad continuation
+        ] as [[UInt8]])
     func invalidUTF8IsRejected(_ sequence: [UInt8]) {
         let fast: [UInt8] = [0x22] + sequence + [0x22]
         let slow: [UInt8] = [0x22, 0x5C, 0x74] + sequence + [0x5C, 0x6E, 0x22]
@@ -212,13 +225,22 @@ private func roundTrip(_ value: JSONValue) throws -> JSONValue {
     }
 
     @Test func errorsSayWhereTheyStopped() {
-        guard case .failure(let error) = parseResult(Array("[1,]".utf8)) else { Issue.record("accepted"); return }
+        guard case .failure(let error) = parseResult(Array("[1,]".utf8)) else {
+            Issue.record("accepted")
+            return
+        }
         #expect(error.offset == 3)
         #expect(error.description == "\(error.reason) at byte 3")
-        guard case .failure(let trailing) = parseResult(Array("{}  x".utf8)) else { Issue.record("accepted"); return }
+        guard case .failure(let trailing) = parseResult(Array("{}  x".utf8)) else {
+            Issue.record("accepted")
+            return
+        }
         #expect(trailing.offset == 4)
         #expect(trailing.reason.contains("after"))
-        guard case .failure(let range) = parseResult(Array("[ 1e400]".utf8)) else { Issue.record("accepted"); return }
+        guard case .failure(let range) = parseResult(Array("[ 1e400]".utf8)) else {
+            Issue.record("accepted")
+            return
+        }
         #expect(range.offset == 2)
         #expect(range.reason.contains("range"))
     }

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import Protocol
 
 /// Feeds `bytes` to a fresh framer in one go.
@@ -16,8 +17,10 @@ func frameBytewise(_ bytes: [UInt8], limit: Int = LineFramer.defaultMaximumLineL
 }
 
 /// Feeds `bytes` to a fresh framer in random chunks of 1…`maximumChunk` bytes (sometimes empty chunks too).
-func frameChunked(_ bytes: [UInt8], limit: Int = LineFramer.defaultMaximumLineLength, maximumChunk: Int = 64,
-                  using rng: inout FuzzRandom) -> [LineFramer.Output] {
+func frameChunked(
+    _ bytes: [UInt8], limit: Int = LineFramer.defaultMaximumLineLength, maximumChunk: Int = 64,
+    using rng: inout FuzzRandom
+) -> [LineFramer.Output] {
     var framer = LineFramer(maximumLineLength: limit)
     var outputs: [LineFramer.Output] = []
     var index = 0
@@ -44,8 +47,15 @@ private func lines(_ outputs: [LineFramer.Output]) -> [String] {
 private func bytes(_ text: String) -> [UInt8] { Array(text.utf8) }
 
 /// Telnet's command bytes (RFC 854), by their names in the RFC.
-private let iac: UInt8 = 255, will: UInt8 = 251, wont: UInt8 = 252, doOption: UInt8 = 253, dont: UInt8 = 254
-private let subnegotiation: UInt8 = 250, subnegotiationEnd: UInt8 = 240, nop: UInt8 = 241, goAhead: UInt8 = 249
+private let iac: UInt8 = 255
+private let will: UInt8 = 251
+private let wont: UInt8 = 252
+private let doOption: UInt8 = 253
+private let dont: UInt8 = 254
+private let subnegotiation: UInt8 = 250
+private let subnegotiationEnd: UInt8 = 240
+private let nop: UInt8 = 241
+private let goAhead: UInt8 = 249
 
 @Suite struct LineFramerTests {
     @Test func allLineEndingsEndALine() {
@@ -117,7 +127,9 @@ private let subnegotiation: UInt8 = 250, subnegotiationEnd: UInt8 = 240, nop: UI
     @Test func aHundredKilobyteLineIsReportedExactlyOnce() {
         let line = [UInt8](repeating: UInt8(ascii: "z"), count: 100 * 1024)
         let input = bytes("first\n") + line + bytes("\nlast\n")
-        let expected: [LineFramer.Output] = [.line(bytes("first")), .lineTooLong(limit: 16 * 1024), .line(bytes("last"))]
+        let expected: [LineFramer.Output] = [
+            .line(bytes("first")), .lineTooLong(limit: 16 * 1024), .line(bytes("last")),
+        ]
         #expect(frameWhole(input) == expected)
         var rng = FuzzRandom(seed: 100)
         #expect(frameChunked(input, maximumChunk: 4096, using: &rng) == expected)
@@ -134,7 +146,9 @@ private let subnegotiation: UInt8 = 250, subnegotiationEnd: UInt8 = 240, nop: UI
         #expect(framer.feed(bytes("plain\n")) == [.line(bytes("plain"))])
         #expect(!framer.hasSeenTelnet)
         // IAC WILL ECHO, IAC WONT LINEMODE, IAC DO SGA, IAC DONT NAWS around and inside the payload.
-        let input: [UInt8] = [iac, will, 1, iac, wont, 34] + bytes("bu") + [iac, doOption, 3] + bytes("zz") + [iac, dont, 31] + bytes("\r\n")
+        let input: [UInt8] =
+            [iac, will, 1, iac, wont, 34] + bytes("bu") + [iac, doOption, 3] + bytes("zz") + [iac, dont, 31]
+            + bytes("\r\n")
         #expect(framer.feed(input) == [.line(bytes("buzz"))])
         #expect(framer.hasSeenTelnet)
     }
@@ -157,7 +171,9 @@ private let subnegotiation: UInt8 = 250, subnegotiationEnd: UInt8 = 240, nop: UI
 
     @Test func telnetSubnegotiationIsStrippedWhole() {
         // IAC SB TERMINAL-TYPE IS "xterm" IAC SE, with an escaped IAC IAC inside the subnegotiation.
-        let input: [UInt8] = bytes("an") + [iac, subnegotiation, 24, 0] + bytes("xterm") + [iac, iac, 7, iac, subnegotiationEnd] + bytes("swer\n")
+        let input: [UInt8] =
+            bytes("an") + [iac, subnegotiation, 24, 0] + bytes("xterm") + [iac, iac, 7, iac, subnegotiationEnd]
+            + bytes("swer\n")
         #expect(frameWhole(input) == [.line(bytes("answer"))])
         #expect(frameBytewise(input) == [.line(bytes("answer"))])
     }
@@ -193,7 +209,8 @@ private let subnegotiation: UInt8 = 250, subnegotiationEnd: UInt8 = 240, nop: UI
     }
 
     @Test func crNulIsABareCarriageReturn() {
-        let input: [UInt8] = bytes("one") + [0x0D, 0x00] + bytes("two") + [0x0D, 0x00, 0x0D, 0x00] + bytes("three\r\n")
+        let input: [UInt8] =
+            bytes("one") + [0x0D, 0x00] + bytes("two") + [0x0D, 0x00, 0x0D, 0x00] + bytes("three\r\n")
         #expect(lines(frameWhole(input)) == ["one", "two", "three"])
         #expect(lines(frameBytewise(input)) == ["one", "two", "three"])
         // A NUL that does not follow a CR is data.
@@ -207,15 +224,19 @@ private let subnegotiation: UInt8 = 250, subnegotiationEnd: UInt8 = 240, nop: UI
 
     @Test func telnetDuringAnOverLongLineIsStillParsed() {
         // The negotiation's option byte is no line end of its own; the discarded line ends at its real end.
-        let input: [UInt8] = bytes("abcdefgh") + [iac, subnegotiation, 24, 0x41, iac, subnegotiationEnd, iac, doOption, 0x01] + bytes("ij\nok\n")
+        let input: [UInt8] =
+            bytes("abcdefgh") + [iac, subnegotiation, 24, 0x41, iac, subnegotiationEnd, iac, doOption, 0x01]
+            + bytes("ij\nok\n")
         #expect(lines(frameWhole(input, limit: 4)) == ["<too long 4>", "ok"])
     }
 
     @Test func randomChunkingsMatchByteAtATime() {
         var rng = FuzzRandom(seed: 0xF00D)
         let pieces: [[UInt8]] = [
-            bytes("{\"type\":\"buzz\"}"), bytes("hello world"), bytes("é😀ü"), [0x0A], [0x0D], [0x0D, 0x0A], [0x0D, 0x00],
-            [iac, will, 1], [iac, doOption, 0x0A], [iac, subnegotiation, 24, 0x0A, 0x0D, iac, iac, iac, subnegotiationEnd], [iac, iac], [iac, nop],
+            bytes("{\"type\":\"buzz\"}"), bytes("hello world"), bytes("é😀ü"), [0x0A], [0x0D], [0x0D, 0x0A],
+            [0x0D, 0x00],
+            [iac, will, 1], [iac, doOption, 0x0A],
+            [iac, subnegotiation, 24, 0x0A, 0x0D, iac, iac, iac, subnegotiationEnd], [iac, iac], [iac, nop],
             bytes("   "), bytes("\t"), [0x00], [0xFF, 0xFF], [UInt8](repeating: 0x41, count: 40),
         ]
         for round in 0..<200 {
@@ -225,8 +246,9 @@ private let subnegotiation: UInt8 = 250, subnegotiationEnd: UInt8 = 240, nop: UI
             let reference = frameBytewise(input, limit: limit)
             #expect(frameWhole(input, limit: limit) == reference, "round \(round)")
             for _ in 0..<4 {
-                #expect(frameChunked(input, limit: limit, maximumChunk: 1 + rng.below(20), using: &rng) == reference,
-                        "round \(round)")
+                #expect(
+                    frameChunked(input, limit: limit, maximumChunk: 1 + rng.below(20), using: &rng) == reference,
+                    "round \(round)")
             }
             for output in reference {
                 guard case .line(let line) = output else { continue }

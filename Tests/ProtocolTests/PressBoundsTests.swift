@@ -1,4 +1,5 @@
 import Testing
+
 @testable import Protocol
 
 /// A simulated connection: a link with its own delay each way (± jitter), a client clock that is off by `offset`
@@ -23,12 +24,16 @@ private struct SimulatedPlayer {
         var sent = end - 60_000
         var burst = 6
         while sent < end - 50 {
-            let outbound = delay(down, &random), inbound = delay(up, &random)
-            let received = sent + outbound, replied = received + 0.3
-            clock.add(ClockSample(hostSent: Int64(sent.rounded(.down)),
-                                  clientReceived: Int64(clientTime(received).rounded(.down)),
-                                  clientSent: Int64(clientTime(replied).rounded(.down)),
-                                  hostReceived: Int64((replied + holding + inbound).rounded(.down))))
+            let outbound = delay(down, &random)
+            let inbound = delay(up, &random)
+            let received = sent + outbound
+            let replied = received + 0.3
+            clock.add(
+                ClockSample(
+                    hostSent: Int64(sent.rounded(.down)),
+                    clientReceived: Int64(clientTime(received).rounded(.down)),
+                    clientSent: Int64(clientTime(replied).rounded(.down)),
+                    hostReceived: Int64((replied + holding + inbound).rounded(.down))))
             fastestTrip = min(fastestTrip, outbound + inbound)
             burst -= 1
             sent += burst > 0 ? 100 : 2_000
@@ -40,8 +45,9 @@ private struct SimulatedPlayer {
     /// `backdated` ms early.
     mutating func press(at pressed: Double, backdated: Double = 0, _ random: inout FuzzRandom) -> PressEstimate {
         let arrival = pressed + delay(up, &random)
-        return PressEstimate.estimate(arrival: Int64(arrival.rounded(.down)),
-                                      stamp: Int64(clientTime(pressed - backdated).rounded(.down)), clock: clock)
+        return PressEstimate.estimate(
+            arrival: Int64(arrival.rounded(.down)),
+            stamp: Int64(clientTime(pressed - backdated).rounded(.down)), clock: clock)
     }
 }
 
@@ -51,16 +57,19 @@ private func isCertain(_ a: PressEstimate, _ b: PressEstimate) -> Bool {
 }
 
 private func player(_ down: Double, _ up: Double, jitter: Double, _ random: inout FuzzRandom) -> SimulatedPlayer {
-    SimulatedPlayer(down: down, up: up, jitter: jitter, offset: Double(random.below(20_000_000)) - 10_000_000,
-                    driftPerMillion: Double(random.below(201)) - 100)
+    SimulatedPlayer(
+        down: down, up: up, jitter: jitter, offset: Double(random.below(20_000_000)) - 10_000_000,
+        driftPerMillion: Double(random.below(201)) - 100)
 }
 
 /// PROTOCOL.md §9's promise, checked over simulated links: an order is announced only when it holds for every split
 /// of the round trips consistent with the measurements, and on a LAN that costs almost nothing.
 @Suite struct PressBoundsTests {
     /// (down, up, jitter) of the links the issue names: symmetric slow, both lopsided ways, LAN-like.
-    static let links: [(Double, Double, Double)] = [(80, 80, 10), (80, 5, 0), (5, 80, 0), (80, 5, 2), (5, 80, 2),
-                                                     (40, 40, 5), (5, 5, 2), (8, 2, 1), (2, 8, 1), (0.2, 0.2, 0.1)]
+    static let links: [(Double, Double, Double)] = [
+        (80, 80, 10), (80, 5, 0), (5, 80, 0), (80, 5, 2), (5, 80, 2),
+        (40, 40, 5), (5, 5, 2), (8, 2, 1), (2, 8, 1), (0.2, 0.2, 0.1),
+    ]
 
     @Test func theTruePressAlwaysLiesWithinTheEstimate() {
         var random = FuzzRandom(seed: 2_024)
@@ -84,16 +93,21 @@ private func player(_ down: Double, _ up: Double, jitter: Double, _ random: inou
     @Test func closeCallsAreTiesNotWrongOrders() {
         var random = FuzzRandom(seed: 77)
         for (redLink, blueLink) in [(0, 0), (1, 2), (2, 1), (1, 0), (0, 2), (3, 4), (6, 6), (6, 7), (7, 8), (9, 6)] {
-            let (rd, ru, rj) = PressBoundsTests.links[redLink], (bd, bu, bj) = PressBoundsTests.links[blueLink]
-            var wrong = 0, ties = 0, trials = 0
+            let (rd, ru, rj) = PressBoundsTests.links[redLink]
+            let (bd, bu, bj) = PressBoundsTests.links[blueLink]
+            var wrong = 0
+            var ties = 0
+            var trials = 0
             for trial in 0..<300 {
-                var red = player(rd, ru, jitter: rj, &random), blue = player(bd, bu, jitter: bj, &random)
+                var red = player(rd, ru, jitter: rj, &random)
+                var blue = player(bd, bu, jitter: bj, &random)
                 let now = 100_000 + Double(trial) * 61_000
                 red.sync(until: now, &random)
                 blue.sync(until: now, &random)
                 // Gaps of ±20 ms as in the issue, and closer ones.
                 let gap = trial % 2 == 0 ? (trial % 4 == 0 ? 20 : -20) : Double(random.below(60_001)) / 1_000 - 30
-                let redPressed = now + 500, bluePressed = redPressed + gap
+                let redPressed = now + 500
+                let bluePressed = redPressed + gap
                 let redEstimate = red.press(at: redPressed, &random)
                 let blueEstimate = blue.press(at: bluePressed, &random)
                 trials += 1
@@ -113,10 +127,12 @@ private func player(_ down: Double, _ up: Double, jitter: Double, _ random: inou
         for (redLink, blueLink) in [(6, 6), (7, 8), (8, 7), (9, 6), (6, 9)] {
             var resolved = 0
             for trial in 0..<200 {
-                var red = player(PressBoundsTests.links[redLink].0, PressBoundsTests.links[redLink].1,
-                                 jitter: PressBoundsTests.links[redLink].2, &random)
-                var blue = player(PressBoundsTests.links[blueLink].0, PressBoundsTests.links[blueLink].1,
-                                  jitter: PressBoundsTests.links[blueLink].2, &random)
+                var red = player(
+                    PressBoundsTests.links[redLink].0, PressBoundsTests.links[redLink].1,
+                    jitter: PressBoundsTests.links[redLink].2, &random)
+                var blue = player(
+                    PressBoundsTests.links[blueLink].0, PressBoundsTests.links[blueLink].1,
+                    jitter: PressBoundsTests.links[blueLink].2, &random)
                 let now = 100_000 + Double(trial) * 61_000
                 red.sync(until: now, &random)
                 blue.sync(until: now, &random)
@@ -135,16 +151,20 @@ private func player(_ down: Double, _ up: Double, jitter: Double, _ random: inou
 
     @Test func holdingSyncRepliesAndBackdatingGainsNoMoreThanThePathsRoundTrip() {
         var random = FuzzRandom(seed: 100)
-        var liarFirstOrTied = 0, worstGain = Int64.min, widestAllowance = Int64.min
+        var liarFirstOrTied = 0
+        var worstGain = Int64.min
+        var widestAllowance = Int64.min
         for trial in 0..<300 {
             // Both on a 5 ms link; the liar holds its sync replies 100 ms, so it looks 110 ms away.
-            var liar = player(5, 5, jitter: 1, &random), rival = player(5, 5, jitter: 1, &random)
+            var liar = player(5, 5, jitter: 1, &random)
+            var rival = player(5, 5, jitter: 1, &random)
             let now = 100_000 + Double(trial) * 61_000
             liar.sync(until: now, holding: 100, &random)
             rival.sync(until: now, &random)
             #expect(liar.clock.maximumRoundTrip >= 100)
             widestAllowance = max(widestAllowance, liar.clock.backdateAllowance ?? .max)
-            let rivalPressed = now + 500, liarPressed = rivalPressed + 20
+            let rivalPressed = now + 500
+            let liarPressed = rivalPressed + 20
             // Backdated anywhere from not at all to far beyond what the host allows.
             let backdate = Double(random.below(300))
             let liarEstimate = liar.press(at: liarPressed, backdated: backdate, &random)

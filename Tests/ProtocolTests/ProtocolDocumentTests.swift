@@ -25,7 +25,8 @@ struct ProtocolDocumentTests {
                 isInBlock = line == "```json"
                 continue
             }
-            guard isInBlock, line.hasPrefix("{"), case .object(let object)? = try? JSONParsing.parse(String(line)) else {
+            guard isInBlock, line.hasPrefix("{"), case .object(let object)? = try? JSONParsing.parse(String(line))
+            else {
                 continue
             }
             result.append((index + 1, object))
@@ -141,7 +142,9 @@ struct ProtocolDocumentTests {
             documented.formUnion(quoted.filter { $0.offset % 2 == 1 }.map { String($0.element) })
         }
         let known = Set(ErrorCode.all.map(\.rawValue))
-        #expect(documented.subtracting(known).isEmpty, "documented but unknown: \(documented.subtracting(known).sorted())")
-        #expect(known.subtracting(documented).isEmpty, "known but undocumented: \(known.subtracting(documented).sorted())")
+        #expect(
+            documented.subtracting(known).isEmpty, "documented but unknown: \(documented.subtracting(known).sorted())")
+        #expect(
+            known.subtracting(documented).isEmpty, "known but undocumented: \(known.subtracting(documented).sorted())")
     }
 }

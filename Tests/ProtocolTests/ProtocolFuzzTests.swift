@@ -1,4 +1,5 @@
 import Testing
+
 @testable import Protocol
 
 /// SplitMix64: a tiny, fast, seeded generator so every fuzz run sees the same inputs.
@@ -45,7 +46,9 @@ private struct Tally {
         guard !condition else { return }
         failureCount += 1
         if failures.count < 20 {
-            let shown = input.prefix(120).map { $0 >= 0x20 && $0 < 0x7F ? String(UnicodeScalar($0)) : "\\x\(String($0, radix: 16))" }.joined()
+            let shown = input.prefix(120).map {
+                $0 >= 0x20 && $0 < 0x7F ? String(UnicodeScalar($0)) : "\\x\(String($0, radix: 16))"
+            }.joined()
             failures.append("\(what()) — input (\(input.count) bytes): \(shown)")
         }
     }
@@ -58,31 +61,38 @@ private let validMessages: [String] = [
     #"{"type":"ping","t":123456}"#, #"{"type":"ping","id":"p1"}"#,
     #"{"type":"sync","n":3,"h":1000,"c1":5010,"c2":5012}"#,
     #"{"type":"buzz","t":98765}"#, #"{"type":"buzz"}"#,
-    #"{"type":"answer","text":"the Eiffel Tower","id":7}"#, #"{"type":"answer","text":"Zürich \u00e9 \ud83d\ude00 \n"}"#,
+    #"{"type":"answer","text":"the Eiffel Tower","id":7}"#,
+    #"{"type":"answer","text":"Zürich \u00e9 \ud83d\ude00 \n"}"#,
     #"{"type":"shake"}"#, #"{"type":"next"}"#, #"{"type":"pause"}"#, #"{"type":"continue"}"#, #"{"type":"resume"}"#,
     #"{"type":"end"}"#, #"{"type":"status"}"#, #"{"type":"scores"}"#, #"{"type":"bye"}"#, #"{"type":"pong"}"#,
     #"{"type":"start","game":"shaky","questions":10,"difficulty":"mixed","packs":["science","animals"],"answerSeconds":30}"#,
     #"{"type":"start","game":"queen","countdownSeconds":5.5,"x":{"y":[null,true,false,-1.25e-3]}}"#,
     #"{"type":"kick","name":"Bo"}"#,
-    #"{"type":"command","template":"sing-duet","save":false}"#, #"{"type":"command","text":"No. {1} sings to No. {2}","save":true}"#,
+    #"{"type":"command","template":"sing-duet","save":false}"#,
+    #"{"type":"command","text":"No. {1} sings to No. {2}","save":true}"#,
     #"{"type":"library","action":"add","text":"Dance","kind":"dare"}"#,
     #"{"type":"packs","action":"add","pack":"p1","question":{"difficulty":"easy","text":"2+2?","answer":"4"}}"#,
 ]
 
 private let textLines: [String] = [
-    "join ABCD Ann Red", "watch abcd", "admin ABCD key", "buzz", "b", "!", "a Paris", "answer the Eiffel Tower", "shake",
-    "start shaky 10 mixed science,animals answer-seconds=30", "start queen countdown-seconds=5", "library add kind=dare Sing {1}",
-    "library edit c1 new text", "pack add p1 easy | 2+2? | 4", "pack edit p1 3 hard|Q|A", "pack remove p1 2", "pack copy p1 Copy",
+    "join ABCD Ann Red", "watch abcd", "admin ABCD key", "buzz", "b", "!", "a Paris", "answer the Eiffel Tower",
+    "shake",
+    "start shaky 10 mixed science,animals answer-seconds=30", "start queen countdown-seconds=5",
+    "library add kind=dare Sing {1}",
+    "library edit c1 new text", "pack add p1 easy | 2+2? | 4", "pack edit p1 3 hard|Q|A", "pack remove p1 2",
+    "pack copy p1 Copy",
     "kick Ann", "pick c3", "order No. {1} hops", "commands dance", "help start", "Paris",
 ]
 
-private let tokens: [[UInt8]] = [
-    "1e400", "-", "\"", "\\", "\\u", "\\ud800", "\\udc00", "[", "{", "]", "}", ",", ":", "null", "NaN", "01", "-0", "1.",
-    "9223372036854775808", "-9223372036854775809", "1.5", "true", "\"type\"", "\"id\":", "'", "\u{FEFF}", " ", "\t",
-].map { Array($0.utf8) } + [
-    [0xFF], [0xFE], [0xC0, 0xAF], [0xED, 0xA0, 0x80], [0xF4, 0x90, 0x80, 0x80], [0xE2, 0x82], [0x80], [0x00],
-    [0x0A], [0x0D], [0x0D, 0x00], [255, 251, 1], [255, 250, 24], [255, 240], [255, 255], [255, 241], [0x7F],
-]
+private let tokens: [[UInt8]] =
+    [
+        "1e400", "-", "\"", "\\", "\\u", "\\ud800", "\\udc00", "[", "{", "]", "}", ",", ":", "null", "NaN", "01", "-0",
+        "1.",
+        "9223372036854775808", "-9223372036854775809", "1.5", "true", "\"type\"", "\"id\":", "'", "\u{FEFF}", " ", "\t",
+    ].map { Array($0.utf8) } + [
+        [0xFF], [0xFE], [0xC0, 0xAF], [0xED, 0xA0, 0x80], [0xF4, 0x90, 0x80, 0x80], [0xE2, 0x82], [0x80], [0x00],
+        [0x0A], [0x0D], [0x0D, 0x00], [255, 251, 1], [255, 250, 24], [255, 240], [255, 255], [255, 241], [0x7F],
+    ]
 
 private let jsonAlphabet = Array("{}[]\":,0123456789-+.eEtrufalsn\\/ u\"abcdAB".utf8)
 
@@ -90,8 +100,13 @@ private enum FieldKind { case string, integer, bool }
 
 /// Each type's checked fields, with a valid value for each, for the wrong-type oracle.
 private let fieldSpecs: [(type: String, fields: [(name: String, kind: FieldKind, valid: JSONValue)])] = [
-    ("hello", [("protocol", .integer, 1), ("room", .string, "ABCD"), ("name", .string, "Ann"), ("team", .string, "Red"),
-               ("role", .string, "player"), ("key", .string, "k"), ("resume", .string, "tok"), ("clock", .bool, true)]),
+    (
+        "hello",
+        [
+            ("protocol", .integer, 1), ("room", .string, "ABCD"), ("name", .string, "Ann"), ("team", .string, "Red"),
+            ("role", .string, "player"), ("key", .string, "k"), ("resume", .string, "tok"), ("clock", .bool, true),
+        ]
+    ),
     ("ping", [("t", .integer, 5)]),
     ("sync", [("n", .integer, 1), ("h", .integer, 2), ("c1", .integer, 3), ("c2", .integer, 4)]),
     ("buzz", [("t", .integer, 77)]),
@@ -191,7 +206,9 @@ private struct Fuzzer {
     mutating func deepNesting() -> [UInt8] {
         let isHuge = rng.oneIn(80)
         // (opener, closer, levels per opener)
-        let shapes: [(String, String, Int)] = [("[", "]", 1), (#"{"a":"#, "}", 1), (#"[{"type":"#, "}]", 2), (#"{"type":"buzz","x":["#, "]}", 2)]
+        let shapes: [(String, String, Int)] = [
+            ("[", "]", 1), (#"{"a":"#, "}", 1), (#"[{"type":"#, "}]", 2), (#"{"type":"buzz","x":["#, "]}", 2),
+        ]
         let (opener, closer, levels) = rng.pick(isHuge ? Array(shapes.prefix(2)) : shapes)
         let count = isHuge ? 10_000 : (rng.oneIn(2) ? (28 + rng.below(10)) / levels : 1 + rng.below(60))
         var text = String(repeating: opener, count: count)
@@ -200,7 +217,10 @@ private struct Fuzzer {
     }
 
     mutating func withInvalidUTF8() -> [UInt8] {
-        let bad: [[UInt8]] = [[0xFF], [0xC0, 0xAF], [0xE0, 0x80, 0xAF], [0xC3], [0xE2, 0x82], [0xED, 0xA0, 0x80], [0xF4, 0x90, 0x80, 0x80], [0x80]]
+        let bad: [[UInt8]] = [
+            [0xFF], [0xC0, 0xAF], [0xE0, 0x80, 0xAF], [0xC3], [0xE2, 0x82], [0xED, 0xA0, 0x80],
+            [0xF4, 0x90, 0x80, 0x80], [0x80],
+        ]
         let prefix = Array(#"{"type":"answer","text":"ab"#.utf8)
         return prefix + rng.pick(bad) + Array(#"cd"}"#.utf8)
     }
@@ -227,13 +247,19 @@ private struct Fuzzer {
     mutating func checkParse(_ bytes: [UInt8]) -> JSONValue? {
         switch parseResult(bytes) {
         case .success(let value):
-            tally.check(String(validating: bytes, as: UTF8.self) != nil, "accepted JSON that is not UTF-8", input: bytes)
-            tally.check(!bytes.contains { $0 < 0x20 && $0 != 0x09 && $0 != 0x0A && $0 != 0x0D }, "accepted a raw control byte", input: bytes)
-            tally.check(depth(of: value) <= JSONParsing.maximumDepth, "accepted nesting deeper than the limit", input: bytes)
+            tally.check(
+                String(validating: bytes, as: UTF8.self) != nil, "accepted JSON that is not UTF-8", input: bytes)
+            tally.check(
+                !bytes.contains { $0 < 0x20 && $0 != 0x09 && $0 != 0x0A && $0 != 0x0D }, "accepted a raw control byte",
+                input: bytes)
+            tally.check(
+                depth(of: value) <= JSONParsing.maximumDepth, "accepted nesting deeper than the limit", input: bytes)
             checkRoundTrip(value, input: bytes)
             return value
         case .failure(let error):
-            tally.check(error.offset >= 0 && error.offset <= bytes.count, "error offset \(error.offset) outside the input", input: bytes)
+            tally.check(
+                error.offset >= 0 && error.offset <= bytes.count, "error offset \(error.offset) outside the input",
+                input: bytes)
             tally.check(!error.reason.isEmpty, "empty error reason", input: bytes)
             return nil
         }
@@ -243,7 +269,8 @@ private struct Fuzzer {
         let encoded = JSONEncoding.encode(value)
         tally.check(!encoded.contains { $0 < 0x20 }, "encoder wrote a raw control byte", input: input)
         switch parseResult(encoded) {
-        case .success(let again): tally.check(again == normalizedForWire(value), "round trip changed \(value) into \(again)", input: input)
+        case .success(let again):
+            tally.check(again == normalizedForWire(value), "round trip changed \(value) into \(again)", input: input)
         case .failure(let error): tally.check(false, "encoder output does not parse: \(error)", input: encoded)
         }
     }
@@ -259,7 +286,9 @@ private struct Fuzzer {
     mutating func checkDecode(_ bytes: [UInt8], parsed: JSONValue?) {
         let result = decodeFully(line: bytes)
         guard let parsed else {
-            tally.check(result.errorCode == .badJSON && result.errorID == nil, "invalid JSON did not give bad_json", input: bytes)
+            tally.check(
+                result.errorCode == .badJSON && result.errorID == nil, "invalid JSON did not give bad_json",
+                input: bytes)
             return
         }
         tally.check(decodeFully(parsed) == result, "decoding the value and the line differ", input: bytes)
@@ -278,19 +307,29 @@ private struct Fuzzer {
             if case .success(let envelope) = ClientMessageDecoding.decode(line: bytes, actions: actions) {
                 tally.check(envelope.id == expectedID, "id not echoed as sent", input: bytes)
             }
-            tally.check(object["type"]?.stringValue.map { decodableTypes.contains($0) } == true, "accepted an unknown type", input: bytes)
+            tally.check(
+                object["type"]?.stringValue.map { decodableTypes.contains($0) } == true, "accepted an unknown type",
+                input: bytes)
             useDecoded(decoded, input: bytes)
         case .failure(let error):
             tally.check(error.id == expectedID, "error id not echoed as sent", input: bytes)
-            tally.check(!error.message.isEmpty && error.message.hasSuffix("."), "unclear error message \(error.message)", input: bytes)
+            tally.check(
+                !error.message.isEmpty && error.message.hasSuffix("."), "unclear error message \(error.message)",
+                input: bytes)
             switch object["type"] {
             case nil, .string?: break
             default: tally.check(error.code == .badField, "non-string type gave \(error.code)", input: bytes)
             }
-            if object["type"] == nil { tally.check(error.code == .badField, "missing type gave \(error.code)", input: bytes) }
+            if object["type"] == nil {
+                tally.check(error.code == .badField, "missing type gave \(error.code)", input: bytes)
+            }
             if let type = object["type"]?.stringValue {
-                tally.check(decodableTypes.contains(type) != (error.code == .unknownType), "type \(type) gave \(error.code)", input: bytes)
-                tally.check([.badField, .unknownType, .badVersion].contains(error.code), "unexpected code \(error.code)", input: bytes)
+                tally.check(
+                    decodableTypes.contains(type) != (error.code == .unknownType), "type \(type) gave \(error.code)",
+                    input: bytes)
+                tally.check(
+                    [.badField, .unknownType, .badVersion].contains(error.code), "unexpected code \(error.code)",
+                    input: bytes)
             }
         }
     }
@@ -299,18 +338,23 @@ private struct Fuzzer {
     mutating func useDecoded(_ message: Decoded, input: [UInt8]) {
         switch message {
         case .message(.sync(let reply)):
-            clock.add(ClockSample(hostSent: reply.hostSent, clientReceived: reply.clientReceived,
-                                  clientSent: reply.clientSent, hostReceived: Int64(rng.below(1 << 40))))
+            clock.add(
+                ClockSample(
+                    hostSent: reply.hostSent, clientReceived: reply.clientReceived,
+                    clientSent: reply.clientSent, hostReceived: Int64(rng.below(1 << 40))))
             tally.check(clock.uncertainty >= 1, "uncertainty below 1", input: input)
         case .shaky(.buzz(let stamp)):
             let arrival = Int64(rng.below(1 << 40))
             let estimate = PressEstimate.estimate(arrival: arrival, stamp: stamp, clock: clock)
-            tally.check(estimate.pressedAt <= arrival && estimate.pressedAt >= arrival - clock.maximumRoundTrip,
-                        "press estimate outside [arrival − max RTT, arrival]", input: input)
+            tally.check(
+                estimate.pressedAt <= arrival && estimate.pressedAt >= arrival - clock.maximumRoundTrip,
+                "press estimate outside [arrival − max RTT, arrival]", input: input)
         case .message(.hello(let hello)):
             tally.check(hello.protocolVersion == wireProtocolVersion, "accepted another protocol version", input: input)
-            tally.check(hello.name.count <= FieldLimits.name && hello.team.count <= FieldLimits.name && hello.room.count <= FieldLimits.room,
-                        "accepted an over-long hello field", input: input)
+            tally.check(
+                hello.name.count <= FieldLimits.name && hello.team.count <= FieldLimits.name
+                    && hello.room.count <= FieldLimits.room,
+                "accepted an over-long hello field", input: input)
         case .shaky(.answer(let text)):
             tally.check(text.count <= FieldLimits.text, "accepted an over-long answer", input: input)
         default: break
@@ -321,15 +365,18 @@ private struct Fuzzer {
         let command = TextCommandParsing.parse(String(decoding: bytes, as: UTF8.self))
         switch command {
         case .usage(let text): tally.check(!text.isEmpty, "empty usage", input: bytes)
-        case .join(let room, let name, _): tally.check(room == room.uppercased() && !name.isEmpty, "bad join \(command)", input: bytes)
+        case .join(let room, let name, _):
+            tally.check(room == room.uppercased() && !name.isEmpty, "bad join \(command)", input: bytes)
         case .freeText(let text):
             tally.check(text.first.map { !$0.isWhitespace } ?? true, "free text not trimmed", input: bytes)
             tally.check(text.last.map { !$0.isWhitespace } ?? true, "free text not trimmed", input: bytes)
         default: break
         }
         // A game's own text commands (the running game reads them after the session's).
-        for parsed in [ShakyWire.Action.parse(text: String(decoding: bytes, as: UTF8.self)).map(String.init(describing:)),
-                       QueenWire.Action.parse(text: String(decoding: bytes, as: UTF8.self)).map(String.init(describing:))] {
+        for parsed in [
+            ShakyWire.Action.parse(text: String(decoding: bytes, as: UTF8.self)).map(String.init(describing:)),
+            QueenWire.Action.parse(text: String(decoding: bytes, as: UTF8.self)).map(String.init(describing:)),
+        ] {
             if let parsed { tally.check(!parsed.isEmpty, "empty game command", input: bytes) }
         }
         if case .action(.answer(let text))? = ShakyWire.Action.parse(text: String(decoding: bytes, as: UTF8.self)) {
@@ -348,13 +395,17 @@ private struct Fuzzer {
         var lines: [[UInt8]] = []
         for output in whole {
             guard case .line(let line) = output else { continue }
-            tally.check(!line.isEmpty && line.count <= LineFramer.defaultMaximumLineLength, "bad line length \(line.count)", input: input)
+            tally.check(
+                !line.isEmpty && line.count <= LineFramer.defaultMaximumLineLength, "bad line length \(line.count)",
+                input: input)
             tally.check(!line.contains(0x0A) && !line.contains(0x0D), "line end inside a line", input: input)
             tally.check(!line.allSatisfy { $0 == 0x20 || $0 == 0x09 }, "blank line passed", input: input)
             lines.append(line)
         }
-        if !input.contains(255), !input.contains(0x0A), !input.contains(0x0D), input.count <= LineFramer.defaultMaximumLineLength,
-           !input.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) {
+        if !input.contains(255), !input.contains(0x0A), !input.contains(0x0D),
+            input.count <= LineFramer.defaultMaximumLineLength,
+            !input.allSatisfy({ $0 == 0x20 || $0 == 0x09 })
+        {
             tally.check(lines == [input], "a plain line did not frame as itself", input: input)
         }
         // The raw input too (for the JSON layers), in case framing removed the interesting bytes.
@@ -381,8 +432,12 @@ private struct Fuzzer {
         let field = rng.pick(spec.fields)
         let wrong: JSONValue
         switch field.kind {
-        case .string: wrong = rng.pick([.int(rng.int64()), .double(1.5), .bool(true), .array([]), .object([:]), .array(["x"])])
-        case .integer: wrong = rng.pick([.string("1"), .double(0.5), .double(1e20), .double(-2.5), .bool(false), .array([1]), .object(["a": 1])])
+        case .string:
+            wrong = rng.pick([.int(rng.int64()), .double(1.5), .bool(true), .array([]), .object([:]), .array(["x"])])
+        case .integer:
+            wrong = rng.pick([
+                .string("1"), .double(0.5), .double(1e20), .double(-2.5), .bool(false), .array([1]), .object(["a": 1]),
+            ])
         case .bool: wrong = rng.pick([.string("true"), .int(1), .int(0), .double(1), .array([]), .object([:])])
         }
         object[field.name] = wrong
@@ -426,8 +481,9 @@ private struct Fuzzer {
         let message = Array(rng.pick(validMessages).utf8)
         stream += message + [0x0A]
         let outputs = frameChunked(stream, maximumChunk: 1 + rng.below(8192), using: &rng)
-        tally.check(outputs == [.lineTooLong(limit: LineFramer.defaultMaximumLineLength), .line(message)],
-                    "over-long line not reported exactly once", input: stream)
+        tally.check(
+            outputs == [.lineTooLong(limit: LineFramer.defaultMaximumLineLength), .line(message)],
+            "over-long line not reported exactly once", input: stream)
         check(stream)
     }
 
@@ -449,15 +505,27 @@ private struct Fuzzer {
             let value = randomJSON(depth: 0)
             checkRoundTrip(value, input: Array(value.description.utf8))
             var object: JSONObject = ["type": .string(rng.pick(ClientMessage.typeNames + ["nope", ""]))]
-            for _ in 0..<rng.below(4) { object[rng.pick(["t", "n", "h", "c1", "c2", "text", "name", "game", "action", "id", "protocol", "role", "save", "template"])] = randomJSON(depth: 1) }
+            for _ in 0..<rng.below(4) {
+                object[
+                    rng.pick([
+                        "t", "n", "h", "c1", "c2", "text", "name", "game", "action", "id", "protocol", "role", "save",
+                        "template",
+                    ])] = randomJSON(depth: 1)
+            }
             check(Array(JSONValue.object(object).description.utf8))
         case 12: check(mutate(Array(rng.pick(textLines).utf8)))
         case 13:
-            let words = (0..<rng.below(7)).map { _ in rng.pick(["join", "start", "pack", "library", "add", "edit", "a", "b", "=", "x=1", "-", "|", "10", "mixed", "a,b", "\t", "é", "😀"]) }
+            let words = (0..<rng.below(7)).map { _ in
+                rng.pick([
+                    "join", "start", "pack", "library", "add", "edit", "a", "b", "=", "x=1", "-", "|", "10", "mixed",
+                    "a,b", "\t", "é", "😀",
+                ])
+            }
             check(Array(words.joined(separator: rng.oneIn(3) ? "  " : " ").utf8))
         case 14:
             let ints = (0..<4).map { _ in String(rng.int64()) }
-            let json = rng.oneIn(2)
+            let json =
+                rng.oneIn(2)
                 ? #"{"type":"sync","n":\#(ints[0]),"h":\#(ints[1]),"c1":\#(ints[2]),"c2":\#(ints[3])}"#
                 : #"{"type":"buzz","t":\#(ints[0])}"#
             check(Array(json.utf8))
@@ -468,8 +536,14 @@ private struct Fuzzer {
 }
 
 extension Result where Failure == ProtocolError {
-    fileprivate var errorCode: ErrorCode? { if case .failure(let error) = self { return error.code }; return nil }
-    fileprivate var errorID: JSONValue? { if case .failure(let error) = self { return error.id }; return nil }
+    fileprivate var errorCode: ErrorCode? {
+        if case .failure(let error) = self { return error.code }
+        return nil
+    }
+    fileprivate var errorID: JSONValue? {
+        if case .failure(let error) = self { return error.id }
+        return nil
+    }
 }
 
 @Suite struct ProtocolFuzzTests {
@@ -478,7 +552,9 @@ extension Result where Failure == ProtocolError {
         let start = ContinuousClock.now
         while fuzzer.inputCount < 120_000 { fuzzer.runOne() }
         let elapsed = ContinuousClock.now - start
-        print("ProtocolFuzzTests: \(fuzzer.inputCount) inputs (\(fuzzer.acceptedCount) lines accepted as messages) in \(elapsed)")
+        print(
+            "ProtocolFuzzTests: \(fuzzer.inputCount) inputs (\(fuzzer.acceptedCount) lines accepted as messages) in \(elapsed)"
+        )
         #expect(fuzzer.inputCount >= 100_000)
         #expect(fuzzer.acceptedCount > 1_000, "the generators must also reach the success paths")
         #expect(fuzzer.tally.failureCount == 0, "\(fuzzer.tally.failureCount) fuzz checks failed")
@@ -486,7 +562,9 @@ extension Result where Failure == ProtocolError {
     }
 
     @Test func fuzzGeneratorIsDeterministic() {
-        var a = FuzzRandom(seed: 42), b = FuzzRandom(seed: 42), c = FuzzRandom(seed: 43)
+        var a = FuzzRandom(seed: 42)
+        var b = FuzzRandom(seed: 42)
+        var c = FuzzRandom(seed: 43)
         let first = (0..<8).map { _ in a.next() }
         #expect(first == (0..<8).map { _ in b.next() })
         #expect(first != (0..<8).map { _ in c.next() })

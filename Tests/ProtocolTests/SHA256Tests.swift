@@ -1,4 +1,5 @@
 import Testing
+
 @testable import Protocol
 
 @Suite struct SHA256Tests {
@@ -6,10 +7,14 @@ import Testing
     private let vectors: [(message: String, digest: String)] = [
         ("", "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"),
         ("abc", "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"),
-        ("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq",
-         "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1"),
-        ("abcdefghbcdefghicdefghijdefghijkefghijklfghijklmghijklmnhijklmnoijklmnopjklmnopqklmnopqrlmnopqrsmnopqrstnopqrstu",
-         "cf5b16a778af8380036ce59e7b0492370b249b11e8f07a51afac45037afee9d1"),
+        (
+            "abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq",
+            "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1"
+        ),
+        (
+            "abcdefghbcdefghicdefghijdefghijkefghijklfghijklmghijklmnhijklmnoijklmnopjklmnopqklmnopqrlmnopqrsmnopqrstnopqrstu",
+            "cf5b16a778af8380036ce59e7b0492370b249b11e8f07a51afac45037afee9d1"
+        ),
     ]
 
     @Test func fipsVectors() {
@@ -37,7 +42,8 @@ import Testing
             65: "635361c48bb9eab14198e76ea8ab7f1a41685d6ad62aa9146d301d4f17eb0ae0",
         ]
         for (length, digest) in expected {
-            #expect(SHA256.hexString(SHA256.hash([UInt8](repeating: 0x61, count: length))) == digest, "length \(length)")
+            #expect(
+                SHA256.hexString(SHA256.hash([UInt8](repeating: 0x61, count: length))) == digest, "length \(length)")
         }
     }
 
@@ -77,35 +83,53 @@ import Testing
     private let exampleNumbers = ["Ana": 2, "Bo": 1, "Chlo\u{E9}": 3]
 
     @Test func canonicalEncodingIsExact() {
-        let encoding = DealCommitment.canonicalEncoding(room: "ABCD", round: 1, saltHex: exampleSalt.uppercased(),
-                                                        numbers: exampleNumbers)
-        #expect(encoding == "partyline-deal-v1\nroom=ABCD\nround=1\nsalt=000102030405060708090a0b0c0d0e0f\n1=Bo\n2=Ana\n3=Chlo\u{E9}")
+        let encoding = DealCommitment.canonicalEncoding(
+            room: "ABCD", round: 1, saltHex: exampleSalt.uppercased(),
+            numbers: exampleNumbers)
+        #expect(
+            encoding
+                == "partyline-deal-v1\nroom=ABCD\nround=1\nsalt=000102030405060708090a0b0c0d0e0f\n1=Bo\n2=Ana\n3=Chlo\u{E9}"
+        )
     }
 
     @Test func commitmentTestVector() {
         // Cross-checked with:
         // printf 'partyline-deal-v1\nroom=ABCD\nround=1\nsalt=000102030405060708090a0b0c0d0e0f\n1=Bo\n2=Ana\n3=Chloé' | sha256sum
         let expected = "821328a27f2c073f689e68e4c8c76225905eb9ceebedbd6f28d2e3a6925c41f0"
-        #expect(DealCommitment.commitment(room: "ABCD", round: 1, saltHex: exampleSalt, numbers: exampleNumbers)
-            == expected)
-        #expect(DealCommitment.verify(commitment: expected, room: "ABCD", round: 1, saltHex: exampleSalt,
-                                      numbers: exampleNumbers))
-        #expect(DealCommitment.verify(commitment: expected.uppercased(), room: "ABCD", round: 1, saltHex: exampleSalt,
-                                      numbers: exampleNumbers))
+        #expect(
+            DealCommitment.commitment(room: "ABCD", round: 1, saltHex: exampleSalt, numbers: exampleNumbers)
+                == expected)
+        #expect(
+            DealCommitment.verify(
+                commitment: expected, room: "ABCD", round: 1, saltHex: exampleSalt,
+                numbers: exampleNumbers))
+        #expect(
+            DealCommitment.verify(
+                commitment: expected.uppercased(), room: "ABCD", round: 1, saltHex: exampleSalt,
+                numbers: exampleNumbers))
     }
 
     @Test func tamperedDealDoesNotVerify() {
-        let commitment = DealCommitment.commitment(room: "ABCD", round: 1, saltHex: exampleSalt, numbers: exampleNumbers)
+        let commitment = DealCommitment.commitment(
+            room: "ABCD", round: 1, saltHex: exampleSalt, numbers: exampleNumbers)
         var swapped = exampleNumbers
         swapped["Ana"] = 1
         swapped["Bo"] = 2
-        #expect(!DealCommitment.verify(commitment: commitment, room: "ABCD", round: 1, saltHex: exampleSalt,
-                                       numbers: swapped))
-        #expect(!DealCommitment.verify(commitment: commitment, room: "ABCD", round: 2, saltHex: exampleSalt,
-                                       numbers: exampleNumbers))
-        #expect(!DealCommitment.verify(commitment: commitment, room: "ABCE", round: 1, saltHex: exampleSalt,
-                                       numbers: exampleNumbers))
-        #expect(!DealCommitment.verify(commitment: commitment, room: "ABCD", round: 1,
-                                       saltHex: "ff0102030405060708090a0b0c0d0e0f", numbers: exampleNumbers))
+        #expect(
+            !DealCommitment.verify(
+                commitment: commitment, room: "ABCD", round: 1, saltHex: exampleSalt,
+                numbers: swapped))
+        #expect(
+            !DealCommitment.verify(
+                commitment: commitment, room: "ABCD", round: 2, saltHex: exampleSalt,
+                numbers: exampleNumbers))
+        #expect(
+            !DealCommitment.verify(
+                commitment: commitment, room: "ABCE", round: 1, saltHex: exampleSalt,
+                numbers: exampleNumbers))
+        #expect(
+            !DealCommitment.verify(
+                commitment: commitment, room: "ABCD", round: 1,
+                saltHex: "ff0102030405060708090a0b0c0d0e0f", numbers: exampleNumbers))
     }
 }

@@ -34,7 +34,9 @@ func decodeFully(_ envelope: Result<ClientEnvelope, ProtocolError>) -> Result<De
     case .success(let envelope):
         guard case .play(let request) = envelope.message else { return .success(.message(envelope.message)) }
         do throws(ProtocolError) {
-            if ShakyWire.Action.types.contains(request.type) { return .success(.shaky(try ShakyWire.Action.decode(request))) }
+            if ShakyWire.Action.types.contains(request.type) {
+                return .success(.shaky(try ShakyWire.Action.decode(request)))
+            }
             return .success(.queen(try QueenWire.Action.decode(request)))
         } catch {
             var refusal = error
@@ -43,4 +45,3 @@ func decodeFully(_ envelope: Result<ClientEnvelope, ProtocolError>) -> Result<De
         }
     }
 }
-

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import Protocol
 
 /// The start grammars of the games the host ships with.
@@ -39,7 +40,8 @@ private func isUsage(_ command: TextCommand) -> Bool {
     @Test func buzzAnswerAndShakeAliases() {
         func shaky(_ line: String) -> TextAction<ShakyWire.Action>? { ShakyWire.Action.parse(text: line) }
         for alias in ["b", "B", "buzz", "BUZZ", "!", " buzz \t"] {
-            #expect(parse(alias) == .freeText(alias.trimmingCharacters(in: .whitespaces)), "\(alias) is no session command")
+            #expect(
+                parse(alias) == .freeText(alias.trimmingCharacters(in: .whitespaces)), "\(alias) is no session command")
             #expect(shaky(alias) == .action(.buzz(pressedAt: nil)), "\(alias)")
         }
         for alias in ["s", "shake", "Shake"] { #expect(shaky(alias) == .action(.shake), "\(alias)") }
@@ -58,7 +60,9 @@ private func isUsage(_ command: TextCommand) -> Bool {
         func queen(_ line: String) -> TextAction<QueenWire.Action>? { QueenWire.Action.parse(text: line) }
         #expect(queen("pick sing-duet") == .action(.command(.template("sing-duet"), save: false)))
         #expect(queen("c x1") == .action(.command(.template("x1"), save: false)))
-        #expect(queen("order No. {1} must sing to No. {2}") == .action(.command(.text("No. {1} must sing to No. {2}"), save: false)))
+        #expect(
+            queen("order No. {1} must sing to No. {2}")
+                == .action(.command(.text("No. {1} must sing to No. {2}"), save: false)))
         #expect(queen("say hop") == .action(.command(.text("hop"), save: false)))
         #expect(queen("pick") == .usage("pick COMMAND-ID   (see: commands)"))
         #expect(queen("pick a b") == .usage("pick COMMAND-ID   (see: commands)"))
@@ -87,28 +91,49 @@ private func isUsage(_ command: TextCommand) -> Bool {
     }
 
     @Test func startWithPositionalAndKeyValueOptions() {
-        guard case .message(.start(let game, let options)) = parse("start shaky 10 mixed science,animals answer-seconds=30") else {
-            Issue.record("not a start"); return
+        guard
+            case .message(.start(let game, let options)) = parse(
+                "start shaky 10 mixed science,animals answer-seconds=30")
+        else {
+            Issue.record("not a start")
+            return
         }
         #expect(game == "shaky")
-        #expect(options == ["questions": 10, "difficulty": "mixed", "packs": ["science", "animals"], "answerSeconds": 30])
+        #expect(
+            options == ["questions": 10, "difficulty": "mixed", "packs": ["science", "animals"], "answerSeconds": 30])
         #expect(options.members.map(\.key) == ["questions", "difficulty", "packs", "answerSeconds"])
     }
 
     @Test func startOptionValues() {
         #expect(parse("start queen") == .message(.start(game: "queen", options: [:])))
-        #expect(parse("START Queen countdown-seconds=5") == .message(.start(game: "queen", options: ["countdownSeconds": 5])))
-        #expect(parse("start shaky HARD strict") == .message(.start(game: "shaky", options: ["difficulty": "hard", "strict": true])))
-        #expect(parse("start shaky --strict easy") == .message(.start(game: "shaky", options: ["strict": true, "difficulty": "easy"])))
+        #expect(
+            parse("START Queen countdown-seconds=5")
+                == .message(.start(game: "queen", options: ["countdownSeconds": 5])))
+        #expect(
+            parse("start shaky HARD strict")
+                == .message(.start(game: "shaky", options: ["difficulty": "hard", "strict": true])))
+        #expect(
+            parse("start shaky --strict easy")
+                == .message(.start(game: "shaky", options: ["strict": true, "difficulty": "easy"])))
         #expect(parse("start shaky science") == .message(.start(game: "shaky", options: ["packs": ["science"]])))
         let flags = parse("start shaky steal=on hints=no shuffle=TRUE team-mode=relay x-y-z=-3")
-        #expect(flags == .message(.start(game: "shaky", options: [
-            "steal": true, "hints": false, "shuffle": true, "teamMode": "relay", "xYZ": -3,
-        ])))
+        #expect(
+            flags
+                == .message(
+                    .start(
+                        game: "shaky",
+                        options: [
+                            "steal": true, "hints": false, "shuffle": true, "teamMode": "relay", "xYZ": -3,
+                        ])))
         // A comma list is a list where the game reads one (the Queen's kinds and difficulties).
-        #expect(parse("start queen kinds=a,b difficulties=easy,hard") == .message(.start(game: "queen", options: [
-            "kinds": ["a", "b"], "difficulties": ["easy", "hard"],
-        ])))
+        #expect(
+            parse("start queen kinds=a,b difficulties=easy,hard")
+                == .message(
+                    .start(
+                        game: "queen",
+                        options: [
+                            "kinds": ["a", "b"], "difficulties": ["easy", "hard"],
+                        ])))
         // A later positional wins over an earlier one.
         #expect(parse("start shaky 5 20") == .message(.start(game: "shaky", options: ["questions": 20])))
         #expect(parse("start") == .usage(games.usage))
@@ -124,15 +149,23 @@ private func isUsage(_ command: TextCommand) -> Bool {
             ("lib list", .library(action: "list", fields: [:])),
             ("library search hop skip", .library(action: "search", fields: ["text": "hop skip"])),
             ("library add Sing a song", .library(action: "add", fields: ["text": "Sing a song"])),
-            ("library add kind=dare difficulty=hard Sing {1}", .library(action: "add", fields: ["kind": "dare", "difficulty": "hard", "text": "Sing {1}"])),
+            (
+                "library add kind=dare difficulty=hard Sing {1}",
+                .library(action: "add", fields: ["kind": "dare", "difficulty": "hard", "text": "Sing {1}"])
+            ),
             ("library add colour=red Sing", .library(action: "add", fields: ["text": "colour=red Sing"])),
-            ("library edit c12 New words here", .library(action: "edit", fields: ["commandId": "c12", "text": "New words here"])),
+            (
+                "library edit c12 New words here",
+                .library(action: "edit", fields: ["commandId": "c12", "text": "New words here"])
+            ),
             ("library DELETE c12", .library(action: "delete", fields: ["commandId": "c12"])),
             ("library hide c3", .library(action: "hide", fields: ["commandId": "c3"])),
             ("library unhide c3", .library(action: "unhide", fields: ["commandId": "c3"])),
         ]
         for (line, value) in expected { #expect(parse(line) == .message(value), "\(line)") }
-        for line in ["library add", "library add kind=dare", "library edit c12", "library delete", "library frobnicate"] {
+        for line in [
+            "library add", "library add kind=dare", "library edit c12", "library delete", "library frobnicate",
+        ] {
             #expect(parse(line) == .usage(TextCommandParsing.libraryUsage), "\(line)")
         }
     }
@@ -149,15 +182,20 @@ private func isUsage(_ command: TextCommand) -> Bool {
             ("pack copy p1", .packs(action: "copy", fields: ["pack": "p1"])),
             ("pack copy p1 My Copy", .packs(action: "copy", fields: ["pack": "p1", "name": "My Copy"])),
             ("pack add p1 EASY | 2+2? | 4", .packs(action: "add", fields: ["pack": "p1", "question": question])),
-            ("pack edit p1 3 easy|2+2?|4", .packs(action: "edit", fields: ["pack": "p1", "number": 3, "question": question])),
+            (
+                "pack edit p1 3 easy|2+2?|4",
+                .packs(action: "edit", fields: ["pack": "p1", "number": 3, "question": question])
+            ),
             ("pack remove p1 3", .packs(action: "remove", fields: ["pack": "p1", "number": 3])),
             ("pack import /tmp/quiz.csv", .packs(action: "import", fields: ["file": "/tmp/quiz.csv"])),
             ("pack export p1 out.json", .packs(action: "export", fields: ["pack": "p1", "file": "out.json"])),
         ]
         for (line, value) in expected { #expect(parse(line) == .message(value), "\(line)") }
-        for line in ["pack show", "pack create", "pack rename p1", "pack copy", "pack add p1 easy | only two", "pack add p1",
-                     "pack edit p1 x easy|a|b", "pack edit p1 3 a|b", "pack remove p1", "pack remove p1 three",
-                     "pack import", "pack export p1", "pack explode"] {
+        for line in [
+            "pack show", "pack create", "pack rename p1", "pack copy", "pack add p1 easy | only two", "pack add p1",
+            "pack edit p1 x easy|a|b", "pack edit p1 3 a|b", "pack remove p1", "pack remove p1 three",
+            "pack import", "pack export p1", "pack explode",
+        ] {
             #expect(parse(line) == .usage(TextCommandParsing.packUsage), "\(line)")
         }
     }

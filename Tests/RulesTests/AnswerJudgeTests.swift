@@ -1,4 +1,5 @@
 import Testing
+
 @testable import Rules
 
 @Suite struct AnswerJudgeTests {
@@ -40,7 +41,7 @@ import Testing
 
     @Test func eightLettersForgiveOneEditOnly() {
         #expect(forgiving.judge("Elephnat", against: "Elephant") == .misspelling(distance: 1))
-        #expect(forgiving.judge("Elefant", against: "Elephant") == .wrong) // ph -> f is two edits
+        #expect(forgiving.judge("Elefant", against: "Elephant") == .wrong)  // ph -> f is two edits
         #expect(forgiving.judge("Elefhant", against: "Elephant") == .misspelling(distance: 1))
         #expect(forgiving.judge("Elefhamt", against: "Elephant") == .wrong)
     }
@@ -65,7 +66,8 @@ import Testing
 
     @Test func verdictFlags() {
         #expect(AnswerVerdict.exact.isCorrect && !AnswerVerdict.exact.isMisspelling)
-        #expect(AnswerVerdict.misspelling(distance: 1).isCorrect && AnswerVerdict.misspelling(distance: 1).isMisspelling)
+        #expect(
+            AnswerVerdict.misspelling(distance: 1).isCorrect && AnswerVerdict.misspelling(distance: 1).isMisspelling)
         #expect(!AnswerVerdict.wrong.isCorrect && !AnswerVerdict.wrong.isMisspelling)
     }
 

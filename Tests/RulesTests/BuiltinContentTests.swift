@@ -1,6 +1,7 @@
-import Foundation
 import Common
+import Foundation
 import Testing
+
 @testable import Rules
 
 // MARK: - Minimal readers for the content formats (the modes' own parsers come later)
@@ -133,7 +134,8 @@ private func int(_ object: JSONValue, _ key: String) -> Int? { object[key]?.intV
         #expect(Set(packs.map(\.id)).count == packs.count, "pack ids repeat: \(packs.map(\.id))")
         #expect(Set(packs.map { $0.name.lowercased() }).count == packs.count, "pack names repeat")
         for pack in packs {
-            let slug = !pack.id.isEmpty
+            let slug =
+                !pack.id.isEmpty
                 && pack.id.allSatisfy { ($0.isASCII && ($0.isLowercase || $0.isNumber)) || $0 == "-" }
             #expect(slug, "pack id \"\(pack.id)\" must be lower-case letters, digits and dashes")
             #expect(!pack.name.trimmingCharacters(in: .whitespaces).isEmpty, "\(pack.id) has no name")
@@ -163,8 +165,9 @@ private func int(_ object: JSONValue, _ key: String) -> Int? { object[key]?.intV
                 let label = "\(pack.id): \(([row.outsider] + row.words).joined(separator: ", "))"
                 let four = [row.outsider] + row.words
                 #expect(Set(four.map { $0.lowercased() }).count == 4, "\(label): the four words must differ")
-                #expect(!row.words.map { $0.lowercased() }.contains(row.outsider.lowercased()),
-                        "\(label): the outsider is also one of the three")
+                #expect(
+                    !row.words.map { $0.lowercased() }.contains(row.outsider.lowercased()),
+                    "\(label): the outsider is also one of the three")
                 for field in four + [row.link] {
                     #expect(!field.isEmpty, "\(label): empty field")
                     #expect(field == field.trimmingCharacters(in: .whitespaces), "\(label): \"\(field)\" has spaces")
@@ -286,7 +289,8 @@ private func int(_ object: JSONValue, _ key: String) -> Int? { object[key]?.intV
                     Issue.record("\(label): path \(path) must join two different tiles")
                     continue
                 }
-                let dx = b.x - a.x, dy = b.y - a.y
+                let dx = b.x - a.x
+                let dy = b.y - a.y
                 let straight = (dx == 0 || dy == 0) && (1...2).contains(abs(dx) + abs(dy))
                 #expect(straight, "\(label): path \(ends) is not a short straight line")
                 let middle = [a.x + dx / 2, a.y + dy / 2]

@@ -1,13 +1,17 @@
 import Testing
+
 @testable import Rules
 
 @Suite struct BuzzQueueTests {
     private func ms(_ value: Int64) -> Instant { Instant(milliseconds: value) }
 
-    private func add(_ queue: inout BuzzQueue, _ team: String, pressed: Int64, arrived: Int64,
-                     uncertainty: Int64 = 0, settle: Int64 = 100, key: UInt64 = 0) throws {
-        try queue.add(team: team, pressedAt: ms(pressed), uncertaintyMs: uncertainty, settleMs: settle,
-                      arrivedAt: ms(arrived), tieKey: key)
+    private func add(
+        _ queue: inout BuzzQueue, _ team: String, pressed: Int64, arrived: Int64,
+        uncertainty: Int64 = 0, settle: Int64 = 100, key: UInt64 = 0
+    ) throws {
+        try queue.add(
+            team: team, pressedAt: ms(pressed), uncertaintyMs: uncertainty, settleMs: settle,
+            arrivedAt: ms(arrived), tieKey: key)
     }
 
     @Test func ordersByPressNotArrival() throws {
@@ -34,7 +38,7 @@ import Testing
         #expect(queue.teamOnTurn == "Blue")
         #expect(queue.isTurnActive)
         #expect(queue.commitDeadline == nil)
-        #expect(queue.commitHead(at: ms(5000)) == nil) // someone is already on turn
+        #expect(queue.commitHead(at: ms(5000)) == nil)  // someone is already on turn
     }
 
     @Test func zeroSettleCommitsAtOnce() throws {

@@ -1,10 +1,13 @@
 import Foundation
 import Testing
+
 @testable import Rules
 
 @Suite struct CommandLibraryTests {
-    private func expectRefusal(_ code: String, _ body: () throws -> Void,
-                               sourceLocation: SourceLocation = #_sourceLocation) {
+    private func expectRefusal(
+        _ code: String, _ body: () throws -> Void,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) {
         do {
             try body()
             Issue.record("expected \(code), but it was accepted", sourceLocation: sourceLocation)
@@ -17,12 +20,15 @@ import Testing
     }
 
     private let sampleBuiltins = [
-        QueenCommand(id: "b01", text: "No. {1} orders a Café for No. {2}.", kind: .citizenToCitizen,
-                     difficulty: .mild, isBuiltin: true),
-        QueenCommand(id: "b02", text: "No. {1} bows to {queen}.", kind: .citizenToQueen, difficulty: .medium,
-                     isBuiltin: true),
-        QueenCommand(id: "b03", text: "No. {1} sings for everyone.", kind: .citizenToAll, difficulty: .bold,
-                     isBuiltin: true),
+        QueenCommand(
+            id: "b01", text: "No. {1} orders a Café for No. {2}.", kind: .citizenToCitizen,
+            difficulty: .mild, isBuiltin: true),
+        QueenCommand(
+            id: "b02", text: "No. {1} bows to {queen}.", kind: .citizenToQueen, difficulty: .medium,
+            isBuiltin: true),
+        QueenCommand(
+            id: "b03", text: "No. {1} sings for everyone.", kind: .citizenToAll, difficulty: .bold,
+            isBuiltin: true),
     ]
 
     // MARK: - Templates
@@ -61,8 +67,9 @@ import Testing
         #expect(first.text == "No. {1} juggles.")
         #expect(!first.isBuiltin)
 
-        let edited = try library.edit(id: "u1", text: "No. {1} juggles three socks.", kind: .citizenToCitizen,
-                                      difficulty: .bold)
+        let edited = try library.edit(
+            id: "u1", text: "No. {1} juggles three socks.", kind: .citizenToCitizen,
+            difficulty: .bold)
         #expect(edited.id == "u1")
         #expect(library.command(id: "u1") == edited)
 
@@ -71,7 +78,9 @@ import Testing
         // Ids are never reused, even after a delete.
         #expect(try library.add(text: "No. {1} hops.", kind: .citizenToAll, difficulty: .mild).id == "u3")
         expectRefusal("unknown_command") { try library.delete(id: "u1") }
-        expectRefusal("unknown_command") { try library.edit(id: "zz", text: "x", kind: .citizenToAll, difficulty: .mild) }
+        expectRefusal("unknown_command") {
+            try library.edit(id: "zz", text: "x", kind: .citizenToAll, difficulty: .mild)
+        }
         expectRefusal("empty_command") { try library.add(text: "", kind: .citizenToAll, difficulty: .mild) }
         expectRefusal("bad_placeholder") {
             try library.edit(id: "u2", text: "No. {x}", kind: .citizenToAll, difficulty: .mild)
@@ -84,13 +93,16 @@ import Testing
             try library.edit(id: "u3", text: "No. {1} sings for everyone", kind: .citizenToAll, difficulty: .bold)
         }
         // Editing a command to its own text (new kind) is no duplicate.
-        #expect(try library.edit(id: "u2", text: "No. {1} whistles.", kind: .citizenToQueen, difficulty: .mild).kind
-            == .citizenToQueen)
+        #expect(
+            try library.edit(id: "u2", text: "No. {1} whistles.", kind: .citizenToQueen, difficulty: .mild).kind
+                == .citizenToQueen)
     }
 
     @Test func builtinsAreReadOnlyButHideable() throws {
         var library = CommandLibrary(builtins: sampleBuiltins)
-        expectRefusal("read_only") { try library.edit(id: "b01", text: "No. {1} naps.", kind: .citizenToAll, difficulty: .mild) }
+        expectRefusal("read_only") {
+            try library.edit(id: "b01", text: "No. {1} naps.", kind: .citizenToAll, difficulty: .mild)
+        }
         expectRefusal("read_only") { try library.delete(id: "b02") }
         #expect(library.command(id: "b01") == sampleBuiltins[0])
 
@@ -114,7 +126,8 @@ import Testing
         for text in ["zebra {1}", "Émile {1}", "apple {1}", "Banana {1}", "echo {1}"] {
             try library.add(text: text, kind: .citizenToAll, difficulty: .mild)
         }
-        #expect(library.visibleCommands.map(\.text) == ["apple {1}", "Banana {1}", "echo {1}", "Émile {1}", "zebra {1}"])
+        #expect(
+            library.visibleCommands.map(\.text) == ["apple {1}", "Banana {1}", "echo {1}", "Émile {1}", "zebra {1}"])
     }
 
     @Test func searchIgnoresCaseAndAccents() throws {

@@ -230,7 +230,8 @@ private func refusal(_ body: () throws -> Void) -> RuleError? {
     @Test func codableDecodingNamesTheLineOfTheBadValue() throws {
         let good = try file("{\"shape\": \"hex\", \"cells\": [{\"label\": \"A\", \"score\": 1}]}").decode(Board.self)
         #expect(good == Board(shape: .hex, cells: [.init(label: "A", score: 1)]))
-        let cells = "{\n\"shape\": \"square\",\n\"cells\": [\n{\"label\": \"A\", \"score\": 1},\n"
+        let cells =
+            "{\n\"shape\": \"square\",\n\"cells\": [\n{\"label\": \"A\", \"score\": 1},\n"
             + "{\"label\": \"B\",\n \"score\": \"two\"}\n]}"
         #expect(
             refusal { _ = try file(cells).decode(Board.self) }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Rules
 
 @Suite struct QueenGameTests {
@@ -9,14 +10,18 @@ import Testing
 
     private func at(_ seconds: Int) -> Instant { Instant(milliseconds: Int64(seconds) * 1000) }
 
-    private func makeGame(players: Int = 4, settings: QueenSettings = QueenSettings(),
-                          commands: [QueenCommand] = [], seed: UInt64 = 1) throws(RuleError) -> QueenGame {
+    private func makeGame(
+        players: Int = 4, settings: QueenSettings = QueenSettings(),
+        commands: [QueenCommand] = [], seed: UInt64 = 1
+    ) throws(RuleError) -> QueenGame {
         try QueenGame(players: names(players), settings: settings, commands: commands, seed: seed)
     }
 
     /// Expects `body` to throw a RuleError with `code` and to leave the game unchanged.
-    private func expectRefusal(_ code: String, _ game: inout QueenGame, _ event: QueenGame.Event, at now: Instant,
-                               sourceLocation: SourceLocation = #_sourceLocation) {
+    private func expectRefusal(
+        _ code: String, _ game: inout QueenGame, _ event: QueenGame.Event, at now: Instant,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) {
         let before = game
         do {
             let effects = try game.apply(event, at: now)
@@ -62,10 +67,10 @@ import Testing
     }
 
     // Bounds a uniform sample exceeds with probability about 1e-7 (chi-square upper tail).
-    private let chiSquareBound3 = 35.0    // 3 degrees of freedom
-    private let chiSquareBound5 = 40.0    // 5 degrees of freedom
-    private let chiSquareBound2 = 30.0    // 2 degrees of freedom
-    private let chiSquareBound19 = 70.0   // 19 degrees of freedom
+    private let chiSquareBound3 = 35.0  // 3 degrees of freedom
+    private let chiSquareBound5 = 40.0  // 5 degrees of freedom
+    private let chiSquareBound2 = 30.0  // 2 degrees of freedom
+    private let chiSquareBound19 = 70.0  // 19 degrees of freedom
 
     // MARK: - Start and settings
 
@@ -79,7 +84,10 @@ import Testing
         func error(_ change: (inout QueenSettings) -> Void) -> RuleError? {
             var settings = QueenSettings()
             change(&settings)
-            do { try settings.validate(); return nil } catch { return error }
+            do {
+                try settings.validate()
+                return nil
+            } catch { return error }
         }
         for (field, range) in ranges {
             #expect(error { $0[keyPath: field] = range.lowerBound } == nil, "\(field) \(range.lowerBound)")
@@ -93,48 +101,60 @@ import Testing
         #expect(error { $0.autoNextSeconds = next.upperBound } == nil)
         #expect(error { $0.autoNextSeconds = next.upperBound + 1 }?.code == .badSettings)
         #expect(error { $0.minPlayers = 2 }?.code == .badSettings)
-        #expect(error { $0.chooseSeconds = 0 }?.message
-            == "The Queen's time to choose a command must be 1 to 3600 seconds, not 0.")
+        #expect(
+            error { $0.chooseSeconds = 0 }?.message
+                == "The Queen's time to choose a command must be 1 to 3600 seconds, not 0.")
     }
 
     @Test func startRefusals() {
-        #expect(initError { () throws(RuleError) in try makeGame(players: 2) }
-            == RuleError(.tooFewPlayers, "The Queen's game needs at least 3 players; 2 are connected."))
+        #expect(
+            initError { () throws(RuleError) in try makeGame(players: 2) }
+                == RuleError(.tooFewPlayers, "The Queen's game needs at least 3 players; 2 are connected."))
         #expect(initError { () throws(RuleError) in try makeGame(players: 10) }?.code == .tooManyPlayers)
         #expect(initError { () throws(RuleError) in try makeGame(players: 9) } == nil)
-        #expect(initError { () throws(RuleError) in try makeGame(players: 30, settings: QueenSettings(maxPlayers: 30)) }
-            == nil)
-        #expect(initError { () throws(RuleError) in try makeGame(players: 31, settings: QueenSettings(maxPlayers: 31)) }?
-            .code == .badSettings)
-        #expect(initError { () throws(RuleError) in try makeGame(players: 4, settings: QueenSettings(minPlayers: 5)) }?
-            .code == .tooFewPlayers)
-        #expect(initError { () throws(RuleError) in try makeGame(players: 4, settings: QueenSettings(minPlayers: 2)) }?
-            .code == .badSettings)
-        #expect(initError { () throws(RuleError) in try makeGame(players: 4, settings: QueenSettings(chooseSeconds: 0)) }?
-            .code == .badSettings)
-        #expect(initError { () throws(RuleError) in
-            try QueenGame(players: ["Ana", "Bo", "Ana"], settings: QueenSettings(), commands: [], seed: 1)
-        }?.code == .duplicatePlayer)
+        #expect(
+            initError { () throws(RuleError) in try makeGame(players: 30, settings: QueenSettings(maxPlayers: 30)) }
+                == nil)
+        #expect(
+            initError { () throws(RuleError) in try makeGame(players: 31, settings: QueenSettings(maxPlayers: 31)) }?
+                .code == .badSettings)
+        #expect(
+            initError { () throws(RuleError) in try makeGame(players: 4, settings: QueenSettings(minPlayers: 5)) }?
+                .code == .tooFewPlayers)
+        #expect(
+            initError { () throws(RuleError) in try makeGame(players: 4, settings: QueenSettings(minPlayers: 2)) }?
+                .code == .badSettings)
+        #expect(
+            initError { () throws(RuleError) in try makeGame(players: 4, settings: QueenSettings(chooseSeconds: 0)) }?
+                .code == .badSettings)
+        #expect(
+            initError { () throws(RuleError) in
+                try QueenGame(players: ["Ana", "Bo", "Ana"], settings: QueenSettings(), commands: [], seed: 1)
+            }?.code == .duplicatePlayer)
     }
 
     @Test func settingsDecodeWithDefaults() throws {
         let decoder = JSONDecoder()
         #expect(try decoder.decode(QueenSettings.self, from: Data("{}".utf8)) == QueenSettings())
-        let custom = try decoder.decode(QueenSettings.self,
-                                        from: Data(#"{"maxPlayers": 12, "autoNextSeconds": 8, "kinds": ["citizenToAll"]}"#.utf8))
+        let custom = try decoder.decode(
+            QueenSettings.self,
+            from: Data(#"{"maxPlayers": 12, "autoNextSeconds": 8, "kinds": ["citizenToAll"]}"#.utf8))
         #expect(custom == QueenSettings(maxPlayers: 12, autoNextSeconds: 8, kinds: [.citizenToAll]))
         let settings = QueenSettings(minPlayers: 4, countdownSeconds: 3, difficulties: [.mild])
         #expect(try decoder.decode(QueenSettings.self, from: JSONEncoder().encode(settings)) == settings)
     }
 
     @Test func commandsAreFilteredBySettings() throws {
-        let game = try makeGame(settings: QueenSettings(kinds: [.citizenToQueen, .citizenToAll], difficulties: [.bold]),
-                                commands: BuiltinCommands.all)
+        let game = try makeGame(
+            settings: QueenSettings(kinds: [.citizenToQueen, .citizenToAll], difficulties: [.bold]),
+            commands: BuiltinCommands.all)
         #expect(!game.commands.isEmpty)
         #expect(game.commands.allSatisfy { $0.kind != .citizenToCitizen && $0.difficulty == .bold })
-        #expect(game.commands.count == BuiltinCommands.all.filter {
-            $0.kind != .citizenToCitizen && $0.difficulty == .bold
-        }.count)
+        #expect(
+            game.commands.count
+                == BuiltinCommands.all.filter {
+                    $0.kind != .citizenToCitizen && $0.difficulty == .bold
+                }.count)
     }
 
     // MARK: - Deal
@@ -151,9 +171,11 @@ import Testing
                 #expect(Set(round.numbers.keys) == Set(citizens))
                 #expect(round.numbers.values.sorted() == Array(1..<players))
                 #expect(round.salt.count == 16)
-                #expect(effects.first == .round(number: 1, queen: round.queen, players: names(players), salt: round.salt))
-                #expect(Array(effects.dropFirst())
-                    == citizens.map { QueenGame.Effect.secret(player: $0, number: round.numbers[$0]!) })
+                #expect(
+                    effects.first == .round(number: 1, queen: round.queen, players: names(players), salt: round.salt))
+                #expect(
+                    Array(effects.dropFirst())
+                        == citizens.map { QueenGame.Effect.secret(player: $0, number: round.numbers[$0]!) })
                 #expect(game.phase == .choosing)
                 #expect(game.nextDeadline == at(63))
                 #expect(game.queen == round.queen && game.number(of: round.queen) == nil)
@@ -193,7 +215,9 @@ import Testing
         // With 5 players the next Queen is uniform among the 4 others: 20 possible transitions.
         let five = try playRounds(players: 5, rounds: 4000, seed: 12)
         var transitions: [String: Int] = [:]
-        for (previous, next) in zip(five, five.dropFirst()) { transitions["\(previous.queen)>\(next.queen)", default: 0] += 1 }
+        for (previous, next) in zip(five, five.dropFirst()) {
+            transitions["\(previous.queen)>\(next.queen)", default: 0] += 1
+        }
         let cells = names(5).flatMap { from in names(5).filter { $0 != from }.map { "\(from)>\($0)" } }
         #expect(transitions.count == 20)
         #expect(chiSquare(cells.map { transitions[$0, default: 0] }) < chiSquareBound19)
@@ -239,7 +263,9 @@ import Testing
             #expect(chiSquare(first) > chiSquareBound3, "\(first)")
             var orders: [[Int]: Int] = [:]
             for _ in 0..<12000 { orders[shuffle(3), default: 0] += 1 }
-            let cells = [[1, 2, 3], [1, 3, 2], [2, 1, 3], [2, 3, 1], [3, 1, 2], [3, 2, 1]].map { orders[$0, default: 0] }
+            let cells = [[1, 2, 3], [1, 3, 2], [2, 1, 3], [2, 3, 1], [3, 1, 2], [3, 2, 1]].map {
+                orders[$0, default: 0]
+            }
             #expect(chiSquare(cells) > chiSquareBound5, "\(cells)")
         }
     }
@@ -282,8 +308,11 @@ import Testing
     }
 
     @Test func queenCanUseALibraryCommand() throws {
-        let commands = [QueenCommand(id: "b07", text: "No. {1} tells {queen} a riddle.", kind: .citizenToQueen,
-                                     difficulty: .mild, isBuiltin: true)]
+        let commands = [
+            QueenCommand(
+                id: "b07", text: "No. {1} tells {queen} a riddle.", kind: .citizenToQueen,
+                difficulty: .mild, isBuiltin: true)
+        ]
         var game = try makeGame(players: 3, commands: commands)
         _ = try game.apply(.deal, at: at(0))
         let queen = try #require(game.queen)
@@ -293,8 +322,11 @@ import Testing
     }
 
     @Test func commandRefusals() throws {
-        let commands = [QueenCommand(id: "u1", text: "No. {1}, No. {2}, No. {3} and No. {4} form a band.",
-                                     kind: .citizenToAll, difficulty: .medium)]
+        let commands = [
+            QueenCommand(
+                id: "u1", text: "No. {1}, No. {2}, No. {3} and No. {4} form a band.",
+                kind: .citizenToAll, difficulty: .medium)
+        ]
         var game = try makeGame(players: 4, commands: commands)
         expectRefusal("wrong_phase", &game, .command(player: "P1", choice: .text("No. {1} waves.")), at: at(0))
         _ = try game.apply(.deal, at: at(0))
@@ -310,8 +342,11 @@ import Testing
             _ = try game.apply(.command(player: queen, choice: .template(id: "u1")), at: at(1))
             Issue.record("a 4-number command was accepted with 3 numbered players")
         } catch {
-            #expect(error == RuleError(.tooManyTargets,
-                                       "That command names 4 numbers but only 3 players hold numbers."))
+            #expect(
+                error
+                    == RuleError(
+                        .tooManyTargets,
+                        "That command names 4 numbers but only 3 players hold numbers."))
         }
         #expect(game == before)
 
@@ -347,8 +382,9 @@ import Testing
         let commands = [
             QueenCommand(id: "u1", text: "No. {1} hops.", kind: .citizenToAll, difficulty: .mild),
             QueenCommand(id: "u2", text: "No. {1} spins for {queen}.", kind: .citizenToQueen, difficulty: .mild),
-            QueenCommand(id: "u3", text: "No. {1}, No. {2} and No. {3} stack hands.", kind: .citizenToCitizen,
-                         difficulty: .mild),
+            QueenCommand(
+                id: "u3", text: "No. {1}, No. {2} and No. {3} stack hands.", kind: .citizenToCitizen,
+                difficulty: .mild),
         ]
         var picked = Set<String>()
         for seed in UInt64(1)...60 {
@@ -369,8 +405,11 @@ import Testing
     }
 
     @Test func queenTimeoutFallsBackWhenNoCommandFits() throws {
-        let tooBig = [QueenCommand(id: "u1", text: "No. {1}, No. {2} and No. {3} stack hands.",
-                                   kind: .citizenToCitizen, difficulty: .mild)]
+        let tooBig = [
+            QueenCommand(
+                id: "u1", text: "No. {1}, No. {2} and No. {3} stack hands.",
+                kind: .citizenToCitizen, difficulty: .mild)
+        ]
         for commands in [[], tooBig] {
             var game = try makeGame(players: 3, commands: commands, seed: 4)
             _ = try game.apply(.deal, at: at(0))
@@ -392,8 +431,9 @@ import Testing
         var game = try makeGame(players: 5, seed: 8)
         _ = try game.apply(.deal, at: at(0))
         let round = try #require(game.currentRound)
-        _ = try game.apply(.command(player: round.queen, choice: .text("No. {1} gives No. {2} a thumbs-up.")),
-                           at: at(20))
+        _ = try game.apply(
+            .command(player: round.queen, choice: .text("No. {1} gives No. {2} a thumbs-up.")),
+            at: at(20))
         let order = try #require(game.currentOrder)
         #expect(try game.apply(.tick, at: Instant(milliseconds: 24_999)).isEmpty)
         #expect(game.phase == .countdown)
@@ -403,8 +443,12 @@ import Testing
         #expect(effects == [.revealed(numbers: round.numbers, targets: targets, salt: round.salt, round: 1)])
         #expect(game.phase == .revealed)
         #expect(game.nextDeadline == nil, "without auto-next the operator deals")
-        #expect(game.history == [QueenRoundRecord(round: 1, queen: round.queen, numbers: round.numbers,
-                                                  command: order.text, targets: targets, salt: round.salt)])
+        #expect(
+            game.history == [
+                QueenRoundRecord(
+                    round: 1, queen: round.queen, numbers: round.numbers,
+                    command: order.text, targets: targets, salt: round.salt)
+            ])
         #expect(try game.apply(.tick, at: at(500)).isEmpty)
 
         let next = try game.apply(.next, at: at(600))
@@ -432,8 +476,13 @@ import Testing
         _ = try game.apply(.command(player: game.queen!, choice: .text("No. {1} waves.")), at: at(25))
         _ = try game.apply(.tick, at: at(30))
         let deferred = try game.apply(.tick, at: at(40))
-        #expect(deferred == [.dealDeferred(RuleError(.tooFewPlayers,
-                                                     "The Queen's game needs at least 3 players; 2 are connected."))])
+        #expect(
+            deferred == [
+                .dealDeferred(
+                    RuleError(
+                        .tooFewPlayers,
+                        "The Queen's game needs at least 3 players; 2 are connected."))
+            ])
         #expect(game.phase == .revealed && game.nextDeadline == nil && game.roundNumber == 2)
     }
 
@@ -547,8 +596,11 @@ import Testing
         let effects = try game.apply(.end, at: at(301))
         #expect(game.history.count == 2, "the round cut short is not recorded")
         // The round cut short still opens its commitment (no targets: no order was carried out).
-        #expect(effects == [.revealed(numbers: cutShort.numbers, targets: [], salt: cutShort.salt, round: cutShort.number),
-                            .ended(history: game.history)])
+        #expect(
+            effects == [
+                .revealed(numbers: cutShort.numbers, targets: [], salt: cutShort.salt, round: cutShort.number),
+                .ended(history: game.history),
+            ])
         #expect(game.phase == .finished && game.nextDeadline == nil)
         expectRefusal("game_over", &game, .next, at: at(302))
         expectRefusal("game_over", &game, .end, at: at(302))
@@ -574,7 +626,8 @@ import Testing
     ]
 
     private func replay(_ events: [(seconds: Int, event: QueenGame.Event)], seed: UInt64) throws
-        -> (QueenGame, [QueenGame.Effect]) {
+        -> (QueenGame, [QueenGame.Effect])
+    {
         var game = try makeGame(players: 4, commands: BuiltinCommands.all, seed: seed)
         var effects: [QueenGame.Effect] = []
         for step in events { effects += try game.apply(step.event, at: at(step.seconds)) }
@@ -620,8 +673,9 @@ import Testing
         #expect(numbers("no 2, nr 3, Nr. 1, #5, No.6 and n° 7") == [2, 3, 1, 5, 6, 7])
         #expect(numbers("(#2) hugs no3.") == [2, 3])
         #expect(numbers("piano 2, No. 2nd, nobody 4, casino 3, No. 123, no one") == [])
-        #expect(CommandTemplate.libraryText(of: "No. 2 sings to #4, then no 2 bows to {queen}.")
-            == "No. {1} sings to No. {2}, then No. {1} bows to {queen}.")
+        #expect(
+            CommandTemplate.libraryText(of: "No. 2 sings to #4, then no 2 bows to {queen}.")
+                == "No. {1} sings to No. {2}, then No. {1} bows to {queen}.")
         #expect(CommandTemplate.libraryText(of: "No. {1} hugs nr 3") == "No. {1} hugs No. {2}")
         #expect(CommandTemplate.libraryText(of: "Everyone claps.") == "Everyone claps.")
     }
@@ -671,8 +725,11 @@ import Testing
             }
         }
         // The library's commands keep their meaning: "No. 1" there is text, not a number.
-        let library = [QueenCommand(id: "u1", text: "No. {1} hums the No. 1 hit.", kind: .citizenToAll,
-                                    difficulty: .mild)]
+        let library = [
+            QueenCommand(
+                id: "u1", text: "No. {1} hums the No. 1 hit.", kind: .citizenToAll,
+                difficulty: .mild)
+        ]
         var other = try makeGame(players: 4, commands: library)
         _ = try other.apply(.deal, at: at(0))
         _ = try other.apply(.command(player: other.queen!, choice: .template(id: "u1")), at: at(1))

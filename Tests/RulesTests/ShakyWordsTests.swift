@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Rules
 
 // MARK: - Helpers
@@ -14,14 +15,18 @@ private let paris = QuizQuestion(difficulty: .easy, text: "Capital of France?", 
 private let picard = QuizQuestion(difficulty: .medium, text: "Captain of the Enterprise-D?", answer: "Jean-Luc Picard")
 private let jupiter = QuizQuestion(difficulty: .hard, text: "Largest planet?", answer: "Jupiter")
 
-private func makeGame(teams: [String] = ["Red", "Blue", "Green"], questions: [QuizQuestion] = [paris, picard, jupiter],
-                      settings: ShakySettings = ShakySettings(), seed: UInt64 = 42) throws(RuleError) -> Game {
+private func makeGame(
+    teams: [String] = ["Red", "Blue", "Green"], questions: [QuizQuestion] = [paris, picard, jupiter],
+    settings: ShakySettings = ShakySettings(), seed: UInt64 = 42
+) throws(RuleError) -> Game {
     try Game(teams: teams, questions: questions, settings: settings, seed: seed)
 }
 
 /// A game already on question 1, opened at 0 s.
-private func startedGame(teams: [String] = ["Red", "Blue", "Green"], questions: [QuizQuestion] = [paris, picard, jupiter],
-                         settings: ShakySettings = ShakySettings(), seed: UInt64 = 42) throws(RuleError) -> Game {
+private func startedGame(
+    teams: [String] = ["Red", "Blue", "Green"], questions: [QuizQuestion] = [paris, picard, jupiter],
+    settings: ShakySettings = ShakySettings(), seed: UInt64 = 42
+) throws(RuleError) -> Game {
     var game = try makeGame(teams: teams, questions: questions, settings: settings, seed: seed)
     _ = try game.apply(.start, at: s(0))
     return game
@@ -68,14 +73,21 @@ private func skeleton(_ text: String) -> [Character?] { text.map { LetterScrambl
         #expect(throws: RuleError.self) { try makeGame(teams: []) }
         #expect(throws: RuleError.self) { try makeGame(questions: []) }
         func code(_ make: () throws(RuleError) -> Game) -> String? {
-            do { _ = try make(); return nil } catch { return error.code.rawValue }
+            do {
+                _ = try make()
+                return nil
+            } catch { return error.code.rawValue }
         }
         #expect(code { () throws(RuleError) in try makeGame(teams: []) } == "no_teams")
         #expect(code { () throws(RuleError) in try makeGame(questions: []) } == "no_questions")
         #expect(code { () throws(RuleError) in try makeGame(teams: ["Red", "red"]) } == "duplicate_team")
         #expect(code { () throws(RuleError) in try makeGame(teams: ["Red", " !"]) } == "invalid_team_name")
-        #expect(code { () throws(RuleError) in try makeGame(settings: ShakySettings(answerSeconds: 0)) } == "invalid_settings")
-        #expect(code { () throws(RuleError) in try makeGame(settings: ShakySettings(shakeCostPercent: 101)) } == "invalid_settings")
+        #expect(
+            code { () throws(RuleError) in try makeGame(settings: ShakySettings(answerSeconds: 0)) }
+                == "invalid_settings")
+        #expect(
+            code { () throws(RuleError) in try makeGame(settings: ShakySettings(shakeCostPercent: 101)) }
+                == "invalid_settings")
         #expect(code { () throws(RuleError) in try makeGame() } == nil)
     }
 
@@ -90,7 +102,10 @@ private func skeleton(_ text: String) -> [Character?] { text.map { LetterScrambl
         func error(_ change: (inout ShakySettings) -> Void) -> RuleError? {
             var settings = ShakySettings()
             change(&settings)
-            do { try settings.validate(); return nil } catch { return error }
+            do {
+                try settings.validate()
+                return nil
+            } catch { return error }
         }
         for (field, range) in ranges {
             #expect(error { $0[keyPath: field] = range.lowerBound } == nil, "\(field) \(range.lowerBound)")
@@ -118,8 +133,9 @@ private func skeleton(_ text: String) -> [Character?] { text.map { LetterScrambl
         #expect(partial == ShakySettings(answerSeconds: 30))
         let waiting = try JSONDecoder().decode(ShakySettings.self, from: Data(#"{"revealSeconds": null}"#.utf8))
         #expect(waiting.revealSeconds == nil)
-        let custom = ShakySettings(questionSeconds: 45, revealSeconds: nil, isForgiving: false,
-                                   basePoints: .init(easy: 1, medium: 2, hard: 3), shakeCostPercent: 10)
+        let custom = ShakySettings(
+            questionSeconds: 45, revealSeconds: nil, isForgiving: false,
+            basePoints: .init(easy: 1, medium: 2, hard: 3), shakeCostPercent: 10)
         #expect(try JSONDecoder().decode(ShakySettings.self, from: JSONEncoder().encode(custom)) == custom)
     }
 
@@ -260,7 +276,7 @@ private func skeleton(_ text: String) -> [Character?] { text.map { LetterScrambl
     @Test func queueFollowsPressesAndOvertakesWithinTheSettleWindow() throws {
         var game = try startedGame()
         let first = try game.apply(press("Red", at: 9.95, settle: 150), at: s(10))
-        #expect(first.isEmpty) // the order stays private while the head settles
+        #expect(first.isEmpty)  // the order stays private while the head settles
         #expect(game.nextDeadline == s(10.15))
         #expect(game.teamOnTurn == nil)
         let second = try game.apply(press("Blue", at: 9.9, settle: 150), at: s(10.1))
@@ -292,7 +308,7 @@ private func skeleton(_ text: String) -> [Character?] { text.map { LetterScrambl
         for seed in UInt64(1)...16 {
             let drawn = try order(seed: seed)
             #expect(drawn.tied == [true, true])
-            #expect(try order(seed: seed).teams == drawn.teams) // the same seed draws the same order
+            #expect(try order(seed: seed).teams == drawn.teams)  // the same seed draws the same order
             orders.insert(drawn.teams)
         }
         #expect(orders == [["Red", "Blue"], ["Blue", "Red"]])
@@ -307,8 +323,11 @@ private func skeleton(_ text: String) -> [Character?] { text.map { LetterScrambl
         _ = try game.apply(press("Red", at: 5), at: s(5))
         _ = try game.apply(press("Blue", at: 6), at: s(6))
         let effects = try game.apply(.answer(team: "Red", text: "Lyon"), at: s(8))
-        #expect(effects == [.result(team: "Red", correct: false, pointsAwarded: 0, isMisspelling: false, isTimedOut: false),
-                            .turn(team: "Blue", deadline: s(68))])
+        #expect(
+            effects == [
+                .result(team: "Red", correct: false, pointsAwarded: 0, isMisspelling: false, isTimedOut: false),
+                .turn(team: "Blue", deadline: s(68)),
+            ])
         #expect(game.isOut("Red") && !game.isOut("Blue"))
         #expect(game.teamOnTurn == "Blue")
         #expect(refusal(&game, press("Red", at: 9), at: s(9)) == "already_buzzed")
@@ -321,12 +340,15 @@ private func skeleton(_ text: String) -> [Character?] { text.map { LetterScrambl
         var game = try startedGame()
         _ = try game.apply(press("Red", at: 5), at: s(5))
         _ = try game.apply(press("Blue", at: 6), at: s(6))
-        #expect(game.nextDeadline == s(25)) // the buzz clock, cut by Red's buzz
+        #expect(game.nextDeadline == s(25))  // the buzz clock, cut by Red's buzz
         _ = try game.apply(.tick, at: s(25))
         #expect(game.nextDeadline == s(65))
         let effects = try game.apply(.tick, at: s(65))
-        #expect(effects == [.result(team: "Red", correct: false, pointsAwarded: 0, isMisspelling: false, isTimedOut: true),
-                            .turn(team: "Blue", deadline: s(125))])
+        #expect(
+            effects == [
+                .result(team: "Red", correct: false, pointsAwarded: 0, isMisspelling: false, isTimedOut: true),
+                .turn(team: "Blue", deadline: s(125)),
+            ])
         #expect(game.answerDeadline == s(125))
     }
 
@@ -346,9 +368,12 @@ private func skeleton(_ text: String) -> [Character?] { text.map { LetterScrambl
         _ = try game.apply(press("Blue", at: 2), at: s(2))
         let effects = try game.apply(.answer(team: "Blue", text: "paris"), at: s(4))
         #expect(effects.count == 2)
-        #expect(effects[0] == .result(team: "Blue", correct: true, pointsAwarded: 100, isMisspelling: false, isTimedOut: false))
+        #expect(
+            effects[0]
+                == .result(team: "Blue", correct: true, pointsAwarded: 100, isMisspelling: false, isTimedOut: false))
         let reveal = try #require(effects[1].revealed)
-        #expect(reveal.number == 1 && reveal.answer == "Paris" && reveal.scorer == "Blue" && reveal.pointsAwarded == 100)
+        #expect(
+            reveal.number == 1 && reveal.answer == "Paris" && reveal.scorer == "Blue" && reveal.pointsAwarded == 100)
         #expect(reveal.nextQuestionAt == s(9) && !reveal.isLastQuestion)
         #expect(reveal.standings.map(\.team) == ["Blue", "Red", "Green"])
         #expect(reveal.standings.map(\.rank) == [1, 2, 2])
@@ -363,13 +388,17 @@ private func skeleton(_ text: String) -> [Character?] { text.map { LetterScrambl
         var forgiving = try startedGame()
         _ = try forgiving.apply(press("Red", at: 1), at: s(1))
         let accepted = try forgiving.apply(.answer(team: "Red", text: "Pariz"), at: s(2))
-        #expect(accepted.first == .result(team: "Red", correct: true, pointsAwarded: 100, isMisspelling: true, isTimedOut: false))
+        #expect(
+            accepted.first
+                == .result(team: "Red", correct: true, pointsAwarded: 100, isMisspelling: true, isTimedOut: false))
         #expect(accepted.last?.revealed?.answer == "Paris")
 
         var strict = try startedGame(settings: ShakySettings(isForgiving: false))
         _ = try strict.apply(press("Red", at: 1), at: s(1))
         let refused = try strict.apply(.answer(team: "Red", text: "Pariz"), at: s(2))
-        #expect(refused.first == .result(team: "Red", correct: false, pointsAwarded: 0, isMisspelling: false, isTimedOut: false))
+        #expect(
+            refused.first
+                == .result(team: "Red", correct: false, pointsAwarded: 0, isMisspelling: false, isTimedOut: false))
     }
 
     @Test func questionEndsWhenTheBuzzClockRunsOutWithNobodyQueued() throws {
@@ -385,14 +414,16 @@ private func skeleton(_ text: String) -> [Character?] { text.map { LetterScrambl
         var game = try startedGame()
         _ = try game.apply(press("Red", at: 50), at: s(50))
         _ = try game.apply(press("Blue", at: 55), at: s(55))
-        #expect(try game.apply(.tick, at: s(60)).isEmpty) // buzzing closes, Red still answers
+        #expect(try game.apply(.tick, at: s(60)).isEmpty)  // buzzing closes, Red still answers
         #expect(game.phase == .question && !game.isBuzzOpen)
         #expect(refusal(&game, .shake(team: "Green"), at: s(61)) == "buzz_closed")
         let wrong = try game.apply(.answer(team: "Red", text: "Lyon"), at: s(62))
         #expect(wrong.last == .turn(team: "Blue", deadline: s(122)))
         let last = try game.apply(.answer(team: "Blue", text: "Nice"), at: s(63))
         #expect(last.count == 2)
-        #expect(last.first == .result(team: "Blue", correct: false, pointsAwarded: 0, isMisspelling: false, isTimedOut: false))
+        #expect(
+            last.first
+                == .result(team: "Blue", correct: false, pointsAwarded: 0, isMisspelling: false, isTimedOut: false))
         #expect(last.last?.revealed?.scorer == nil)
     }
 
@@ -409,11 +440,13 @@ private func skeleton(_ text: String) -> [Character?] { text.map { LetterScrambl
 
     @Test func lateTickHandlesEveryPassedDeadlineInOrder() throws {
         var game = try startedGame()
-        _ = try game.apply(press("Red", at: 45), at: s(45)) // buzz clock stays at 60, Red answers until 105
+        _ = try game.apply(press("Red", at: 45), at: s(45))  // buzz clock stays at 60, Red answers until 105
         #expect(game.answerDeadline == s(105))
         let effects = try game.apply(.tick, at: s(200))
         #expect(effects.count == 2)
-        #expect(effects.first == .result(team: "Red", correct: false, pointsAwarded: 0, isMisspelling: false, isTimedOut: true))
+        #expect(
+            effects.first
+                == .result(team: "Red", correct: false, pointsAwarded: 0, isMisspelling: false, isTimedOut: true))
         // The reveal pause starts when the tick is handled, so nothing is skipped unseen.
         #expect(effects.last?.revealed?.nextQuestionAt == s(205))
     }
@@ -458,7 +491,9 @@ private func skeleton(_ text: String) -> [Character?] { text.map { LetterScrambl
         _ = try game.apply(.shake(team: "Red"), at: s(4))
         #expect(game.letters(for: "Red")?.text.hasPrefix("JEA") == true)
         let result = try game.apply(.answer(team: "Red", text: "Jean Luc Picard"), at: s(5))
-        #expect(result.first == .result(team: "Red", correct: true, pointsAwarded: 50, isMisspelling: false, isTimedOut: false))
+        #expect(
+            result.first
+                == .result(team: "Red", correct: true, pointsAwarded: 50, isMisspelling: false, isTimedOut: false))
         #expect(game.scores["Red"] == 50)
     }
 
@@ -472,7 +507,9 @@ private func skeleton(_ text: String) -> [Character?] { text.map { LetterScrambl
         #expect(offers == [180, 60, 0])
         _ = try game.apply(press("Red", at: 5), at: s(5))
         let result = try game.apply(.answer(team: "Red", text: "Jupiter"), at: s(6))
-        #expect(result.first == .result(team: "Red", correct: true, pointsAwarded: 0, isMisspelling: false, isTimedOut: false))
+        #expect(
+            result.first
+                == .result(team: "Red", correct: true, pointsAwarded: 0, isMisspelling: false, isTimedOut: false))
         #expect(game.correctCounts["Red"] == 1 && game.scores["Red"] == 0)
     }
 
@@ -501,7 +538,7 @@ private func skeleton(_ text: String) -> [Character?] { text.map { LetterScrambl
 @Suite struct ShakyFlowTests {
     @Test func pauseFreezesAndResumeShiftsEveryClock() throws {
         var game = try startedGame()
-        _ = try game.apply(press("Red", at: 10), at: s(10)) // buzz clock 30 s, answer clock 70 s
+        _ = try game.apply(press("Red", at: 10), at: s(10))  // buzz clock 30 s, answer clock 70 s
         #expect(try game.apply(.pause, at: s(12)) == [.paused])
         #expect(game.isPaused && game.pausedAt == s(12) && game.nextDeadline == nil)
         #expect(try game.apply(.tick, at: s(100)).isEmpty)
@@ -514,7 +551,7 @@ private func skeleton(_ text: String) -> [Character?] { text.map { LetterScrambl
         #expect(game.buzzDeadline == s(130) && game.answerDeadline == s(170) && game.nextDeadline == s(130))
         #expect(refusal(&game, .resume, at: s(113)) == "not_paused")
 
-        _ = try game.apply(.answer(team: "Red", text: "Paris"), at: s(114)) // reveal until 119 s
+        _ = try game.apply(.answer(team: "Red", text: "Paris"), at: s(114))  // reveal until 119 s
         _ = try game.apply(.pause, at: s(115))
         let again = try game.apply(.resume, at: s(120))
         #expect(again == [.resumed(.init(buzzDeadline: nil, answerDeadline: nil, nextQuestionAt: s(124)))])
@@ -532,7 +569,7 @@ private func skeleton(_ text: String) -> [Character?] { text.map { LetterScrambl
 
     @Test func revealAdvancesByItselfAfterRevealSeconds() throws {
         var game = try startedGame(questions: [paris, picard])
-        _ = try game.apply(.tick, at: s(60)) // nobody buzzed: reveal until 65 s
+        _ = try game.apply(.tick, at: s(60))  // nobody buzzed: reveal until 65 s
         #expect(try game.apply(.tick, at: s(64.9)).isEmpty)
         let next = try game.apply(.tick, at: s(65))
         let opened = try #require(next.first?.opened)
@@ -546,7 +583,7 @@ private func skeleton(_ text: String) -> [Character?] { text.map { LetterScrambl
     @Test func withoutARevealPauseTheOperatorMovesOn() throws {
         for reveal in [0, nil] as [Int?] {
             var game = try startedGame(questions: [paris, picard], settings: ShakySettings(revealSeconds: reveal))
-            let ended = try game.apply(.next, at: s(5)) // the operator ends the open question
+            let ended = try game.apply(.next, at: s(5))  // the operator ends the open question
             #expect(ended.first?.revealed?.scorer == nil)
             #expect(ended.first?.revealed?.nextQuestionAt == nil)
             #expect(game.phase == .reveal && game.nextDeadline == nil)
@@ -559,8 +596,9 @@ private func skeleton(_ text: String) -> [Character?] { text.map { LetterScrambl
     }
 
     @Test func scoreboardSharesRanksOnTies() throws {
-        var game = try startedGame(teams: ["Red", "Blue", "Green", "Gold"], questions: [paris, paris, jupiter],
-                                   settings: ShakySettings(revealSeconds: 0))
+        var game = try startedGame(
+            teams: ["Red", "Blue", "Green", "Gold"], questions: [paris, paris, jupiter],
+            settings: ShakySettings(revealSeconds: 0))
         _ = try game.apply(press("Red", at: 1), at: s(1))
         _ = try game.apply(.answer(team: "Red", text: "Paris"), at: s(2))
         _ = try game.apply(.next, at: s(3))
@@ -571,15 +609,16 @@ private func skeleton(_ text: String) -> [Character?] { text.map { LetterScrambl
         _ = try game.apply(.shake(team: "Gold"), at: s(7))
         _ = try game.apply(.shake(team: "Gold"), at: s(7))
         _ = try game.apply(press("Gold", at: 8), at: s(8))
-        _ = try game.apply(.answer(team: "Gold", text: "Jupiter"), at: s(9)) // 300 - 3 × 75 = 75
+        _ = try game.apply(.answer(team: "Gold", text: "Jupiter"), at: s(9))  // 300 - 3 × 75 = 75
         let effects = try game.apply(.next, at: s(10))
         let board = try #require(effects.first?.finalBoard)
-        #expect(board == [
-            .init(rank: 1, team: "Red", score: 100, correctCount: 1),
-            .init(rank: 1, team: "Blue", score: 100, correctCount: 1),
-            .init(rank: 3, team: "Gold", score: 75, correctCount: 1),
-            .init(rank: 4, team: "Green", score: 0, correctCount: 0),
-        ])
+        #expect(
+            board == [
+                .init(rank: 1, team: "Red", score: 100, correctCount: 1),
+                .init(rank: 1, team: "Blue", score: 100, correctCount: 1),
+                .init(rank: 3, team: "Gold", score: 75, correctCount: 1),
+                .init(rank: 4, team: "Green", score: 0, correctCount: 0),
+            ])
         #expect(game.finalRanking == board)
         #expect(refusal(&game, .next, at: s(11)) == "game_over")
         #expect(refusal(&game, .end, at: s(11)) == "game_over")
@@ -643,12 +682,15 @@ private func skeleton(_ text: String) -> [Character?] { text.map { LetterScrambl
         #expect(firstLog == secondLog)
         #expect(first.phase == .finished)
         #expect(first.finalRanking?.first == .init(rank: 1, team: "Gold", score: 200, correctCount: 1))
-        #expect(firstLog[12].first == .result(team: "Gold", correct: true, pointsAwarded: 200, isMisspelling: true,
-                                              isTimedOut: false))
+        #expect(
+            firstLog[12].first
+                == .result(
+                    team: "Gold", correct: true, pointsAwarded: 200, isMisspelling: true,
+                    isTimedOut: false))
         #expect(firstLog[2].isEmpty && firstLog[3].isEmpty)  // settling: the order is not announced yet
         #expect(firstLog[4].first?.buzzUpdate?.entries.allSatisfy { $0.isTied } == true)
         let (_, otherLog) = try play(script.map(\.0), seed: 8)
-        #expect(otherLog[0] != firstLog[0]) // another seed scrambles differently
+        #expect(otherLog[0] != firstLog[0])  // another seed scrambles differently
 
         let restored = try JSONDecoder().decode(Game.self, from: JSONEncoder().encode(first))
         #expect(restored == first)
@@ -671,7 +713,9 @@ private func skeleton(_ text: String) -> [Character?] { text.map { LetterScrambl
         _ = try game.apply(.tick, at: s(200))
         #expect(game.teamAwaitingVerdict == "Red")
         let accepted = try game.apply(.judge(team: "Red", correct: true), at: s(201))
-        #expect(accepted.first == .result(team: "Red", correct: true, pointsAwarded: 100, isMisspelling: false, isTimedOut: false))
+        #expect(
+            accepted.first
+                == .result(team: "Red", correct: true, pointsAwarded: 100, isMisspelling: false, isTimedOut: false))
         #expect(game.scores["Red"] == 100)
         #expect(game.answers.last?.isByHand == true)
     }
@@ -684,7 +728,9 @@ private func skeleton(_ text: String) -> [Character?] { text.map { LetterScrambl
         _ = try game.apply(press("Blue", at: 1.5), at: s(1.5))
         _ = try game.apply(.answer(team: "Red", text: "Paris"), at: s(2))
         let rejected = try game.apply(.judge(team: "Red", correct: false), at: s(3))
-        #expect(rejected.contains(.result(team: "Red", correct: false, pointsAwarded: 0, isMisspelling: false, isTimedOut: false)))
+        #expect(
+            rejected.contains(
+                .result(team: "Red", correct: false, pointsAwarded: 0, isMisspelling: false, isTimedOut: false)))
         #expect(game.teamOnTurn == "Blue")
         #expect(game.scores["Red"] == 0)
     }
@@ -696,7 +742,9 @@ private func skeleton(_ text: String) -> [Character?] { text.map { LetterScrambl
         _ = try game.apply(.answer(team: "Red", text: "Parris ville"), at: s(2))
         #expect(game.teamOnTurn == "Blue")
         let effects = try game.apply(.judge(team: "Red", correct: true), at: s(3))
-        #expect(effects.first == .result(team: "Red", correct: true, pointsAwarded: 100, isMisspelling: false, isTimedOut: false))
+        #expect(
+            effects.first
+                == .result(team: "Red", correct: true, pointsAwarded: 100, isMisspelling: false, isTimedOut: false))
         #expect(game.phase == .reveal)
         #expect(game.scores["Red"] == 100)
     }
@@ -757,8 +805,9 @@ private func skeleton(_ text: String) -> [Character?] { text.map { LetterScrambl
         var game = try startedGame(teams: ["Red", "Blue"])
         _ = try game.apply(press("Red", at: 1), at: s(1))
         _ = try game.apply(.tick, at: s(62))  // Red's answer clock runs out with nothing typed
-        #expect(refusalError(&game, .judge(team: "Red", correct: true), at: s(63))?.message
-            == "Red typed no answer to question 1: nothing to accept.")
+        #expect(
+            refusalError(&game, .judge(team: "Red", correct: true), at: s(63))?.message
+                == "Red typed no answer to question 1: nothing to accept.")
         _ = try game.apply(.steer(.pause), at: s(64))
         #expect(refusal(&game, .judge(team: "Red", correct: false), at: s(65)) == "paused")
     }

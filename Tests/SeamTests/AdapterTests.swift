@@ -23,7 +23,8 @@ struct AdapterTests {
         let answer = try #require(game.record.questions.first?.answer)
         let redLetters = try ann.expect("question")["letters"]?.stringValue
         _ = try bob.expect("question")
-        #expect(try board.expect("question")["letters"]?.stringValue == redLetters, "boards see the first team's letters")
+        #expect(
+            try board.expect("question")["letters"]?.stringValue == redLetters, "boards see the first team's letters")
 
         ann.send(["type": "shake"])
         let hint = try ann.expect("hint")
@@ -91,7 +92,8 @@ struct AdapterTests {
                 #expect(secrets.isEmpty, "the Queen holds no number")
             } else {
                 #expect(secrets.count == 1)
-                #expect(secrets.first?["number"]?.intValue.map(Int.init) == round.numbers[name], "\(name) got their own")
+                #expect(
+                    secrets.first?["number"]?.intValue.map(Int.init) == round.numbers[name], "\(name) got their own")
             }
         }
         #expect(!board.types().contains("secret"))

@@ -50,7 +50,8 @@ struct CatchUpTests {
         late.update()
         #expect(
             late.screen() == board.screen(),
-            "a board joining during \(phase):\n\(difference(late.screen(), board.screen()))", sourceLocation: sourceLocation)
+            "a board joining during \(phase):\n\(difference(late.screen(), board.screen()))",
+            sourceLocation: sourceLocation)
         #expect(late.state.game != nil, "the late board sees the game during \(phase)", sourceLocation: sourceLocation)
         // The same player on a new connection, with its token: the old screen is the live one.
         let token = try #require(player.state.token)
@@ -133,7 +134,8 @@ struct CatchUpTests {
         host.console("continue")
 
         let queen = try #require(game.game.queen)
-        let queenConnection = queen == "Ann" ? ann.connection : players[["Ann", "Bob", "Cid", "Dee"].firstIndex(of: queen)!]
+        let queenConnection =
+            queen == "Ann" ? ann.connection : players[["Ann", "Bob", "Cid", "Dee"].firstIndex(of: queen)!]
         queenConnection.send(["type": "command", "text": "No. {1} sings to No. {2}"])
         host.advance(by: 1_000)
         try CatchUpTests.check(host, board: &board, player: &ann, phase: "the countdown")

@@ -142,7 +142,9 @@ enum CoinWire: GameWire {
         static let type = "scoreboard"
         var final = true
         var ranking: [Score]
-        func line(for reader: Perspective) -> String? { "Final: " + ranking.map { "\($0.team) \($0.score)" }.joined(separator: " · ") }
+        func line(for reader: Perspective) -> String? {
+            "Final: " + ranking.map { "\($0.team) \($0.score)" }.joined(separator: " · ")
+        }
     }
 
     enum Message: MessageFamily {
@@ -176,7 +178,9 @@ enum CoinWire: GameWire {
 
         static func decode(_ request: PlayRequest) throws(ProtocolError) -> Action {
             let fields = MessageFields(request)
-            guard request.type == "call" else { throw fields.error(.unknownType, "Coin toss has no \"\(request.type)\".") }
+            guard request.type == "call" else {
+                throw fields.error(.unknownType, "Coin toss has no \"\(request.type)\".")
+            }
             let side = try fields.requiredString("side", limit: 5)
             guard let parsed = CoinToss.Side(rawValue: side) else {
                 throw fields.error(.badField, "\"side\" must be heads or tails.")
@@ -338,7 +342,9 @@ struct CoinView: GameScreen {
     }
 
     func rows(_ state: ClientState, width: Int, height: Int, now: Int64, letters: LetterStyle) -> [Row] {
-        var rows: [Row] = [ScreenRenderer.indent(isOver ? "The coin toss is over." : "Round \(round): heads or tails?", .bold)]
+        var rows: [Row] = [
+            ScreenRenderer.indent(isOver ? "The coin toss is over." : "Round \(round): heads or tails?", .bold)
+        ]
         if let lastSide { rows.append(ScreenRenderer.indent("Last flip: \(lastSide)")) }
         if let remaining = state.remaining(until: deadline, now: now), !isOver {
             rows.append(ScreenRenderer.indent("Time left " + ScreenText.clock(remaining)))

@@ -71,7 +71,10 @@ struct OrganiserTests {
                 == #"Red's answer "certainly wrong" to question 1 now counts as right: +100. Scores: #1 Red 100 · #2 Blue 0."#
         )
         let overruled = try bob.expect("overruled")
-        #expect(host.consoleLines.contains { $0.hasSuffix("You counted Red's answer to question 1 as right (+100). Scores: #1 Red 100 · #2 Blue 0.") }, "\(host.consoleLines)")
+        #expect(
+            host.consoleLines.contains {
+                $0.hasSuffix("You counted Red's answer to question 1 as right (+100). Scores: #1 Red 100 · #2 Blue 0.")
+            }, "\(host.consoleLines)")
         #expect(overruled["team"] == "Red")
         #expect(overruled["points"] == 100)
         #expect(host.console("accept Red") == [#"! Red's answer to question 1 already counts as right."#])
@@ -259,7 +262,9 @@ struct OrganiserTests {
         #expect(
             host.console("quit").first?.contains("Type quit again") == true, "another command in between asks again")
         host.advance(by: 31_000)
-        #expect(host.console("quit").first?.contains("Type quit again") == true, "a confirmation half a minute later asks again")
+        #expect(
+            host.console("quit").first?.contains("Type quit again") == true,
+            "a confirmation half a minute later asks again")
         let admin = try host.watcher(.admin)
         admin.send(["type": "console", "line": "status"])
         #expect(!admin.drain().isEmpty, "the operator client got its answer")
@@ -351,11 +356,15 @@ struct OrganiserTests {
         #expect(typo == ["! Shaky Words has no option \"judge-by-hnad\" here. Did you mean judge-by-hand?"])
         #expect(host.core.room.game == nil, "a mistyped option starts no game that ignores it")
         let unknown = host.console("start shaky colour=red")
-        #expect(unknown.first?.hasPrefix("! Shaky Words has no option \"colour\" here. Its options: teams, questions, ") == true, "\(unknown)")
+        #expect(
+            unknown.first?.hasPrefix("! Shaky Words has no option \"colour\" here. Its options: teams, questions, ")
+                == true, "\(unknown)")
         let admin = try host.watcher(.admin)
         admin.send(["type": "start", "game": "shaky", "questions": 3, "judgeByHnad": true])
         let ok = try admin.expect("ok")["message"]?.stringValue ?? ""
-        #expect(ok.hasSuffix("Ignored: Shaky Words has no option \"judge-by-hnad\" here. Did you mean judge-by-hand?"), "a JSON start keeps protocol 1's promise and says what it ignored: \(ok)")
+        #expect(
+            ok.hasSuffix("Ignored: Shaky Words has no option \"judge-by-hnad\" here. Did you mean judge-by-hand?"),
+            "a JSON start keeps protocol 1's promise and says what it ignored: \(ok)")
         host.console("end")
         #expect(host.console("start shaky 3 judge=sometimes").first?.contains("judge must be manual or auto") == true)
         host.console("start shaky 3 judge=manual")

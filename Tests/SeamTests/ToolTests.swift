@@ -52,7 +52,9 @@ enum Riddles: ManagedContent {
 
     static func encode(_ item: Riddle, format: String) -> [UInt8] { (try? JSONCoding.bytes(item)) ?? [] }
     static func unknownItem(_ id: String) -> RuleError { RuleError(.unknownPack, "There is no riddle \"\(id)\".") }
-    static func summary(of item: Riddle) -> (id: String, name: String, detail: String) { (item.id, item.name, "1 answer") }
+    static func summary(of item: Riddle) -> (id: String, name: String, detail: String) {
+        (item.id, item.name, "1 answer")
+    }
     static func describe(_ item: Riddle) -> [String] { [item.name, "Answer: \(item.answer)"] }
 }
 
@@ -77,7 +79,8 @@ struct ToolTests {
 
         // Import from the console (files live on the host); an admin client may not.
         let file = host.data.path + "/sfinx.json"
-        try Data(#"{"id":"echo","name":"What answers without a mouth?","answer":"An echo"}"#.utf8).write(to: URL(fileURLWithPath: file))
+        try Data(#"{"id":"echo","name":"What answers without a mouth?","answer":"An echo"}"#.utf8).write(
+            to: URL(fileURLWithPath: file))
         #expect(host.console("riddle import \(file)") == ["Imported riddle echo (What answers without a mouth?)."])
         #expect(FileManager.default.fileExists(atPath: host.data.path + "/riddles/echo.json"))
 

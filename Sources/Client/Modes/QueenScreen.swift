@@ -246,7 +246,8 @@ struct QueenView: GameScreen {
         switch prompt.purpose {
         case "search":
             let message: ClientMessage =
-                text.isEmpty ? .library(action: "list", fields: [:]) : .library(action: "search", fields: ["text": .string(text)])
+                text.isEmpty
+                ? .library(action: "list", fields: [:]) : .library(action: "search", fields: ["text": .string(text)])
             return [.send(message)]
         default:
             guard !text.isEmpty else { return [] }
@@ -425,9 +426,11 @@ struct QueenView: GameScreen {
             ])
             rows.append(
                 ScreenRenderer.indent(
-                    "The numbers may have been changed after the Queen chose. Tell everyone.", .colored(.red, bold: true)))
+                    "The numbers may have been changed after the Queen chose. Tell everyone.",
+                    .colored(.red, bold: true)))
         case .unknown:
-            rows.append(ScreenRenderer.indent("(deal not checked: this screen joined after the numbers were dealt)", .dim))
+            rows.append(
+                ScreenRenderer.indent("(deal not checked: this screen joined after the numbers were dealt)", .dim))
         }
         if let remaining = state.remaining(until: revealed.nextAt, now: now) {
             rows.append(ScreenRenderer.indent("Next round in \(ScreenText.clock(remaining))", .dim))

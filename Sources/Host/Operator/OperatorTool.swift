@@ -75,7 +75,8 @@ struct ToolShelf {
     func run(line words: [String], caller: ToolCaller) -> Result<any HostMessage, RuleError>? {
         guard let first = words.first, let tool = tool(noun: first) else { return nil }
         guard let request = tool.parse(Array(words.dropFirst())) else {
-            return .failure(RuleError(.unknownCommand, "Usage:\n" + tool.usage.map { "  " + $0 }.joined(separator: "\n")))
+            return .failure(
+                RuleError(.unknownCommand, "Usage:\n" + tool.usage.map { "  " + $0 }.joined(separator: "\n")))
         }
         do {
             return .success(try tool.run(request, caller: caller))
@@ -105,7 +106,9 @@ protocol ManagedContent: ContentKind, SendableMetatype {
     static func parseEdit(_ words: [String]) -> ToolRequest?
     /// Applies one of the kind's own edits to the library; returns the changed id and what to say, or nil when the
     /// action is not one of the kind's.
-    static func edit(_ request: ToolRequest, in library: inout Library) throws(RuleError) -> (id: String, message: String)?
+    static func edit(_ request: ToolRequest, in library: inout Library) throws(RuleError) -> (
+        id: String, message: String
+    )?
     /// Answers one of the kind's own read-only actions (`print`, `history`), with the kind's data folder at hand;
     /// nil when the action is not one of them.
     static func query(_ request: ToolRequest, in library: Library, folder: String, caller: ToolCaller)
@@ -115,7 +118,9 @@ protocol ManagedContent: ContentKind, SendableMetatype {
 extension ManagedContent {
     static var editUsage: [String] { [] }
     static func parseEdit(_ words: [String]) -> ToolRequest? { nil }
-    static func edit(_ request: ToolRequest, in library: inout Library) throws(RuleError) -> (id: String, message: String)? {
+    static func edit(_ request: ToolRequest, in library: inout Library) throws(RuleError) -> (
+        id: String, message: String
+    )? {
         nil
     }
     static func query(_ request: ToolRequest, in library: Library, folder: String, caller: ToolCaller)
@@ -159,7 +164,8 @@ final class ContentTool<Kind: ManagedContent>: OperatorTool {
         switch (action, rest.count) {
         case ("list", 0): return ToolRequest(action: "list")
         case ("show", 1), ("delete", 1): return ToolRequest(action: action, fields: ["item": .string(rest[0])])
-        case ("import", 1...): return ToolRequest(action: "import", fields: ["file": .string(rest.joined(separator: " "))])
+        case ("import", 1...):
+            return ToolRequest(action: "import", fields: ["file": .string(rest.joined(separator: " "))])
         case ("export", 2...):
             return ToolRequest(
                 action: "export",
@@ -216,7 +222,8 @@ final class ContentTool<Kind: ManagedContent>: OperatorTool {
                 guard let edited = try Kind.edit(request, in: &library) else {
                     throw RuleError(
                         .unknownCommand,
-                        "Unknown \(Kind.commandWord) action \"\(request.action)\". Use: \(usage.joined(separator: " · ")).")
+                        "Unknown \(Kind.commandWord) action \"\(request.action)\". Use: \(usage.joined(separator: " · "))."
+                    )
                 }
                 result = edited
                 return edited.id
@@ -228,7 +235,8 @@ final class ContentTool<Kind: ManagedContent>: OperatorTool {
     private func checkLocal(_ caller: ToolCaller) throws(RuleError) {
         guard caller.isLocal else {
             throw RuleError(
-                .forbidden, "Importing and exporting files works from the host's console only (files live on the host).")
+                .forbidden, "Importing and exporting files works from the host's console only (files live on the host)."
+            )
         }
     }
 }

@@ -48,17 +48,21 @@ enum JournalRecord: Codable, Equatable {
         switch try fields.decode(Kind.self, forKey: .k) {
         case .room:
             self = .room(
-                code: try fields.decode(String.self, forKey: .room), adminKey: try fields.decode(String.self, forKey: .adminKey),
+                code: try fields.decode(String.self, forKey: .room),
+                adminKey: try fields.decode(String.self, forKey: .adminKey),
                 at: try fields.decodeIfPresent(Int64.self, forKey: .at) ?? 0,
                 opened: try fields.decodeIfPresent(String.self, forKey: .opened))
         case .join: self = .join(try fields.decode(Player.self, forKey: .player))
         case .leave: self = .leave(playerID: try fields.decode(String.self, forKey: .player))
         case .start:
             self = .start(
-                game: try fields.decode(String.self, forKey: .game), record: try fields.decode(JSONValue.self, forKey: .record),
+                game: try fields.decode(String.self, forKey: .game),
+                record: try fields.decode(JSONValue.self, forKey: .record),
                 at: try fields.decodeIfPresent(Int64.self, forKey: .at) ?? 0)
         case .event:
-            self = .event(at: try fields.decode(Int64.self, forKey: .at), event: try fields.decode(JSONValue.self, forKey: .event))
+            self = .event(
+                at: try fields.decode(Int64.self, forKey: .at), event: try fields.decode(JSONValue.self, forKey: .event)
+            )
         case .gameEnd: self = .gameEnd
         case .ban:
             self = .ban(

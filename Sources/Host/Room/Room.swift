@@ -72,13 +72,14 @@ struct Room {
     /// and neither do look-alike letters of other scripts (the Cyrillic "Аnn" is "Ann"; `TextFolding.lookalikeKey`).
     static func key(_ name: String) -> String {
         if name.utf8.allSatisfy({ $0 < 0x80 }) {  // the common case, without Foundation's folding
-            let compact = String(decoding: name.utf8.compactMap { byte -> UInt8? in
-                switch byte {
-                case UInt8(ascii: "A")...UInt8(ascii: "Z"): return byte + 32
-                case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"): return byte
-                default: return nil
-                }
-            }, as: UTF8.self)
+            let compact = String(
+                decoding: name.utf8.compactMap { byte -> UInt8? in
+                    switch byte {
+                    case UInt8(ascii: "A")...UInt8(ascii: "Z"): return byte + 32
+                    case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"): return byte
+                    default: return nil
+                    }
+                }, as: UTF8.self)
             return compact.isEmpty ? name.lowercased() : compact
         }
         let compact = TextFolding.lookalikeKey(name)

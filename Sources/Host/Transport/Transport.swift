@@ -200,11 +200,14 @@ final class Transport: Outlet {
                 if now - rate.windowStart >= 1000 { rate = (now, 0) }
                 rate.count += 1
                 connectionRates[peer] = rate
-                if connectionRates.count > 1000 { connectionRates = connectionRates.filter { now - $0.value.windowStart < 1000 } }
+                if connectionRates.count > 1000 {
+                    connectionRates = connectionRates.filter { now - $0.value.windowStart < 1000 }
+                }
                 if rate.count > limits.connectionsPerSecond {
                     refuse(socket, .rateLimited, "Too many new connections from \(peer); wait a second.")
                     log.warning(
-                        "Refused a connection from \(peer): more than \(limits.connectionsPerSecond) new connections a second.")
+                        "Refused a connection from \(peer): more than \(limits.connectionsPerSecond) new connections a second."
+                    )
                     continue
                 }
             }
@@ -265,7 +268,9 @@ final class Transport: Outlet {
         if !link.hasUncommitted { uncommitted.append(link) }
         link.enqueue(bytes)
         if link.pendingOutputCount > limits.maximumOutputBytes {
-            drop(link, reason: "it stopped reading (more than \(limits.maximumOutputBytes / 1024) KiB waiting to be sent)")
+            drop(
+                link,
+                reason: "it stopped reading (more than \(limits.maximumOutputBytes / 1024) KiB waiting to be sent)")
         }
     }
 
@@ -273,7 +278,9 @@ final class Transport: Outlet {
         guard let fd = descriptors[id], let link = links[fd], !link.isClosed else { return }
         guard afterFlush else { return drop(link, reason: "closed by the host") }
         link.isClosingAfterFlush = true
-        if link.pendingOutputCount == 0 { finishClosing(link) } else if !link.hasUncommitted {
+        if link.pendingOutputCount == 0 {
+            finishClosing(link)
+        } else if !link.hasUncommitted {
             dirty.append(link)
         }
     }

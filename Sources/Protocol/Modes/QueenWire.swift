@@ -133,7 +133,9 @@ public enum QueenWire: GameWire {
 
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: Key.self)
-            entries = try container.allKeys.map { (name: $0.stringValue, number: try container.decode(Int.self, forKey: $0)) }
+            entries = try container.allKeys.map {
+                (name: $0.stringValue, number: try container.decode(Int.self, forKey: $0))
+            }
         }
 
         public func encode(to encoder: any Encoder) throws {

@@ -86,7 +86,8 @@ public func splitCommand(_ line: String) -> (verb: String, rest: String) {
     let trimmed = line.trimmingCharacters(in: .whitespacesAndControls)
     guard let space = trimmed.firstIndex(where: { $0 == " " || $0 == "\t" }) else { return (trimmed.lowercased(), "") }
     return (
-        String(trimmed[..<space]).lowercased(), String(trimmed[space...]).trimmingCharacters(in: .whitespacesAndControls)
+        String(trimmed[..<space]).lowercased(),
+        String(trimmed[space...]).trimmingCharacters(in: .whitespacesAndControls)
     )
 }
 
@@ -130,7 +131,8 @@ public struct StartGrammar: Sendable {
         for choice in choices where choice.values.contains(lowered) { return (choice.key, .string(lowered)) }
         if let flag = flags[lowered] { return (flag, .bool(true)) }
         guard let rest else { return nil }
-        return rest.isList ? (rest.key, .array(word.split(separator: ",").map { .string(String($0)) })) : (rest.key, .string(word))
+        return rest.isList
+            ? (rest.key, .array(word.split(separator: ",").map { .string(String($0)) })) : (rest.key, .string(word))
     }
 }
 

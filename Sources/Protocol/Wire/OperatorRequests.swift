@@ -169,10 +169,12 @@ public enum LibraryRequest: Equatable, Sendable {
         case "list": return .list(includingHidden: try fields.bool(Field.hidden.rawValue) ?? false)
         case "search": return .search(try optional(.text) ?? "")
         case "add":
-            return .add(text: try optional(.text) ?? "", kind: try optional(.kind), difficulty: try optional(.difficulty))
+            return .add(
+                text: try optional(.text) ?? "", kind: try optional(.kind), difficulty: try optional(.difficulty))
         case "edit":
             return .edit(
-                id: try id(), text: try optional(.text), kind: try optional(.kind), difficulty: try optional(.difficulty))
+                id: try id(), text: try optional(.text), kind: try optional(.kind),
+                difficulty: try optional(.difficulty))
         case "delete": return .delete(id: try id())
         case "hide": return .hide(id: try id())
         case "unhide": return .unhide(id: try id())

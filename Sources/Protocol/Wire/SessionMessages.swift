@@ -672,7 +672,9 @@ public struct DiscoveryProbe: Codable, Sendable, Equatable {
     /// The datagram.
     public var datagram: [UInt8] {
         var object: JSONObject = ["type": .string(Self.type)]
-        for member in (try? JSONCoding.encode(self))?.objectValue ?? JSONObject() { object.append(member.key, member.value) }
+        for member in (try? JSONCoding.encode(self))?.objectValue ?? JSONObject() {
+            object.append(member.key, member.value)
+        }
         return JSONEncoding.encode(.object(object))
     }
 

@@ -30,7 +30,10 @@ public enum BuiltinCommands {
         ("No. {1} and No. {2} act out a 20-second scene from a dramatic soap opera.", .citizenToCitizen, .bold),
         ("No. {1} sings No. {2} a made-up song about their socks.", .citizenToCitizen, .bold),
         ("No. {1} and No. {2} dance a slow waltz while No. {3} hums the music.", .citizenToCitizen, .bold),
-        ("No. {1} advertises No. {2} as an amazing new product in a 30-second TV commercial.", .citizenToCitizen, .bold),
+        (
+            "No. {1} advertises No. {2} as an amazing new product in a 30-second TV commercial.", .citizenToCitizen,
+            .bold
+        ),
         ("No. {1} and No. {2} act out a tense penalty shoot-out with an invisible ball.", .citizenToCitizen, .bold),
         ("No. {1} narrates while No. {2} makes a slow-motion action-movie escape.", .citizenToCitizen, .bold),
         ("No. {1} and No. {2} swap voices: each talks like the other until the next round.", .citizenToCitizen, .bold),
@@ -81,7 +84,13 @@ public enum BuiltinCommands {
         ("No. {1} kneels and swears a knight's oath of loyalty to Queen {queen}.", .citizenToQueen, .bold),
         ("No. {1} narrates Queen {queen}'s life as an epic film trailer.", .citizenToQueen, .bold),
         ("No. {1} and No. {2} fight a duel with invisible swords in Queen {queen}'s honour.", .citizenToQueen, .bold),
-        ("No. {1} strikes a royal portrait pose and holds it until Queen {queen} says \"Done\".", .citizenToQueen, .bold),
-        ("No. {1} reads out a royal decree that Queen {queen} dictates, in their most official voice.", .citizenToQueen, .bold),
+        (
+            "No. {1} strikes a royal portrait pose and holds it until Queen {queen} says \"Done\".", .citizenToQueen,
+            .bold
+        ),
+        (
+            "No. {1} reads out a royal decree that Queen {queen} dictates, in their most official voice.",
+            .citizenToQueen, .bold
+        ),
     ]
 }

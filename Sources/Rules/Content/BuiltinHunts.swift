@@ -6,7 +6,7 @@
 enum BuiltinHunts {
     /// Every built-in hunt: its stable id and its JSON text.
     static let hunts: [(id: String, json: String)] = [
-        (id: "demo", json: demo),
+        (id: "demo", json: demo)
     ]
 
     /// A five-station demo hunt for a party at home or in an office.

@@ -6,8 +6,10 @@ public enum TextFolding {
     ///
     /// `"  Café-au-Lait! "` folds to `"cafe au lait"`.
     public static func fold(_ text: String) -> String {
-        let stripped = text.folding(options: [.caseInsensitive, .diacriticInsensitive, .widthInsensitive],
-                                    locale: Locale(identifier: "en_US_POSIX")).lowercased()
+        let stripped = text.folding(
+            options: [.caseInsensitive, .diacriticInsensitive, .widthInsensitive],
+            locale: Locale(identifier: "en_US_POSIX")
+        ).lowercased()
         var result = ""
         result.reserveCapacity(stripped.utf8.count)
         var pendingSpace = false

@@ -152,17 +152,20 @@ public struct CommandLibrary: Sendable, Equatable, Codable {
 
     /// Commands whose text contains `query` (ignoring case and accents) and whose kind and difficulty are
     /// allowed, sorted alphabetically by folded text (ties by id).
-    public func commands(matching query: String = "",
-                         kinds: Set<CommandKind> = Set(CommandKind.allCases),
-                         difficulties: Set<CommandDifficulty> = Set(CommandDifficulty.allCases),
-                         includingHidden: Bool = false) -> [QueenCommand] {
+    public func commands(
+        matching query: String = "",
+        kinds: Set<CommandKind> = Set(CommandKind.allCases),
+        difficulties: Set<CommandDifficulty> = Set(CommandDifficulty.allCases),
+        includingHidden: Bool = false
+    ) -> [QueenCommand] {
         let matching = allCommands.filter { command in
             guard includingHidden || !isHidden(id: command.id) else { return false }
             guard kinds.contains(command.kind), difficulties.contains(command.difficulty) else { return false }
             return TextFolding.contains(command.text, query)
         }
         let keyed: [(key: String, command: QueenCommand)] = matching.map { (TextFolding.fold($0.text), $0) }
-        return keyed
+        return
+            keyed
             .sorted { $0.key != $1.key ? $0.key < $1.key : $0.command.id < $1.command.id }
             .map(\.command)
     }
@@ -172,7 +175,8 @@ public struct CommandLibrary: Sendable, Equatable, Codable {
     /// Throws `empty_command`, `command_too_long`, `bad_placeholder` or `duplicate_command`.
     @discardableResult
     public mutating func add(text: String, kind: CommandKind, difficulty: CommandDifficulty) throws(RuleError)
-        -> QueenCommand {
+        -> QueenCommand
+    {
         let checked = try checkedText(text, replacing: nil)
         let command = QueenCommand(id: "u\(nextID)", text: checked, kind: kind, difficulty: difficulty)
         nextID += 1
@@ -185,7 +189,8 @@ public struct CommandLibrary: Sendable, Equatable, Codable {
     /// Throws `unknown_command`, `read_only` for a built-in, or the same text errors as `add`.
     @discardableResult
     public mutating func edit(id: String, text: String, kind: CommandKind, difficulty: CommandDifficulty)
-        throws(RuleError) -> QueenCommand {
+        throws(RuleError) -> QueenCommand
+    {
         let index = try userIndex(of: id)
         let checked = try checkedText(text, replacing: id)
         userCommands[index].text = checked
@@ -215,8 +220,9 @@ public struct CommandLibrary: Sendable, Equatable, Codable {
     private func userIndex(of id: String) throws(RuleError) -> Int {
         if let index = userCommands.firstIndex(where: { $0.id == id }) { return index }
         if builtins.contains(where: { $0.id == id }) {
-            throw RuleError(.readOnly,
-                            "Built-in commands can't be changed or deleted; hide it and add your own version instead.")
+            throw RuleError(
+                .readOnly,
+                "Built-in commands can't be changed or deleted; hide it and add your own version instead.")
         }
         throw Self.unknown(id)
     }

@@ -44,8 +44,9 @@ public struct CommandTemplate: Sendable, Hashable {
         }
         if let problem = TerminalText.problem(in: trimmed) { throw RuleError(.badText, problem.refusal("A command")) }
         guard trimmed.count <= Self.maxLength else {
-            throw RuleError(.commandTooLong,
-                            "A command can be at most \(Self.maxLength) characters; this one has \(trimmed.count).")
+            throw RuleError(
+                .commandTooLong,
+                "A command can be at most \(Self.maxLength) characters; this one has \(trimmed.count).")
         }
         var segments: [Segment] = []
         var literal = ""
@@ -78,8 +79,9 @@ public struct CommandTemplate: Sendable, Hashable {
         for case .number(let number) in segments { used.insert(number) }
         let highest = used.max() ?? 0
         if used.count != highest, let missing = (1...highest).first(where: { !used.contains($0) }) {
-            throw RuleError(.badPlaceholder,
-                            "The command uses {\(highest)} but not {\(missing)}; number placeholders count up from {1}.")
+            throw RuleError(
+                .badPlaceholder,
+                "The command uses {\(highest)} but not {\(missing)}; number placeholders count up from {1}.")
         }
         self.text = trimmed
         self.targetCount = highest
@@ -186,16 +188,19 @@ public struct CommandTemplate: Sendable, Hashable {
     private static func segment(forPlaceholder name: String) throws(RuleError) -> Segment {
         if name.lowercased() == "queen" { return .queen }
         if name.count == 1, let digit = name.first?.wholeNumberValue, (1...9).contains(digit),
-           name.first?.isASCII == true {
+            name.first?.isASCII == true
+        {
             return .number(digit)
         }
-        throw RuleError(.badPlaceholder,
-                        "{\(name)} is not a placeholder; use {1} to {9} for numbered players and {queen} for the Queen.")
+        throw RuleError(
+            .badPlaceholder,
+            "{\(name)} is not a placeholder; use {1} to {9} for numbered players and {queen} for the Queen.")
     }
 
     /// The refusal for a brace that is not part of a placeholder.
     private static func unmatchedBrace(_ brace: Character) -> RuleError {
-        RuleError(.badPlaceholder,
-                  "The command has a '\(brace)' that is not part of a placeholder such as {1} or {queen}.")
+        RuleError(
+            .badPlaceholder,
+            "The command has a '\(brace)' that is not part of a placeholder such as {1} or {queen}.")
     }
 }

@@ -27,9 +27,11 @@ public struct QueenSettings: Codable, Sendable, Equatable {
     public var difficulties = Set(CommandDifficulty.allCases)
 
     /// Creates settings; omitted arguments take the defaults.
-    public init(minPlayers: Int = 3, maxPlayers: Int = 9, chooseSeconds: Int = 60, countdownSeconds: Int = 5,
-                autoNextSeconds: Int? = nil, kinds: Set<CommandKind> = Set(CommandKind.allCases),
-                difficulties: Set<CommandDifficulty> = Set(CommandDifficulty.allCases)) {
+    public init(
+        minPlayers: Int = 3, maxPlayers: Int = 9, chooseSeconds: Int = 60, countdownSeconds: Int = 5,
+        autoNextSeconds: Int? = nil, kinds: Set<CommandKind> = Set(CommandKind.allCases),
+        difficulties: Set<CommandDifficulty> = Set(CommandDifficulty.allCases)
+    ) {
         self.minPlayers = minPlayers
         self.maxPlayers = maxPlayers
         self.chooseSeconds = chooseSeconds
@@ -46,11 +48,13 @@ public struct QueenSettings: Codable, Sendable, Equatable {
         minPlayers = try container.decodeIfPresent(Int.self, forKey: .minPlayers) ?? defaults.minPlayers
         maxPlayers = try container.decodeIfPresent(Int.self, forKey: .maxPlayers) ?? defaults.maxPlayers
         chooseSeconds = try container.decodeIfPresent(Int.self, forKey: .chooseSeconds) ?? defaults.chooseSeconds
-        countdownSeconds = try container.decodeIfPresent(Int.self, forKey: .countdownSeconds)
+        countdownSeconds =
+            try container.decodeIfPresent(Int.self, forKey: .countdownSeconds)
             ?? defaults.countdownSeconds
         autoNextSeconds = try container.decodeIfPresent(Int.self, forKey: .autoNextSeconds)
         kinds = try container.decodeIfPresent(Set<CommandKind>.self, forKey: .kinds) ?? defaults.kinds
-        difficulties = try container.decodeIfPresent(Set<CommandDifficulty>.self, forKey: .difficulties)
+        difficulties =
+            try container.decodeIfPresent(Set<CommandDifficulty>.self, forKey: .difficulties)
             ?? defaults.difficulties
     }
 

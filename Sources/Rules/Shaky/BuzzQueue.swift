@@ -57,8 +57,9 @@ public struct BuzzQueue: Codable, Sendable, Equatable, Hashable {
     public var entries: [Entry] {
         guard let first = presses.first else { return [] }
         return presses.map { press in
-            Entry(team: press.team, pressedAt: press.pressedAt, uncertaintyMs: press.uncertaintyMs,
-                  offsetMs: first.pressedAt.milliseconds(until: press.pressedAt), isTied: press.isTied)
+            Entry(
+                team: press.team, pressedAt: press.pressedAt, uncertaintyMs: press.uncertaintyMs,
+                offsetMs: first.pressedAt.milliseconds(until: press.pressedAt), isTied: press.isTied)
         }
     }
 
@@ -85,8 +86,10 @@ public struct BuzzQueue: Codable, Sendable, Equatable, Hashable {
     /// Adds a press that arrived at `arrivedAt`; refuses a team that already buzzed with `already_buzzed`.
     ///
     /// Negative uncertainties and settle times count as zero.
-    public mutating func add(team: String, pressedAt: Instant, uncertaintyMs: Int64, settleMs: Int64,
-                             arrivedAt: Instant, tieKey: UInt64) throws(RuleError) {
+    public mutating func add(
+        team: String, pressedAt: Instant, uncertaintyMs: Int64, settleMs: Int64,
+        arrivedAt: Instant, tieKey: UInt64
+    ) throws(RuleError) {
         guard !contains(team) else {
             throw RuleError(.alreadyBuzzed, "\(team) has already buzzed on this question.")
         }

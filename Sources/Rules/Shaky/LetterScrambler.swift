@@ -43,8 +43,10 @@ public enum LetterScrambler {
     ///
     /// The free letters are shuffled among the free positions only; when they are not all the same,
     /// the result always differs from the answer.
-    public static func scramble(_ answer: String, fixing fixedCount: Int,
-                                using rng: inout some RandomNumberGenerator) -> ShakyLetters {
+    public static func scramble(
+        _ answer: String, fixing fixedCount: Int,
+        using rng: inout some RandomNumberGenerator
+    ) -> ShakyLetters {
         var characters = displayForm(of: answer)
         let positions = characters.indices.filter { isScrambled(characters[$0]) }
         let fixed = min(max(fixedCount, 0), positions.count)

@@ -65,8 +65,10 @@ public enum PackFile {
             let fields = try item.object("an object with \"difficulty\", \"text\" and \"answer\"")
             let difficultyField = try fields.required("difficulty")
             let difficulty = try parseDifficulty(try difficultyField.asString(), error: difficultyField.error)
-            questions.append(QuizQuestion(difficulty: difficulty, text: try fields.string("text"),
-                                          answer: try fields.string("answer")))
+            questions.append(
+                QuizQuestion(
+                    difficulty: difficulty, text: try fields.string("text"),
+                    answer: try fields.string("answer")))
         }
         let checked = try PackLibrary.checkedQuestions(questions) { index, problem in
             switch problem {

@@ -57,9 +57,11 @@ public struct ShakySettings: Codable, Sendable, Equatable, Hashable {
     public var isJudgedByHand = false
 
     /// Creates settings; every argument defaults to the house values.
-    public init(questionSeconds: Int = 60, afterBuzzSeconds: Int = 20, answerSeconds: Int = 60,
-                revealSeconds: Int? = 5, isForgiving: Bool = true, basePoints: BasePoints = BasePoints(),
-                shakeCostPercent: Int = 25) {
+    public init(
+        questionSeconds: Int = 60, afterBuzzSeconds: Int = 20, answerSeconds: Int = 60,
+        revealSeconds: Int? = 5, isForgiving: Bool = true, basePoints: BasePoints = BasePoints(),
+        shakeCostPercent: Int = 25
+    ) {
         self.questionSeconds = questionSeconds
         self.afterBuzzSeconds = afterBuzzSeconds
         self.answerSeconds = answerSeconds
@@ -79,14 +81,17 @@ public struct ShakySettings: Codable, Sendable, Equatable, Hashable {
         let defaults = ShakySettings()
         let container = try decoder.container(keyedBy: CodingKeys.self)
         questionSeconds = try container.decodeIfPresent(Int.self, forKey: .questionSeconds) ?? defaults.questionSeconds
-        afterBuzzSeconds = try container.decodeIfPresent(Int.self, forKey: .afterBuzzSeconds) ?? defaults.afterBuzzSeconds
+        afterBuzzSeconds =
+            try container.decodeIfPresent(Int.self, forKey: .afterBuzzSeconds) ?? defaults.afterBuzzSeconds
         answerSeconds = try container.decodeIfPresent(Int.self, forKey: .answerSeconds) ?? defaults.answerSeconds
-        revealSeconds = container.contains(.revealSeconds)
+        revealSeconds =
+            container.contains(.revealSeconds)
             ? try container.decodeIfPresent(Int.self, forKey: .revealSeconds)
             : defaults.revealSeconds
         isForgiving = try container.decodeIfPresent(Bool.self, forKey: .isForgiving) ?? defaults.isForgiving
         basePoints = try container.decodeIfPresent(BasePoints.self, forKey: .basePoints) ?? defaults.basePoints
-        shakeCostPercent = try container.decodeIfPresent(Int.self, forKey: .shakeCostPercent) ?? defaults.shakeCostPercent
+        shakeCostPercent =
+            try container.decodeIfPresent(Int.self, forKey: .shakeCostPercent) ?? defaults.shakeCostPercent
         isJudgedByHand = try container.decodeIfPresent(Bool.self, forKey: .isJudgedByHand) ?? false
     }
 

@@ -22,8 +22,9 @@ public struct ShakyWords: SteeredMode, Codable, Sendable, Equatable {
     public private(set) var pausedAt: Instant?
     /// During a reveal, when the next question opens by itself (nil when waiting for the operator).
     public private(set) var nextQuestionAt: Instant?
-    private var round = Round(index: -1, openedAt: Instant(milliseconds: 0), buzzDeadline: Instant(milliseconds: 0),
-                              isBuzzOpen: false)
+    private var round = Round(
+        index: -1, openedAt: Instant(milliseconds: 0), buzzDeadline: Instant(milliseconds: 0),
+        isBuzzOpen: false)
     /// The question before the current one, kept so the quizmaster can still overrule a verdict on it once the
     /// next question has opened.
     private var previousRound: Round?
@@ -50,8 +51,10 @@ public struct ShakyWords: SteeredMode, Codable, Sendable, Equatable {
     }
 
     /// Creates a game; refuses no teams, duplicate or blank team names, no questions and nonsensical settings.
-    public init(teams: [String], questions: [QuizQuestion], settings: ShakySettings = ShakySettings(),
-                seed: UInt64) throws(RuleError) {
+    public init(
+        teams: [String], questions: [QuizQuestion], settings: ShakySettings = ShakySettings(),
+        seed: UInt64
+    ) throws(RuleError) {
         try settings.validate()
         guard !teams.isEmpty else { throw RuleError(.noTeams, "Add at least one team before starting.") }
         guard !questions.isEmpty else {
@@ -186,8 +189,9 @@ public struct ShakyWords: SteeredMode, Codable, Sendable, Equatable {
         }.map(\.element)
         return ordered.map { team in
             let score = scoreByTeam[team]!
-            return Standing(rank: 1 + teams.filter { scoreByTeam[$0]! > score }.count, team: team,
-                            score: score, correctCount: correctByTeam[team]!)
+            return Standing(
+                rank: 1 + teams.filter { scoreByTeam[$0]! > score }.count, team: team,
+                score: score, correctCount: correctByTeam[team]!)
         }
     }
 
@@ -195,10 +199,11 @@ public struct ShakyWords: SteeredMode, Codable, Sendable, Equatable {
     /// viewer joining now.
     public var shownQuestion: QuestionOpened? {
         guard phase == .question || phase == .reveal, let question = currentQuestion else { return nil }
-        return QuestionOpened(number: round.index + 1, total: questions.count, text: question.text,
-                              difficulty: question.difficulty,
-                              pointsOnOffer: settings.basePoints.points(for: question.difficulty),
-                              buzzDeadline: round.buzzDeadline, letters: round.letters)
+        return QuestionOpened(
+            number: round.index + 1, total: questions.count, text: question.text,
+            difficulty: question.difficulty,
+            pointsOnOffer: settings.basePoints.points(for: question.difficulty),
+            buzzDeadline: round.buzzDeadline, letters: round.letters)
     }
 
     /// The final ranking once the game is finished; nil before.
@@ -235,12 +240,13 @@ public struct ShakyWords: SteeredMode, Codable, Sendable, Equatable {
                 round.letters[team] = letters
             }
             effects.append(.teamJoined(team: team, letters: letters))
-        case let .buzz(team, pressedAt, uncertaintyMs, settleMs):
-            effects += try buzz(team: team, pressedAt: pressedAt, uncertaintyMs: uncertaintyMs,
-                                settleMs: settleMs, at: now)
-        case let .answer(team, text, player):
+        case .buzz(let team, let pressedAt, let uncertaintyMs, let settleMs):
+            effects += try buzz(
+                team: team, pressedAt: pressedAt, uncertaintyMs: uncertaintyMs,
+                settleMs: settleMs, at: now)
+        case .answer(let team, let text, let player):
             effects += try answer(team: team, text: text, player: player, at: now)
-        case let .judge(team, correct):
+        case .judge(let team, let correct):
             try checkStarted()
             guard scoreByTeam[team] != nil else {
                 throw RuleError(.unknownTeam, "There is no team called \(team) in this game.")
@@ -273,17 +279,23 @@ public struct ShakyWords: SteeredMode, Codable, Sendable, Equatable {
             nextQuestionAt = nextQuestionAt?.advanced(byMilliseconds: frozen)
             lastReveal?.nextQuestionAt = nextQuestionAt
             self.pausedAt = nil
-            effects.append(.resumed(Clocks(buzzDeadline: buzzDeadline, answerDeadline: answerDeadline,
-                                           nextQuestionAt: nextQuestionAt)))
+            effects.append(
+                .resumed(
+                    Clocks(
+                        buzzDeadline: buzzDeadline, answerDeadline: answerDeadline,
+                        nextQuestionAt: nextQuestionAt)))
         case .steer(.end):
             guard phase != .finished else { throw Self.gameOver }
             effects.append(finish())
         }
     }
 
-    private mutating func buzz(team: String, pressedAt: Instant, uncertaintyMs: Int64, settleMs: Int64,
-                               at now: Instant) throws(RuleError) -> [Effect] {
-        try checkPlayable(by: team, whenClosed: RuleError(.buzzClosed, "This question is over; wait for the next one to buzz."))
+    private mutating func buzz(
+        team: String, pressedAt: Instant, uncertaintyMs: Int64, settleMs: Int64,
+        at now: Instant
+    ) throws(RuleError) -> [Effect] {
+        try checkPlayable(
+            by: team, whenClosed: RuleError(.buzzClosed, "This question is over; wait for the next one to buzz."))
         // A repeated buzz gets the queue's own `already_buzzed`, even once the clock has run out.
         guard round.isBuzzOpen || round.queue.contains(team) else {
             throw RuleError(.buzzClosed, "Time is up for buzzing on this question.")
@@ -293,14 +305,16 @@ public struct ShakyWords: SteeredMode, Codable, Sendable, Equatable {
         }
         // A press cannot be later than its arrival nor earlier than the question.
         let press = min(max(pressedAt, round.openedAt), now)
-        try round.queue.add(team: team, pressedAt: press, uncertaintyMs: uncertaintyMs,
-                            settleMs: settleMs, arrivedAt: now, tieKey: rng.next())
+        try round.queue.add(
+            team: team, pressedAt: press, uncertaintyMs: uncertaintyMs,
+            settleMs: settleMs, arrivedAt: now, tieKey: rng.next())
         // While the head of the queue is still settling, the order stays private: announcing a rival's
         // buzz before it is committed would let a client that lies about its latency react and overtake.
         var effects: [Effect] = []
         let isSettling = round.queue.commitDeadline.map { $0 > now } ?? false
         if !isSettling {
-            effects.append(.buzzed(BuzzUpdate(team: team, entries: round.queue.entries, buzzDeadline: round.buzzDeadline)))
+            effects.append(
+                .buzzed(BuzzUpdate(team: team, entries: round.queue.entries, buzzDeadline: round.buzzDeadline)))
         }
         effects += advanceTurns(at: now)
         return effects
@@ -311,7 +325,8 @@ public struct ShakyWords: SteeredMode, Codable, Sendable, Equatable {
     {
         try checkPlayable(by: team)
         guard round.queue.teamOnTurn == team else {
-            let onTurn = round.queue.teamOnTurn.map { "It is \($0)'s turn to answer." } ?? "Nobody is on turn to answer."
+            let onTurn =
+                round.queue.teamOnTurn.map { "It is \($0)'s turn to answer." } ?? "Nobody is on turn to answer."
             let why = round.queue.isDone(team) ? "\(team) is out for this question. " : ""
             throw RuleError(.notYourTurn, why + onTurn)
         }
@@ -342,9 +357,12 @@ public struct ShakyWords: SteeredMode, Codable, Sendable, Equatable {
             correctByTeam[team]! += 1
             round.answers[round.answers.count - 1].points = points
             round.queue.endTurn(at: now)
-            return [.result(team: team, correct: true, pointsAwarded: points, isMisspelling: verdict.isMisspelling,
-                            isTimedOut: false),
-                    endQuestion(scorer: team, points: points, at: now)]
+            return [
+                .result(
+                    team: team, correct: true, pointsAwarded: points, isMisspelling: verdict.isMisspelling,
+                    isTimedOut: false),
+                endQuestion(scorer: team, points: points, at: now),
+            ]
         }
         return endTurnWithoutScore(isTimedOut: false, at: now)
     }
@@ -372,9 +390,12 @@ public struct ShakyWords: SteeredMode, Codable, Sendable, Equatable {
                 round.answers[index].points = points
                 if round.queue.teamOnTurn != nil { round.queue.endTurn(at: now) }
                 round.answerDeadline = nil
-                return [.result(team: team, correct: true, pointsAwarded: points, isMisspelling: false,
-                                isTimedOut: false),
-                        endQuestion(scorer: team, points: points, at: now)]
+                return [
+                    .result(
+                        team: team, correct: true, pointsAwarded: points, isMisspelling: false,
+                        isTimedOut: false),
+                    endQuestion(scorer: team, points: points, at: now),
+                ]
             }
             var answer = round.answers[index]
             let effect = rescore(team: team, correct: correct, wasCorrect: wasCorrect, answer: &answer, in: round)
@@ -458,7 +479,8 @@ public struct ShakyWords: SteeredMode, Codable, Sendable, Equatable {
             switch due.clock {
             case .settle:
                 if let head = round.queue.waitingTeams.first {
-                    effects.append(.buzzed(BuzzUpdate(team: head, entries: round.queue.entries, buzzDeadline: round.buzzDeadline)))
+                    effects.append(
+                        .buzzed(BuzzUpdate(team: head, entries: round.queue.entries, buzzDeadline: round.buzzDeadline)))
                 }
                 effects += advanceTurns(at: now)
             case .answer:
@@ -478,18 +500,21 @@ public struct ShakyWords: SteeredMode, Codable, Sendable, Equatable {
     private mutating func openQuestion(_ index: Int, at now: Instant) -> Effect {
         let question = questions[index]
         if round.index >= 0 { previousRound = round }
-        round = Round(index: index, openedAt: now, buzzDeadline: now.advanced(bySeconds: settings.questionSeconds),
-                      isBuzzOpen: true)
+        round = Round(
+            index: index, openedAt: now, buzzDeadline: now.advanced(bySeconds: settings.questionSeconds),
+            isBuzzOpen: true)
         for team in teams {
             round.letters[team] = LetterScrambler.scramble(question.answer, fixing: 0, using: &rng)
         }
         round.spectatorLetters = teams.first.flatMap { round.letters[$0] }
         phase = .question
         nextQuestionAt = nil
-        return .question(QuestionOpened(number: index + 1, total: questions.count, text: question.text,
-                                        difficulty: question.difficulty,
-                                        pointsOnOffer: settings.basePoints.points(for: question.difficulty),
-                                        buzzDeadline: round.buzzDeadline, letters: round.letters))
+        return .question(
+            QuestionOpened(
+                number: index + 1, total: questions.count, text: question.text,
+                difficulty: question.difficulty,
+                pointsOnOffer: settings.basePoints.points(for: question.difficulty),
+                buzzDeadline: round.buzzDeadline, letters: round.letters))
     }
 
     /// Ends the turn of the team on turn after a wrong answer or a timeout, and moves on.
@@ -523,10 +548,11 @@ public struct ShakyWords: SteeredMode, Codable, Sendable, Equatable {
         phase = .reveal
         round.answerDeadline = nil
         nextQuestionAt = settings.automaticRevealSeconds.map { now.advanced(bySeconds: $0) }
-        let reveal = Reveal(number: round.index + 1, answer: currentQuestion!.answer, scorer: scorer,
-                            pointsAwarded: points, standings: standings, nextQuestionAt: nextQuestionAt,
-                            isLastQuestion: round.index + 1 == questions.count,
-                            question: currentQuestion!.text, openedAt: round.openedAt, answers: round.answers)
+        let reveal = Reveal(
+            number: round.index + 1, answer: currentQuestion!.answer, scorer: scorer,
+            pointsAwarded: points, standings: standings, nextQuestionAt: nextQuestionAt,
+            isLastQuestion: round.index + 1 == questions.count,
+            question: currentQuestion!.text, openedAt: round.openedAt, answers: round.answers)
         lastReveal = reveal
         return .reveal(reveal)
     }
@@ -574,7 +600,9 @@ public struct ShakyWords: SteeredMode, Codable, Sendable, Equatable {
     }
 
     private func checkNotPaused() throws(RuleError) {
-        guard pausedAt == nil else { throw RuleError(.paused, "The game is paused; wait for the quizmaster to continue.") }
+        guard pausedAt == nil else {
+            throw RuleError(.paused, "The game is paused; wait for the quizmaster to continue.")
+        }
     }
 
     /// Checks that `team` may act on the open question: game running, team known, question open, not paused.
