@@ -487,7 +487,8 @@ import Testing
     }
 
     @Test func aQueenWhoLeavesWhileChoosingGetsTheAutomaticCommandAtOnce() throws {
-        var game = try makeGame(players: 5, seed: 9)
+        let bow = QueenCommand(id: "q", text: "No. {1} bows to {queen}.", kind: .citizenToQueen, difficulty: .mild)
+        var game = try makeGame(players: 5, commands: [bow], seed: 9)
         _ = try game.apply(.deal, at: at(0))
         let queen = try #require(game.queen)
         let citizen = try #require(game.players.first { $0 != queen })
@@ -499,6 +500,7 @@ import Testing
             return
         }
         #expect(revealAt == at(7) && game.phase == .countdown && !targets.isEmpty)
+        #expect(game.currentOrder?.text.contains(queen) == false, "the command names no Queen who has left")
 
         // Paused, the command waits for the end of the pause and then comes at once.
         var paused = try makeGame(players: 4, seed: 10)

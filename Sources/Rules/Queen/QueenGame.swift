@@ -224,7 +224,7 @@ public struct QueenGame: SteeredMode, Sendable, Equatable, Codable {
                 remainingWhenPaused = 0
                 return []
             }
-            return give(automaticTemplate(), at: now)
+            return give(automaticTemplate(queenIsHere: false), at: now)
         case .steer(.pause):
             guard !isPaused else { throw RuleError(.alreadyPaused, "The game is already paused.") }
             isPaused = true
@@ -371,19 +371,28 @@ public struct QueenGame: SteeredMode, Sendable, Equatable, Codable {
     }
 
     /// The command used when the Queen runs out of time: a random one of this game's list that fits the number
-    /// of numbered players and was not given tonight (any fitting one when all were), or a built-in fallback when
-    /// none fits.
-    private mutating func automaticTemplate() -> CommandTemplate {
+    /// of numbered players (and names no Queen who has left) and was not given tonight (any fitting one when all
+    /// were), or a built-in fallback when none fits.
+    private mutating func automaticTemplate(queenIsHere: Bool = true) -> CommandTemplate {
         let citizens = currentRound?.numbers.count ?? 0
-        let fitting = commands.compactMap { try? CommandTemplate($0.text) }.filter { $0.targetCount <= citizens }
+        let fitting = commands.compactMap { try? CommandTemplate($0.text) }.filter {
+            $0.targetCount <= citizens && (queenIsHere || !$0.mentionsQueen)
+        }
         let given = playedEarlier.union(givenCommands.map(Self.playedKey))
         let fresh = fitting.filter { !given.contains(Self.playedKey($0.text)) }
         let pool = fresh.isEmpty ? fitting : fresh
         if !pool.isEmpty {
             return pool[Int.random(in: 0..<pool.count, using: &rng)]
         }
-        let fallback = citizens >= 2 ? "No. {1} tells a joke to No. {2}." : "No. {1} tells Queen {queen} a joke."
-        // Both fallbacks are fixed, valid templates (the tests play them), so this cannot throw.
+        let fallback =
+            if citizens >= 2 {
+                "No. {1} tells a joke to No. {2}."
+            } else if queenIsHere {
+                "No. {1} tells Queen {queen} a joke."
+            } else {
+                "No. {1} tells a joke."
+            }
+        // The fallbacks are fixed, valid templates (the tests play them), so this cannot throw.
         return try! CommandTemplate(fallback)
     }
 
