@@ -35,13 +35,6 @@ public protocol ContentLibrary: Sendable {
 extension ContentLibrary {
     /// A fresh id for an item named `text`: its slug, then `slug-2`, `slug-3`, … while an item has it.
     public func freeID(for text: String) -> String {
-        let base = PackLibrary.makeSlug(text)
-        var candidate = base
-        var suffix = 1
-        while item(id: candidate) != nil {
-            suffix += 1
-            candidate = "\(base)-\(suffix)"
-        }
-        return candidate
+        ContentNames.uniqueID(for: text) { item(id: $0) != nil }
     }
 }
