@@ -460,7 +460,8 @@ struct ShakyView: GameScreen {
         guard isBuzzOpen else { return "buzzing is closed for this question · ? help · q quit" }
         if !state.ui.answer.isEmpty { return "Enter buzzes (your answer waits for your turn) · Esc clears\(shake)" }
         let shakeKey = whyNoShake(state) == nil ? " · [s] \(shakeWording())" : ""
-        return "[Space]/[Enter] buzz · type to draft your answer\(shakeKey) · [?] help · [q] quit"
+        // The keys first: a narrow footer cuts the end, and typing a draft explains itself.
+        return "[Space]/[Enter] buzz\(shakeKey) · type to draft your answer · [?] help · [q] quit"
     }
 
     func inputRow(_ state: ClientState) -> Row? {
