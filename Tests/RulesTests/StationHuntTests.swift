@@ -121,7 +121,17 @@ struct StationHuntTests {
         }
         #expect(Set(words) == ["dog", "green", "red", "blue"])
         #expect(refusal(&game, .checkIn(team: "Red", code: "FRDG"), at: 6) == "already_checked_in")
-        #expect(refusal(&game, .checkIn(team: "Blue", code: "KNCK"), at: 6) == "not_reached")
+        #expect(refusal(&game, .checkIn(team: "Red", code: "KNCK"), at: 6) == "already_checked_in", "solve first")
+        // A later station's code is a wrong code like any other: it counts and says nothing about the route.
+        guard
+            case .wrongCode(team: "Blue", code: "KNCK", let left, nil)? = try game.apply(
+                .checkIn(team: "Blue", code: "KNCK"), at: s(6)
+            ).first
+        else {
+            Issue.record("a later station's code should count as a wrong code")
+            return
+        }
+        #expect(left == 4)
         #expect(refusal(&game, .checkIn(team: "Blue", code: "  "), at: 6) == "empty_answer")
     }
 

@@ -265,11 +265,14 @@ public struct StationHunt: SteeredMode, Codable, Sendable, Equatable {
             if place < state.solvedCount {
                 throw RuleError(.alreadyCheckedIn, "Your team already solved that station; follow your clue onwards.")
             }
-            throw RuleError(
-                .notReached,
-                "Your team has not reached that station yet: follow your clue to station "
-                    + "\(state.solvedCount + 1) first.")
         }
+        if state.stage == .solving {
+            throw RuleError(
+                .alreadyCheckedIn,
+                "You are checked in at station \(state.solvedCount + 1): solve its task first, then follow the next clue."
+            )
+        }
+        // A later station's code counts as a wrong code, so trying codes tells a team nothing about the route.
         states[team]!.wrongCodes += 1
         if states[team]!.wrongCodes >= settings.wrongCodeLimit {
             let until = now.advanced(bySeconds: settings.lockSeconds)
