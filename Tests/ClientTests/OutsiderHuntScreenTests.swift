@@ -80,7 +80,7 @@ struct OutsiderHuntScreenTests {
         let picked = Self.outsider([ModeFixtures.puzzle, ModeFixtures.picked, ModeFixtures.lockedRed])
         let text = screen(picked, (80, 24)).text
         #expect(text.contains("Your team picked 1 (elephant) — locked in."))
-        #expect(text.contains("[1] elephant ✔"))
+        #expect(text.contains("[1] elephant ◀ your pick") && !text.contains("elephant ✔"), "a pick is not a verdict")
         #expect(text.contains("1. Red"))
     }
 

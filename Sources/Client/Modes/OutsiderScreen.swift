@@ -258,10 +258,11 @@ struct OutsiderView: GameScreen {
     static func wordRows(_ words: [String], width: Int, picked: Int?) -> [Row] {
         let cells = words.enumerated().map { index, word -> (String, Style) in
             let number = index + 1
-            let mark = picked == number ? " ✔" : ""
+            // A neutral mark: ✔ and ✘ are the reveal's verdicts, and a pick is not right until then.
+            let mark = picked == number ? " ◀ your pick" : ""
             return (
                 "[\(number)] \(word)\(mark)",
-                picked == number ? .colored(.green, bold: true) : .colored(.cyan, bold: true)
+                picked == number ? .colored(.yellow, bold: true) : .colored(.cyan, bold: true)
             )
         }
         let cellWidth = (cells.map { ScreenText.width(of: $0.0) }.max() ?? 0) + 4
