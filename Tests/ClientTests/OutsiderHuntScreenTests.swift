@@ -161,6 +161,9 @@ struct OutsiderHuntScreenTests {
         let puzzleText = screen(puzzle, modeSizes[size]).text
         #expect(puzzleText.contains("which is the odd one out?") || puzzleText.contains("Station 1 of 3"))
         if modeSizes[size].height >= 16 { #expect(puzzleText.contains("[2] dog")) }
+        if modeSizes[size].height >= 24 {
+            #expect(puzzleText.contains("2 hints available (Tab; each adds time)"), "none taken yet: \(puzzleText)")
+        }
         let question = Self.hunt([ModeFixtures.question, ModeFixtures.hint, ModeFixtures.progress])
         let questionText = screen(question, modeSizes[size]).text
         #expect(questionText.contains("Your answer ›"))

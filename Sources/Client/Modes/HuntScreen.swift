@@ -358,7 +358,8 @@ struct HuntView: GameScreen {
         }
         let left = total - hints.count
         if left > 0 {
-            rows.append(ScreenRenderer.indent("\(Wording.count(left, "hint")) left (Tab; each adds time)", .dim))
+            let offer = hints.isEmpty ? "\(Wording.count(left, "hint")) available" : "\(left) more"
+            rows.append(ScreenRenderer.indent("\(offer) (Tab; each adds time)", .dim))
         }
         return rows
     }
