@@ -599,6 +599,9 @@ final class HostCore: SessionHandler {
             return sessions.sendText(
                 "! That is a command of \(elsewhere.title), but this is \(game.mode.title).", to: session)
         }
+        if let help = room.game?.helpForUnknownLine(line, from: player) {
+            return sessions.sendText("! " + help, to: session)
+        }
         sessions.sendText("! Unknown command \"\(line.prefix(40))\". Type help for the commands.", to: session)
     }
 

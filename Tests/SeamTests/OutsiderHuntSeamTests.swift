@@ -194,6 +194,10 @@ struct OutsiderHuntSeamTests {
         nc.send(line: "join ROOM Gil Green")
         host.console("start hunt office penalty-seconds=45")
         #expect(nc.text().contains("Clue 1/3: Where the cold things sleep"))
+        // A bare code read off the sheet is not taken as a code (a typo would count), but says how to check in.
+        nc.send(line: "frdg")
+        #expect(
+            nc.text().contains("! To check in at a station, type checkin and the code posted there: checkin FRDG"))
         // A wrong code is an error with `re`, not an `ok`; it counts towards the lock.
         for attempt in 1...4 {
             ann.send(["type": "checkin", "code": "WRNG", "id": .number(attempt)])

@@ -221,6 +221,9 @@ protocol HostedGame: AnyObject {
     func parse(text line: String) -> TextAction<PlayRequest>?
     /// What a typed line that is no command means for this player now (an answer on turn, the Queen's order).
     func interpretFreeText(_ text: String, from player: Player) -> PlayRequest?
+    /// What to tell this player about a typed line that means nothing now, when the game knows better than
+    /// "Unknown command" (a hunt team typing a bare code at its clue); nil for the generic answer.
+    func helpForUnknownLine(_ text: String, from player: Player) -> String?
     /// Whether the game awaits a typed line from `player` now (their answer, pick or order): a text-mode line
     /// is then that, and commands need a leading `/`.
     func awaitsTypedLine(from player: Player) -> Bool
@@ -332,6 +335,8 @@ extension GameAdapter {
     }
 
     func interpretFreeText(_ text: String, from player: Player) -> PlayRequest? { nil }
+
+    func helpForUnknownLine(_ text: String, from player: Player) -> String? { nil }
 
     func awaitsTypedLine(from player: Player) -> Bool { false }
 

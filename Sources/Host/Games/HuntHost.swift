@@ -208,6 +208,16 @@ final class HuntHost: GameAdapter {
         return game.task(for: team) != nil
     }
 
+    /// Following a clue, a bare word is most likely the code read off the station's sheet: say how to check in
+    /// (it is not taken as a code by itself, so that a mistyped command never counts as a wrong code).
+    func helpForUnknownLine(_ text: String, from player: Player) -> String? {
+        let word = text.trimmingCharacters(in: .whitespaces)
+        guard let team = game.team(named: player.team), game.clue(for: team) != nil, !word.isEmpty,
+            !word.contains(" ")
+        else { return nil }
+        return "To check in at a station, type checkin and the code posted there: checkin \(word.uppercased())"
+    }
+
     /// At a task: `hint` asks for a hint, `checkin …` checks in (refused there, without cost), `1`–`4` (or
     /// `pick …`) picks at a puzzle, anything else is the answer (a word that is none of a puzzle's four is refused
     /// without cost). Following a clue, a bare line is nothing: a code needs
