@@ -340,7 +340,14 @@ final class HostCore: SessionHandler {
         }
         welcome.game = room.game?.mode.name
         sessions.send(welcome, to: session, re: id)
-        if session.dialect == .text { sessions.sendText(textHelp(for: session.role), to: session) }
+        if session.dialect == .text {
+            sessions.sendText(textHelp(for: session.role), to: session)
+            // The help pushes the welcome's rejoin code off a small screen: it is repeated under it.
+            if let code = welcome.code, let name = welcome.name {
+                sessions.sendText(
+                    "Your rejoin code again: \(code)   (if you drop, type: rejoin \(name) \(code))", to: session)
+            }
+        }
         if hello.isSyncing { sessions.startSync(session, at: current.milliseconds) }
         room.lobbyChanged()
         room.catchUp(session, at: current)

@@ -192,6 +192,10 @@ struct OutsiderHuntSeamTests {
         let ann = try host.player("Ann", team: "Red")
         let nc = host.connect()
         nc.send(line: "join ROOM Gil Green")
+        let joined = nc.text()
+        let help = try #require(joined.range(of: "Commands while playing"))
+        let again = try #require(joined.range(of: "Your rejoin code again: "), "\(joined)")
+        #expect(help.upperBound < again.lowerBound, "the code is repeated under the help that pushed it away")
         host.console("start hunt office penalty-seconds=45")
         #expect(nc.text().contains("Clue 1/3: Where the cold things sleep"))
         // A bare code read off the sheet is not taken as a code (a typo would count), but says how to check in.
