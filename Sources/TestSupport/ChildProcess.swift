@@ -143,7 +143,9 @@ public class ChildProcess {
 
     /// Waits for the next stdout line (after those already consumed) that satisfies `predicate`.
     @discardableResult
-    public func waitForLine(_ what: String, timeout: TimeInterval = 10, where predicate: (String) -> Bool) throws
+    public func waitForLine(
+        _ what: String, timeout: TimeInterval = Patience.generous, where predicate: (String) -> Bool
+    ) throws
         -> String
     {
         let deadline = Date().addingTimeInterval(timeout)
@@ -164,13 +166,13 @@ public class ChildProcess {
 
     /// Waits for a stdout line containing `text`.
     @discardableResult
-    public func waitForLine(containing text: String, timeout: TimeInterval = 10) throws -> String {
+    public func waitForLine(containing text: String, timeout: TimeInterval = Patience.generous) throws -> String {
         try waitForLine("a line with \"\(text)\"", timeout: timeout) { $0.contains(text) }
     }
 
     /// Waits for a stderr line (the host's console) containing `text`, after the last one this found; returns it.
     @discardableResult
-    public func waitForErrorLine(containing text: String, timeout: TimeInterval = 10) throws -> String {
+    public func waitForErrorLine(containing text: String, timeout: TimeInterval = Patience.generous) throws -> String {
         let deadline = Date().addingTimeInterval(timeout)
         while true {
             let all = errorText.split(separator: "\n", omittingEmptySubsequences: false).dropLast().map(String.init)
@@ -189,7 +191,7 @@ public class ChildProcess {
     private var errorLinesConsumed = 0
 
     /// Waits for the process to end; its exit status, or nil when it did not end within `timeout`.
-    public func waitForExit(timeout: TimeInterval = 10) -> Int32? {
+    public func waitForExit(timeout: TimeInterval = Patience.generous) -> Int32? {
         let deadline = Date().addingTimeInterval(timeout)
         while process.isRunning && Date() < deadline {
             reader.pump(milliseconds: 20)
@@ -203,7 +205,7 @@ public class ChildProcess {
 
     /// Sends `signal`, waits up to `timeout` seconds (then kills), and returns the exit status.
     @discardableResult
-    public func stop(signal: Int32 = SIGTERM, timeout: TimeInterval = 10) -> Int32 {
+    public func stop(signal: Int32 = SIGTERM, timeout: TimeInterval = Patience.generous) -> Int32 {
         if process.isRunning { kill(pid, signal) }
         let deadline = Date().addingTimeInterval(timeout)
         while process.isRunning && Date() < deadline { usleep(10_000) }
@@ -295,7 +297,7 @@ public class ServerProcess: ChildProcess {
     public init(
         _ executable: String, _ arguments: [String], name: String? = nil,
         environment: [String: String] = [:], launchPrefix: [String] = [], standardError: ErrorDestination = .pipe,
-        readyTimeout: TimeInterval = 20
+        readyTimeout: TimeInterval = 2 * Patience.generous
     ) throws {
         try super.init(
             executable, arguments, name: name, environment: environment, launchPrefix: launchPrefix,

@@ -91,14 +91,14 @@ public final class FairnessMatch {
                 RealTime.raise(thread: reader, to: RealTime.pressPriority)
             }
             // The burst: a probe at once, five more 100 ms apart; the last replies (held ones too) still travel.
-            try red.waitForSyncs(6, timeout: 10)
-            try blue.waitForSyncs(6, timeout: 10)
+            try red.waitForSyncs(6)
+            try blue.waitForSyncs(6)
             usleep(UInt32(max(0, redHoldsSyncReplies) + 300) * 1000)
             try admin.send([
                 "type": "start", "game": "shaky", "questions": .number(questionCount), "difficulty": "mixed",
                 "questionSeconds": 3600, "afterBuzzSeconds": 3600, "answerSeconds": 3600, "revealSeconds": 0, "id": 1,
             ])
-            _ = try admin.waitFor("ok", timeout: 10) { $0["re"] == 1 }
+            _ = try admin.waitFor("ok") { $0["re"] == 1 }
             (self.network, self.host, self.admin, self.red, self.blue) = (network, host, admin, red, blue)
         } catch {
             for client in opened { client.close() }
@@ -188,7 +188,7 @@ public final class FairnessMatch {
             throw HarnessError("the match's \(questionCount) questions are used up")
         }
         for player in [blue, red] {
-            _ = try player.waitFor("question", timeout: 10) { $0["number"]?.intValue == number }
+            _ = try player.waitFor("question") { $0["number"]?.intValue == number }
             // TCP keeps order: whatever is left of the last question arrived before this one. Nobody pressed yet.
             player.drain()
         }
@@ -201,12 +201,12 @@ public final class FairnessMatch {
             watch.sleep(until: start + abs(gap) * 1_000_000)
             return (firstAt, try press(second, backdate: second === red ? redBackdate : 0, watch: watch))
         }
-        let turn = try first.waitForTimed("turn", timeout: 10)
-        let buzzed = try first.waitFor("buzzed", timeout: 10) { ($0["entries"]?.arrayValue?.count ?? 0) == 2 }
+        let turn = try first.waitForTimed("turn")
+        let buzzed = try first.waitFor("buzzed") { ($0["entries"]?.arrayValue?.count ?? 0) == 2 }
         let disturbance = watch.finish()
         try admin.send(["type": "next", "id": .int(2 * number)])
         try admin.send(["type": "next", "id": .int(2 * number + 1)])
-        _ = try admin.waitFor("ok", timeout: 10) { $0["re"]?.intValue == 2 * number + 1 }
+        _ = try admin.waitFor("ok") { $0["re"]?.intValue == 2 * number + 1 }
         admin.drain()
         question += 1
         let entries = (buzzed["entries"]?.arrayValue ?? []).map { entry in

@@ -12,6 +12,8 @@ public final class HostProcess: ServerProcess {
     public let data: String
     /// Whether `data` was made for this host and is removed with it.
     private let ownsData: Bool
+    /// This host's place among the hosts the tests run at once, given back when it stops.
+    private let slot = HostSlot()
 
     /// Starts the host on port 0 of `bind` (loopback unless told) with the data folder `data` (a fresh one, removed
     /// afterwards, when nil), LAN discovery off unless `discovery`, logging at `logLevel`, then `arguments`; waits
@@ -37,6 +39,13 @@ public final class HostProcess: ServerProcess {
         }
         self.room = room
         self.adminKey = key
+    }
+
+    /// Stops the host as `ChildProcess.stop` does and gives its slot to the next test's host.
+    @discardableResult
+    public override func stop(signal: Int32 = SIGTERM, timeout: TimeInterval = Patience.generous) -> Int32 {
+        defer { slot.release() }
+        return super.stop(signal: signal, timeout: timeout)
     }
 
     deinit {

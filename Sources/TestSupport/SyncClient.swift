@@ -51,7 +51,7 @@ public final class SyncClient: @unchecked Sendable {
         thread.stackSize = 1 << 20
         thread.start()
         try send(hello)
-        _ = try waitFor("welcome", timeout: 10)
+        _ = try waitFor("welcome")
     }
 
     deinit { socket.close() }
@@ -86,7 +86,7 @@ public final class SyncClient: @unchecked Sendable {
     public var syncState: (answered: Int, last: JSONValue?) { condition.withLock { (answeredProbes, lastProbe) } }
 
     /// Waits until at least `count` probes were answered.
-    public func waitForSyncs(_ count: Int, timeout: Double = 5) throws {
+    public func waitForSyncs(_ count: Int, timeout: Double = Patience.generous) throws {
         let deadline = Date().addingTimeInterval(timeout)
         condition.lock()
         defer { condition.unlock() }
@@ -99,7 +99,9 @@ public final class SyncClient: @unchecked Sendable {
 
     /// Waits for a message of `type` matching `predicate`; other messages stay in the inbox.
     @discardableResult
-    public func waitFor(_ type: String, timeout: Double = 5, where predicate: (JSONValue) -> Bool = { _ in true })
+    public func waitFor(
+        _ type: String, timeout: Double = Patience.generous, where predicate: (JSONValue) -> Bool = { _ in true }
+    )
         throws -> JSONValue
     {
         try waitForTimed(type, timeout: timeout, where: predicate).message
@@ -112,7 +114,9 @@ public final class SyncClient: @unchecked Sendable {
 
     /// Waits for a message of `type` matching `predicate`; returns it with the monotonic ns it was read.
     /// Other messages stay in the inbox.
-    public func waitForTimed(_ type: String, timeout: Double = 5, where predicate: (JSONValue) -> Bool = { _ in true })
+    public func waitForTimed(
+        _ type: String, timeout: Double = Patience.generous, where predicate: (JSONValue) -> Bool = { _ in true }
+    )
         throws -> (at: Int64, message: JSONValue)
     {
         let deadline = Date().addingTimeInterval(timeout)

@@ -77,7 +77,7 @@ public final class TestClient {
     }
 
     /// The next line, waiting up to `timeout` seconds.
-    public func nextLine(timeout: TimeInterval = 10) throws -> String {
+    public func nextLine(timeout: TimeInterval = Patience.generous) throws -> String {
         let deadline = Date().addingTimeInterval(timeout)
         while pending.isEmpty {
             guard Date() < deadline else { throw HarnessError("no line within \(timeout) s") }
@@ -91,7 +91,7 @@ public final class TestClient {
     /// Waits for a JSON message of `type` that satisfies `predicate`; messages of other types stay pending.
     @discardableResult
     public func waitFor(
-        _ type: String, timeout: TimeInterval = 10,
+        _ type: String, timeout: TimeInterval = Patience.generous,
         where predicate: (JSONValue) -> Bool = { _ in true }
     ) throws -> JSONValue {
         let deadline = Date().addingTimeInterval(timeout)
@@ -123,7 +123,7 @@ public final class TestClient {
     /// from the pending lines in order; a delta that does not follow is an error (a test sees no gaps).
     @discardableResult
     public func waitForState<State: GrowingState>(
-        _ state: State.Type, timeout: TimeInterval = 10, where predicate: (State) -> Bool = { _ in true }
+        _ state: State.Type, timeout: TimeInterval = Patience.generous, where predicate: (State) -> Bool = { _ in true }
     ) throws -> State {
         let deadline = Date().addingTimeInterval(timeout)
         while true {
@@ -161,7 +161,7 @@ public final class TestClient {
     }
 
     /// Waits for a text line containing `fragment`, dropping the lines before it.
-    public func waitForText(_ fragment: String, timeout: TimeInterval = 10) throws -> String {
+    public func waitForText(_ fragment: String, timeout: TimeInterval = Patience.generous) throws -> String {
         let deadline = Date().addingTimeInterval(timeout)
         while true {
             while !pending.isEmpty {
@@ -186,7 +186,7 @@ public final class TestClient {
     }
 
     /// Waits until the host closes the connection; false when it did not within `timeout` seconds.
-    public func waitForClose(timeout: TimeInterval = 5) -> Bool {
+    public func waitForClose(timeout: TimeInterval = Patience.generous) -> Bool {
         let deadline = Date().addingTimeInterval(timeout)
         while Date() < deadline { if !pump(timeout: 0.2) { return true } }
         return false

@@ -13,7 +13,7 @@ import Testing
 #endif
 
 /// The real `partyline` binary against a real `partyline-host` over TCP.
-@Suite("partyline against a real host", .timeLimit(.minutes(4)))
+@Suite("partyline against a real host", .timeLimit(.minutes(10)))
 struct EndToEndTests {
     /// Starts `partyline` in piped mode.
     func client(_ arguments: [String]) throws -> ChildProcess {
@@ -140,7 +140,7 @@ struct EndToEndTests {
 
         // Ctrl-C quits and the terminal is restored (alternate screen left, cursor shown)
         terminal.type("\u{03}")
-        #expect(ann.waitForExit(timeout: 5) != nil)
+        #expect(ann.waitForExit() != nil)
         terminal.drain()
         #expect(terminal.raw.hasSuffix("\u{1B}[?1049l") || terminal.raw.contains("\u{1B}[?25h\u{1B}[?1049l"))
     }
@@ -281,7 +281,9 @@ final class PseudoTerminal {
 
     /// Waits until the screen satisfies `predicate`.
     @discardableResult
-    func waitFor(_ what: String, timeout: TimeInterval = 10, _ predicate: (String) -> Bool) throws -> String {
+    func waitFor(_ what: String, timeout: TimeInterval = Patience.generous, _ predicate: (String) -> Bool) throws
+        -> String
+    {
         let deadline = Date().addingTimeInterval(timeout)
         while true {
             reader.pump(milliseconds: 50)

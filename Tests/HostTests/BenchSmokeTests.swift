@@ -11,7 +11,7 @@ import Testing
 #endif
 
 /// `partyline-bench --quick` runs end to end against the debug host and writes every section. No timing is asserted.
-@Suite("Benchmark smoke test", .timeLimit(.minutes(4)))
+@Suite("Benchmark smoke test", .timeLimit(.minutes(10)))
 struct BenchSmokeTests {
     @Test func quickBenchRunsAndWritesEverySectionWithNumbers() throws {
         let folder = TemporaryDirectory()

@@ -46,7 +46,7 @@ final class StalledPipe {
 }
 
 /// The host's terminal output never makes the loop wait: it queues, drops and counts, and says so.
-@Suite("Console output", .timeLimit(.minutes(4)))
+@Suite("Console output", .timeLimit(.minutes(10)))
 struct ConsoleOutputTests {
     @Test func aStalledTerminalCostsDroppedLinesThatAreCountedNeverAWait() throws {
         let pipe = try StalledPipe()

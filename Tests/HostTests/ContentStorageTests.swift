@@ -33,7 +33,7 @@ private func packJSON(id: String?, name: String, answer: String = "Paris") -> St
 
 /// The data folder's content stores: one file format with import and export, one gate for every pack,
 /// and no file the host did not read is ever overwritten.
-@Suite("Content storage", .timeLimit(.minutes(4)))
+@Suite("Content storage", .timeLimit(.minutes(10)))
 struct ContentStorageTests {
     @Test func anExportedPackCopiedIntoPacksLoads() throws {
         let first = TemporaryDirectory()

@@ -41,7 +41,7 @@ extension SyncClient {
 /// The proxy delays bytes above TCP, so the kernel sees a loopback round trip and the host (rightly) gives the
 /// proxied team no credit for the delay; fair buzzing itself is tested on the packet delay line
 /// (`DelayLineFairnessTests`).
-@Suite("Fairness: arrival order and bots on loopback", .serialized, .timeLimit(.minutes(4)))
+@Suite("Fairness: arrival order and bots on loopback", .serialized, .timeLimit(.minutes(10)))
 struct FairnessTests {
     /// One-way delay and jitter of the slow path, in ms.
     static let delay = 40.0, jitter = 10.0
@@ -277,7 +277,7 @@ struct FairnessTests {
 /// first or the two are marked as tied — and the true gap lies within the estimates' combined uncertainty; on a LAN a
 /// 20 ms lead is resolved; a client that holds its sync replies and backdates its stamp gains nothing from it.
 @Suite(
-    "Fairness on the packet delay line", .serialized, .timeLimit(.minutes(4)),
+    "Fairness on the packet delay line", .serialized, .timeLimit(.minutes(10)),
     .enabled(
         if: DelayedNetwork.unavailableReason == nil,
         Comment(

@@ -118,15 +118,15 @@ struct FlyPlayer {
 
 /// Let Me Fly end to end over real TCP: three players (one at nc) play two rounds with presses the test times and
 /// stamps; every number every client receives is checked against the formula.
-@Suite("Let Me Fly over TCP", .serialized, .timeLimit(.minutes(4)))
+@Suite("Let Me Fly over TCP", .serialized, .timeLimit(.minutes(10)))
 struct FlyGameTests {
     /// A `thrown` or `caught` as every JSON client must have received it.
     static func take(_ type: String, of player: String, from clients: [SyncClient], board: TestClient) throws
         -> JSONValue
     {
-        let seen = try board.waitFor(type, timeout: 10) { $0["player"]?.stringValue == player }
+        let seen = try board.waitFor(type) { $0["player"]?.stringValue == player }
         for client in clients {
-            #expect(try client.waitFor(type, timeout: 10) { $0["player"]?.stringValue == player } == seen)
+            #expect(try client.waitFor(type) { $0["player"]?.stringValue == player } == seen)
         }
         return seen
     }
@@ -256,8 +256,8 @@ struct FlyGameTests {
         #expect(try board.waitFor("timeUp")["missed"] == ["Cleo"])
 
         // The end: players ranked by points, teams by their players' sums, the same for everyone.
-        let final = try board.waitFor("scoreboard", timeout: 15)
-        for client in players { #expect(try client.waitFor("scoreboard", timeout: 5) == final) }
+        let final = try board.waitFor("scoreboard")
+        for client in players { #expect(try client.waitFor("scoreboard") == final) }
         let ranking = final["ranking"]?.arrayValue ?? []
         for entry in ranking {
             let name = entry["player"]?.stringValue ?? ""
@@ -312,7 +312,7 @@ struct FlyGameTests {
 /// On the packet delay line, so that the kernel's TCP sees the delay the host bounds presses by (an application
 /// proxy would hide it, and the host rightly gives no credit for a delay it cannot see; see `FairnessTests`).
 @Suite(
-    "Let Me Fly: presses judged like buzzes on the packet delay line", .serialized, .timeLimit(.minutes(4)),
+    "Let Me Fly: presses judged like buzzes on the packet delay line", .serialized, .timeLimit(.minutes(10)),
     .enabled(
         if: DelayedNetwork.unavailableReason == nil,
         Comment(
@@ -337,13 +337,13 @@ struct FlyFairnessTests {
             "Rita", team: "Red", host: host, socket: network.connect(link: 0, port: host.port), clockOffset: 123_456)
         defer { far.client.close() }
         if let reader = far.client.readerThread { RealTime.raise(thread: reader, to: RealTime.pressPriority) }
-        try far.client.waitForSyncs(6, timeout: 10)
+        try far.client.waitForSyncs(6)
         usleep(300_000)  // the last sync replies still travel
         try admin.send([
             "type": "start", "game": "fly", "rounds": .number(2 + Self.spareRounds), "roundSeconds": 6,
             "breakSeconds": 1, "id": 1,
         ])
-        _ = try admin.waitFor("ok", timeout: 10) { $0["re"] == 1 }
+        _ = try admin.waitFor("ok") { $0["re"] == 1 }
         try far.client.send(["type": "phone", "choice": "flagship"])  // ±70 ms: clean; ±140 ms: fumbled
         let bound = PressEstimate.maximumBackdate
 
@@ -359,7 +359,7 @@ struct FlyFairnessTests {
             return false
         }
         func nextRoundStart() throws -> Int64 {
-            let round = try far.client.waitFor("round", timeout: 10)
+            let round = try far.client.waitFor("round")
             guard let start = round["sweepStart"]?.intValue else { throw HarnessError("a round without sweepStart") }
             return start
         }

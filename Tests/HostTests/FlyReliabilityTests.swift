@@ -33,7 +33,7 @@ struct HostClockReading {
 
 /// Let Me Fly survives SIGKILL: `--resume` keeps every throw already scored, the streaks, the achievements and even
 /// the phone that was in the air.
-@Suite("Let Me Fly: crash and resume", .timeLimit(.minutes(4)))
+@Suite("Let Me Fly: crash and resume", .timeLimit(.minutes(10)))
 struct FlyReliabilityTests {
     @Test func aHostKilledWithAPhoneInTheAirKeepsThrowsStreaksAndAchievements() throws {
         let data = TemporaryDirectory()
@@ -43,12 +43,16 @@ struct FlyReliabilityTests {
         let bob = try first.join("Bob", team: "Blue")
         try admin.send(["type": "start", "game": "fly", "rounds": 3, "roundSeconds": 8, "breakSeconds": 1, "id": 1])
         _ = try admin.waitFor("ok") { $0["re"] == 1 }
-        try ann.send(["type": "phone", "choice": "flagship"])
+        try ann.send(["type": "phone", "choice": "brick"])
         var clock = try HostClockReading(ann)
 
-        // Round 1: Ann at 80 % (13.05 m) caught 40 ms late: clean, streak 1, four achievements; Bob drops his.
+        // Presses are timed by the test's own sleep, so a loaded machine may make them late: each is aimed where
+        // lateness changes nothing checked. A throw at 98 % on the falling sweep stays between 10 and 20 m (no
+        // full power) for 200 ms of lateness; a catch 40 ms after the landing with the old brick's 250 ms window
+        // stays clean, and never perfect, for 210 ms.
+        // Round 1: Ann's catch is clean, streak 1, three achievements; Bob drops his.
         let start1 = try #require(try ann.waitFor("round") { $0["number"] == 1 }["sweepStart"]?.intValue)
-        clock.sleep(until: start1 + 1600 + 640)
+        clock.sleep(until: start1 + 1600 + 816)
         try ann.send(["type": "throw"])
         let up1 = try ann.waitFor("thrown") { $0["player"] == "Ann" }
         try bob.send(["type": "throw"])
@@ -57,18 +61,19 @@ struct FlyReliabilityTests {
         let down1 = try ann.waitFor("caught") { $0["player"] == "Ann" }
         #expect(down1["quality"] == "clean" && down1["streak"] == 1)
         let points1 = try #require(down1["points"]?.intValue)
-        var earned: [String] = []
-        while let achievement = try? ann.waitFor("achievement", timeout: 0.3) {
-            earned.append(achievement["id"]?.stringValue ?? "")
-        }
-        #expect(earned == ["firstCatch", "club5", "club10", "daredevil"])
         #expect(try ann.waitFor("caught") { $0["player"] == "Bob" }["quality"] == "dropped")
         _ = try ann.waitFor("roundOver") { $0["number"] == 1 }
+        // Every achievement of the round was sent before its end, so all of them are among the lines read by now.
+        var earned: [String] = []
+        while let achievement = try? ann.waitFor("achievement", timeout: 0) {
+            earned.append(achievement["id"]?.stringValue ?? "")
+        }
+        #expect(earned == ["firstCatch", "club5", "club10"])
 
         // Round 2: Ann's phone goes up, and the host is killed while it is in the air.
-        let round2 = try ann.waitFor("round", timeout: 5) { $0["number"] == 2 }
+        let round2 = try ann.waitFor("round") { $0["number"] == 2 }
         let start2 = try #require(round2["sweepStart"]?.intValue)
-        clock.sleep(until: start2 + 1600 + 640)
+        clock.sleep(until: start2 + 1600 + 816)
         try ann.send(["type": "throw"])
         let up2 = try ann.waitFor("thrown") { $0["player"] == "Ann" }
         first.stop(signal: SIGKILL)
@@ -81,7 +86,7 @@ struct FlyReliabilityTests {
         let annLine = scores["ranking"]?.arrayValue?.first { $0["player"] == "Ann" }
         #expect(annLine?["score"]?.intValue == points1, "the scored throw is kept")
         #expect(annLine?["streak"] == 1, "and the streak")
-        #expect(annLine?["phone"] == "flagship")
+        #expect(annLine?["phone"] == "brick")
         #expect(scores["ranking"]?.arrayValue?.first { $0["player"] == "Bob" }?["score"] == 0)
         #expect(try annAgain.waitFor("round")["number"] == 2)
         let stillUp = try annAgain.waitFor("thrown") { $0["player"] == "Ann" }
@@ -96,7 +101,7 @@ struct FlyReliabilityTests {
         #expect(down2["quality"] == "clean")
         #expect(down2["streak"] == 2, "the streak went on from before the crash")
         let height = try #require(up2["heightM"]?.doubleValue)
-        #expect(down2["points"]?.intValue == Int64((height * 1.5 * 1.1 + 0.000_001).rounded()), "+10 % for the streak")
+        #expect(down2["points"]?.intValue == Int64((height * 0.8 * 1.1 + 0.000_001).rounded()), "+10 % for the streak")
         #expect(down2["score"]?.intValue == points1 + (down2["points"]?.intValue ?? 0))
         let again = annAgain.collect(for: 0.5).filter { $0["type"] == "achievement" && $0["player"] == "Ann" }
         #expect(again.isEmpty, "achievements earned before the crash are not earned again: \(again)")
@@ -105,7 +110,7 @@ struct FlyReliabilityTests {
         let bytes = try #require(FileManager.default.contents(atPath: data.path + "/fly/records.json"))
         let records = try JSONParsing.parse(Array(bytes))
         let annEarned = records["achievements"]?["ann"]?["earned"]?.arrayValue?.compactMap { $0["id"]?.stringValue }
-        #expect(Set(annEarned ?? []) == ["firstCatch", "club5", "club10", "daredevil"])
+        #expect(Set(annEarned ?? []) == ["firstCatch", "club5", "club10"])
         let throwsKept = records["records"]?.arrayValue ?? []
         #expect(throwsKept.filter { $0["player"] == "Ann" }.count == 2)
         #expect(throwsKept.filter { $0["player"] == "Bob" }.count == 1)

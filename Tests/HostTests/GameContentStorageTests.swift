@@ -39,7 +39,7 @@ private let codelessHunt = """
 
 /// Odd One Out's puzzle packs and the hunts live in the data folder like quiz packs: one file each, read at start
 /// (broken files reported by name and line and left alone), saved atomically, imported and exported by extension.
-@Suite("Puzzle packs, hunts and halls of fame in the data folder", .timeLimit(.minutes(4)))
+@Suite("Puzzle packs, hunts and halls of fame in the data folder", .timeLimit(.minutes(10)))
 struct GameContentStorageTests {
     @Test func puzzlePacksImportFromCSVAndJSONAndComeBackAfterARestart() throws {
         let data = TemporaryDirectory()

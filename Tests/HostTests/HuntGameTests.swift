@@ -5,7 +5,7 @@ import TestSupport
 import Testing
 
 /// A whole station hunt over real TCP, every client's bytes captured for the secrecy check.
-@Suite("The station hunt over TCP", .timeLimit(.minutes(4)))
+@Suite("The station hunt over TCP", .timeLimit(.minutes(10)))
 struct HuntGameTests {
     /// Three stations; the desk has no code in the file, so the host generates one.
     static let huntJSON = """

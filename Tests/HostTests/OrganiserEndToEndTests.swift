@@ -4,7 +4,7 @@ import TestSupport
 import Testing
 
 /// The organiser's console over real TCP and the real host's stdin and stderr (#18).
-@Suite("The organiser runs the show, end to end", .timeLimit(.minutes(4)))
+@Suite("The organiser runs the show, end to end", .timeLimit(.minutes(10)))
 struct OrganiserEndToEndTests {
     /// Reads the answer of the open question from the console's feed line ("… — answer: Gravity").
     static func answerFromFeed(_ host: HostProcess) throws -> String {

@@ -4,7 +4,7 @@ import TestSupport
 import Testing
 
 /// A whole game of Odd One Out over real TCP, every client's bytes captured for the secrecy check.
-@Suite("Odd One Out over TCP", .timeLimit(.minutes(4)))
+@Suite("Odd One Out over TCP", .timeLimit(.minutes(10)))
 struct OutsiderGameTests {
     /// Three puzzles whose links appear nowhere else, so a transcript shows exactly when each one was told.
     static let puzzles: [(outsider: String, words: [String], link: String)] = [

@@ -10,7 +10,7 @@ import Testing
 #endif
 
 /// Crash recovery from the journal, atomic files, limits and refusals, against the real host process.
-@Suite("Reliability and security", .timeLimit(.minutes(4)))
+@Suite("Reliability and security", .timeLimit(.minutes(10)))
 struct ReliabilityTests {
     @Test func aHostKilledMidQuestionComesBackWithTheSameRoomScoresAndQuestion() throws {
         let data = TemporaryDirectory()
@@ -93,7 +93,7 @@ struct ReliabilityTests {
             again[name] = connection
         }
         try again[queen]!.send(["type": "command", "text": "No. {1} waves at No. {2}"])
-        let revealed = try again[queen]!.waitFor("revealed", timeout: 5)
+        let revealed = try again[queen]!.waitFor("revealed")
         for (name, number) in numbers { #expect(revealed["numbers"]?[name]?.intValue == number) }
         second.stop()
     }
@@ -178,7 +178,7 @@ struct ReliabilityTests {
             closed = closed || !flooder.pump(timeout: 0.05)
             usleep(50_000)
         }
-        #expect(closed || flooder.waitForClose(timeout: 3))
+        #expect(closed || flooder.waitForClose())
         try bystander.send(["type": "ping", "id": 1])
         #expect(try bystander.waitFor("pong")["re"] == 1)
         host.stop()
@@ -224,7 +224,7 @@ struct ReliabilityTests {
             }
         }
         #expect(sawDisconnect)
-        #expect(silent.waitForClose(timeout: 1))
+        #expect(silent.waitForClose())
         let again = try host.connect()
         try again.send(["type": "hello", "room": .string(host.room), "resume": .string(silent.token ?? "")])
         #expect(try again.waitFor("welcome")["name"] == "Sid")

@@ -4,7 +4,7 @@ import TestSupport
 import Testing
 
 /// A whole Shaky Words game over real TCP, with every client's bytes captured for the secrecy check.
-@Suite("Shaky Words over TCP", .timeLimit(.minutes(4)))
+@Suite("Shaky Words over TCP", .timeLimit(.minutes(10)))
 struct ShakyGameTests {
     static let questions: [(difficulty: String, text: String, answer: String)] = [
         ("medium", "Which ringed planet is the sixth from the Sun?", "Saturn"),

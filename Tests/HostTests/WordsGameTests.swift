@@ -6,7 +6,7 @@ import Testing
 
 /// Compound words over real TCP: a card race and a bingo game with two teams (one at `nc`) and a board, a dice
 /// board played to its end, and the word-list commands of the command line — every client's bytes captured.
-@Suite("Compound words over TCP", .timeLimit(.minutes(4)))
+@Suite("Compound words over TCP", .timeLimit(.minutes(10)))
 struct WordsGameTests {
     static let lists = WordListLibrary()
 
@@ -164,7 +164,7 @@ struct WordsGameTests {
             card = next
         }
         _ = try blue.waitForText("*** BINGO! Blue has a line: ")
-        let bingo = try board.waitFor("bingo", timeout: 5)
+        let bingo = try board.waitFor("bingo")
         #expect(bingo["team"] == "Blue" && bingo["cells"]?.arrayValue?.count == 4)
         let lastCard = try board.waitFor("card") { $0["team"] == "Blue" && $0["word"] == .null }
         let cells = lastCard["cells"]?.arrayValue ?? []
@@ -245,7 +245,7 @@ struct WordsGameTests {
             finished = done.count == 16
         }
         #expect(done.count == 16)
-        let final = try watcher.waitFor("scoreboard", timeout: 5)
+        let final = try watcher.waitFor("scoreboard")
         let winner = final["ranking"]?.arrayValue?.first
         #expect(winner?["place"] == 1 && winner?["done"] == 16)
         #expect(forks > 0, "the garden has forks")

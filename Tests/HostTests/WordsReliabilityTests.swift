@@ -12,7 +12,7 @@ import Testing
 
 /// Compound words survives a SIGKILL: `--resume` brings back hands, lockouts, bingo cards with their marked cells,
 /// tokens and done tiles, exactly as the players last saw them.
-@Suite("Compound words after a crash", .timeLimit(.minutes(4)))
+@Suite("Compound words after a crash", .timeLimit(.minutes(10)))
 struct WordsReliabilityTests {
     /// Reconnects a player with its resume token and returns the connection after its welcome.
     static func comeBack(_ player: TestClient, to host: HostProcess) throws -> TestClient {

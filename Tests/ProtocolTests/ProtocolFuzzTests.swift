@@ -547,7 +547,7 @@ extension Result where Failure == ProtocolError {
 }
 
 @Suite struct ProtocolFuzzTests {
-    @Test(.timeLimit(.minutes(4))) func wireLayerSurvivesGeneratedInput() {
+    @Test(.timeLimit(.minutes(10))) func wireLayerSurvivesGeneratedInput() {
         var fuzzer = Fuzzer(seed: 0x5EED_0F_C0FFEE)
         let start = ContinuousClock.now
         while fuzzer.inputCount < 120_000 { fuzzer.runOne() }

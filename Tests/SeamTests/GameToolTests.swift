@@ -9,7 +9,7 @@ import Testing
 
 /// Odd One Out's puzzle packs and the station hunts are operator tools: the console, admin clients and the command
 /// line list, show, import, export and edit them; hunts also print their sheets and show their hall of fame.
-@Suite("The puzzle-pack and hunt tools", .timeLimit(.minutes(4)))
+@Suite("The puzzle-pack and hunt tools", .timeLimit(.minutes(10)))
 struct GameToolTests {
     private func write(_ text: String, to path: String) throws {
         try Data(text.utf8).write(to: URL(fileURLWithPath: path))

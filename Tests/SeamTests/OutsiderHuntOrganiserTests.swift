@@ -9,7 +9,7 @@ import Testing
 /// included, for the operators only), the status line says when the game waits, the game log keeps every pick,
 /// code and answer, and an evening repeats no puzzle while new ones remain; text-mode players pick and answer with
 /// bare lines (#17).
-@Suite("Odd One Out and the hunt for the organiser", .timeLimit(.minutes(4)))
+@Suite("Odd One Out and the hunt for the organiser", .timeLimit(.minutes(10)))
 struct OutsiderHuntOrganiserTests {
     private func feed(_ admin: EmbeddedConnection) -> [String] {
         admin.drain().compactMap { $0["type"] == "feed" ? $0["text"]?.stringValue : nil }
