@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import Host
@@ -98,7 +99,8 @@ extension ConsoleOutputTests {
         output.frameLines(nil)
         output.write(line: "four")
         #expect(output.drain(timeout: 5))
-        let text = String(decoding: pipe.readAvailable(), as: UTF8.self)
+        // A run the writer thread took in two batches is closed and opened again in between: the same frame.
+        let text = String(decoding: pipe.readAvailable(), as: UTF8.self).replacingOccurrences(of: "><", with: "")
         #expect(text == "before\n<\none\ntwo>C<\nthree>four\n", "\(text.debugDescription)")
     }
 }
@@ -107,41 +109,54 @@ extension ConsoleOutputTests {
     extension ConsoleOutputTests {
         /// The operator's prompt: log lines are drawn in the scrolling part and the cursor comes back to the prompt,
         /// so nothing breaks into what is being typed; Enter shows the line among the log; a resize re-reserves.
+        ///
+        /// Asserted on the screen the bytes draw, so it holds however the writer thread batched them.
         @Test func theStatusBarKeepsThePromptWhileLinesScrollAboveIt() throws {
             let terminal = try PseudoTerminal()
             let output = ConsoleOutput(fd: terminal.secondary)
+            // What an earlier program (a killed host) left: text, and a scroll region of rows 5–10.
+            var screen = TerminalScreen(rows: 24, columns: 80)
+            screen.feed("$ partyline-host\r\n\u{1B}[5;10r\u{1B}[7;1H")
             let bar = StatusBar(output: output, term: "xterm")
+            let first = terminal.readAll(writtenBy: output)
+            screen.feed(first)
+            #expect(first.starts(with: Array("\u{1B}[r".utf8)), "a scroll region a killed host left is reset first")
+            #expect(screen.scrollRegion == 1...24)
+
             bar.start(prompt: true)
             bar.show("lobby, no game running")
             output.write(line: "Ann joined team Red.")
             bar.entered("status")
-            #expect(output.drain(timeout: 5))
-            // One run of lines or two, depending on when the writer woke: the same on screen.
-            let shown = String(decoding: terminal.readAvailable(), as: UTF8.self)
-                .replacingOccurrences(of: "\r\n", with: "\n").replacingOccurrences(
-                    of: "\u{1B}8\u{1B}7\u{1B}[21;1H", with: "")
-            #expect(shown.hasPrefix("\u{1B}[r"), "a scroll region a killed host left is reset first")
-            #expect(shown.contains("\u{1B}[1;21r"), "rows 22–24 (rule, status, prompt) stay out of the scrolling")
-            #expect(shown.contains("\u{1B}[24;1H\u{1B}[2K> "), "the prompt is drawn on the last row")
+            screen.feed(terminal.readAll(writtenBy: output))
+            #expect(screen.scrollRegion == 1...21, "rows 22–24 (rule, status, prompt) stay out of the scrolling")
             #expect(
-                shown.contains("\u{1B}7\u{1B}[21;1H\nAnn joined team Red.\n> status\u{1B}8\u{1B}[24;1H\u{1B}[2K> "),
-                "a line and the typed command drawn above, then the prompt again: \(shown.debugDescription)")
-            #expect(shown.contains("\u{1B}[22;1H\u{1B}[2K───") && shown.contains("lobby, no game running"))
+                screen.lines[19...] == ["Ann joined team Red.", "> status", rule(79), "lobby, no game running", ">"],
+                "a line and the typed command drawn above the rule, the status and the prompt:\n\(screen.text)")
+            #expect(screen.cell(row: 23, column: 1).attributes == .bold, "the status is bold")
+            #expect(screen.cursor == .init(row: 24, column: 3), "the cursor is back on the prompt")
 
             var size = winsize(ws_row: 30, ws_col: 100, ws_xpixel: 0, ws_ypixel: 0)
             _ = ioctl(terminal.secondary, UInt(TIOCSWINSZ), &size)
+            screen.resize(rows: 30, columns: 100)
             bar.refresh()
             output.write(line: "Bob joined team Blue.")
-            #expect(output.drain(timeout: 5))
-            let after = String(decoding: terminal.readAvailable(), as: UTF8.self)
-                .replacingOccurrences(of: "\r\n", with: "\n")
-            #expect(after.contains("\u{1B}[1;27r") && after.contains("\u{1B}[30;1H\u{1B}[2K> "))
-            #expect(after.contains("\u{1B}7\u{1B}[27;1H\nBob joined team Blue.\u{1B}8"))
+            screen.feed(terminal.readAll(writtenBy: output))
+            #expect(screen.scrollRegion == 1...27)
+            #expect(
+                screen.lines[26...] == ["Bob joined team Blue.", rule(99), "lobby, no game running", ">"],
+                "the rows reserved again at the new bottom:\n\(screen.text)")
+            #expect(screen.lines[..<26].contains("Ann joined team Red."), "earlier lines scrolled, not cleared")
+            #expect(screen.cursor == .init(row: 30, column: 3))
+
             bar.release()
-            #expect(output.drain(timeout: 5))
-            let released = String(decoding: terminal.readAvailable(), as: UTF8.self)
-            #expect(released.hasPrefix("\u{1B}[r"), "the whole screen scrolls again on exit")
+            screen.feed(terminal.readAll(writtenBy: output))
+            #expect(screen.scrollRegion == 1...30, "the whole screen scrolls again on exit")
+            #expect(screen.lines[27...] == ["", "", ""], "the rule, status and prompt are cleared on exit")
+            #expect(screen.cursor == .init(row: 28, column: 1))
         }
+
+        /// The status bar's rule: `count` box-drawing dashes.
+        private func rule(_ count: Int) -> String { String(repeating: "─", count: count) }
     }
 
     extension ConsoleOutputTests {
@@ -151,24 +166,30 @@ extension ConsoleOutputTests {
             let terminal = try PseudoTerminal()
             var size = winsize(ws_row: 24, ws_col: 20, ws_xpixel: 0, ws_ypixel: 0)
             _ = ioctl(terminal.secondary, UInt(TIOCSWINSZ), &size)
+            var screen = TerminalScreen(rows: 24, columns: 20)
             let output = ConsoleOutput(fd: terminal.secondary)
             let bar = StatusBar(output: output, term: "xterm")
             bar.start(prompt: true)
             bar.show("WAITING 東京東京東京東京東京東京")
-            #expect(output.drain(timeout: 5))
-            let shown = String(decoding: terminal.readAvailable(), as: UTF8.self)
-            #expect(shown.contains("WAITING 東京東京東…\u{1B}[0m"), "19 columns at most: \(shown.debugDescription)")
+            screen.feed(terminal.readAll(writtenBy: output))
+            #expect(screen.row(23) == "WAITING 東京東京東…", "19 columns at most:\n\(screen.text)")
+            #expect(screen.row(24) == ">", "nothing wrapped into the prompt")
+            #expect(screen.cursor == .init(row: 24, column: 3))
 
             size = winsize(ws_row: 4, ws_col: 20, ws_xpixel: 0, ws_ypixel: 0)
             _ = ioctl(terminal.secondary, UInt(TIOCSWINSZ), &size)
+            screen.resize(rows: 4, columns: 20)
             bar.refresh()
             bar.show("lobby")
             output.write(line: "Ann joined team Red.")
-            #expect(output.drain(timeout: 5))
-            let tiny = String(decoding: terminal.readAvailable(), as: UTF8.self)
-            #expect(tiny.contains("\u{1B}[r") && tiny.contains("Ann joined team Red."), "\(tiny.debugDescription)")
-            #expect(!tiny.contains("\u{1B}[0;") && !tiny.contains("\u{1B}[-"), "nothing drawn above the first row")
-            #expect(!tiny.contains("lobby"), "no status where there is no room for it")
+            let tiny = terminal.readAll(writtenBy: output)
+            screen.feed(tiny)
+            let tinyText = String(decoding: tiny, as: UTF8.self)
+            #expect(screen.scrollRegion == 1...4, "the whole tiny screen scrolls")
+            #expect(screen.text.contains("Ann joined team Red."), "\(tinyText.debugDescription)")
+            #expect(
+                !tinyText.contains("\u{1B}[0;") && !tinyText.contains("\u{1B}[-"), "nothing drawn above the first row")
+            #expect(!screen.text.contains("lobby"), "no status where there is no room for it")
         }
     }
 
@@ -177,6 +198,7 @@ extension ConsoleOutputTests {
     final class PseudoTerminal {
         let primary: Int32
         let secondary: Int32
+        private var markers = 0
 
         init() throws {
             primary = open("/dev/ptmx", O_RDWR | O_NOCTTY)
@@ -199,6 +221,25 @@ extension ConsoleOutputTests {
         /// Types `bytes` at the terminal's keyboard.
         func type(_ bytes: [UInt8]) {
             _ = bytes.withUnsafeBytes { write(primary, $0.baseAddress, $0.count) }
+        }
+
+        /// Everything `output` was asked to write so far, once it has reached this side: a pseudo-terminal passes
+        /// output on a moment after it was written, so a marker (an OSC a terminal ignores) is written after it and
+        /// read for, with a generous deadline.
+        func readAll(writtenBy output: ConsoleOutput, timeout: TimeInterval = 20) -> [UInt8] {
+            // Drained first: a status drawing still queued would be written after the marker.
+            #expect(output.drain(timeout: timeout), "the console wrote everything queued")
+            markers += 1
+            let marker = "\u{1B}]9999;partyline-test-\(markers)\u{07}"
+            output.write(control: marker)
+            let deadline = Date().addingTimeInterval(timeout)
+            var bytes: [UInt8] = []
+            while !String(decoding: bytes, as: UTF8.self).hasSuffix(marker), Date() < deadline {
+                var descriptor = pollfd(fd: primary, events: Int16(POLLIN), revents: 0)
+                _ = poll(&descriptor, 1, 50)
+                bytes += readAvailable()
+            }
+            return bytes
         }
 
         /// What the terminal shows now, without waiting.
