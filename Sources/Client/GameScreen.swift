@@ -88,10 +88,17 @@ struct ScreenCatalog: Sendable {
     /// The registered screens.
     let screens: [any GameScreen.Type]
 
-    /// Every mode this build of the client shows.
-    static let standard = ScreenCatalog(screens: [
+    /// Every mode this build of the client shows: exactly `GameModes.wires`, checked when the catalog is built.
+    static let standard = ScreenCatalog.checked([
         ShakyView.self, QueenView.self, WordsView.self, FlyView.self, OutsiderView.self, HuntView.self,
     ])
+
+    /// A catalog of `screens` that must be `GameModes.wires` exactly; a mismatch stops the client saying what to fix.
+    static func checked(_ screens: [any GameScreen.Type]) -> ScreenCatalog {
+        let problems = GameModes.problems(wires: GameModes.wires, screens: screens.map { $0.gameName })
+        precondition(problems.isEmpty, "The client's game screens are incomplete:\n" + problems.joined(separator: "\n"))
+        return ScreenCatalog(screens: screens)
+    }
 
     /// A new view for the game `name` from its intro, or nil when this client does not know the game.
     func screen(for name: String, intro: JSONObject) -> (any GameScreen)? {

@@ -22,6 +22,14 @@ public enum TextCommand: Equatable, Sendable {
 
 /// Parses typed lines into `TextCommand`s.
 public enum TextCommandParsing {
+    /// Every first word the session reads itself, before a running game sees the line (`rejoin` and `resume` are
+    /// read by the host's text sessions): a game's typed commands must use other words.
+    public static let sessionWords: [String] = [
+        "join", "j", "watch", "admin", "help", "?", "h", "scores", "score", "status", "quit", "exit", "bye", "next",
+        "n", "pause", "continue", "resume", "end", "kick", "unban", "tidy", "tidy!", "lock", "unlock", "ping", "start",
+        "commands", "library", "lib", "packs", "pack", "rejoin",
+    ]
+
     /// Parses `line` (already framed, without terminator); `games` say how each game reads `start`'s words.
     public static func parse(_ line: String, games: StartGrammars = StartGrammars()) -> TextCommand {
         let trimmed = line.trimmingCharacters(in: .whitespacesAndControls)

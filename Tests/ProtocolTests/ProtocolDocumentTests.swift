@@ -34,22 +34,28 @@ struct ProtocolDocumentTests {
         return result
     }
 
-    /// The host's message families, each as a decoder that re-encodes what it read.
-    static let hostFamilies: [(name: String, roundTrip: @Sendable (JSONObject) -> JSONObject?)] = [
-        ("session", { SessionMessage.decode($0).map { $0.message.object() } }),
-        ("shaky", { ShakyWire.Message.decode($0).map { $0.message.object() } }),
-        ("queen", { QueenWire.Message.decode($0).map { $0.message.object() } }),
-        ("words", { WordsWire.Message.decode($0).map { $0.message.object() } }),
-        ("fly", { FlyWire.Message.decode($0).map { $0.message.object() } }),
-        ("outsider", { OutsiderWire.Message.decode($0).map { $0.message.object() } }),
-        ("hunt", { HuntWire.Message.decode($0).map { $0.message.object() } }),
-    ]
+    /// The host's message families, each as a decoder that re-encodes what it read: the session's and those of
+    /// every mode in `GameModes.wires`.
+    static let hostFamilies: [(name: String, roundTrip: @Sendable (JSONObject) -> JSONObject?)] = {
+        let session: @Sendable (JSONObject) -> JSONObject? = { SessionMessage.decode($0).map { $0.message.object() } }
+        return [("session", session)] + GameModes.wires.map { ($0.name, roundTrip(of: $0)) }
+    }()
 
-    /// Every game's client vocabularies: players' actions and the operator's commands (one line per vocabulary).
-    static let vocabularies: [any GameAction.Type] = [
-        ShakyWire.Action.self, ShakyWire.Command.self, QueenWire.Action.self, WordsWire.Action.self,
-        FlyWire.Action.self, OutsiderWire.Action.self, HuntWire.Action.self,
-    ]
+    /// Decodes a message of `Wire`'s family and encodes it again.
+    static func roundTrip<Wire: GameWire>(of wire: Wire.Type) -> @Sendable (JSONObject) -> JSONObject? {
+        { Wire.Message.decode($0).map { $0.message.object() } }
+    }
+
+    /// Every game's client vocabularies: players' actions and the operator's commands.
+    static let vocabularies: [any GameAction.Type] = GameModes.wires.flatMap { vocabularies(of: $0) }
+
+    /// `Wire`'s player actions and operator commands.
+    static func vocabularies<Wire: GameWire>(of wire: Wire.Type) -> [any GameAction.Type] {
+        [Wire.Action.self, Wire.Command.self]
+    }
+
+    /// `Wire`'s host message types.
+    static func messageTypes<Wire: GameWire>(of wire: Wire.Type) -> [String] { Wire.Message.types }
 
     static let actions = Set(vocabularies.flatMap { $0.types })
 
@@ -119,10 +125,7 @@ struct ProtocolDocumentTests {
 
     @Test func everyHostMessageTypeHasAnExample() {
         let shown = Set(Self.examples.compactMap { $0.object["type"]?.stringValue })
-        let families = SessionMessage.types + ShakyWire.Message.types + QueenWire.Message.types
-        for type in families + WordsWire.Message.types + FlyWire.Message.types + OutsiderWire.Message.types
-            + HuntWire.Message.types
-        {
+        for type in SessionMessage.types + GameModes.wires.flatMap({ Self.messageTypes(of: $0) }) {
             #expect(shown.contains(type), "PROTOCOL.md has no example of the \(type) message")
         }
         for type in ClientMessage.typeNames + Array(Self.actions) {

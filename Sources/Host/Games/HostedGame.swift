@@ -421,10 +421,17 @@ struct ModeCatalog: Sendable {
     /// The registered modes, in the order help lists them.
     let entries: [ModeEntry]
 
-    /// Every mode this build of the host plays.
-    static let standard = ModeCatalog(entries: [
+    /// Every mode this build of the host plays: exactly `GameModes.wires`, checked when the catalog is built.
+    static let standard = ModeCatalog.checked([
         ShakyHost.entry, QueenHost.entry, WordsHost.entry, FlyHost.entry, OutsiderHost.entry, HuntHost.entry,
     ])
+
+    /// A catalog of `entries` that must be `GameModes.wires` exactly; a mismatch stops the host saying what to fix.
+    static func checked(_ entries: [ModeEntry]) -> ModeCatalog {
+        let problems = GameModes.problems(wires: GameModes.wires, hostModes: entries.map(\.name))
+        precondition(problems.isEmpty, "The host's modes are incomplete:\n" + problems.joined(separator: "\n"))
+        return ModeCatalog(entries: entries)
+    }
 
     /// The mode called `name` or one of its aliases (any case).
     func entry(named name: String) -> ModeEntry? {

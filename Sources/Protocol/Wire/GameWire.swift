@@ -2,7 +2,7 @@
 ///
 /// Both ends build and read the mode's messages through these types (isowords' `SharedModels`), so the host, the
 /// client, text mode and the tests cannot disagree about a field.
-public protocol GameWire {
+public protocol GameWire: SendableMetatype {
     /// What the host sends while this game runs (its intro is the `game` message).
     associatedtype Message: MessageFamily
     /// What players send.
