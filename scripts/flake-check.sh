@@ -3,17 +3,21 @@
 #
 #   scripts/flake-check.sh [N] [extra swift test arguments…]
 #
-# It builds once into a fresh scratch folder (not the developer's .build), then runs `swift test --skip-build` N
-# times in a row, each run's output kept in the report folder it prints. It exits non-zero when any run failed.
-# Run it on the machine CI uses (2 cores) and, for a harder check, while something else keeps the cores busy.
+# It clones the committed HEAD into a fresh folder (so edits made meanwhile change nothing), builds it once from
+# nothing, then runs `swift test --skip-build` N times in a row, each run's output kept in the report folder it
+# prints. It exits non-zero when any run failed. Run it on the machine CI uses (2 cores) and, for a harder check,
+# while something else keeps the cores busy.
 set -uo pipefail
 runs=${1:-5}
 shift || true
 cd "$(dirname "$0")/.."
-scratch=${FLAKE_SCRATCH:-${TMPDIR:-/tmp}/partyline-flake-build}
+work=${FLAKE_WORK:-${TMPDIR:-/tmp}/partyline-flake-work}
 report=$(mktemp -d "${TMPDIR:-/tmp}/partyline-flake-XXXXXX")
-rm -rf "$scratch"
-echo "flake-check: building from nothing in $scratch (reports in $report)"
+rm -rf "$work"
+git clone -q . "$work/src" || exit 2
+cd "$work/src" || exit 2
+scratch="$work/build"
+echo "flake-check: $(git log --oneline -1) built from nothing in $scratch (reports in $report)"
 if ! swift build --build-tests --scratch-path "$scratch" >"$report/build.log" 2>&1; then
   tail -30 "$report/build.log"
   echo "flake-check: the build failed"

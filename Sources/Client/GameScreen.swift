@@ -83,21 +83,32 @@ extension GameScreen {
     }
 }
 
-/// The game screens this client can show, by wire name: the one registry line per mode lives in `standard`.
+/// A mode's wire as the client shows it: each mode's screen file makes its wire one, with its view.
+protocol ShownWire: GameWire {
+    /// The mode's view on the terminal client.
+    static var screen: any GameScreen.Type { get }
+}
+
+/// The game screens this client can show: `GameModes.wires`, each with its `ShownWire` view.
 struct ScreenCatalog: Sendable {
     /// The registered screens.
     let screens: [any GameScreen.Type]
 
-    /// Every mode this build of the client shows: exactly `GameModes.wires`, checked when the catalog is built.
-    static let standard = ScreenCatalog.checked([
-        ShakyView.self, QueenView.self, WordsView.self, FlyView.self, OutsiderView.self, HuntView.self,
-    ])
+    /// Every mode this build of the client shows: `GameModes.wires`, each through its `ShownWire` conformance.
+    static let standard = ScreenCatalog.checked(GameModes.wires)
 
-    /// A catalog of `screens` that must be `GameModes.wires` exactly; a mismatch stops the client saying what to fix.
-    static func checked(_ screens: [any GameScreen.Type]) -> ScreenCatalog {
-        let problems = GameModes.problems(wires: GameModes.wires, screens: screens.map { $0.gameName })
+    /// The catalog of `wires` as the client shows them; a wire that no screen file makes a `ShownWire` stops the
+    /// client saying what to add.
+    static func checked(_ wires: [any GameWire.Type]) -> ScreenCatalog {
+        let (catalog, problems) = built(from: wires)
         precondition(problems.isEmpty, "The client's game screens are incomplete:\n" + problems.joined(separator: "\n"))
-        return ScreenCatalog(screens: screens)
+        return catalog
+    }
+
+    /// The catalog of `wires` and what is wrong with it (empty when nothing is).
+    static func built(from wires: [any GameWire.Type]) -> (catalog: ScreenCatalog, problems: [String]) {
+        let screens = wires.compactMap { ($0 as? any ShownWire.Type)?.screen }
+        return (ScreenCatalog(screens: screens), GameModes.problems(wires: wires, screens: screens.map { $0.gameName }))
     }
 
     /// A new view for the game `name` from its intro, or nil when this client does not know the game.

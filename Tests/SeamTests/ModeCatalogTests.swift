@@ -23,15 +23,29 @@ struct ModeCatalogTests {
             screens: GameModes.names, webAssets: Set(GameModes.names.map(GameModes.webView(of:))))
         #expect(
             problems.contains(
-                "Mode \"broken\" has no host entry: add it to ModeCatalog.standard (Sources/Host/Games/HostedGame.swift)."
+                "Mode \"broken\" has no host entry: make its wire a HostedWire in Sources/Host/Games/."
             ))
         #expect(
             problems.contains(
-                "Mode \"broken\" has no client screen: add it to ScreenCatalog.standard (Sources/Client/GameScreen.swift)."
+                "Mode \"broken\" has no client screen: make its wire a ShownWire in Sources/Client/Modes/."
             ))
         #expect(problems.contains("Mode \"broken\" has no phone view: add Sources/Host/Web/mode-broken.js."))
         let extra = GameModes.problems(wires: GameModes.wires, hostModes: GameModes.names + ["broken"])
         #expect(extra == ["The host entry \"broken\" is no mode of GameModes.wires: add its wire there."])
+    }
+
+    @Test func aWireWithoutItsHostAndClientFilesStopsBothCatalogs() {
+        let host = ModeCatalog.built(from: GameModes.wires + [BrokenWire.self])
+        #expect(host.catalog.entries.map(\.name) == GameModes.names)
+        #expect(
+            host.problems.contains(
+                "Mode \"broken\" has no host entry: make its wire a HostedWire in Sources/Host/Games/."))
+        let client = ScreenCatalog.built(from: GameModes.wires + [BrokenWire.self])
+        #expect(
+            client.problems.contains(
+                "Mode \"broken\" has no client screen: make its wire a ShownWire in Sources/Client/Modes/."))
+        #expect(ModeCatalog.built(from: GameModes.wires).problems.isEmpty)
+        #expect(ScreenCatalog.built(from: GameModes.wires).problems.isEmpty)
     }
 
     @Test func aModeWhoseVocabularyCollidesIsNamedForEachCollision() {

@@ -594,3 +594,7 @@ struct FlyView: GameScreen {
         return rows
     }
 }
+
+extension FlyWire: ShownWire {
+    static var screen: any GameScreen.Type { FlyView.self }
+}

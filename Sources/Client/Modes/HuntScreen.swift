@@ -422,3 +422,7 @@ extension HuntView.Task {
         return false
     }
 }
+
+extension HuntWire: ShownWire {
+    static var screen: any GameScreen.Type { HuntView.self }
+}

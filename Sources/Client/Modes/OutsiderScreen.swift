@@ -278,3 +278,7 @@ struct OutsiderView: GameScreen {
         return cells.map { [Span("   " + $0.0, $0.1)] }
     }
 }
+
+extension OutsiderWire: ShownWire {
+    static var screen: any GameScreen.Type { OutsiderView.self }
+}

@@ -448,3 +448,7 @@ extension ClientState {
     /// Whether this player is the Queen who is choosing now.
     var isChoosingQueen: Bool { queen?.isChoosingQueen(self) ?? false }
 }
+
+extension QueenWire: ShownWire {
+    static var screen: any GameScreen.Type { QueenView.self }
+}

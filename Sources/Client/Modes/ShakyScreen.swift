@@ -625,3 +625,7 @@ extension ClientState {
     /// Whether it is this player's team's turn to answer (Shaky Words).
     var isMyTurn: Bool { shaky?.isMyTurn(self) ?? false }
 }
+
+extension ShakyWire: ShownWire {
+    static var screen: any GameScreen.Type { ShakyView.self }
+}

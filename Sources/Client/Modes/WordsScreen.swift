@@ -235,3 +235,7 @@ struct WordsView: GameScreen {
         WordsDrawing(view: self, state: state, width: width, now: now, letters: letters).rows()
     }
 }
+
+extension WordsWire: ShownWire {
+    static var screen: any GameScreen.Type { WordsView.self }
+}

@@ -445,3 +445,7 @@ final class FlyHost: GameAdapter {
         return rows
     }
 }
+
+extension FlyWire: HostedWire {
+    static var hostEntry: ModeEntry { FlyHost.entry }
+}

@@ -416,21 +416,32 @@ struct ModeEntry: Sendable {
     }
 }
 
-/// The modes the host can start: the one registry line per mode lives in `standard`.
+/// A mode's wire as the host plays it: each mode's host adapter file makes its wire one, with its entry.
+protocol HostedWire: GameWire {
+    /// The mode's registry entry on the host.
+    static var hostEntry: ModeEntry { get }
+}
+
+/// The modes the host can start: `GameModes.wires`, each with its `HostedWire` entry.
 struct ModeCatalog: Sendable {
     /// The registered modes, in the order help lists them.
     let entries: [ModeEntry]
 
-    /// Every mode this build of the host plays: exactly `GameModes.wires`, checked when the catalog is built.
-    static let standard = ModeCatalog.checked([
-        ShakyHost.entry, QueenHost.entry, WordsHost.entry, FlyHost.entry, OutsiderHost.entry, HuntHost.entry,
-    ])
+    /// Every mode this build of the host plays: `GameModes.wires`, each through its `HostedWire` conformance.
+    static let standard = ModeCatalog.checked(GameModes.wires)
 
-    /// A catalog of `entries` that must be `GameModes.wires` exactly; a mismatch stops the host saying what to fix.
-    static func checked(_ entries: [ModeEntry]) -> ModeCatalog {
-        let problems = GameModes.problems(wires: GameModes.wires, hostModes: entries.map(\.name))
+    /// The catalog of `wires` as the host plays them; a wire that no host adapter file makes a `HostedWire` stops
+    /// the host saying what to add.
+    static func checked(_ wires: [any GameWire.Type]) -> ModeCatalog {
+        let (catalog, problems) = built(from: wires)
         precondition(problems.isEmpty, "The host's modes are incomplete:\n" + problems.joined(separator: "\n"))
-        return ModeCatalog(entries: entries)
+        return catalog
+    }
+
+    /// The catalog of `wires` and what is wrong with it (empty when nothing is).
+    static func built(from wires: [any GameWire.Type]) -> (catalog: ModeCatalog, problems: [String]) {
+        let entries = wires.compactMap { ($0 as? any HostedWire.Type)?.hostEntry }
+        return (ModeCatalog(entries: entries), GameModes.problems(wires: wires, hostModes: entries.map(\.name)))
     }
 
     /// The mode called `name` or one of its aliases (any case).

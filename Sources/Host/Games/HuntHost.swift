@@ -546,3 +546,7 @@ extension HuntWire.TeamProgress {
             finished: row.isFinished)
     }
 }
+
+extension HuntWire: HostedWire {
+    static var hostEntry: ModeEntry { HuntHost.entry }
+}

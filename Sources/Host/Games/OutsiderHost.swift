@@ -419,3 +419,7 @@ final class OutsiderHost: GameAdapter {
         return (try? JSONCoding.encode(log)) ?? .null
     }
 }
+
+extension OutsiderWire: HostedWire {
+    static var hostEntry: ModeEntry { OutsiderHost.entry }
+}

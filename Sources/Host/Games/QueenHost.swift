@@ -334,3 +334,7 @@ final class QueenHost: GameAdapter {
         return (try? JSONCoding.encode(Log(players: record.players, rounds: rounds))) ?? .null
     }
 }
+
+extension QueenWire: HostedWire {
+    static var hostEntry: ModeEntry { QueenHost.entry }
+}

@@ -585,3 +585,7 @@ final class ShakyHost: GameAdapter {
         return (try? JSONCoding.encode(log)) ?? .null
     }
 }
+
+extension ShakyWire: HostedWire {
+    static var hostEntry: ModeEntry { ShakyHost.entry }
+}

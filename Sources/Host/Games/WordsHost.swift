@@ -374,3 +374,7 @@ final class WordsHost: GameAdapter {
         return (try? JSONCoding.encode(log)) ?? .null
     }
 }
+
+extension WordsWire: HostedWire {
+    static var hostEntry: ModeEntry { WordsHost.entry }
+}

@@ -32,14 +32,14 @@ public enum GameModes {
         func compare(_ registered: [String]?, side: String, registry: String) {
             guard let registered else { return }
             for name in names where !registered.contains(name) {
-                problems.append("Mode \"\(name)\" has no \(side): add it to \(registry).")
+                problems.append("Mode \"\(name)\" has no \(side): \(registry).")
             }
             for name in registered where !names.contains(name) {
                 problems.append("The \(side) \"\(name)\" is no mode of GameModes.wires: add its wire there.")
             }
         }
-        compare(hostModes, side: "host entry", registry: "ModeCatalog.standard (Sources/Host/Games/HostedGame.swift)")
-        compare(screens, side: "client screen", registry: "ScreenCatalog.standard (Sources/Client/GameScreen.swift)")
+        compare(hostModes, side: "host entry", registry: "make its wire a HostedWire in Sources/Host/Games/")
+        compare(screens, side: "client screen", registry: "make its wire a ShownWire in Sources/Client/Modes/")
         if let webAssets {
             for name in names where !webAssets.contains(webView(of: name)) {
                 problems.append("Mode \"\(name)\" has no phone view: add Sources/Host/Web/\(webView(of: name)).")
