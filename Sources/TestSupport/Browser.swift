@@ -179,7 +179,7 @@ public final class Browser: @unchecked Sendable {
         #endif
         posix_spawnattr_setpgroup(&attributes, 0)
         let argv: [UnsafeMutablePointer<CChar>?] = ([executable] + arguments).map { strdup($0) } + [nil]
-        defer { argv.forEach { free($0) } }
+        defer { for argument in argv { free(argument) } }
         var pid: pid_t = 0
         let result = posix_spawn(&pid, executable, &actions, &attributes, argv, environ)
         guard result == 0 else {
@@ -190,7 +190,8 @@ public final class Browser: @unchecked Sendable {
 
     #if canImport(Glibc)
         /// glibc's `posix_spawn_file_actions_addclosefrom_np` (2.34+), which Swift's Glibc module does not show.
-        private typealias CloseFrom = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) ->
+        private typealias CloseFrom =
+            @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) ->
             Int32
         private static let closeFromAction: CloseFrom? = {
             guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "posix_spawn_file_actions_addclosefrom_np")
@@ -243,12 +244,13 @@ public final class Browser: @unchecked Sendable {
             context = created
             ownsContext = true
         }
-        let target = try connection.send(
-            "Target.createTarget",
-            [
-                "url": "about:blank", "browserContextId": .string(context), "width": .number(width),
-                "height": .number(height),
-            ])
+        var parameters: JSONObject = ["url": "about:blank", "browserContextId": .string(context)]
+        if ownsContext {
+            // A new context opens a new window, which takes a size; a second tab of a context cannot.
+            parameters.append("width", .number(width))
+            parameters.append("height", .number(height))
+        }
+        let target = try connection.send("Target.createTarget", parameters)
         guard let targetID = target["targetId"]?.stringValue else {
             throw BrowserError("the browser opened no page: \(target)")
         }

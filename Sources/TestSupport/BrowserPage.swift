@@ -47,7 +47,8 @@ public final class BrowserPage: @unchecked Sendable {
         try send(
             "Emulation.setDeviceMetricsOverride",
             [
-                "width": .number(viewport.width), "height": .number(viewport.height), "deviceScaleFactor": .double(scale),
+                "width": .number(viewport.width), "height": .number(viewport.height),
+                "deviceScaleFactor": .double(scale),
                 "mobile": .bool(mobile), "screenWidth": .number(viewport.width),
                 "screenHeight": .number(viewport.height),
             ])

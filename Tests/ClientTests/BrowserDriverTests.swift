@@ -164,6 +164,10 @@ struct BrowserDriverTests {
         #expect(try page.evaluate(fetch) == "failed: TypeError")
         try page.setOffline(false)
         #expect(try page.evaluate(fetch) == "some data")
+        // WebSockets are requests too: one to the page's own host and port is of its origin.
+        try page.evaluate("new WebSocket('ws://127.0.0.1:\(server.port)/ws'); true")
+        try page.waitUntil("the WebSocket in the log") { page.requests.contains("ws://127.0.0.1:\(server.port)/ws") }
+        #expect(page.requests(outside: origin).isEmpty, "\(page.requests)")
         // A request to another origin (another loopback address here) is caught.
         try page.evaluate("fetch('http://127.0.0.2:\(server.port)/elsewhere').catch(() => null); true")
         let elsewhere = "http://127.0.0.2:\(server.port)/elsewhere"
@@ -202,7 +206,7 @@ struct BrowserDriverTests {
         let first = try browser.newPage()
         let second = try browser.newPage()
         let tab = try browser.newPage(sharingContextWith: first)
-        defer { [first, second, tab].forEach { $0.close() } }
+        defer { for page in [first, second, tab] { page.close() } }
         let url = "http://127.0.0.1:\(server.port)/phone"
         for page in [first, second, tab] { try page.navigate(url) }
         try first.evaluate("localStorage.setItem('token', 'one'); true")
