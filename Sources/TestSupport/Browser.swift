@@ -53,10 +53,14 @@ public final class Browser: @unchecked Sendable {
     }()
 
     /// Why the browser tests are skipped when no browser is installed.
-    public static let unavailableReason =
-        "Browser tests skipped: no Chromium found (looked for $PARTYLINE_CHROMIUM, then chromium, "
-        + "chromium-browser, google-chrome, google-chrome-stable on PATH); install it with "
-        + "`apt-get install chromium` (.ci/run does) to run them."
+    public static let unavailableReason: String = {
+        if let chosen = ProcessInfo.processInfo.environment["PARTYLINE_CHROMIUM"], !chosen.isEmpty {
+            return "Browser tests skipped: PARTYLINE_CHROMIUM is \(chosen), which is not an executable file."
+        }
+        return "Browser tests skipped: no Chromium found (looked for $PARTYLINE_CHROMIUM, then chromium, "
+            + "chromium-browser, google-chrome, google-chrome-stable on PATH); install it with "
+            + "`apt-get install chromium` (.ci/run does) to run them."
+    }()
 
     private static func findExecutable() -> String? {
         let environment = ProcessInfo.processInfo.environment
@@ -244,12 +248,11 @@ public final class Browser: @unchecked Sendable {
             context = created
             ownsContext = true
         }
-        var parameters: JSONObject = ["url": "about:blank", "browserContextId": .string(context)]
-        if ownsContext {
-            // A new context opens a new window, which takes a size; a second tab of a context cannot.
-            parameters.append("width", .number(width))
-            parameters.append("height", .number(height))
-        }
+        // Each page has a window of its own, so hiding one (minimizing its window) leaves the others shown.
+        let parameters: JSONObject = [
+            "url": "about:blank", "browserContextId": .string(context), "newWindow": true, "width": .number(width),
+            "height": .number(height),
+        ]
         let target = try connection.send("Target.createTarget", parameters)
         guard let targetID = target["targetId"]?.stringValue else {
             throw BrowserError("the browser opened no page: \(target)")

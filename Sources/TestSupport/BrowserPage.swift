@@ -260,22 +260,22 @@ public final class BrowserPage: @unchecked Sendable {
             ["offline": .bool(offline), "latency": 0, "downloadThroughput": -1, "uploadThroughput": -1])
     }
 
-    /// Makes the page look hidden (the phone locked, another app in front) or shown again: `document.hidden` and
-    /// `document.visibilityState` change and a `visibilitychange` event fires; with `freeze`, hiding also freezes
-    /// the page (its timers and tasks stop, as a phone does to a background tab) and showing thaws it first.
-    public func setHidden(_ hidden: Bool, freeze: Bool = false) throws {
+    /// Hides the page (the phone locked, another app in front) or shows it again, for real: its window is
+    /// minimized or restored, so `document.visibilityState` changes and `visibilitychange` fires as on a phone; with
+    /// `freeze`, hiding also freezes the page (its timers and tasks stop, as a phone does to a background tab) and
+    /// showing thaws it first. Returns once the page sees the new state.
+    public func setHidden(_ hidden: Bool, freeze: Bool = false, timeout: TimeInterval = 10) throws {
+        let window = try connection.send("Browser.getWindowForTarget", ["targetId": .string(targetID)])
+        guard let windowID = window["windowId"] else { throw BrowserError("the page has no window: \(window)") }
         if !hidden && freeze { try send("Page.setWebLifecycleState", ["state": "active"]) }
-        try evaluate(
-            """
-            (() => {
-              const hidden = \(hidden);
-              Object.defineProperty(document, 'visibilityState', {
-                configurable: true, get: () => (hidden ? 'hidden' : 'visible') });
-              Object.defineProperty(document, 'hidden', { configurable: true, get: () => hidden });
-              document.dispatchEvent(new Event('visibilitychange'));
-              return document.visibilityState;
-            })()
-            """)
+        // Focus emulation keeps a page shown even in a minimized window: it is off while the page is hidden.
+        if hidden { try send("Emulation.setFocusEmulationEnabled", ["enabled": false]) }
+        try connection.send(
+            "Browser.setWindowBounds",
+            ["windowId": windowID, "bounds": ["windowState": .string(hidden ? "minimized" : "normal")]])
+        if !hidden { try send("Emulation.setFocusEmulationEnabled", ["enabled": true]) }
+        let state = hidden ? "hidden" : "visible"
+        try waitFor("document.visibilityState === '\(state)'", timeout: timeout, "the page to be \(state)")
         if hidden && freeze { try send("Page.setWebLifecycleState", ["state": "frozen"]) }
     }
 
