@@ -19,6 +19,8 @@ public final class BrowserPage: @unchecked Sendable {
     private var consoleLog: [String] = []
     private var exceptionLog: [String] = []
     private var dialogLog: [String] = []
+    private var frameLog: [WebSocketFrame] = []
+    private var webSocketURLs: [String: String] = [:]
     private var crashed = false
     private var isClosed = false
 
@@ -306,6 +308,20 @@ public final class BrowserPage: @unchecked Sendable {
     /// Every uncaught exception and unhandled rejection so far, with its message and where it was thrown.
     public var exceptions: [String] { lock.withLock { exceptionLog } }
 
+    /// One WebSocket text frame the page sent or received.
+    public struct WebSocketFrame: Sendable, Equatable {
+        /// Whether the page sent it (false: it came from the server).
+        public let sent: Bool
+        /// The WebSocket's URL.
+        public let url: String
+        /// The frame's payload as text.
+        public let text: String
+    }
+
+    /// Every WebSocket frame the page sent or received so far, in order (`Network` events), each with its
+    /// WebSocket's URL: the protocol messages of a phone, for assertions like "the page sent a hello".
+    public var webSocketFrames: [WebSocketFrame] { lock.withLock { frameLog } }
+
     /// Every alert, confirm or prompt the page opened so far ("alert: text"); each was dismissed at once.
     public var dialogs: [String] { lock.withLock { dialogLog } }
 
@@ -346,7 +362,21 @@ public final class BrowserPage: @unchecked Sendable {
         case "Network.requestWillBeSent":
             if let url = params["request"]?["url"]?.stringValue { lock.withLock { requestLog.append(url) } }
         case "Network.webSocketCreated":
-            if let url = params["url"]?.stringValue { lock.withLock { requestLog.append(url) } }
+            if let url = params["url"]?.stringValue {
+                lock.withLock {
+                    requestLog.append(url)
+                    if let id = params["requestId"]?.stringValue { webSocketURLs[id] = url }
+                }
+            }
+        case "Network.webSocketFrameSent", "Network.webSocketFrameReceived":
+            let sent = event.method == "Network.webSocketFrameSent"
+            if let text = params["response"]?["payloadData"]?.stringValue, params["response"]?["opcode"]?.intValue == 1
+            {
+                lock.withLock {
+                    let url = params["requestId"]?.stringValue.flatMap { webSocketURLs[$0] } ?? "?"
+                    frameLog.append(WebSocketFrame(sent: sent, url: url, text: text))
+                }
+            }
         case "Runtime.consoleAPICalled":
             let kind = params["type"]?.stringValue ?? "log"
             let text = (params["args"]?.arrayValue ?? []).map(Self.remoteObjectText).joined(separator: " ")

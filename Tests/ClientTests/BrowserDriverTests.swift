@@ -168,6 +168,18 @@ struct BrowserDriverTests {
         try page.evaluate("new WebSocket('ws://127.0.0.1:\(server.port)/ws'); true")
         try page.waitUntil("the WebSocket in the log") { page.requests.contains("ws://127.0.0.1:\(server.port)/ws") }
         #expect(page.requests(outside: origin).isEmpty, "\(page.requests)")
+        // The frames of a WebSocket both ways are recorded.
+        try page.evaluate(
+            """
+            new Promise((resolve) => {
+              const socket = new WebSocket('ws://127.0.0.1:\(server.port)/echo');
+              socket.onopen = () => socket.send('{"type":"hello"}');
+              socket.onmessage = (message) => resolve(message.data);
+            })
+            """)
+        let frames = page.webSocketFrames.map { "\($0.sent ? "sent" : "received") \($0.text)" }
+        #expect(frames == ["sent {\"type\":\"hello\"}", "received {\"type\":\"welcome\"}"])
+        #expect(page.webSocketFrames.allSatisfy { $0.url == "ws://127.0.0.1:\(server.port)/echo" })
         // A request to another origin (another loopback address here) is caught.
         try page.evaluate("fetch('http://127.0.0.2:\(server.port)/elsewhere').catch(() => null); true")
         let elsewhere = "http://127.0.0.2:\(server.port)/elsewhere"
@@ -228,8 +240,17 @@ struct BrowserDriverTests {
     }
 }
 
+/// The tiny server's WebSocket accept key, checked without a browser.
+struct TinyHTTPServerTests {
+    @Test func theAcceptKeyIsRFC6455s() {
+        let digest = SHA1.digest(Array("dGhlIHNhbXBsZSBub25jZQ==258EAFA5-E914-47DA-95CA-C5AB0DC85B11".utf8))
+        #expect(Data(digest).base64EncodedString() == "s3pPLMBiTxaQ9kYGzzhZRbK+xOo=")
+    }
+}
+
 /// A few lines of HTTP/1.1 on 127.0.0.1 for the driver's tests: `/` is a page with a script, `/app.js` the script,
-/// `/data.txt` some text, `/phone` the phone page; it records every path asked for.
+/// `/data.txt` some text, `/phone` the phone page, `/echo` a WebSocket that answers the page's first frame with a
+/// welcome; it records every path asked for.
 final class TinyHTTPServer: @unchecked Sendable {
     /// The port it listens on.
     let port: UInt16
@@ -277,6 +298,30 @@ final class TinyHTTPServer: @unchecked Sendable {
         let line = String(decoding: request.prefix { $0 != 0x0D }, as: UTF8.self).split(separator: " ")
         let path = line.count > 1 ? String(line[1]) : "?"
         lock.withLock { asked.append(path) }
+        let head = String(decoding: request, as: UTF8.self)
+        if path == "/echo", let key = Self.header("Sec-WebSocket-Key", in: head) {
+            // Just enough WebSocket: the upgrade, then one server text frame once the page's first frame came.
+            let accept = Data(SHA1.digest(Array((key + "258EAFA5-E914-47DA-95CA-C5AB0DC85B11").utf8)))
+                .base64EncodedString()
+            write(
+                Array(
+                    ("HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+                        + "Sec-WebSocket-Accept: \(accept)\r\n\r\n").utf8), to: client, before: deadline)
+            var frame: [UInt8] = []
+            while frame.count < 2 || frame.count < 6 + Int(frame[1] & 0x7F) {
+                var descriptor = pollfd(fd: client.fd, events: Int16(POLLIN), revents: 0)
+                guard Date() < deadline else { return }
+                guard poll(&descriptor, 1, 100) > 0 else { continue }
+                guard let count = try? chunk.withUnsafeMutableBytes({ try client.read(into: $0) }) else { return }
+                frame += chunk[0..<count]
+            }
+            let welcome = Array("{\"type\":\"welcome\"}".utf8)
+            write([0x81, UInt8(welcome.count)] + welcome, to: client, before: deadline)
+            // Stay open until the page goes.
+            var descriptor = pollfd(fd: client.fd, events: Int16(POLLIN), revents: 0)
+            _ = poll(&descriptor, 1, 10_000)
+            return
+        }
         let (type, body): (String, String)
         switch path {
         case "/":
@@ -297,15 +342,66 @@ final class TinyHTTPServer: @unchecked Sendable {
         }
         let status = body == "not found" ? "404 Not Found" : "200 OK"
         let bodyBytes = Array(body.utf8)
-        let head =
+        let answer =
             "HTTP/1.1 \(status)\r\nContent-Type: \(type); charset=utf-8\r\nContent-Length: \(bodyBytes.count)\r\n"
             + "Cache-Control: no-store\r\nConnection: close\r\n\r\n"
-        var bytes = Array(head.utf8) + bodyBytes
+        write(Array(answer.utf8) + bodyBytes, to: client, before: deadline)
+    }
+
+    private func write(_ bytes: [UInt8], to client: Socket, before deadline: Date) {
+        var bytes = bytes
         while !bytes.isEmpty {
             var descriptor = pollfd(fd: client.fd, events: Int16(POLLOUT), revents: 0)
             guard Date() < deadline, poll(&descriptor, 1, 100) >= 0 else { return }
             guard let written = try? bytes.withUnsafeBytes({ try client.write($0) }) else { continue }
             bytes.removeFirst(written)
         }
+    }
+
+    /// The value of the header `name` in a request head.
+    static func header(_ name: String, in head: String) -> String? {
+        for line in head.split(separator: "\r\n") {
+            let parts = line.split(separator: ":", maxSplits: 1)
+            if parts.count == 2, parts[0].lowercased() == name.lowercased() {
+                return parts[1].trimmingCharacters(in: .whitespaces)
+            }
+        }
+        return nil
+    }
+}
+
+/// SHA-1, for the WebSocket accept key of the tiny server (the toolchain on Linux has no CryptoKit).
+enum SHA1 {
+    /// The 20-byte SHA-1 digest of `message`.
+    static func digest(_ message: [UInt8]) -> [UInt8] {
+        var state: [UInt32] = [0x6745_2301, 0xEFCD_AB89, 0x98BA_DCFE, 0x1032_5476, 0xC3D2_E1F0]
+        var padded = message + [0x80]
+        while padded.count % 64 != 56 { padded.append(0) }
+        let bits = UInt64(message.count) * 8
+        for shift in stride(from: 56, through: 0, by: -8) { padded.append(UInt8(truncatingIfNeeded: bits >> shift)) }
+        for blockStart in stride(from: 0, to: padded.count, by: 64) {
+            var words = (0..<16).map { index -> UInt32 in
+                let start = blockStart + index * 4
+                return padded[start..<start + 4].reduce(0) { $0 << 8 | UInt32($1) }
+            }
+            for index in 16..<80 {
+                let mixed = words[index - 3] ^ words[index - 8] ^ words[index - 14] ^ words[index - 16]
+                words.append(mixed << 1 | mixed >> 31)
+            }
+            var (a, b, c, d, e) = (state[0], state[1], state[2], state[3], state[4])
+            for index in 0..<80 {
+                let (f, k): (UInt32, UInt32)
+                switch index {
+                case 0..<20: (f, k) = ((b & c) | (~b & d), 0x5A82_7999)
+                case 20..<40: (f, k) = (b ^ c ^ d, 0x6ED9_EBA1)
+                case 40..<60: (f, k) = ((b & c) | (b & d) | (c & d), 0x8F1B_BCDC)
+                default: (f, k) = (b ^ c ^ d, 0xCA62_C1D6)
+                }
+                let next = (a << 5 | a >> 27) &+ f &+ e &+ k &+ words[index]
+                (a, b, c, d, e) = (next, a, b << 30 | b >> 2, c, d)
+            }
+            state = [state[0] &+ a, state[1] &+ b, state[2] &+ c, state[3] &+ d, state[4] &+ e]
+        }
+        return state.flatMap { word in [24, 16, 8, 0].map { UInt8(truncatingIfNeeded: word >> $0) } }
     }
 }
