@@ -13,6 +13,20 @@ import Protocol
 /// `Browser.launch()` starts one (nil with a printed reason when none is installed); `newPage()` opens a phone-sized
 /// touch page in a fresh browser context; `close()` (or going away) kills the process and removes its profile.
 /// `Browser.shared()` is one browser for the whole test process, closed when the process exits.
+///
+/// ```swift
+/// @Suite(.enabled(if: Browser.isAvailable, "no Chromium installed")) struct PhonePageTests {
+///     @Test func joins() throws {
+///         let page = try #require(try Browser.shared()).newPage()
+///         defer { page.close() }
+///         try page.navigate("http://127.0.0.1:\(port)/ABCD")
+///         try page.type("Ann", into: "#name")
+///         try page.tap(selector: "button", containing: "Join")
+///         try page.waitFor("document.querySelector('.lobby')", "the lobby")
+///         #expect(page.requests(outside: "http://127.0.0.1:\(port)").isEmpty, "\(page.report())")
+///     }
+/// }
+/// ```
 public final class Browser: @unchecked Sendable {
     /// The product and version the browser reported (`Chrome/…`).
     public let version: String
@@ -120,6 +134,11 @@ public final class Browser: @unchecked Sendable {
         // The child's end must not already be fd 3 or 4 (a dup2 onto itself would keep close-on-exec).
         let childEnd = fcntl(pair[1], F_DUPFD_CLOEXEC, 10)
         Glue.close(pair[1])
+        guard childEnd >= 0 else {
+            Glue.close(pair[0])
+            try? FileManager.default.removeItem(atPath: profile)
+            throw BrowserError("cannot place the browser's pipe: errno \(errno)")
+        }
         let pid: pid_t
         do {
             pid = try spawn(executable, arguments, pipe: childEnd, errorLog: errorLog)

@@ -36,7 +36,8 @@ public final class BrowserPage: @unchecked Sendable {
         self.viewport = (width, height)
     }
 
-    deinit { close() }
+    // Posted, not awaited: the last reference may go on the connection's reader thread, which delivers replies.
+    deinit { close(waiting: false) }
 
     private var connection: DevToolsConnection { browser.connection }
 
@@ -340,16 +341,23 @@ public final class BrowserPage: @unchecked Sendable {
     }
 
     /// Closes the page (and its browser context unless it shares another page's); safe to call more than once.
-    public func close() {
+    public func close() { close(waiting: true) }
+
+    private func close(waiting: Bool) {
         let first = lock.withLock {
             defer { isClosed = true }
             return !isClosed
         }
         guard first, !connection.isClosed else { return }
-        _ = try? connection.send("Target.closeTarget", ["targetId": .string(targetID)], timeout: 10)
-        if ownsContext {
-            _ = try? connection.send(
-                "Target.disposeBrowserContext", ["browserContextId": .string(contextID)], timeout: 10)
+        let commands: [(String, JSONObject)] =
+            [("Target.closeTarget", ["targetId": .string(targetID)])]
+            + (ownsContext ? [("Target.disposeBrowserContext", ["browserContextId": .string(contextID)])] : [])
+        for (method, params) in commands {
+            if waiting {
+                _ = try? connection.send(method, params, timeout: 10)
+            } else {
+                _ = try? connection.post(method, params)
+            }
         }
         connection.forget(session: sessionID)
     }
