@@ -256,7 +256,8 @@ public final class BrowserPage: @unchecked Sendable {
 
     // MARK: Network, visibility
 
-    /// Cuts the page off the network (requests fail as on a phone without signal), or reconnects it.
+    /// Cuts the page off the network (new requests fail, `navigator.onLine` is false), or reconnects it; a
+    /// WebSocket already open is not closed (its frames just stop), so cut a live connection with `TCPProxy`.
     public func setOffline(_ offline: Bool) throws {
         try send(
             "Network.emulateNetworkConditions",
