@@ -1,6 +1,7 @@
-@testable import Common
 import Foundation
 import Testing
+
+@testable import Common
 
 /// The QR encoder against published vectors, and its drawings decoded back by an independent decoder (zbarimg).
 @Suite struct QRCodeTests {
@@ -120,8 +121,7 @@ import Testing
     @Test(.enabled(if: QRScan.isAvailable, Comment(rawValue: QRScan.skipReason)), arguments: 0..<8)
     func zbarimgDecodesEveryMask(mask: Int) throws {
         // Versions 2 and 7 (with version information), each with the forced mask.
-        for text in ["http://a.b/" + String(repeating: "m", count: 1 + mask), String(repeating: "v", count: 120)]
-        {
+        for text in ["http://a.b/" + String(repeating: "m", count: 1 + mask), String(repeating: "v", count: 120)] {
             let code = try QRCode(encoding: text, mask: mask)
             #expect(code.mask == mask)
             #expect(try QRScan.decode(image: code.pgm(scale: 3)) == text, "version \(code.version)")
