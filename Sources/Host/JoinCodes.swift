@@ -22,26 +22,26 @@ enum JoinCodes {
     static func drawing(of url: String, size: (width: Int, height: Int)?, colour: Bool) -> [String] {
         guard let code = try? QRCode(encoding: url) else { return ["Phones join at \(url)"] }
         let caption = ["Scan with a phone's camera to join,", "or open " + url]
-        var quietZone = 4
-        if let size {
-            let rows = size.height - reservedRows
-            if code.terminalRows(quietZone: 4) > rows || code.drawnSize(quietZone: 4) > size.width { quietZone = 2 }
-            if code.terminalRows(quietZone: 2) > rows || code.drawnSize(quietZone: 2) > size.width {
-                return [
-                    "This terminal is too small for the QR code (it needs \(code.drawnSize(quietZone: 2)) columns "
-                        + "and \(code.terminalRows(quietZone: 2) + reservedRows) rows; it has \(size.width) × "
-                        + "\(size.height)). Phones join at \(url)"
-                ]
+        let captionWidth = caption.map(\.count).max() ?? 0
+        // The largest quiet zone that fits, with the caption beside the code or else under it.
+        for quietZone in [4, 2] {
+            let drawn = code.drawnSize(quietZone: quietZone)
+            let isBeside = size.map { drawn + 3 + captionWidth <= $0.width } ?? true
+            let rows = code.terminalRows(quietZone: quietZone) + (isBeside ? 0 : caption.count)
+            if let size, rows > size.height - reservedRows || drawn > size.width { continue }
+            var lines = code.terminalLines(quietZone: quietZone, colour: colour)
+            if isBeside {
+                let middle = lines.count / 2 - 1
+                for (offset, text) in caption.enumerated() { lines[middle + offset] += "   " + text }
+            } else {
+                lines += caption
             }
+            return lines
         }
-        var lines = code.terminalLines(quietZone: quietZone, colour: colour)
-        let besideWidth = code.drawnSize(quietZone: quietZone) + 3 + (caption.map(\.count).max() ?? 0)
-        if size.map({ besideWidth <= $0.width }) ?? true {
-            let middle = lines.count / 2 - 1
-            for (offset, text) in caption.enumerated() { lines[middle + offset] += "   " + text }
-        } else {
-            lines += caption
-        }
-        return lines
+        let needed = (columns: code.drawnSize(quietZone: 2), rows: code.terminalRows(quietZone: 2) + reservedRows)
+        return [
+            "This terminal is too small for the QR code (it needs \(needed.columns) columns and \(needed.rows) rows; "
+                + "it has \(size?.width ?? 0) × \(size?.height ?? 0)). Phones join at \(url)"
+        ]
     }
 }

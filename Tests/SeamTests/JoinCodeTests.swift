@@ -26,6 +26,9 @@ import Testing
         #expect(short.count == 17)  // a two-module quiet zone
         let narrow = JoinCodes.drawing(of: Self.url, size: (width: 50, height: 40), colour: false)
         #expect(narrow.last == "or open " + Self.url)  // under the code
+        #expect(narrow.count == 19 + 2)
+        let narrowAndShort = JoinCodes.drawing(of: Self.url, size: (width: 70, height: 22), colour: false)
+        #expect(narrowAndShort.count == 17 + 2, "the caption under the code counts: a two-module quiet zone")
         let tiny = JoinCodes.drawing(of: Self.url, size: (width: 80, height: 15), colour: false)
         #expect(tiny.count == 1)
         #expect(tiny[0].hasPrefix("This terminal is too small for the QR code"))
