@@ -19,15 +19,15 @@ public enum QRScan {
         "zbarimg is not installed (apt-get install zbar-tools): QR codes are not decoded back"
 
     /// The texts of the QR codes `zbarimg` finds in a PGM/PBM `image` (one per line, as it prints them), or nil when
-    /// it finds none.
-    public static func decode(image: [UInt8]) throws -> String? {
+    /// it finds none; `invertedToo` also looks for light-on-dark codes (`-Stest-inverted`), as phone cameras do.
+    public static func decode(image: [UInt8], invertedToo: Bool = false) throws -> String? {
         guard let zbarimg else { return nil }
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("qrscan-\(UUID().uuidString).pgm")
         try Data(image).write(to: file)
         defer { try? FileManager.default.removeItem(at: file) }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: zbarimg)
-        process.arguments = ["--raw", "-q", file.path]
+        process.arguments = ["--raw", "-q"] + (invertedToo ? ["-Stest-inverted"] : []) + [file.path]
         let output = Pipe()
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice
@@ -40,10 +40,11 @@ public enum QRScan {
         return text
     }
 
-    /// A PGM image of terminal text as a light-on-dark terminal shows it: half blocks (`▀ ▄ █`) are drawn in the
-    /// foreground colour, everything else is background; text after `ESC[30;107m` (until `ESC[0m`) is black on
-    /// white, other text light on a dark background. A dark margin of two cells surrounds it.
-    public static func image(ofTerminalLines lines: [String], scale: Int = 4) -> [UInt8] {
+    /// A PGM image of terminal text as a light-on-dark terminal shows it (dark-on-light when `isDarkOnLight`): half
+    /// blocks (`▀ ▄ █`) are drawn in the foreground colour, everything else is background; text after
+    /// `ESC[30;107m` (until `ESC[0m`) is black on white. A margin of two cells of the terminal's background
+    /// surrounds it.
+    public static func image(ofTerminalLines lines: [String], scale: Int = 4, isDarkOnLight: Bool = false) -> [UInt8] {
         // Each cell: (top is dark, bottom is dark) as the eye sees it.
         var cells: [[(Bool, Bool)]] = []
         for line in lines {
@@ -68,7 +69,7 @@ public enum QRScan {
                     case "▄": (false, true)
                     default: (false, false)
                     }
-                row.append(isBlackOnWhite ? ink : (!ink.0, !ink.1))
+                row.append(isBlackOnWhite || isDarkOnLight ? ink : (!ink.0, !ink.1))
             }
             cells.append(row)
         }
@@ -80,7 +81,7 @@ public enum QRScan {
             for x in 0..<width {
                 let cellRow = (y - 2) / 2
                 let cellColumn = x - 2
-                var isDark = true
+                var isDark = !isDarkOnLight
                 if y >= 2, cellColumn >= 0, cellRow < cells.count, cellColumn < cells[cellRow].count {
                     let cell = cells[cellRow][cellColumn]
                     isDark = (y - 2) % 2 == 0 ? cell.0 : cell.1

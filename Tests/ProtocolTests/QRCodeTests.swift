@@ -137,6 +137,18 @@ import Testing
         }
     }
 
+    @Test(.enabled(if: QRScan.isAvailable, Comment(rawValue: QRScan.skipReason)))
+    func withoutColourTheDrawingIsInvertedOnADarkOnLightTerminalAndStillReads() throws {
+        // Under NO_COLOR the blocks are the light modules: right on the usual light-on-dark terminal, inverted on a
+        // dark-on-light one, which phone cameras read (zbarimg only when asked to look for inverted codes).
+        let lines = try QRCode(encoding: Self.joinURL).terminalLines(colour: false)
+        let image = QRScan.image(ofTerminalLines: lines, isDarkOnLight: true)
+        #expect(try QRScan.decode(image: image, invertedToo: true) == Self.joinURL)
+        // In colour the code is black on white on either terminal.
+        let coloured = try QRCode(encoding: Self.joinURL).terminalLines(colour: true)
+        #expect(try QRScan.decode(image: QRScan.image(ofTerminalLines: coloured, isDarkOnLight: true)) == Self.joinURL)
+    }
+
     /// `value` in binary, `width` digits.
     static func binary(_ value: Int, width: Int) -> String {
         let digits = String(value, radix: 2)
