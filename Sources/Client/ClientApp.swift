@@ -92,6 +92,11 @@ final class ClientApp {
         adminKey = options.adminKey
         state = ClientState(role: options.role, room: room, name: name, team: team)
         state.hostAddress = addressText
+        if options.role == .board {
+            state.phoneAddress = BoardJoinCode.phoneAddress(
+                hostAddress: addressText, defaultPort: ClientOptions.defaultPort,
+                localAddresses: InterfaceAddresses.ipv4())
+        }
         state.token = options.role == .player ? token : nil
         self.placeFile = placeFile
         self.placeHost = placeHost

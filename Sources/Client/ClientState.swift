@@ -148,6 +148,8 @@ struct ClientState: Equatable, Sendable {
     var room: String
     /// The host's address as typed, for the board's join hint.
     var hostAddress: String = ""
+    /// Where phones reach the host, `http://HOST:PORT` (the board's QR code adds `/ROOM`); empty when unknown.
+    var phoneAddress: String = ""
     /// The player's name (from `welcome`; before that, the name asked for).
     var name: String
     /// The player's team (from `welcome`).
@@ -194,6 +196,7 @@ struct ClientState: Equatable, Sendable {
 
     static func == (lhs: ClientState, rhs: ClientState) -> Bool {
         lhs.role == rhs.role && lhs.room == rhs.room && lhs.hostAddress == rhs.hostAddress && lhs.name == rhs.name
+            && lhs.phoneAddress == rhs.phoneAddress
             && lhs.team == rhs.team && lhs.playerID == rhs.playerID && lhs.token == rhs.token && lhs.link == rhs.link
             && lhs.rejoinCode == rhs.rejoinCode
             && lhs.clock == rhs.clock && lhs.lobby == rhs.lobby && lhs.teams == rhs.teams

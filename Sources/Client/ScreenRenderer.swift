@@ -36,7 +36,9 @@ enum ScreenRenderer {
         let bodyHeight = max(0, height - header.count - footer.count)
         var body: [Row] = []
         for style in LetterStyle.allCases {
-            body = bodyRows(state, width: width, height: bodyHeight, now: now, letterStyle: style)
+            body = bodyRows(
+                state, width: width, height: bodyHeight, now: now, letterStyle: style,
+                isColorEnabled: options.isStyled && options.isColorEnabled)
             if body.count <= bodyHeight { break }
         }
         if body.count > bodyHeight { body = Array(body.prefix(bodyHeight)) }
@@ -135,14 +137,25 @@ enum ScreenRenderer {
 
     // MARK: Body
 
-    static func bodyRows(_ state: ClientState, width: Int, height: Int, now: Int64, letterStyle: LetterStyle) -> [Row] {
+    /// The rows between header and footer; `isColorEnabled` says whether a QR code may be drawn black on white.
+    static func bodyRows(
+        _ state: ClientState, width: Int, height: Int, now: Int64, letterStyle: LetterStyle,
+        isColorEnabled: Bool = false
+    ) -> [Row] {
         if state.ui.isHelpShown { return helpRows(state, width: width) }
         if let panel = state.ui.panel {
             return panelRows(title: state.ui.panelTitle, lines: panel, width: width, height: height)
         }
         var rows =
             state.game?.rows(state, width: width, height: height, now: now, letters: letterStyle)
-            ?? lobbyRows(state, width: width, letterStyle: letterStyle)
+            ?? lobbyRows(state, width: width, height: height, letterStyle: letterStyle, isColorEnabled: isColorEnabled)
+        if let url = BoardJoinCode.url(state), state.game?.isOver == true,
+            let code = BoardJoinCode.section(
+                url: url, beside: [], width: width, height: height - rows.count - 1, isColorEnabled: isColorEnabled)
+        {
+            rows.append([])  // between games: the final scores, and the code for whoever joins for the next one
+            rows += code
+        }
         if case .reconnecting = state.link {
             rows.insert(
                 [Span(" Connection lost — reconnecting… you keep your place.", .colored(.yellow, bold: true))], at: 0)
@@ -202,7 +215,11 @@ enum ScreenRenderer {
         return rows
     }
 
-    static func lobbyRows(_ state: ClientState, width: Int, letterStyle: LetterStyle) -> [Row] {
+    /// The lobby: who is here, by team; the board adds how to join, the room code and the phones' QR code (when
+    /// `height` leaves room for it).
+    static func lobbyRows(
+        _ state: ClientState, width: Int, height: Int = 0, letterStyle: LetterStyle, isColorEnabled: Bool = false
+    ) -> [Row] {
         var rows: [Row] = [[]]
         switch state.link {
         case .connecting: rows.append(indent("Joining room \(state.room)…", .bold))
@@ -216,17 +233,26 @@ enum ScreenRenderer {
             default: rows.append(indent("Waiting for the organiser to start a game…", .bold))
             }
         }
+        let teams = teamRows(state, width: width)
         if state.role == .board, !state.room.isEmpty {
+            func info(_ style: LetterStyle) -> [Row] {
+                let address = state.hostAddress.isEmpty ? "HOST" : state.hostAddress
+                return [indent("Join with:  partyline \(address) --room \(state.room)"), indent("Room code", .dim)]
+                    + lettersBlock(state.room, fixedCount: 0, preferred: style, width: width)
+            }
             rows.append([])
-            rows.append(
-                indent(
-                    "Join with:  partyline \(state.hostAddress.isEmpty ? "HOST" : state.hostAddress) --room \(state.room)"
-                ))
-            rows.append(indent("Room code", .dim))
-            rows += lettersBlock(state.room, fixedCount: 0, preferred: letterStyle, width: width)
+            let room = height - rows.count - 1 - teams.count
+            // The phones' code beside the room code, with the largest letters that leave it room.
+            let code = BoardJoinCode.url(state).flatMap { url in
+                LetterStyle.allCases.drop { $0 != letterStyle }.lazy.compactMap { style in
+                    BoardJoinCode.section(
+                        url: url, beside: info(style), width: width, height: room, isColorEnabled: isColorEnabled)
+                }.first
+            }
+            rows += code ?? info(letterStyle)
         }
         rows.append([])
-        rows += teamRows(state, width: width)
+        rows += teams
         return rows
     }
 

@@ -14,6 +14,8 @@ struct Style: Equatable, Sendable {
     var color: Color?
     /// Underlined: a mark that stays without colour (NO_COLOR).
     var isUnderlined = false
+    /// A background colour, drawn in its bright shade (the QR code's white); like `color`, only with colours on.
+    var background: Color?
 
     static let plain = Style()
     static let bold = Style(isBold: true)
@@ -28,6 +30,7 @@ struct Style: Equatable, Sendable {
         if isInverse { codes.append("7") }
         if isUnderlined { codes.append("4") }
         if isColorEnabled, let color { codes.append("3\(color.rawValue)") }
+        if isColorEnabled, let background { codes.append("10\(background.rawValue)") }
         return codes.isEmpty ? "" : "\u{1B}[" + codes.joined(separator: ";") + "m"
     }
 }

@@ -59,7 +59,19 @@ final class ConsoleOutput: @unchecked Sendable {
     /// and counted when the queue is full. Never waits.
     func write(line text: String, isDim: Bool = false) {
         let safe = TerminalText.sanitized(text)
-        let line = (isDim && isStyled ? "\u{1B}[2m" + safe + "\u{1B}[0m" : safe) + "\n"
+        enqueue((isDim && isStyled ? "\u{1B}[2m" + safe + "\u{1B}[0m" : safe) + "\n")
+    }
+
+    /// Whether the terminal shows styles and colours (`write(drawing:)` keeps its escapes).
+    var showsStyles: Bool { isStyled }
+
+    /// Queues lines the host drew itself with their escape sequences (a QR code in black on white), kept as they
+    /// are; dropped and counted like lines when the queue is full. Only host-built text may be given here: nothing
+    /// a player typed.
+    func write(drawing text: String) { enqueue(text + "\n") }
+
+    /// Queues one finished line (ending in a newline), or drops and counts it when the queue is full.
+    private func enqueue(_ line: String) {
         condition.lock()
         defer { condition.unlock() }
         guard queuedBytes + line.utf8.count <= capacity else {

@@ -16,6 +16,13 @@ struct HostEnvironment {
     /// Where the quizmaster's feed goes on the console, with whether the line is a detail (shown dimmed); nil: as
     /// console replies.
     var feedOutput: ((_ line: String, _ isSecondary: Bool) -> Void)? = nil
+    /// The addresses players reach this computer at (loopback last), for the join addresses and their QR codes.
+    var addresses: () -> [String] = { HostInfo.addresses() }
+    /// The console terminal's size in characters; nil when it is no terminal (a drawing of any size fits).
+    var consoleSize: () -> (width: Int, height: Int)? = { nil }
+    /// Writes lines the host drew itself with their colour escapes (a QR code in black on white); nil when the
+    /// console shows no colour, and drawings go to `consoleOutput` drawn without it.
+    var consoleDrawing: ((String) -> Void)? = nil
 }
 
 /// The randomness source `HostEnvironment.random` wraps as a generator.
@@ -158,6 +165,7 @@ final class HostCore: SessionHandler {
             operators.refuse(target, .badField, "Usage: " + usage)
         default:
             var words = trimmed.split(separator: " ").map(String.init)
+            if words.count == 1, words[0].lowercased() == "qr" { return showJoinCodes(replyTo: target) }
             if words.first?.lowercased() == "history" {
                 // `history --fly tonight` (or `history fly tonight`) is the tool `fly` with the words
                 // `history tonight`, as on the command line.
@@ -181,6 +189,25 @@ final class HostCore: SessionHandler {
                 operators.refuse(
                     target, .unknownCommand,
                     "Unknown command \"\(trimmed.prefix(40))\". Type help for the console commands.")
+            }
+        }
+    }
+
+    /// `qr`: the QR code of each address phones join at, in colour on a console that shows it (an admin client gets
+    /// them drawn without colour in its reply).
+    func showJoinCodes(replyTo target: ReplyTarget) {
+        let urls = JoinCodes.urls(
+            addresses: environment.addresses(), port: sessions.settings.port, room: room.room.code)
+        guard target.isConsole else {
+            let drawings = urls.map { JoinCodes.drawing(of: $0, size: nil, colour: false).joined(separator: "\n") }
+            return operators.answer(target, OkReply(message: drawings.joined(separator: "\n")))
+        }
+        let size = environment.consoleSize()
+        for url in urls {
+            if let draw = environment.consoleDrawing {
+                draw(JoinCodes.drawing(of: url, size: size, colour: true).joined(separator: "\n"))
+            } else {
+                environment.consoleOutput(JoinCodes.drawing(of: url, size: size, colour: false).joined(separator: "\n"))
             }
         }
     }
@@ -672,6 +699,7 @@ final class HostCore: SessionHandler {
             [
                 " The room",
                 "  status                          who is here and what is running",
+                "  qr                              the QR code phones scan to join (one per network address)",
                 "  kick NAME · unban NAME          bar a player (name and computer) for tonight · let back",
                 "  tidy                            remove every player who is away",
                 "  lock · unlock                   late arrivals wait for the next game · join at once",

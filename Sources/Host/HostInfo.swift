@@ -1,4 +1,5 @@
 import Foundation
+import Net
 
 #if canImport(Glibc)
     import Glibc
@@ -12,26 +13,5 @@ enum HostInfo {
     static var name: String { ProcessInfo.processInfo.hostName.components(separatedBy: ".").first ?? "partyline" }
 
     /// The IPv4 addresses of this computer's network interfaces (loopback last).
-    static func addresses() -> [String] {
-        var result: [String] = []
-        var loopback: [String] = []
-        var list: UnsafeMutablePointer<ifaddrs>?
-        guard getifaddrs(&list) == 0, let first = list else { return ["127.0.0.1"] }
-        defer { freeifaddrs(list) }
-        var cursor: UnsafeMutablePointer<ifaddrs>? = first
-        while let entry = cursor {
-            defer { cursor = entry.pointee.ifa_next }
-            guard let address = entry.pointee.ifa_addr, address.pointee.sa_family == sa_family_t(AF_INET) else {
-                continue
-            }
-            var buffer = [CChar](repeating: 0, count: Int(INET_ADDRSTRLEN))
-            let text: String = address.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { pointer in
-                var copy = pointer.pointee.sin_addr
-                inet_ntop(AF_INET, &copy, &buffer, socklen_t(buffer.count))
-                return String(decoding: buffer.prefix(while: { $0 != 0 }).map { UInt8(bitPattern: $0) }, as: UTF8.self)
-            }
-            if text.hasPrefix("127.") { loopback.append(text) } else { result.append(text) }
-        }
-        return result + loopback
-    }
+    static func addresses() -> [String] { InterfaceAddresses.ipv4() }
 }

@@ -143,7 +143,9 @@ let environment = HostEnvironment(
     log: log,
     consoleOutput: { terminal.write(line: $0) },
     showStatus: { statusBar.show($0) },
-    feedOutput: { terminal.write(line: $0, isDim: $1) })
+    feedOutput: { terminal.write(line: $0, isDim: $1) },
+    consoleSize: { TerminalSize.of(terminal.fd) },
+    consoleDrawing: terminal.showsStyles ? { terminal.write(drawing: $0) } : nil)
 
 // Resume from the journal, or start a new room.
 let isInteractive = isatty(STDIN_FILENO) == 1 && options.isConsoleEnabled
@@ -241,9 +243,15 @@ environment.consoleOutput(
       \(padded(textCommand))(plain text: then type  join \(roomCode) NAME TEAM)
     This computer's addresses: \(addresses.joined(separator: ", "))
     Data folder: \(storage.directory)
-    Type help here for the operator's commands.
+    Type help here for the operator's commands (qr shows the phones' QR code again).
 
     """)
+if isatty(terminal.fd) == 1 {
+    core.showJoinCodes(replyTo: .console)
+} else {
+    let urls = JoinCodes.urls(addresses: addresses, port: transport.port, room: roomCode)
+    environment.consoleOutput("Phones join at: " + urls.joined(separator: "  ") + "\n")
+}
 
 statusBar.start(prompt: isInteractive)
 server.onConsoleLine = { statusBar.entered($0) }
