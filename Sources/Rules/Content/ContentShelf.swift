@@ -64,7 +64,8 @@ public struct ContentShelf<Item: ShelfItem>: Sendable, Hashable {
 
     /// The item whose name is `name` once both are folded (case, accents, spacing and punctuation ignored).
     public func item(named name: String) -> Item? {
-        builtinItems.first { ContentNames.same($0.name, name) } ?? customItems.first { ContentNames.same($0.name, name) }
+        builtinItems.first { ContentNames.same($0.name, name) }
+            ?? customItems.first { ContentNames.same($0.name, name) }
     }
 
     /// Whether `id` names a built-in item.

@@ -23,7 +23,7 @@ public struct HuntSummary: Codable, Sendable, Hashable, Identifiable {
 /// Every station hunt the host knows: the built-in demo plus the operator's own, on a `ContentShelf`.
 ///
 /// Invariants: those of the shelf, and every hunt passed `Hunt.checked()` (so every station has a code). Whole
-/// hunts come in through `importHunt`; stations through the station methods, which check the changed hunt as a
+/// hunts come in through `add`; stations through the station methods, which check the changed hunt as a
 /// whole.
 public struct HuntLibrary: ShelvedLibrary, Hashable {
     /// The built-in and custom hunts.
@@ -47,10 +47,6 @@ public struct HuntLibrary: ShelvedLibrary, Hashable {
 
     // MARK: Hunts (the shelf's, in the words of hunts)
 
-    /// The read-only hunts that ship with the host.
-    public var builtinHunts: [Hunt] { shelf.builtinItems }
-    /// The operator's hunts, in the order they were added.
-    public var customHunts: [Hunt] { shelf.customItems }
     /// Every hunt, built-in hunts first.
     public var hunts: [Hunt] { shelf.items }
 
@@ -60,12 +56,9 @@ public struct HuntLibrary: ShelvedLibrary, Hashable {
     /// A summary of every hunt.
     public func listHunts() -> [HuntSummary] { hunts.map(HuntSummary.init(hunt:)) }
 
-    /// Adds `item` through `importHunt`, with every rule of the library.
-    public mutating func add(_ item: Hunt) throws(RuleError) -> String { try importHunt(item) }
-
     /// Adds a whole hunt (from a file, the data folder or a console edit) with every rule; keeps its id when free.
     @discardableResult
-    public mutating func importHunt(_ hunt: Hunt) throws(RuleError) -> String {
+    public mutating func add(_ hunt: Hunt) throws(RuleError) -> String {
         let checked: Hunt
         do {
             checked = try hunt.checked()
@@ -81,7 +74,7 @@ public struct HuntLibrary: ShelvedLibrary, Hashable {
     /// Creates a custom hunt called `name` with one first station; returns its id.
     @discardableResult
     public mutating func createHunt(named name: String, firstStation: Hunt.Station) throws(RuleError) -> String {
-        try importHunt(Hunt(id: "", name: name, stations: [firstStation]))
+        try add(Hunt(id: "", name: name, stations: [firstStation]))
     }
 
     /// Renames the custom hunt `id`; its id stays (hall-of-fame records keep their hunt).
@@ -97,7 +90,7 @@ public struct HuntLibrary: ShelvedLibrary, Hashable {
     @discardableResult
     public mutating func copyHunt(_ id: String, named name: String? = nil) throws(RuleError) -> String {
         let source = try shelf.existing(id)
-        return try importHunt(Hunt(id: "", name: shelf.copyName(of: source, named: name), stations: source.stations))
+        return try add(Hunt(id: "", name: shelf.copyName(of: source, named: name), stations: source.stations))
     }
 
     // MARK: Stations

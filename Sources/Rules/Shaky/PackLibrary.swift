@@ -350,7 +350,8 @@ public struct PackLibrary: ShelvedLibrary, Hashable, Codable {
     }
 
     private static func checkQuestionIndex(_ questionIndex: Int, in pack: QuizPack) throws(RuleError) {
-        try ContentNames.checkIndex(questionIndex, count: pack.questions.count, of: "question", in: "The pack \"\(pack.name)\"")
+        try ContentNames.checkIndex(
+            questionIndex, count: pack.questions.count, of: "question", in: "The pack \"\(pack.name)\"")
     }
 
     private static func checkNotDuplicate(_ question: QuizQuestion, in pack: QuizPack, ignoring ignored: Int?)
@@ -378,7 +379,9 @@ extension QuizPack: ShelfItem {
         guard name.count <= PackLibrary.maximumNameLength else {
             throw RuleError(.badPackName, "Pack names can be at most \(PackLibrary.maximumNameLength) characters long.")
         }
-        if let problem = TerminalText.problem(in: name) { throw RuleError(.badPackName, problem.refusal("A pack name")) }
+        if let problem = TerminalText.problem(in: name) {
+            throw RuleError(.badPackName, problem.refusal("A pack name"))
+        }
         return name
     }
 

@@ -115,10 +115,6 @@ public struct DiceBoardLibrary: ShelvedLibrary, Hashable {
 
     // MARK: Whole boards (the shelf's, in the words of boards)
 
-    /// The read-only boards.
-    public var builtinBoards: [DiceBoard] { shelf.builtinItems }
-    /// The operator's boards, in the order they were added.
-    public var customBoards: [DiceBoard] { shelf.customItems }
     /// Every board, built-in boards first.
     public var boards: [DiceBoard] { shelf.items }
 
@@ -130,12 +126,9 @@ public struct DiceBoardLibrary: ShelvedLibrary, Hashable {
         boards.first { $0.list == list && (level == nil || $0.level == level) } ?? boards.first { $0.list == list }
     }
 
-    /// Adds `item` through `addBoard`, with every rule of the library.
-    public mutating func add(_ item: DiceBoard) throws(RuleError) -> String { try addBoard(item) }
-
     /// Adds `board` as a custom board with every rule, keeping its id when it is a free slug; returns the id.
     @discardableResult
-    public mutating func addBoard(_ board: DiceBoard) throws(RuleError) -> String {
+    public mutating func add(_ board: DiceBoard) throws(RuleError) -> String {
         try shelf.add(board) { board throws(RuleError) in
             try board.checkStructure()
             return board
@@ -157,9 +150,6 @@ public struct DiceBoardLibrary: ShelvedLibrary, Hashable {
     public mutating func renameBoard(_ id: String, to name: String) throws(RuleError) { try shelf.rename(id, to: name) }
 
     /// Deletes the custom board `id`.
-    public mutating func deleteBoard(_ id: String) throws(RuleError) { try shelf.delete(id) }
-
-    /// Deletes the custom board `id` (the `ContentLibrary` word for `deleteBoard`).
     public mutating func remove(id: String) throws(RuleError) { try shelf.delete(id) }
 
     /// Copies board `id` into a new custom board and returns its id (the only way to change a built-in board).

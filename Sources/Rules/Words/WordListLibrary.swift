@@ -29,22 +29,15 @@ public struct WordListLibrary: ShelvedLibrary, Hashable {
 
     // MARK: Whole lists (the shelf's, in the words of lists)
 
-    /// The read-only lists.
-    public var builtinLists: [WordList] { shelf.builtinItems }
-    /// The operator's lists, in the order they were added.
-    public var customLists: [WordList] { shelf.customItems }
     /// Every list, built-in lists first.
     public var lists: [WordList] { shelf.items }
 
     /// The list `id`, built in or custom.
     public func list(id: String) -> WordList? { shelf.item(id: id) }
 
-    /// Adds `item` through `addList`, with every rule of the library.
-    public mutating func add(_ item: WordList) throws(RuleError) -> String { try addList(item) }
-
     /// Adds `list` as a custom list with every rule, keeping its id when it is a free slug; returns the id.
     @discardableResult
-    public mutating func addList(_ list: WordList) throws(RuleError) -> String {
+    public mutating func add(_ list: WordList) throws(RuleError) -> String {
         try shelf.add(list) { list throws(RuleError) in
             var checked = list
             checked.language = try WordList.checkedLanguage(list.language)
@@ -63,7 +56,7 @@ public struct WordListLibrary: ShelvedLibrary, Hashable {
     /// Creates an empty custom list called `name` and returns its id (a slug of the name, made unique).
     @discardableResult
     public mutating func createList(named name: String, language: String = "") throws(RuleError) -> String {
-        try addList(WordList(id: "", name: name, language: language))
+        try add(WordList(id: "", name: name, language: language))
     }
 
     /// Renames the custom list `id`; its id stays.
