@@ -145,7 +145,8 @@ public struct PackLibrary: ShelvedLibrary, Hashable, Codable {
             guard pack.questions.count <= Self.maximumQuestionsPerPack else {
                 throw RuleError(
                     .packFull,
-                    "A pack can hold at most \(Self.maximumQuestionsPerPack) questions; this one has \(pack.questions.count)."
+                    "A pack can hold at most \(Self.maximumQuestionsPerPack) questions; "
+                        + "this one has \(pack.questions.count)."
                 )
             }
             var checked = pack
@@ -173,7 +174,8 @@ public struct PackLibrary: ShelvedLibrary, Hashable, Codable {
             guard pack.questions.count < Self.maximumQuestionsPerPack else {
                 throw RuleError(
                     .packFull,
-                    "The pack \"\(pack.name)\" already holds the most questions allowed, \(Self.maximumQuestionsPerPack)."
+                    "The pack \"\(pack.name)\" already holds the most questions allowed, "
+                        + "\(Self.maximumQuestionsPerPack)."
                 )
             }
             try Self.checkNotDuplicate(question, in: pack, ignoring: nil)
