@@ -1,5 +1,6 @@
-/// What every library of content shares (quiz packs now; puzzle packs, word lists, dice boards and station hunts
-/// next), so the host can keep each kind in its data folder the same way.
+/// What every library of content shares (quiz packs, puzzle packs, word lists, dice boards and station hunts), so
+/// the host can keep each kind in its data folder the same way. Each library keeps its items on a `ContentShelf`
+/// (see `ShelvedLibrary`), which holds the id and name rules once for all of them.
 ///
 /// A library is a value: the read-only built-in items that ship with the host plus the operator's custom items.
 /// `add` is the one gate for a whole item, whether it comes from a file, an import or the data folder at start:

@@ -37,26 +37,25 @@ public struct DrawnPuzzle: Codable, Sendable, Hashable {
     }
 }
 
-/// Every Odd One Out puzzle pack the host knows: the built-in packs plus the operator's own.
+/// Every Odd One Out puzzle pack the host knows: the built-in packs plus the operator's own, on a `ContentShelf`.
 ///
-/// Invariants: ids are unique slugs across built-in and custom packs; names are unique once folded; every puzzle
-/// passed `OutsiderPuzzle.checked()` and no two puzzles of a pack have the same four words. Whole packs come in
-/// through `importPack` only (files, the data folder at start); single puzzles through `addPuzzle`/`editPuzzle`.
-public struct OutsiderPackLibrary: Sendable, Hashable {
+/// Invariants: those of the shelf, and every puzzle passed `OutsiderPuzzle.checked()` and no two puzzles of a pack
+/// have the same four words. Whole packs come in through `importPack` only (files, the data folder at start);
+/// single puzzles through `addPuzzle`/`editPuzzle`.
+public struct OutsiderPackLibrary: ShelvedLibrary, Hashable {
     /// The longest pack name accepted, in characters.
     public static let maximumNameLength = 60
     /// The most puzzles one custom pack may hold.
     public static let maximumPuzzlesPerPack = 2000
 
-    /// The read-only packs that ship with the host.
-    public let builtinPacks: [OutsiderPack]
-    /// The operator's packs, in the order they were added.
-    public private(set) var customPacks: [OutsiderPack] = []
+    /// The built-in and custom packs.
+    public private(set) var shelf: ContentShelf<OutsiderPack>
 
     /// Creates a library of `builtinPacks` and no custom packs.
-    public init(builtinPacks: [OutsiderPack]) {
-        self.builtinPacks = builtinPacks
-    }
+    public init(builtinPacks: [OutsiderPack]) { shelf = ContentShelf(builtinItems: builtinPacks) }
+
+    /// A library of the built-in packs only.
+    public init() { self.init(builtinPacks: Self.builtins) }
 
     /// The packs written for the project (`BuiltinOutsiderPacks`), read from their CSV rows.
     public static let builtins: [OutsiderPack] = BuiltinOutsiderPacks.packs.map { entry in
@@ -70,104 +69,93 @@ public struct OutsiderPackLibrary: Sendable, Hashable {
         return pack
     }
 
-    // MARK: Looking up
+    // MARK: Packs (the shelf's, in the words of packs)
 
+    /// The read-only packs that ship with the host.
+    public var builtinPacks: [OutsiderPack] { shelf.builtinItems }
+    /// The operator's packs, in the order they were added.
+    public var customPacks: [OutsiderPack] { shelf.customItems }
     /// Every pack, built-in packs first.
-    public var packs: [OutsiderPack] { builtinPacks + customPacks }
+    public var packs: [OutsiderPack] { shelf.items }
 
     /// The pack whose id is `id`.
-    public func pack(id: String) -> OutsiderPack? {
-        builtinPacks.first { $0.id == id } ?? customPacks.first { $0.id == id }
-    }
+    public func pack(id: String) -> OutsiderPack? { shelf.item(id: id) }
 
     /// A summary of every pack, in the order of `packs`.
     public func listPacks() -> [OutsiderPackSummary] { packs.map(OutsiderPackSummary.init(pack:)) }
 
-    // MARK: Editing packs
-
     /// Creates an empty custom pack called `name`; returns its id (a slug of the name, made unique).
     @discardableResult
     public mutating func createPack(named name: String) throws(RuleError) -> String {
-        let name = try checkedName(name)
-        let id = ContentNames.uniqueID(for: name) { pack(id: $0) != nil }
-        customPacks.append(OutsiderPack(id: id, name: name))
-        return id
+        try shelf.add(OutsiderPack(id: "", name: name))
     }
 
     /// Renames the custom pack `id`; its id stays.
-    public mutating func renamePack(_ id: String, to name: String) throws(RuleError) {
-        let index = try customIndex(of: id, action: "renamed")
-        customPacks[index].name = try checkedName(name, ignoring: id)
-    }
+    public mutating func renamePack(_ id: String, to name: String) throws(RuleError) { try shelf.rename(id, to: name) }
 
     /// Deletes the custom pack `id`.
-    public mutating func deletePack(_ id: String) throws(RuleError) {
-        customPacks.remove(at: try customIndex(of: id, action: "deleted"))
-    }
+    public mutating func deletePack(_ id: String) throws(RuleError) { try shelf.delete(id) }
+
+    /// Deletes the custom pack `id` (the `ContentLibrary` word for `deletePack`).
+    public mutating func remove(id: String) throws(RuleError) { try shelf.delete(id) }
 
     /// Copies pack `id` (built in or custom) into a new custom pack, called `name` or "<name> (copy)"; returns its id.
     @discardableResult
     public mutating func copyPack(_ id: String, named name: String? = nil) throws(RuleError) -> String {
-        guard let source = pack(id: id) else { throw Self.unknownPack(id) }
-        var newName = name ?? "\(source.name) (copy)"
-        if name == nil {
-            var attempt = 1
-            while isNameTaken(newName) {
-                attempt += 1
-                newName = "\(source.name) (copy \(attempt))"
-            }
-        }
-        newName = try checkedName(newName)
-        let newID = ContentNames.uniqueID(for: newName) { pack(id: $0) != nil }
-        customPacks.append(OutsiderPack(id: newID, name: newName, puzzles: source.puzzles))
-        return newID
+        try shelf.copy(id, named: name)
     }
+
+    /// Adds `item` through `importPack`, with every rule of the library.
+    public mutating func add(_ item: OutsiderPack) throws(RuleError) -> String { try importPack(item) }
 
     /// Adds a whole pack (from a file) as a custom pack with every rule; keeps its id when that is a free slug.
     @discardableResult
     public mutating func importPack(_ pack: OutsiderPack) throws(RuleError) -> String {
-        let name = try checkedName(pack.name)
-        guard pack.puzzles.count <= Self.maximumPuzzlesPerPack else {
-            throw RuleError(
-                .packFull,
-                "A pack can hold at most \(Self.maximumPuzzlesPerPack) puzzles; this one has \(pack.puzzles.count).")
-        }
-        let puzzles = try Self.checkedPuzzles(pack.puzzles) { index, problem in
-            switch problem {
-            case .invalid(let error):
-                RuleError(error.code, "Puzzle \(index + 1): \(ContentText.lowercasingFirst(error.message))")
-            case .repeats(let first):
-                RuleError(.duplicatePuzzle, "Puzzle \(index + 1) has the same four words as puzzle \(first + 1).")
+        try shelf.add(pack) { pack throws(RuleError) in
+            guard pack.puzzles.count <= Self.maximumPuzzlesPerPack else {
+                throw RuleError(
+                    .packFull,
+                    "A pack can hold at most \(Self.maximumPuzzlesPerPack) puzzles; this one has \(pack.puzzles.count)."
+                )
             }
+            var checked = pack
+            checked.puzzles = try Self.checkedPuzzles(pack.puzzles) { index, problem in
+                switch problem {
+                case .invalid(let error):
+                    RuleError(error.code, "Puzzle \(index + 1): \(ContentText.lowercasingFirst(error.message))")
+                case .repeats(let first):
+                    RuleError(.duplicatePuzzle, "Puzzle \(index + 1) has the same four words as puzzle \(first + 1).")
+                }
+            }
+            return checked
         }
-        let id = ContentNames.keptOrFreshID(pack.id, name: name) { self.pack(id: $0) != nil }
-        customPacks.append(OutsiderPack(id: id, name: name, puzzles: puzzles))
-        return id
     }
 
     // MARK: Editing puzzles (0-based indexes; messages count from 1)
 
     /// Appends `puzzle` to the custom pack `packID` after checking it.
     public mutating func addPuzzle(_ puzzle: OutsiderPuzzle, toPack packID: String) throws(RuleError) {
-        let index = try customIndex(of: packID, action: "changed")
-        let puzzle = try puzzle.checked()
-        guard customPacks[index].puzzles.count < Self.maximumPuzzlesPerPack else {
-            throw RuleError(
-                .packFull, "The pack already holds the most puzzles allowed, \(Self.maximumPuzzlesPerPack).")
+        try shelf.change(packID) { (pack: inout OutsiderPack) throws(RuleError) in
+            let puzzle = try puzzle.checked()
+            guard pack.puzzles.count < Self.maximumPuzzlesPerPack else {
+                throw RuleError(
+                    .packFull, "The pack already holds the most puzzles allowed, \(Self.maximumPuzzlesPerPack).")
+            }
+            try Self.checkNotDuplicate(puzzle, in: pack, ignoring: nil)
+            pack.puzzles.append(puzzle)
         }
-        try checkNotDuplicate(puzzle, in: customPacks[index], ignoring: nil)
-        customPacks[index].puzzles.append(puzzle)
     }
 
     /// Replaces the puzzle at `puzzleIndex` of the custom pack `packID`.
     public mutating func editPuzzle(at puzzleIndex: Int, inPack packID: String, to puzzle: OutsiderPuzzle)
         throws(RuleError)
     {
-        let index = try customIndex(of: packID, action: "changed")
-        try checkPuzzleIndex(puzzleIndex, in: customPacks[index])
-        let puzzle = try puzzle.checked()
-        try checkNotDuplicate(puzzle, in: customPacks[index], ignoring: puzzleIndex)
-        customPacks[index].puzzles[puzzleIndex] = puzzle
+        try shelf.change(packID) { (pack: inout OutsiderPack) throws(RuleError) in
+            try Self.checkPuzzleIndex(puzzleIndex, in: pack)
+            let puzzle = try puzzle.checked()
+            try Self.checkNotDuplicate(puzzle, in: pack, ignoring: puzzleIndex)
+            pack.puzzles[puzzleIndex] = puzzle
+        }
     }
 
     /// Removes and returns the puzzle at `puzzleIndex` of the custom pack `packID`.
@@ -175,9 +163,10 @@ public struct OutsiderPackLibrary: Sendable, Hashable {
     public mutating func removePuzzle(at puzzleIndex: Int, fromPack packID: String) throws(RuleError)
         -> OutsiderPuzzle
     {
-        let index = try customIndex(of: packID, action: "changed")
-        try checkPuzzleIndex(puzzleIndex, in: customPacks[index])
-        return customPacks[index].puzzles.remove(at: puzzleIndex)
+        try shelf.change(packID) { (pack: inout OutsiderPack) throws(RuleError) in
+            try Self.checkPuzzleIndex(puzzleIndex, in: pack)
+            return pack.puzzles.remove(at: puzzleIndex)
+        }
     }
 
     // MARK: Drawing
@@ -220,15 +209,10 @@ public struct OutsiderPackLibrary: Sendable, Hashable {
                 "\(packs) only \(pool.count) \(kind)\(pool.count == 1 ? "puzzle" : "puzzles"); ask for "
                     + "\(pool.count) or fewer rounds, or choose more packs.")
         }
-        let fresh = pool.filter { !played.contains($0.puzzle.playedKey) }
-        guard fresh.count >= count else {
-            let stale = pool.filter { played.contains($0.puzzle.playedKey) }
-            let drawn = fresh + PackLibrary.pick(count - fresh.count, from: stale, using: &rng)
-            return (PackLibrary.pick(drawn.count, from: drawn, using: &rng), count - fresh.count)
-        }
         let drawn = DifficultyDraw.draw(
-            count, from: fresh, difficulty: difficulty, of: \.puzzle.difficulty, using: &rng)
-        return (drawn, 0)
+            count, from: pool, difficulty: difficulty, of: \.puzzle.difficulty,
+            avoiding: { played.contains($0.puzzle.playedKey) }, using: &rng)
+        return (drawn.items, drawn.repeated)
     }
 
     // MARK: Rules
@@ -262,55 +246,19 @@ public struct OutsiderPackLibrary: Sendable, Hashable {
         return checked
     }
 
-    static func unknownPack(_ id: String) -> RuleError {
-        RuleError(.unknownPack, "There is no puzzle pack with the id \"\(id)\".")
-    }
-
     /// The refusal for an id no pack has, suggesting the closest id when one is near (a typo).
     func unknownPack(_ id: String) -> RuleError {
-        let typed = Array(TextFolding.compact(id))
-        let closest = packs.map(\.id).map { ($0, AnswerJudge.editDistance(typed, Array(TextFolding.compact($0)))) }
-            .min { $0.1 < $1.1 }
-        var message = "There is no puzzle pack with the id \"\(id)\"."
-        if let (candidate, distance) = closest, distance <= max(2, typed.count / 3) {
-            message += " Did you mean \(candidate)?"
-        }
-        return RuleError(.unknownPack, message + " See `puzzles list`.")
+        RuleError(
+            .unknownPack,
+            "There is no puzzle pack with the id \"\(id)\"." + ContentNames.suggestion(for: id, among: packs.map(\.id))
+                + " See `puzzles list`.")
     }
 
-    private func isNameTaken(_ name: String, ignoring ignoredID: String? = nil) -> Bool {
-        packs.contains { $0.id != ignoredID && ContentNames.same($0.name, name) }
+    private static func checkPuzzleIndex(_ index: Int, in pack: OutsiderPack) throws(RuleError) {
+        try ContentNames.checkIndex(index, count: pack.puzzles.count, of: "puzzle", in: "The pack \"\(pack.name)\"")
     }
 
-    private func checkedName(_ name: String, ignoring ignoredID: String? = nil) throws(RuleError) -> String {
-        try ContentNames.checked(
-            name, noun: "puzzle pack", maximumLength: Self.maximumNameLength, badName: .badPackName,
-            taken: .packNameTaken
-        ) { isNameTaken($0, ignoring: ignoredID) }
-    }
-
-    private func customIndex(of id: String, action: String) throws(RuleError) -> Int {
-        if let builtin = builtinPacks.first(where: { $0.id == id }) {
-            throw RuleError(
-                .readOnly, "The built-in puzzle pack \"\(builtin.name)\" cannot be \(action); copy it to make your own."
-            )
-        }
-        guard let index = customPacks.firstIndex(where: { $0.id == id }) else { throw Self.unknownPack(id) }
-        return index
-    }
-
-    private func checkPuzzleIndex(_ index: Int, in pack: OutsiderPack) throws(RuleError) {
-        guard pack.puzzles.indices.contains(index) else {
-            throw RuleError(
-                .badQuestionIndex,
-                pack.puzzles.isEmpty
-                    ? "The pack \"\(pack.name)\" has no puzzles yet."
-                    : "The pack \"\(pack.name)\" has no puzzle \(index + 1); its puzzles are numbered 1 to "
-                        + "\(pack.puzzles.count).")
-        }
-    }
-
-    private func checkNotDuplicate(_ puzzle: OutsiderPuzzle, in pack: OutsiderPack, ignoring ignored: Int?)
+    private static func checkNotDuplicate(_ puzzle: OutsiderPuzzle, in pack: OutsiderPack, ignoring ignored: Int?)
         throws(RuleError)
     {
         for (index, other) in pack.puzzles.enumerated() where index != ignored && other.sameness == puzzle.sameness {
@@ -320,25 +268,23 @@ public struct OutsiderPackLibrary: Sendable, Hashable {
     }
 }
 
-extension OutsiderPackLibrary: ContentLibrary {
-    /// A library of the built-in packs only.
-    public init() { self.init(builtinPacks: Self.builtins) }
+extension OutsiderPack: ShelfItem {
+    /// What refusals call a puzzle pack.
+    public static let shelfNoun = "puzzle pack"
 
-    /// The packs that ship with the host.
-    public var builtinItems: [OutsiderPack] { builtinPacks }
+    /// `name` trimmed, once it has a letter or digit and fits `OutsiderPackLibrary.maximumNameLength` on one line.
+    public static func checkedName(_ name: String) throws(RuleError) -> String {
+        try ContentNames.checkedName(
+            name, noun: shelfNoun, maximumLength: OutsiderPackLibrary.maximumNameLength, badName: .badPackName)
+    }
 
-    /// The operator's packs.
-    public var customItems: [OutsiderPack] { customPacks }
+    /// "There is already a puzzle pack called …".
+    public static func nameTakenRefusal(_ name: String) -> RuleError {
+        ContentNames.takenRefusal(name, noun: shelfNoun, code: .packNameTaken)
+    }
 
-    /// The pack with `id`, built in or custom.
-    public func item(id: String) -> OutsiderPack? { pack(id: id) }
-
-    /// Whether `id` names a built-in pack.
-    public func isBuiltin(id: String) -> Bool { builtinPacks.contains { $0.id == id } }
-
-    /// Adds `item` through `importPack`, with every rule of the library.
-    public mutating func add(_ item: OutsiderPack) throws(RuleError) -> String { try importPack(item) }
-
-    /// Deletes the custom pack `id` (built-in packs and unknown ids are refused).
-    public mutating func remove(id: String) throws(RuleError) { try deletePack(id) }
+    /// "There is no puzzle pack with the id …" (editing names the id the operator typed; no suggestion).
+    public static func unknownIDRefusal(_ id: String, among ids: [String]) -> RuleError {
+        RuleError(.unknownPack, "There is no puzzle pack with the id \"\(id)\".")
+    }
 }

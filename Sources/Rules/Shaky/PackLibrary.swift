@@ -39,14 +39,14 @@ public struct PackSummary: Codable, Sendable, Hashable, Identifiable {
     }
 }
 
-/// Every quiz pack the host knows: the read-only built-in packs plus the operator's own custom packs.
+/// Every quiz pack the host knows: the read-only built-in packs plus the operator's own custom packs, on a
+/// `ContentShelf` (ids, names, built-in versus custom).
 ///
-/// Invariants: pack ids are unique across built-in and custom packs and are slugs (`a-z`, `0-9`, `-`);
-/// pack names are unique (folded); custom packs never have `isBuiltin` set; every question added through
-/// the library passed `checkQuestion` and is not a folded duplicate of another question in its pack.
-/// Whole packs come in through `importPack` only (files, the data folder at start, decoding a saved library).
-/// Only the custom packs are persisted (`Codable`); built-in packs always come from `BuiltinPacks.all`.
-public struct PackLibrary: Sendable, Hashable, Codable {
+/// Invariants: those of the shelf, and every question added through the library passed `checkQuestion` and is
+/// not a folded duplicate of another question in its pack. Whole packs come in through `importPack` only (files,
+/// the data folder at start, decoding a saved library). Only the custom packs are persisted (`Codable`);
+/// built-in packs always come from `BuiltinPacks.all`.
+public struct PackLibrary: ShelvedLibrary, Hashable, Codable {
     /// The longest pack name accepted, in characters.
     public static let maximumNameLength = 60
     /// The longest question text accepted, in characters.
@@ -58,18 +58,16 @@ public struct PackLibrary: Sendable, Hashable, Codable {
     /// The most questions one custom pack may hold.
     public static let maximumQuestionsPerPack = 2000
     /// The longest pack id generated from a name, in characters.
-    public static let maximumIDLength = 40
+    public static let maximumIDLength = ContentNames.maximumIDLength
 
-    /// The read-only packs that ship with the host.
-    public let builtinPacks: [QuizPack]
-    /// The operator's packs, in the order they were created.
-    public private(set) var customPacks: [QuizPack]
+    /// The built-in and custom packs.
+    public private(set) var shelf: ContentShelf<QuizPack>
 
     /// Creates a library of `builtinPacks` and no custom packs.
-    public init(builtinPacks: [QuizPack]) {
-        self.builtinPacks = builtinPacks
-        customPacks = []
-    }
+    public init(builtinPacks: [QuizPack]) { shelf = ContentShelf(builtinItems: builtinPacks) }
+
+    /// A library of the built-in packs only.
+    public init() { self.init(builtinPacks: BuiltinPacks.all) }
 
     /// Creates a library of `builtinPacks` plus `customPacks`, each added by `importPack` and so held to every
     /// rule: they are marked not built in, an id that is not a free slug is replaced by a fresh one, and a pack
@@ -95,44 +93,35 @@ public struct PackLibrary: Sendable, Hashable, Codable {
         try container.encode(customPacks, forKey: .customPacks)
     }
 
-    // MARK: Looking up
+    // MARK: Packs (the shelf's, in the words of packs)
 
+    /// The read-only packs that ship with the host.
+    public var builtinPacks: [QuizPack] { shelf.builtinItems }
+    /// The operator's packs, in the order they were created.
+    public var customPacks: [QuizPack] { shelf.customItems }
     /// Every pack, built-in packs first, then custom packs in creation order.
-    public var packs: [QuizPack] { builtinPacks + customPacks }
+    public var packs: [QuizPack] { shelf.items }
 
     /// The pack whose id is `id`, or nil when there is none.
-    public func pack(id: String) -> QuizPack? {
-        builtinPacks.first { $0.id == id } ?? customPacks.first { $0.id == id }
-    }
+    public func pack(id: String) -> QuizPack? { shelf.item(id: id) }
 
     /// A summary of every pack, in the order of `packs`.
-    public func listPacks() -> [PackSummary] {
-        packs.map(PackSummary.init(pack:))
-    }
-
-    // MARK: Editing packs
+    public func listPacks() -> [PackSummary] { packs.map(PackSummary.init(pack:)) }
 
     /// Creates an empty custom pack called `name` and returns its new id (a slug of the name, made unique).
     @discardableResult
     public mutating func createPack(named name: String) throws(RuleError) -> String {
-        let name = try checkedNewName(name)
-        let id = freeID(for: name)
-        customPacks.append(QuizPack(id: id, name: name, isBuiltin: false, questions: []))
-        return id
+        try shelf.add(QuizPack(id: "", name: name))
     }
 
     /// Renames the custom pack `id` to `name`; its id stays the same so saved games keep working.
-    public mutating func renamePack(_ id: String, to name: String) throws(RuleError) {
-        let index = try customIndex(of: id, action: "renamed")
-        let name = try checkedNewName(name, ignoring: id)
-        customPacks[index].name = name
-    }
+    public mutating func renamePack(_ id: String, to name: String) throws(RuleError) { try shelf.rename(id, to: name) }
 
     /// Deletes the custom pack `id`.
-    public mutating func deletePack(_ id: String) throws(RuleError) {
-        let index = try customIndex(of: id, action: "deleted")
-        customPacks.remove(at: index)
-    }
+    public mutating func deletePack(_ id: String) throws(RuleError) { try shelf.delete(id) }
+
+    /// Deletes the custom pack `id` (the `ContentLibrary` word for `deletePack`).
+    public mutating func remove(id: String) throws(RuleError) { try shelf.delete(id) }
 
     /// Copies pack `id` (built-in or custom) into a new custom pack and returns the new pack's id.
     ///
@@ -140,23 +129,11 @@ public struct PackLibrary: Sendable, Hashable, Codable {
     /// Copying is the only way to change a built-in pack.
     @discardableResult
     public mutating func copyPack(_ id: String, named name: String? = nil) throws(RuleError) -> String {
-        guard let source = pack(id: id) else { throw unknownPack(id) }
-        let newName: String
-        if let name {
-            newName = try checkedNewName(name)
-        } else {
-            var attempt = 1
-            var candidate = "\(source.name) (copy)"
-            while isNameTaken(candidate) {
-                attempt += 1
-                candidate = "\(source.name) (copy \(attempt))"
-            }
-            newName = candidate
-        }
-        let newID = freeID(for: newName)
-        customPacks.append(QuizPack(id: newID, name: newName, isBuiltin: false, questions: source.questions))
-        return newID
+        try shelf.copy(id, named: name)
     }
+
+    /// Adds `item` through `importPack`, with every rule of the library.
+    public mutating func add(_ item: QuizPack) throws(RuleError) -> String { try importPack(item) }
 
     /// Adds `pack` (for example one read by `PackFile`) as a new custom pack and returns its id.
     ///
@@ -164,25 +141,25 @@ public struct PackLibrary: Sendable, Hashable, Codable {
     /// and every question must pass the same checks as `addQuestion` (errors name the question's number).
     @discardableResult
     public mutating func importPack(_ pack: QuizPack) throws(RuleError) -> String {
-        let name = try checkedNewName(pack.name)
-        guard pack.questions.count <= Self.maximumQuestionsPerPack else {
-            throw RuleError(
-                .packFull,
-                "A pack can hold at most \(Self.maximumQuestionsPerPack) questions; this one has \(pack.questions.count)."
-            )
-        }
-        let questions = try Self.checkedQuestions(pack.questions) { index, problem in
-            switch problem {
-            case .invalid(let error):
-                RuleError(error.code, "Question \(index + 1): \(ContentText.lowercasingFirst(error.message))")
-            case .repeats(let first):
-                RuleError(.duplicateQuestion, "Question \(index + 1) repeats question \(first + 1).")
+        try shelf.add(pack) { pack throws(RuleError) in
+            guard pack.questions.count <= Self.maximumQuestionsPerPack else {
+                throw RuleError(
+                    .packFull,
+                    "A pack can hold at most \(Self.maximumQuestionsPerPack) questions; "
+                        + "this one has \(pack.questions.count)."
+                )
             }
+            var checked = pack
+            checked.questions = try Self.checkedQuestions(pack.questions) { index, problem in
+                switch problem {
+                case .invalid(let error):
+                    RuleError(error.code, "Question \(index + 1): \(ContentText.lowercasingFirst(error.message))")
+                case .repeats(let first):
+                    RuleError(.duplicateQuestion, "Question \(index + 1) repeats question \(first + 1).")
+                }
+            }
+            return checked
         }
-        let slug = Self.makeSlug(pack.id)
-        let id = (slug == pack.id && self.pack(id: slug) == nil) ? slug : freeID(for: pack.id.isEmpty ? name : pack.id)
-        customPacks.append(QuizPack(id: id, name: name, isBuiltin: false, questions: questions))
-        return id
     }
 
     // MARK: Editing questions
@@ -191,29 +168,32 @@ public struct PackLibrary: Sendable, Hashable, Codable {
 
     /// Appends `question` (trimmed) to the custom pack `packID` after checking it.
     public mutating func addQuestion(_ question: QuizQuestion, toPack packID: String) throws(RuleError) {
-        let index = try customIndex(of: packID, action: "changed")
-        let question = Self.normalized(question)
-        try Self.checkQuestion(question)
-        guard customPacks[index].questions.count < Self.maximumQuestionsPerPack else {
-            throw RuleError(
-                .packFull,
-                "The pack \"\(customPacks[index].name)\" already holds the most questions allowed, \(Self.maximumQuestionsPerPack)."
-            )
+        try shelf.change(packID) { (pack: inout QuizPack) throws(RuleError) in
+            let question = Self.normalized(question)
+            try Self.checkQuestion(question)
+            guard pack.questions.count < Self.maximumQuestionsPerPack else {
+                throw RuleError(
+                    .packFull,
+                    "The pack \"\(pack.name)\" already holds the most questions allowed, "
+                        + "\(Self.maximumQuestionsPerPack)."
+                )
+            }
+            try Self.checkNotDuplicate(question, in: pack, ignoring: nil)
+            pack.questions.append(question)
         }
-        try checkNotDuplicate(question, in: customPacks[index], ignoring: nil)
-        customPacks[index].questions.append(question)
     }
 
     /// Replaces the question at `questionIndex` (0-based) in the custom pack `packID` with `question` (trimmed).
     public mutating func editQuestion(at questionIndex: Int, inPack packID: String, to question: QuizQuestion)
         throws(RuleError)
     {
-        let index = try customIndex(of: packID, action: "changed")
-        try checkQuestionIndex(questionIndex, in: customPacks[index])
-        let question = Self.normalized(question)
-        try Self.checkQuestion(question)
-        try checkNotDuplicate(question, in: customPacks[index], ignoring: questionIndex)
-        customPacks[index].questions[questionIndex] = question
+        try shelf.change(packID) { (pack: inout QuizPack) throws(RuleError) in
+            try Self.checkQuestionIndex(questionIndex, in: pack)
+            let question = Self.normalized(question)
+            try Self.checkQuestion(question)
+            try Self.checkNotDuplicate(question, in: pack, ignoring: questionIndex)
+            pack.questions[questionIndex] = question
+        }
     }
 
     /// Removes and returns the question at `questionIndex` (0-based) in the custom pack `packID`.
@@ -221,9 +201,10 @@ public struct PackLibrary: Sendable, Hashable, Codable {
     public mutating func removeQuestion(at questionIndex: Int, fromPack packID: String) throws(RuleError)
         -> QuizQuestion
     {
-        let index = try customIndex(of: packID, action: "changed")
-        try checkQuestionIndex(questionIndex, in: customPacks[index])
-        return customPacks[index].questions.remove(at: questionIndex)
+        try shelf.change(packID) { (pack: inout QuizPack) throws(RuleError) in
+            try Self.checkQuestionIndex(questionIndex, in: pack)
+            return pack.questions.remove(at: questionIndex)
+        }
     }
 
     // MARK: Drawing questions
@@ -254,7 +235,7 @@ public struct PackLibrary: Sendable, Hashable, Codable {
         var pool: [QuizQuestion] = []
         var seen = Set<String>()
         for id in packIDs {
-            guard let pack = pack(id: id) else { throw unknownPack(id) }
+            let pack = try shelf.existing(id)
             if chosenIDs.contains(id) { continue }
             chosenIDs.append(id)
             for question in pack.questions where difficulty.admits(question.difficulty) {
@@ -264,32 +245,10 @@ public struct PackLibrary: Sendable, Hashable, Codable {
         guard pool.count >= count else {
             throw Self.notEnoughQuestions(packIDs: chosenIDs, available: pool.count, difficulty: difficulty)
         }
-        let fresh = pool.filter { !played.contains(TextFolding.fold($0.text)) }
-        if fresh.count < count {
-            let stale = pool.filter { played.contains(TextFolding.fold($0.text)) }
-            let drawn = fresh + Self.pick(count - fresh.count, from: stale, using: &rng)
-            return (Self.pick(drawn.count, from: drawn, using: &rng), count - fresh.count)
-        }
-        pool = fresh
-        guard difficulty == .mixed else {
-            return (Self.pick(count, from: pool, using: &rng), 0)
-        }
-        let buckets: [[QuizQuestion]] = Difficulty.allCases.map { level in pool.filter { $0.difficulty == level } }
-        var quotas = [Int](repeating: 0, count: buckets.count)
-        var next = Int(rng.next(upperBound: UInt64(buckets.count)))
-        var remaining = count
-        while remaining > 0 {
-            if quotas[next] < buckets[next].count {
-                quotas[next] += 1
-                remaining -= 1
-            }
-            next = (next + 1) % buckets.count
-        }
-        var drawn: [QuizQuestion] = []
-        for bucket in buckets.indices {
-            drawn += Self.pick(quotas[bucket], from: buckets[bucket], using: &rng)
-        }
-        return (Self.pick(drawn.count, from: drawn, using: &rng), 0)
+        let drawn = DifficultyDraw.draw(
+            count, from: pool, difficulty: difficulty, of: \.difficulty,
+            avoiding: { played.contains(TextFolding.fold($0.text)) }, using: &rng)
+        return (drawn.items, drawn.repeated)
     }
 
     // MARK: Question rules
@@ -361,25 +320,10 @@ public struct PackLibrary: Sendable, Hashable, Codable {
         return checked
     }
 
-    /// Makes a pack id from `text`: folded, only `a-z`, `0-9` and single dashes, at most `maximumIDLength` long, never empty.
-    public static func makeSlug(_ text: String) -> String {
-        var slug = ""
-        var pendingDash = false
-        for scalar in TextFolding.fold(text).unicodeScalars {
-            if ("a"..."z").contains(scalar) || ("0"..."9").contains(scalar) {
-                let dash = pendingDash && !slug.isEmpty
-                if slug.unicodeScalars.count + (dash ? 2 : 1) > maximumIDLength { break }
-                if dash { slug.append("-") }
-                pendingDash = false
-                slug.unicodeScalars.append(scalar)
-            } else {
-                pendingDash = true
-            }
-        }
-        return slug.isEmpty ? "pack" : slug
-    }
+    /// Makes a pack id from `text` (see `ContentNames.slug`).
+    public static func makeSlug(_ text: String) -> String { ContentNames.slug(text) }
 
-    // MARK: Private helpers
+    // MARK: Helpers
 
     /// `question` trimmed, with its line breaks written as `\n` (a question may span lines; CR LF from a file is one).
     static func normalized(_ question: QuizQuestion) -> QuizQuestion {
@@ -391,17 +335,7 @@ public struct PackLibrary: Sendable, Hashable, Codable {
     }
 
     /// The refusal for an id no pack has, suggesting the closest id when one is near (a typo).
-    func unknownPack(_ id: String) -> RuleError {
-        let typed = Array(TextFolding.compact(id))
-        let closest = (builtinPacks + customPacks).map(\.id).map { candidate in
-            (candidate, AnswerJudge.editDistance(typed, Array(TextFolding.compact(candidate))))
-        }.min { $0.1 < $1.1 }
-        var message = "There is no question pack with the id \"\(id)\"."
-        if let (candidate, distance) = closest, distance <= max(2, typed.count / 3) {
-            message += " Did you mean \(candidate)?"
-        }
-        return RuleError(.unknownPack, message + " Type packs to list them.")
-    }
+    func unknownPack(_ id: String) -> RuleError { shelf.unknownID(id) }
 
     static func notEnoughQuestions(packIDs: [String], available: Int, difficulty: DifficultyChoice) -> RuleError {
         let packs =
@@ -417,42 +351,12 @@ public struct PackLibrary: Sendable, Hashable, Codable {
             "\(packs) only \(available) \(kind)\(noun); ask for \(available) or fewer, or choose more packs.")
     }
 
-    /// Picks `count` distinct elements of `items` in random order (a partial Fisher–Yates shuffle).
-    static func pick<Element>(_ count: Int, from items: [Element], using rng: inout some RandomNumberGenerator)
-        -> [Element]
-    {
-        var items = items
-        let count = min(count, items.count)
-        for position in 0..<count {
-            let other = position + Int(rng.next(upperBound: UInt64(items.count - position)))
-            items.swapAt(position, other)
-        }
-        return Array(items.prefix(count))
+    private static func checkQuestionIndex(_ questionIndex: Int, in pack: QuizPack) throws(RuleError) {
+        try ContentNames.checkIndex(
+            questionIndex, count: pack.questions.count, of: "question", in: "The pack \"\(pack.name)\"")
     }
 
-    private func customIndex(of id: String, action: String) throws(RuleError) -> Int {
-        if let builtin = builtinPacks.first(where: { $0.id == id }) {
-            throw RuleError(
-                .readOnly,
-                "The built-in pack \"\(builtin.name)\" cannot be \(action); copy it to make your own version.")
-        }
-        guard let index = customPacks.firstIndex(where: { $0.id == id }) else { throw unknownPack(id) }
-        return index
-    }
-
-    private func checkQuestionIndex(_ questionIndex: Int, in pack: QuizPack) throws(RuleError) {
-        guard pack.questions.indices.contains(questionIndex) else {
-            if pack.questions.isEmpty {
-                throw RuleError(.badQuestionIndex, "The pack \"\(pack.name)\" has no questions yet.")
-            }
-            throw RuleError(
-                .badQuestionIndex,
-                "The pack \"\(pack.name)\" has no question \(questionIndex + 1); its questions are numbered 1 to \(pack.questions.count)."
-            )
-        }
-    }
-
-    private func checkNotDuplicate(_ question: QuizQuestion, in pack: QuizPack, ignoring ignored: Int?)
+    private static func checkNotDuplicate(_ question: QuizQuestion, in pack: QuizPack, ignoring ignored: Int?)
         throws(RuleError)
     {
         let key = TextFolding.fold(question.text)
@@ -462,52 +366,42 @@ public struct PackLibrary: Sendable, Hashable, Codable {
                 .duplicateQuestion, "The pack \"\(pack.name)\" already has that question (question \(index + 1)).")
         }
     }
+}
 
-    private func isNameTaken(_ name: String, ignoring ignoredID: String? = nil) -> Bool {
-        let key = TextFolding.fold(name)
-        return packs.contains { $0.id != ignoredID && TextFolding.fold($0.name) == key }
-    }
+extension QuizPack: ShelfItem {
+    /// What refusals call a quiz pack.
+    public static let shelfNoun = "pack"
 
-    private func checkedNewName(_ name: String, ignoring ignoredID: String? = nil) throws(RuleError) -> String {
-        let name = name.trimmingCharacters(in: .whitespacesAndNewlines)
+    /// `name` trimmed, once it has a letter or digit, fits `PackLibrary.maximumNameLength` and is plain text.
+    public static func checkedName(_ name: String) throws(RuleError) -> String {
+        let name = ContentText.trimmed(name)
         guard !TextFolding.fold(name).isEmpty else {
             throw RuleError(.badPackName, "A pack needs a name with at least one letter or digit.")
         }
-        guard name.count <= Self.maximumNameLength else {
-            throw RuleError(.badPackName, "Pack names can be at most \(Self.maximumNameLength) characters long.")
+        guard name.count <= PackLibrary.maximumNameLength else {
+            throw RuleError(.badPackName, "Pack names can be at most \(PackLibrary.maximumNameLength) characters long.")
         }
         if let problem = TerminalText.problem(in: name) {
             throw RuleError(.badPackName, problem.refusal("A pack name"))
         }
-        guard !isNameTaken(name, ignoring: ignoredID) else {
-            throw RuleError(.packNameTaken, "There is already a pack called \"\(name)\"; choose another name.")
-        }
         return name
     }
 
-}
-
-extension PackLibrary: ContentLibrary {
-    /// A library of the built-in packs only.
-    public init() {
-        self.init(builtinPacks: BuiltinPacks.all)
+    /// "There is already a pack called …".
+    public static func nameTakenRefusal(_ name: String) -> RuleError {
+        ContentNames.takenRefusal(name, noun: "pack", code: .packNameTaken)
     }
 
-    /// The packs that ship with the host.
-    public var builtinItems: [QuizPack] { builtinPacks }
+    /// "There is no question pack with the id …", suggesting the closest id when one is near (a typo).
+    public static func unknownIDRefusal(_ id: String, among ids: [String]) -> RuleError {
+        RuleError(
+            .unknownPack,
+            "There is no question pack with the id \"\(id)\"." + ContentNames.suggestion(for: id, among: ids)
+                + " Type packs to list them.")
+    }
 
-    /// The operator's packs.
-    public var customItems: [QuizPack] { customPacks }
-
-    /// The pack with `id`, built in or custom.
-    public func item(id: String) -> QuizPack? { pack(id: id) }
-
-    /// Whether `id` names a built-in pack.
-    public func isBuiltin(id: String) -> Bool { builtinPacks.contains { $0.id == id } }
-
-    /// Adds `item` through `importPack`, with every rule of the library.
-    public mutating func add(_ item: QuizPack) throws(RuleError) -> String { try importPack(item) }
-
-    /// Deletes the custom pack `id`.
-    public mutating func remove(id: String) throws(RuleError) { try deletePack(id) }
+    /// "The built-in pack … cannot be …; copy it to make your own version."
+    public static func readOnlyRefusal(name: String, action: String) -> RuleError {
+        RuleError(.readOnly, "The built-in pack \"\(name)\" cannot be \(action); copy it to make your own version.")
+    }
 }

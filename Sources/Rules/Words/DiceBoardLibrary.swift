@@ -89,11 +89,10 @@ public enum DiceBoardFile {
 }
 
 /// Every dice board the host knows: the built-in boards plus the operator's own, built on the console tile by tile
-/// or imported whole.
+/// or imported whole, on a `ContentShelf`.
 ///
-/// Invariants: ids are unique slugs; names are unique ignoring case and accents; every board passes
-/// `DiceBoard.checkStructure` after every change.
-public struct DiceBoardLibrary: Sendable, Hashable {
+/// Invariants: those of the shelf, and every board passes `DiceBoard.checkStructure` after every change.
+public struct DiceBoardLibrary: ShelvedLibrary, Hashable {
     /// The boards that ship with the host, parsed once from `BuiltinBoards` (a test holds them to every rule).
     public static let builtinBoards: [DiceBoard] = BuiltinBoards.boards.map { source in
         do throws(RuleError) {
@@ -105,86 +104,58 @@ public struct DiceBoardLibrary: Sendable, Hashable {
         }
     }
 
-    /// The read-only boards.
-    public let builtinBoards: [DiceBoard]
-    /// The operator's boards, in the order they were added.
-    public private(set) var customBoards: [DiceBoard] = []
+    /// The built-in and custom boards.
+    public private(set) var shelf: ContentShelf<DiceBoard>
 
     /// A library of `builtins` and no custom boards.
-    public init(builtins: [DiceBoard]) { builtinBoards = builtins }
+    public init(builtins: [DiceBoard]) { shelf = ContentShelf(builtinItems: builtins) }
+
+    /// A library of the built-in boards only.
+    public init() { self.init(builtins: DiceBoardLibrary.builtinBoards) }
+
+    // MARK: Whole boards (the shelf's, in the words of boards)
 
     /// Every board, built-in boards first.
-    public var boards: [DiceBoard] { builtinBoards + customBoards }
+    public var boards: [DiceBoard] { shelf.items }
 
     /// The board `id`.
-    public func board(id: String) -> DiceBoard? { boards.first { $0.id == id } }
+    public func board(id: String) -> DiceBoard? { shelf.item(id: id) }
 
     /// The first board made for `list` (and `level`, when given).
     public func board(forList list: String, level: Int? = nil) -> DiceBoard? {
         boards.first { $0.list == list && (level == nil || $0.level == level) } ?? boards.first { $0.list == list }
     }
 
-    // MARK: Whole boards
-
     /// Adds `board` as a custom board with every rule, keeping its id when it is a free slug; returns the id.
     @discardableResult
-    public mutating func addBoard(_ board: DiceBoard) throws(RuleError) -> String {
-        let name = try checkedFreeName(board.name)
-        try board.checkStructure()
-        let slug = PackLibrary.makeSlug(board.id)
-        let id =
-            slug == board.id && self.board(id: slug) == nil ? slug : freeID(for: board.id.isEmpty ? name : board.id)
-        var added = board
-        added.id = id
-        added.name = name
-        added.isBuiltin = false
-        customBoards.append(added)
-        return id
+    public mutating func add(_ board: DiceBoard) throws(RuleError) -> String {
+        try shelf.add(board) { board throws(RuleError) in
+            try board.checkStructure()
+            return board
+        }
     }
 
     /// Creates an empty custom board called `name` for `list` at `level`; returns its id.
     @discardableResult
     public mutating func createBoard(named name: String, list: String, level: Int = 1) throws(RuleError) -> String {
-        let name = try checkedFreeName(name)
-        guard (1...WordList.maximumLevel).contains(level) else {
-            throw RuleError(.badBoard, "The level must be 1 to \(WordList.maximumLevel), not \(level).")
+        try shelf.add(DiceBoard(id: "", name: name, list: list, level: level)) { board throws(RuleError) in
+            guard (1...WordList.maximumLevel).contains(level) else {
+                throw RuleError(.badBoard, "The level must be 1 to \(WordList.maximumLevel), not \(level).")
+            }
+            return board
         }
-        let id = freeID(for: name)
-        customBoards.append(DiceBoard(id: id, name: name, list: list, level: level))
-        return id
     }
 
     /// Renames the custom board `id`; its id stays.
-    public mutating func renameBoard(_ id: String, to name: String) throws(RuleError) {
-        let index = try customIndex(of: id, action: "renamed")
-        customBoards[index].name = try checkedFreeName(name, ignoring: id)
-    }
+    public mutating func renameBoard(_ id: String, to name: String) throws(RuleError) { try shelf.rename(id, to: name) }
 
     /// Deletes the custom board `id`.
-    public mutating func deleteBoard(_ id: String) throws(RuleError) {
-        customBoards.remove(at: try customIndex(of: id, action: "deleted"))
-    }
+    public mutating func remove(id: String) throws(RuleError) { try shelf.delete(id) }
 
     /// Copies board `id` into a new custom board and returns its id (the only way to change a built-in board).
     @discardableResult
     public mutating func copyBoard(_ id: String, named name: String? = nil) throws(RuleError) -> String {
-        guard let source = board(id: id) else { throw Self.unknownBoard(id) }
-        var newName = "\(source.name) (copy)"
-        if let name {
-            newName = try checkedFreeName(name)
-        } else {
-            var attempt = 1
-            while isNameTaken(newName) {
-                attempt += 1
-                newName = "\(source.name) (copy \(attempt))"
-            }
-        }
-        var copy = source
-        copy.id = freeID(for: newName)
-        copy.name = newName
-        copy.isBuiltin = false
-        customBoards.append(copy)
-        return copy.id
+        try shelf.copy(id, named: name)
     }
 
     // MARK: Building
@@ -260,9 +231,7 @@ public struct DiceBoardLibrary: Sendable, Hashable {
     // MARK: Helpers
 
     /// The refusal for a board id the library does not hold.
-    public static func unknownBoard(_ id: String) -> RuleError {
-        RuleError(.unknownBoard, "There is no dice board \"\(id)\".")
-    }
+    public static func unknownBoard(_ id: String) -> RuleError { DiceBoard.unknownIDRefusal(id, among: []) }
 
     /// Checks a board's name: one line, 1…60 characters with a letter or digit.
     public static func checkedName(_ name: String) throws(RuleError) -> String {
@@ -281,12 +250,11 @@ public struct DiceBoardLibrary: Sendable, Hashable {
     private mutating func change(
         _ id: String, _ body: (inout DiceBoard) throws(RuleError) -> Int
     ) throws(RuleError) -> Int {
-        let index = try customIndex(of: id, action: "changed")
-        var board = customBoards[index]
-        let result = try body(&board)
-        try board.checkStructure()
-        customBoards[index] = board
-        return result
+        try shelf.change(id) { (board: inout DiceBoard) throws(RuleError) -> Int in
+            let result = try body(&board)
+            try board.checkStructure()
+            return result
+        }
     }
 
     private static func tileIndex(_ tile: Int, in board: DiceBoard) throws(RuleError) -> Int {
@@ -295,49 +263,24 @@ public struct DiceBoardLibrary: Sendable, Hashable {
         }
         return index
     }
-
-    private func customIndex(of id: String, action: String) throws(RuleError) -> Int {
-        if let builtin = builtinBoards.first(where: { $0.id == id }) {
-            throw RuleError(
-                .readOnly, "The built-in board \"\(builtin.name)\" cannot be \(action); copy it to make your own.")
-        }
-        guard let index = customBoards.firstIndex(where: { $0.id == id }) else { throw Self.unknownBoard(id) }
-        return index
-    }
-
-    private func isNameTaken(_ name: String, ignoring ignoredID: String? = nil) -> Bool {
-        boards.contains { $0.id != ignoredID && TextFolding.fold($0.name) == TextFolding.fold(name) }
-    }
-
-    private func checkedFreeName(_ name: String, ignoring ignoredID: String? = nil) throws(RuleError) -> String {
-        let name = try Self.checkedName(name)
-        guard !isNameTaken(name, ignoring: ignoredID) else {
-            throw RuleError(.badBoard, "There is already a board called \"\(name)\"; choose another name.")
-        }
-        return name
-    }
-
 }
 
-extension DiceBoardLibrary: ContentLibrary {
-    /// A library of the built-in boards only.
-    public init() { self.init(builtins: DiceBoardLibrary.builtinBoards) }
+extension DiceBoard: ShelfItem {
+    /// What refusals call a dice board.
+    public static let shelfNoun = "board"
 
-    /// The built-in boards.
-    public var builtinItems: [DiceBoard] { builtinBoards }
+    /// `name` trimmed, once it fits one line of 1…60 characters with a letter or digit.
+    public static func checkedName(_ name: String) throws(RuleError) -> String {
+        try DiceBoardLibrary.checkedName(name)
+    }
 
-    /// The operator's boards.
-    public var customItems: [DiceBoard] { customBoards }
+    /// "There is already a board called …".
+    public static func nameTakenRefusal(_ name: String) -> RuleError {
+        ContentNames.takenRefusal(name, noun: shelfNoun, code: .badBoard)
+    }
 
-    /// Deletes the custom board `id`.
-    public mutating func remove(id: String) throws(RuleError) { try deleteBoard(id) }
-
-    /// The board with `id`, built in or custom.
-    public func item(id: String) -> DiceBoard? { board(id: id) }
-
-    /// Whether `id` names a built-in board.
-    public func isBuiltin(id: String) -> Bool { builtinBoards.contains { $0.id == id } }
-
-    /// Adds `item` through `addBoard`, with every rule of the library.
-    public mutating func add(_ item: DiceBoard) throws(RuleError) -> String { try addBoard(item) }
+    /// "There is no dice board …".
+    public static func unknownIDRefusal(_ id: String, among ids: [String]) -> RuleError {
+        RuleError(.unknownBoard, "There is no dice board \"\(id)\".")
+    }
 }
