@@ -345,6 +345,8 @@ final class Transport: Outlet {
     /// Closes a connection once its queued output is written.
     func closeAfterFlush(_ link: Link) {
         guard !link.isClosed, !link.isClosingAfterFlush else { return }
+        // Output held back from bytes that may begin an HTTP request would never be written: close now.
+        if link.kind == .sniffing && !link.sniffed.isEmpty { return drop(link, reason: "closed by the host") }
         link.isClosingAfterFlush = true
         if link.pendingOutputCount == 0 {
             finishClosing(link)
