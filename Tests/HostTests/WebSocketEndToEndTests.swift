@@ -28,7 +28,8 @@ struct WebSocketEndToEndTests {
             var headers: [String: String] = [:]
             for line in lines {
                 guard let colon = line.firstIndex(of: ":") else { continue }
-                headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+                headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(
+                    in: .whitespaces)
             }
             let length = heads.contains(answers.count) ? 0 : Int(headers["content-length"] ?? "0") ?? 0
             let body = Array(rest.prefix(length))
@@ -41,7 +42,8 @@ struct WebSocketEndToEndTests {
     static func headEnd(_ bytes: ArraySlice<UInt8>) -> Int? {
         var index = bytes.startIndex
         while index + 3 < bytes.endIndex {
-            if bytes[index] == 0x0D && bytes[index + 1] == 0x0A && bytes[index + 2] == 0x0D && bytes[index + 3] == 0x0A {
+            if bytes[index] == 0x0D && bytes[index + 1] == 0x0A && bytes[index + 2] == 0x0D && bytes[index + 3] == 0x0A
+            {
                 return index + 4
             }
             index += 1
@@ -53,9 +55,12 @@ struct WebSocketEndToEndTests {
     static func fetch(_ host: HostProcess, _ request: String, isHead: Bool = false) throws -> Answer {
         let client = try host.connect()
         try client.send(raw: Array(request.utf8))
-        guard client.waitForClose(timeout: 10) else { throw HarnessError("the host kept \(request.debugDescription) open") }
+        guard client.waitForClose(timeout: 10) else {
+            throw HarnessError("the host kept \(request.debugDescription) open")
+        }
         guard let answer = answers(in: client.transcript, heads: isHead ? [0] : []).first else {
-            throw HarnessError("no HTTP answer to \(request.debugDescription): \(client.transcriptText.debugDescription)")
+            throw HarnessError(
+                "no HTTP answer to \(request.debugDescription): \(client.transcriptText.debugDescription)")
         }
         return answer
     }
@@ -131,7 +136,8 @@ struct WebSocketEndToEndTests {
         #expect(notFound.status == 404)
         #expect(notFound.text.contains("no page at this address"))
         for path in [
-            "/../../../../etc/passwd", "/%2e%2e/%2e%2e/etc/passwd", "/..%2f..%2fPackage.swift", "/..\\..\\Package.swift",
+            "/../../../../etc/passwd", "/%2e%2e/%2e%2e/etc/passwd", "/..%2f..%2fPackage.swift",
+            "/..\\..\\Package.swift",
             "/Web/index.html", "/./app.js", "/Package.swift", "/main.swift",
         ] {
             let answer = try Self.fetch(host, Self.get(path))
@@ -288,7 +294,8 @@ struct WebSocketEndToEndTests {
         #expect(try Self.closeCode(after: fragmentedPing, on: host) == 1002)
         // "κόσμε" then a surrogate split across fragments.
         let badUTF8 =
-            WebSocketFrame.encode(opcode: WebSocketFrame.text, payload: Array("κόσμε".utf8) + [0xED], fin: false, mask: mask)
+            WebSocketFrame.encode(
+                opcode: WebSocketFrame.text, payload: Array("κόσμε".utf8) + [0xED], fin: false, mask: mask)
             + WebSocketFrame.encode(opcode: WebSocketFrame.continuation, payload: [0xA0, 0x80], mask: mask)
         #expect(try Self.closeCode(after: badUTF8, on: host) == 1007)
         let binary = WebSocketFrame.encode(opcode: WebSocketFrame.binary, payload: [1, 2, 3], mask: mask)

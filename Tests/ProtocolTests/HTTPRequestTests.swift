@@ -24,7 +24,8 @@ import Testing
     }
 
     @Test func aRequestHeadIsTheSameFedWholeOrAByteAtATime() throws {
-        let text = "GET /ABCD?x=1 HTTP/1.1\r\nHost: 10.0.0.2:4747\r\nAccept:  text/html \r\nConnection: keep-alive\r\n\r\n"
+        let text =
+            "GET /ABCD?x=1 HTTP/1.1\r\nHost: 10.0.0.2:4747\r\nAccept:  text/html \r\nConnection: keep-alive\r\n\r\n"
         let whole = Self.parse(text)
         #expect(whole == Self.parse(text, chunk: 1))
         #expect(whole == Self.parse(text, chunk: 7))

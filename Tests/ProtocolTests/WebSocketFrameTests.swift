@@ -104,7 +104,8 @@ import Testing
         #expect(
             WebSocketFrame.encode(opcode: WebSocketFrame.text, payload: Array("Hello".utf8))
                 == [0x81, 0x05, 0x48, 0x65, 0x6C, 0x6C, 0x6F])
-        #expect(WebSocketFrame.encode(opcode: WebSocketFrame.ping, payload: Array("Hello".utf8)).prefix(2) == [0x89, 0x05])
+        #expect(
+            WebSocketFrame.encode(opcode: WebSocketFrame.ping, payload: Array("Hello".utf8)).prefix(2) == [0x89, 0x05])
     }
 
     @Test func lengthsUseTheShortestOf7And16And64Bits() {

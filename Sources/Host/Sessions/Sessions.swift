@@ -359,7 +359,8 @@ final class Sessions {
     private func answerHTTP(_ session: Session) {
         let response = HTTPResponse.failure(
             HTTPFailure(
-                405, "This Partyline host answers only GET and HEAD: open http://<address>:\(settings.port)/ in a browser.",
+                405,
+                "This Partyline host answers only GET and HEAD: open http://<address>:\(settings.port)/ in a browser.",
                 headers: [("Allow", HTTPRequestParser.allowedMethods)]))
         outlet.send(response, to: session.id)
         close(session, reason: "it spoke HTTP")

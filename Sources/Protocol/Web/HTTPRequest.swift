@@ -54,7 +54,8 @@ public struct HTTPRequestHead: Equatable, Sendable {
     /// Compares heads field by field (tuples are not `Equatable`).
     public static func == (lhs: HTTPRequestHead, rhs: HTTPRequestHead) -> Bool {
         lhs.method == rhs.method && lhs.target == rhs.target && lhs.minorVersion == rhs.minorVersion
-            && lhs.headers.map(\.name) == rhs.headers.map(\.name) && lhs.headers.map(\.value) == rhs.headers.map(\.value)
+            && lhs.headers.map(\.name) == rhs.headers.map(\.name)
+            && lhs.headers.map(\.value) == rhs.headers.map(\.value)
     }
 }
 
@@ -165,7 +166,8 @@ public struct HTTPRequestParser: Sendable {
                 414, "The request line is longer than \(HTTPRequestParser.maximumRequestLineLength) bytes.")
         }
         guard headerBytes + length > HTTPRequestParser.maximumHeaderBytes else { return nil }
-        return HTTPFailure(431, "The request's header fields are longer than \(HTTPRequestParser.maximumHeaderBytes) bytes.")
+        return HTTPFailure(
+            431, "The request's header fields are longer than \(HTTPRequestParser.maximumHeaderBytes) bytes.")
     }
 
     private mutating func take(line: ArraySlice<UInt8>, consumed: Int) -> Output? {
@@ -196,7 +198,8 @@ public struct HTTPRequestParser: Sendable {
             return .head(head)
         }
         guard headers.count < HTTPRequestParser.maximumHeaderLines else {
-            return fail(HTTPFailure(431, "The request has more than \(HTTPRequestParser.maximumHeaderLines) header lines."))
+            return fail(
+                HTTPFailure(431, "The request has more than \(HTTPRequestParser.maximumHeaderLines) header lines."))
         }
         switch Self.parseHeader(line) {
         case .success(let field): headers.append(field)
@@ -258,7 +261,10 @@ public struct HTTPRequestParser: Sendable {
             return .failure(HTTPFailure(400, "A header value holds a control character."))
         }
         return .success(
-            (String(decoding: name, as: UTF8.self).lowercased(), String(decoding: value, as: UTF8.self).trimmingSpacesAndTabs))
+            (
+                String(decoding: name, as: UTF8.self).lowercased(),
+                String(decoding: value, as: UTF8.self).trimmingSpacesAndTabs
+            ))
     }
 
     /// Checks what a whole head must satisfy: one Host (HTTP/1.1), no body.

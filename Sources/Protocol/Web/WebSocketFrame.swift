@@ -241,14 +241,20 @@ public struct WebSocketDecoder: Sendable {
             let final = first & 0x80 != 0
             switch code {
             case WebSocketFrame.continuation:
-                guard isInMessage else { return fail(WebSocketCloseCode.protocolError, "continuation without a message") }
+                guard isInMessage else {
+                    return fail(WebSocketCloseCode.protocolError, "continuation without a message")
+                }
             case WebSocketFrame.text:
-                guard !isInMessage else { return fail(WebSocketCloseCode.protocolError, "new message inside a message") }
+                guard !isInMessage else {
+                    return fail(WebSocketCloseCode.protocolError, "new message inside a message")
+                }
             case WebSocketFrame.binary:
                 return fail(WebSocketCloseCode.unsupportedData, "binary messages are not taken; send JSON text")
             case WebSocketFrame.close, WebSocketFrame.ping, WebSocketFrame.pong:
                 guard final else { return fail(WebSocketCloseCode.protocolError, "fragmented control frame") }
-                guard second & 0x7F <= 125 else { return fail(WebSocketCloseCode.protocolError, "control frame over 125 bytes") }
+                guard second & 0x7F <= 125 else {
+                    return fail(WebSocketCloseCode.protocolError, "control frame over 125 bytes")
+                }
             default:
                 return fail(WebSocketCloseCode.protocolError, "unknown opcode \(code)")
             }

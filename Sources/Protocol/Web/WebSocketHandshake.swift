@@ -47,7 +47,10 @@ public enum WebSocketHandshake {
         return .success(
             HTTPResponse.head(
                 status: 101,
-                headers: [("Upgrade", "websocket"), ("Connection", "Upgrade"), ("Sec-WebSocket-Accept", acceptValue(for: key))]))
+                headers: [
+                    ("Upgrade", "websocket"), ("Connection", "Upgrade"),
+                    ("Sec-WebSocket-Accept", acceptValue(for: key)),
+                ]))
     }
 
     /// Whether `origin` (`http://host:port`) names the same host and port as the `Host` header `host`.
