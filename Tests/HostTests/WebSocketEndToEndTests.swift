@@ -253,6 +253,46 @@ struct WebSocketEndToEndTests {
         host.stop()
     }
 
+    @Test func aPageUnderTheSameLimitsAsATCPClient() throws {
+        // The message rate: 60 messages at once against --rate 40.
+        let host = try HostProcess(["--max-output-kb", "64"])
+        let page = try WebSocketTestClient(port: host.port)
+        try page.join(room: host.room, name: "Ann", team: "Red")
+        var burst: [UInt8] = []
+        for index in 0..<60 {
+            burst += WebSocketFrame.encode(
+                opcode: WebSocketFrame.text, payload: Array("{\"type\":\"ping\",\"id\":\(index)}".utf8),
+                mask: WebSocketTestClient.mask)
+        }
+        try page.send(raw: burst)
+        #expect(try page.waitFor("error")["code"] == "rate_limited")
+        host.stop()
+    }
+
+    @Test func aPageThatNeverReadsIsCutOffWhileOthersKeepReceiving() throws {
+        let host = try HostProcess(["--rate", "1000000", "--max-output-kb", "64"])
+        let sluggard = try WebSocketTestClient(port: host.port)
+        try sluggard.join(room: host.room, name: "Slow", team: "Red")
+        let other = try host.join("Fast", team: "Blue")
+        let ping = WebSocketFrame.encode(
+            opcode: WebSocketFrame.text, payload: Array(#"{"type":"ping","id":123456789}"#.utf8),
+            mask: WebSocketTestClient.mask)
+        var batch: [UInt8] = []
+        for _ in 0..<2000 { batch.append(contentsOf: ping) }
+        var cut = false
+        for _ in 0..<200 where !cut {
+            do { try sluggard.send(raw: batch) } catch { cut = true }
+            usleep(1000)
+        }
+        try other.send(["type": "ping", "id": 1])
+        #expect(try other.waitFor("pong", timeout: 10)["re"] == 1)
+        _ = try other.waitFor("lobby", timeout: 10) { lobby in
+            lobby["players"]?.arrayValue?.contains { $0["name"] == "Slow" && $0["connected"] == false } == true
+        }
+        host.stop()
+        #expect(host.errorOutput().contains("stopped reading"))
+    }
+
     // MARK: Autobahn categories
 
     @Test func fragmentedTextWithAPingBetweenFragments() throws {
