@@ -128,6 +128,12 @@ extension Transport {
         var response = HTTPResponse.head(status: 200, headers: headers)
         if !isHead { response.append(contentsOf: body) }
         queue(response, on: link)
+        // Pipelined requests whose answers are not read pile up no more than a slow JSON reader's output may.
+        if link.pendingOutputCount > limits.maximumOutputBytes + response.count {
+            return drop(
+                link,
+                reason: "it stopped reading (more than \(limits.maximumOutputBytes / 1024) KiB waiting to be sent)")
+        }
         log.debug("Connection \(link.id) from \(link.peer): \(head.method) \(head.path) → 200 \(name)")
         if keepsAlive {
             watchRequest(link, until: now + limits.requestTimeoutMilliseconds)
