@@ -161,7 +161,6 @@ extension Transport {
             link.webSocket = WebSocketDecoder(maximumMessageLength: limits.maximumMessageLength)
             link.requestDeadline = .max
             timedLinks[link.socket.fd] = nil
-            log.debug("Connection \(link.id) from \(link.peer) opened a WebSocket.")
             events?.upgraded(link.id)
             if !remainder.isEmpty { feedWebSocket(link, remainder[...]) }
         }
