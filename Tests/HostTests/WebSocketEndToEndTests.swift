@@ -6,7 +6,7 @@ import Testing
 
 /// The host's HTTP and WebSocket over real sockets (issue 25, PROTOCOL.md "HTTP and WebSocket"): the page's files,
 /// refusals, the upgrade, players over WebSocket beside TCP ones, and the categories of the Autobahn test suite.
-@Suite("WebSocket end to end", .timeLimit(.minutes(4)))
+@Suite("WebSocket end to end", .timeLimit(.minutes(10)))
 struct WebSocketEndToEndTests {
     /// One HTTP answer: status, header fields (names lowercased) and body.
     struct Answer {
