@@ -19,7 +19,9 @@ let package = Package(
         // Sockets, the readiness poller and the monotonic clock, shared by the host, the client and the bench.
         .target(name: "Net", dependencies: ["CSystem"]),
         .target(name: "Rules", dependencies: ["Common"]),
-        .executableTarget(name: "Host", dependencies: ["Protocol", "Rules", "Net", "CSystem"]),
+        // The phone page's files (Sources/Host/Web) are compiled into the binary as `PackageResources` byte arrays.
+        .executableTarget(
+            name: "Host", dependencies: ["Protocol", "Rules", "Net", "CSystem"], resources: [.embedInCode("Web")]),
         .executableTarget(name: "Client", dependencies: ["Protocol", "Net"]),
         // The packet-level delay line of the fairness tests and bench: namespaces joined by delaying TUN devices.
         .target(name: "DelayLine", dependencies: ["Net", "Rules", "CSystem"]),

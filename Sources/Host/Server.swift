@@ -96,6 +96,7 @@ final class Server {
             }
             let now = clock.now
             for readiness in ready { handle(readiness, at: now) }
+            transport.expireRequests(at: clock.now)
             transport.reportClosures()
             transport.resumeListeningIfDue(at: clock.now)
             core.runDueWork()
@@ -119,6 +120,7 @@ final class Server {
     private func nextTimeout() -> Int32 {
         var due = core.nextDeadline
         if let resume = transport.listenerResumesAt { due = min(due, resume) }
+        if let request = transport.nextRequestDeadline { due = min(due, request) }
         if let beacon = discovery?.nextBeaconAt { due = min(due, beacon) }
         return Int32(clamping: max(0, due - clock.now))
     }

@@ -196,13 +196,14 @@ struct HostCoreTests {
         #expect(host.errorOutput().contains("stopped reading"))
     }
 
-    @Test func anHTTPRequestGetsAPlainAnswerAndIsClosed() throws {
+    @Test func anHTTPRequestOfAnotherMethodGets405AndIsClosed() throws {
         let host = try HostProcess()
         let browser = try host.connect()
-        try browser.send(raw: Array("GET / HTTP/1.1\r\nHost: x\r\n\r\n".utf8))
+        try browser.send(raw: Array("POST / HTTP/1.1\r\nHost: x\r\n\r\n".utf8))
         #expect(browser.waitForClose())
         let text = browser.transcriptText
-        #expect(text.hasPrefix("HTTP/1.0 400"))
+        #expect(text.hasPrefix("HTTP/1.1 405"))
+        #expect(text.contains("Allow: GET, HEAD"))
         #expect(text.contains("Partyline"))
         host.stop()
     }

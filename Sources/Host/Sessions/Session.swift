@@ -80,6 +80,8 @@ final class Session {
     let acceptedAt: Int64
     private(set) var state = State.greeting
     var dialect = Dialect.undecided
+    /// Whether the connection is a WebSocket (a browser): kept alive with WebSocket pings, not JSON ones.
+    var isWebSocket = false
     /// Host-clock ms when something last arrived.
     var lastHeardAt: Int64
     /// Host-clock ms when the keepalive `ping` was last sent.

@@ -10,11 +10,15 @@ protocol Outlet: AnyObject {
     /// The kernel's clean round trip of a connection's path in ms, which its peer's application cannot stretch;
     /// nil when unknown.
     func pathRoundTrip(of id: SessionID) -> Int64?
+    /// Sends a WebSocket connection a ping frame (its browser answers with a pong by itself).
+    func pingWebSocket(_ id: SessionID)
 }
 
 extension Outlet {
     /// An outlet without sockets knows no path.
     func pathRoundTrip(of id: SessionID) -> Int64? { nil }
+    /// An outlet without sockets has no WebSockets.
+    func pingWebSocket(_ id: SessionID) {}
 }
 
 /// What the session layer hands on once it has decoded a line and checked who may do it.
@@ -182,6 +186,22 @@ final class Sessions {
         }
     }
 
+    /// The connection upgraded to a WebSocket: a JSON session from now on, kept alive with WebSocket pings.
+    func upgraded(_ id: SessionID, at now: Int64) {
+        guard let session = sessions[id], session.isLive else { return }
+        session.dialect = .json
+        session.isWebSocket = true
+        session.lastHeardAt = now
+        log.info("Connection \(id) from \(session.peer) opened a WebSocket (a browser).")
+    }
+
+    /// A WebSocket ping or pong arrived: the peer is there. A ping counts against the message rate (false: refused).
+    func heard(from id: SessionID, isPing: Bool, at now: Int64) -> Bool {
+        guard let session = sessions[id], session.isLive else { return false }
+        session.lastHeardAt = now
+        return isPing ? admitByRate(session, at: now) : true
+    }
+
     /// A line over the framing limit was discarded.
     func lineTooLong(from id: SessionID, limit: Int, at now: Int64) {
         guard let session = sessions[id], session.isLive else { return }
@@ -335,13 +355,14 @@ final class Sessions {
         return false
     }
 
+    /// Answers an HTTP request whose method is not GET or HEAD (those never reach here: the transport serves them).
     private func answerHTTP(_ session: Session) {
-        let body =
-            "This is a Partyline game host, not a web server. Join with: partyline <address>  or  nc <address> \(settings.port)\n"
-        let response =
-            "HTTP/1.0 400 Bad Request\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: \(body.utf8.count)"
-            + "\r\nConnection: close\r\n\r\n" + body
-        outlet.send(Array(response.utf8), to: session.id)
+        let response = HTTPResponse.failure(
+            HTTPFailure(
+                405,
+                "This Partyline host answers only GET and HEAD: open http://<address>:\(settings.port)/ in a browser.",
+                headers: [("Allow", HTTPRequestParser.allowedMethods)]))
+        outlet.send(response, to: session.id)
         close(session, reason: "it spoke HTTP")
         log.info("Connection \(session.id) from \(session.peer) spoke HTTP; answered and closed.")
     }
@@ -430,7 +451,12 @@ final class Sessions {
                 close(session, reason: "silent for \(silence / 1000) s (idle timeout)")
                 continue
             }
-            if session.membership != nil && silence > idleLimit / 3 && now - session.lastPingAt > idleLimit / 3 {
+            guard silence > idleLimit / 3 && now - session.lastPingAt > idleLimit / 3 else { continue }
+            if session.isWebSocket {
+                // A browser answers a WebSocket ping by itself, even while its page is busy or hidden.
+                session.lastPingAt = now
+                outlet.pingWebSocket(session.id)
+            } else if session.membership != nil {
                 session.lastPingAt = now
                 keepaliveSequence += 1
                 send(KeepalivePing(id: "k\(keepaliveSequence)", hostTime: now), to: session)

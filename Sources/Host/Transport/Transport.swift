@@ -14,6 +14,11 @@ protocol TransportEvents: AnyObject {
     func unfinishedSubnegotiation(from id: SessionID)
     /// A connection is gone (reported at the end of the loop's turn, never from inside a send).
     func closed(_ id: SessionID, reason: String)
+    /// A connection upgraded to a WebSocket: from now on it speaks JSON, one message per text frame.
+    func upgraded(_ id: SessionID)
+    /// A WebSocket ping or pong arrived (the page is there); for a ping, false means it is over the connection's
+    /// message rate and gets no pong.
+    func heard(from id: SessionID, isPing: Bool) -> Bool
 }
 
 /// The transport: the listening socket, accepting (with the host's connection limits), reading lines, and
@@ -41,6 +46,22 @@ final class Transport: Outlet {
         /// Closing after the pending output is written (a polite close).
         var isClosingAfterFlush = false
         var isClosed = false
+        /// What the connection speaks, decided by its first bytes (`Transport+Web.swift`).
+        var kind = LinkKind.sniffing
+        /// The first bytes while they may still begin `GET ` or `HEAD `.
+        var sniffed: [UInt8] = []
+        /// The request heads of an HTTP connection.
+        var http: HTTPRequestParser?
+        /// The frames of a WebSocket connection.
+        var webSocket: WebSocketDecoder?
+        /// Host-clock ms by which the next HTTP request head must be complete.
+        var requestDeadline: Int64 = .max
+        /// HTTP requests answered on this connection.
+        var requestsServed = 0
+        /// Whether a WebSocket close frame was queued (nothing follows it).
+        var hasSentClose = false
+        /// Why the connection closes, once a polite close is under way, for the log.
+        var closeReason: String?
 
         init(id: SessionID, socket: Socket, peer: String) {
             self.id = id
@@ -115,6 +136,10 @@ final class Transport: Outlet {
         var maxClients: Int
         var connectionsPerSecond: Int
         var maximumOutputBytes: Int
+        /// How long an HTTP request head may take to arrive (from the first byte or the last answer).
+        var requestTimeoutMilliseconds: Int64 = 10_000
+        /// The longest WebSocket message taken: the longest JSON line.
+        var maximumMessageLength = LineFramer.defaultMaximumLineLength
     }
 
     let poller: Poller
@@ -129,6 +154,10 @@ final class Transport: Outlet {
     private var dirty: [Link] = []
     /// Links with bytes queued this turn or held, not yet committed.
     private var uncommitted: [Link] = []
+    /// HTTP connections (and ones whose first bytes may begin a request), watched for the request timeout.
+    var timedLinks: [Int32: Link] = [:]
+    /// When the request timeouts are next checked.
+    var nextTimeoutSweepAt: Int64 = .max
     private var closures: [(SessionID, String)] = []
     private var connectionRates: [String: (windowStart: Int64, count: Int)] = [:]
     private var readBuffer = [UInt8](repeating: 0, count: 64 * 1024)
@@ -156,7 +185,7 @@ final class Transport: Outlet {
             return true
         }
         guard let link = links[readiness.fd] else { return false }
-        if readiness.isReadable || readiness.isHangUp { read(link) }
+        if readiness.isReadable || readiness.isHangUp { read(link, at: now) }
         if readiness.isWritable && !link.isClosed { write(link) }
         return true
     }
@@ -234,7 +263,7 @@ final class Transport: Outlet {
         socket.close()
     }
 
-    private func read(_ link: Link) {
+    private func read(_ link: Link, at now: Int64) {
         var reads = 0
         while !link.isClosed && reads < 8 {
             reads += 1
@@ -251,22 +280,46 @@ final class Transport: Outlet {
             } catch {
                 return drop(link, reason: "read failed: \(error)")
             }
-            for output in link.framer.feed(readBuffer[0..<count]) where !link.isClosed && !link.isClosingAfterFlush {
-                switch output {
-                case .line(let bytes): events?.received(bytes, from: link.id)
-                case .lineTooLong(let limit): events?.lineTooLong(from: link.id, limit: limit)
-                case .unfinishedSubnegotiation: events?.unfinishedSubnegotiation(from: link.id)
-                }
+            if link.kind == .lines {
+                feedLines(link, readBuffer[0..<count])
+            } else {
+                feedWeb(link, readBuffer[0..<count], at: now)
             }
         }
+    }
+
+    /// Bytes for a line connection: each complete line goes to the session layer.
+    func feedLines(_ link: Link, _ bytes: ArraySlice<UInt8>) {
+        for output in link.framer.feed(bytes) where !link.isClosed && !link.isClosingAfterFlush {
+            switch output {
+            case .line(let bytes): events?.received(bytes, from: link.id)
+            case .lineTooLong(let limit): events?.lineTooLong(from: link.id, limit: limit)
+            case .unfinishedSubnegotiation: events?.unfinishedSubnegotiation(from: link.id)
+            }
+        }
+    }
+
+    /// The open connection of a session.
+    func link(of id: SessionID) -> Link? {
+        guard let fd = descriptors[id], let link = links[fd], !link.isClosed else { return nil }
+        return link
     }
 
     // MARK: Outlet
 
     func send(_ bytes: [UInt8], to id: SessionID) {
         guard let fd = descriptors[id], let link = links[fd], !link.isClosed else { return }
-        if !link.hasUncommitted { uncommitted.append(link) }
-        link.enqueue(bytes)
+        switch link.kind {
+        case .lines, .sniffing:
+            if !link.hasUncommitted { uncommitted.append(link) }
+            link.enqueue(bytes)
+        case .webSocket:
+            guard !link.hasSentClose else { return }
+            if !link.hasUncommitted { uncommitted.append(link) }
+            link.enqueueTextFrame(line: bytes)
+        case .http:
+            return  // the transport answers HTTP itself; nothing the session layer says is for it
+        }
         if link.pendingOutputCount > limits.maximumOutputBytes {
             drop(
                 link,
@@ -277,6 +330,23 @@ final class Transport: Outlet {
     func close(_ id: SessionID, afterFlush: Bool) {
         guard let fd = descriptors[id], let link = links[fd], !link.isClosed else { return }
         guard afterFlush else { return drop(link, reason: "closed by the host") }
+        if link.kind == .webSocket { queueClose(on: link, code: WebSocketCloseCode.normal, reason: "") }
+        closeAfterFlush(link)
+    }
+
+    /// Queues bytes the transport itself says (an HTTP answer, a WebSocket control frame), settled with the turn's
+    /// other output.
+    func queue(_ bytes: [UInt8], on link: Link) {
+        guard !link.isClosed else { return }
+        if !link.hasUncommitted { uncommitted.append(link) }
+        link.enqueue(bytes)
+    }
+
+    /// Closes a connection once its queued output is written.
+    func closeAfterFlush(_ link: Link) {
+        guard !link.isClosed, !link.isClosingAfterFlush else { return }
+        // Output held back from bytes that may begin an HTTP request would never be written: close now.
+        if link.kind == .sniffing && !link.sniffed.isEmpty { return drop(link, reason: "closed by the host") }
         link.isClosingAfterFlush = true
         if link.pendingOutputCount == 0 {
             finishClosing(link)
@@ -333,7 +403,12 @@ final class Transport: Outlet {
         for link in pending where !link.isClosed { write(link) }
     }
 
+    /// Writes a connection's committed output now (output held back while its first bytes were unclear).
+    func writeNow(_ link: Link) { write(link) }
+
     private func write(_ link: Link) {
+        // Bytes that may begin an HTTP request hold back the banner: a browser must get nothing but its answer.
+        guard link.kind != .sniffing || link.sniffed.isEmpty else { return }
         do {
             try link.flush()
             if link.isWatchingWrites {
@@ -360,13 +435,14 @@ final class Transport: Outlet {
 
     private func finishClosing(_ link: Link) {
         link.socket.shutdownWrite()
-        drop(link, reason: "closed by the host")
+        drop(link, reason: link.closeReason ?? "closed by the host")
     }
 
     /// Closes a connection now; the close is reported at the end of the turn.
-    private func drop(_ link: Link, reason: String) {
+    func drop(_ link: Link, reason: String) {
         guard !link.isClosed else { return }
         link.isClosed = true
+        timedLinks[link.socket.fd] = nil
         poller.remove(link.socket.fd)
         link.socket.close()
         links[link.socket.fd] = nil
@@ -385,6 +461,11 @@ final class Transport: Outlet {
 
     /// Closes everything (the host is stopping).
     func closeAll() {
+        for link in links.values where link.kind == .webSocket && !link.isClosed {
+            queueClose(on: link, code: WebSocketCloseCode.goingAway, reason: "the host stopped")
+            link.commitAheadOfHeld()  // the close tells of nothing unsaved; held output stays unsent
+            try? link.flush()
+        }
         for link in Array(links.values) { drop(link, reason: "the host stopped") }
         listener.close()
         reportClosures()

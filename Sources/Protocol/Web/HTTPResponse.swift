@@ -1,0 +1,68 @@
+/// Answers in HTTP/1.1: the status line and header fields, and the plain-text answers to refused requests.
+public enum HTTPResponse {
+    /// The reason phrase of each status the host sends.
+    public static func reason(for status: Int) -> String {
+        switch status {
+        case 101: "Switching Protocols"
+        case 200: "OK"
+        case 400: "Bad Request"
+        case 403: "Forbidden"
+        case 404: "Not Found"
+        case 405: "Method Not Allowed"
+        case 408: "Request Timeout"
+        case 414: "URI Too Long"
+        case 426: "Upgrade Required"
+        case 431: "Request Header Fields Too Large"
+        case 505: "HTTP Version Not Supported"
+        default: "Error"
+        }
+    }
+
+    /// The status line and `headers`, ending with the empty line.
+    public static func head(status: Int, headers: [(name: String, value: String)]) -> [UInt8] {
+        var text = "HTTP/1.1 \(status) \(reason(for: status))\r\n"
+        for (name, value) in headers { text += "\(name): \(value)\r\n" }
+        text += "\r\n"
+        return Array(text.utf8)
+    }
+
+    /// The whole answer to a refused request: plain text saying why, then the connection closes. A HEAD request
+    /// gets the same head without the body.
+    public static func failure(_ failure: HTTPFailure, isHead: Bool = false) -> [UInt8] {
+        let body = Array("\(failure.status) \(reason(for: failure.status)): \(failure.message)\n".utf8)
+        var headers: [(name: String, value: String)] = [
+            ("Content-Type", "text/plain; charset=utf-8"), ("Content-Length", "\(body.count)"),
+            ("X-Content-Type-Options", "nosniff"), ("Cache-Control", "no-cache"), ("Connection", "close"),
+        ]
+        headers.append(contentsOf: failure.headers)
+        return head(status: failure.status, headers: headers) + (isHead ? [] : body)
+    }
+}
+
+/// What a request's path asks for, on a host whose page is one HTML file and a flat set of assets.
+public enum HTTPRoute: Equatable, Sendable {
+    /// The page (`index.html`): `/`, `/board`, or `/ROOM` (4 to 8 letters or digits, any case).
+    case page
+    /// A file of the asset table by its name (`/app.js` → `app.js`).
+    case asset(String)
+    /// The WebSocket endpoint `/ws`.
+    case webSocket
+
+    /// The route of `path` (query already removed) given the asset names; nil when there is none (404).
+    ///
+    /// Nothing is decoded or normalized: a path is one of these exact forms or it is not found, so `..`, `%2e`,
+    /// backslashes or subfolders can never name anything but a 404.
+    public static func route(path: String, assets: Set<String>) -> HTTPRoute? {
+        guard path.hasPrefix("/") else { return nil }
+        let name = path.dropFirst()
+        if name.isEmpty || name == "board" { return .page }
+        if name == "ws" { return .webSocket }
+        if assets.contains(String(name)) { return .asset(String(name)) }
+        if (4...8).contains(name.utf8.count), name.utf8.allSatisfy(isLetterOrDigit) { return .page }
+        return nil
+    }
+
+    private static func isLetterOrDigit(_ byte: UInt8) -> Bool {
+        (0x30...0x39).contains(byte) || (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte)
+    }
+}
