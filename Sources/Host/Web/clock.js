@@ -85,10 +85,13 @@ export class Clock {
  * `sweepStart` with period `periodMs`; a press before the opening counts from the opening.
  */
 export function flyPower(press, sweepStart, periodMs) {
-  const p = Math.max(1, periodMs);
-  const d = Math.max(0, press - sweepStart);
-  const phase = (d % p) / p;
-  return Math.round((1 - Math.abs(2 * phase - 1)) * 1000);
+  // The host's integer triangle wave (Rules/Fly/FlyPhysics.powerPermille), exactly.
+  const p = Math.trunc(periodMs);
+  const d = Math.trunc(press - sweepStart);
+  if (p <= 0 || d <= 0) return 0;
+  const phase = d % p;
+  const distance = Math.min(phase, p - phase);
+  return Math.floor((distance * 2000 + Math.floor(p / 2)) / p);
 }
 
 /** Let Me Fly's flight for a power in percent and a top speed (m/s): `{airMs, heightM}` as §6.6 rounds them. */
