@@ -747,8 +747,10 @@ function dispatch(msg) {
         renderLobby();
         show('lobby');
       } } });
-      screens.game.appendChild(finalBlock(msg));
-      screens.game.appendChild(back);
+      const block = finalBlock(msg);
+      screens.game.insertBefore(block, view ? view.root : null);
+      screens.game.insertBefore(back, view ? view.root : null);
+      block.scrollIntoView({ block: 'start' });
     }
   }
 }

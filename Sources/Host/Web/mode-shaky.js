@@ -36,8 +36,8 @@ export default {
     const shake = el('button', { type: 'button', class: 'secondary wide', hidden: true });
     const queue = el('ol', { class: 'queue', 'aria-label': 'Buzz order' });
     const reveal = el('div', { class: 'card', hidden: true, 'aria-live': 'polite' });
-    const root = el('div', { class: 'shaky' }, head, clockLine, text, letters, status,
-      player ? [buzz, answerForm, shake] : null, queue, reveal);
+    const root = el('div', { class: 'shaky' }, head, clockLine, text, letters, status, reveal,
+      player ? [buzz, answerForm, shake] : null, queue);
 
     // Buzz at the finger's press: the stamp comes from the pointerdown event's own time.
     let pressedByPointer = false;
@@ -117,6 +117,7 @@ export default {
       drawShake();
       if (s.phase !== 'question') {
         buzz.disabled = true;
+        buzz.hidden = true;
         answerForm.hidden = true;
         return;
       }
@@ -153,7 +154,7 @@ export default {
           text.textContent = m.text;
           fill(letters, letterTiles(el, m.letters, m.fixed));
           letters.setAttribute('aria-label', `Letters: ${[...m.letters].join(' ')}`);
-          if (m.remainingMs != null) timer.start(m.remainingMs);
+          if (m.remainingMs != null) timer.start(m.remainingMs, 'Buzzing closes in ');
           else timer.stop();
           if (ctx.paused) timer.pause();
           draw();
@@ -174,13 +175,13 @@ export default {
           s.order = m.order || [];
           if (team && s.order.includes(team)) s.buzzed = true;
           if (m.remainingMs == null) s.closed = true;
-          if (!s.turn && m.remainingMs != null) timer.start(m.remainingMs);
+          if (!s.turn && m.remainingMs != null) timer.start(m.remainingMs, 'Buzzing closes in ');
           draw();
           return true;
         case 'turn':
           s.turn = m.team;
           s.judging = null;
-          timer.start(m.remainingMs);
+          timer.start(m.remainingMs, m.team === team ? 'Your time: ' : `${m.team} answers: `);
           if (ctx.paused) timer.pause();
           if (m.team === team) {
             ctx.vibrate([80, 60, 80]);
@@ -214,7 +215,7 @@ export default {
               : m.nextInMs == null ? 'The quizmaster starts the next question.' : 'Next question soon…' }));
           reveal.hidden = false;
           status.textContent = '';
-          if (m.nextInMs != null) timer.start(m.nextInMs);
+          if (m.nextInMs != null) timer.start(m.nextInMs, m.last ? 'Final scores in ' : 'Next question in ');
           else timer.stop();
           draw();
           return true;

@@ -100,7 +100,8 @@ export function countdown(node, label = '', onTick = null) {
     timer = null;
   };
   return {
-    start(ms) {
+    start(ms, newLabel) {
+      if (newLabel != null) label = newLabel;
       stopTimer();
       if (ms == null) {
         end = null;
