@@ -674,7 +674,7 @@ function finalBlock(msg) {
     list = [standings(msg.ranking, me ? me.name : null), el('h3', { text: 'Teams' }), standings(msg.teams, mine)];
   } else list = standings(msg.ranking, mine);
   return el('div', { class: 'card final', role: 'region', 'aria-label': 'Final scores' },
-    el('h2', { text: 'Final scores' }), list);
+    el('h2', { text: msg.type === 'ended' ? 'Game over' : 'Final scores' }), list);
 }
 
 function dispatch(msg) {
