@@ -670,8 +670,9 @@ function finalBlock(msg) {
   if (msg.type === 'ended') list = el('p', { text: msg.reason || 'The game is over.' });
   else if (msg.ranking && msg.ranking[0] && 'totalMs' in msg.ranking[0]) {
     list = standings(msg.ranking, mine, (r) => `${r.stations} · ${mmss(r.totalMs)}`);
-  } else if (msg.teams && msg.teams.length && msg.ranking && msg.ranking[0] && 'player' in msg.ranking[0]) {
-    list = [standings(msg.ranking, me ? me.name : null), el('h3', { text: 'Teams' }), standings(msg.teams, mine)];
+  } else if (msg.ranking && msg.ranking[0] && 'player' in msg.ranking[0]) {
+    list = [standings(msg.ranking, me ? me.name : null, (r) => `${r.score}`, 'player'), el('h3', { text: 'Teams' }),
+      standings(msg.teams, mine)];
   } else list = standings(msg.ranking, mine);
   return el('div', { class: 'card final', role: 'region', 'aria-label': 'Final scores' },
     el('h2', { text: msg.type === 'ended' ? 'Game over' : 'Final scores' }), list);

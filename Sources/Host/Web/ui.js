@@ -133,10 +133,10 @@ export function countdown(node, label = '', onTick = null) {
 }
 
 /** A standings list ({team|player, score, rank}) as an ordered list element. */
-export function standings(ranking, mine, fmt = (r) => `${r.score}`) {
+export function standings(ranking, mine, fmt = (r) => `${r.score}`, key = null) {
   return el('ol', { class: 'ranking' },
     (ranking || []).map((r) => {
-      const who = r.team ?? r.player;
+      const who = key ? r[key] : r.team ?? r.player;
       return el('li', { class: who === mine ? 'mine' : null },
         el('span', { class: 'rank', text: r.rank ?? '' }),
         el('span', { class: 'who', text: who }),
