@@ -1,9 +1,225 @@
-// Not on phones yet: a placeholder view.
+// Compound words on a phone or tablet: the card race (four cards, tap), team bingo (a 4×4 grid, tap) and the dice
+// board drawn from the board's grid in SVG with a roll button and forks as buttons (PROTOCOL.md §6.5).
+import { fill, countdown } from './ui.js';
+
+const CELL = 110;
+
 export default {
   name: 'words',
-  title: 'words',
+  title: 'Compound words',
   create(ctx) {
-    const root = ctx.el('div', {}, ctx.el('p', { class: 'big', text: 'This game is not on phones yet — use a laptop.' }));
-    return { root, handle: () => false, dispose() {} };
+    const { el } = ctx;
+    const player = ctx.me && ctx.me.role === 'player';
+    const team = player ? ctx.me.team : null;
+    const s = { game: null, hand: null, card: null, locked: false, progress: {}, done: new Set(), tokens: {},
+      choices: [], answering: false, bingo: null, finished: false };
+
+    const head = el('p', { class: 'muted' });
+    const word = el('p', { class: 'huge center', 'aria-live': 'polite' });
+    const status = el('p', { class: 'status-line center', 'aria-live': 'polite' });
+    const lockLine = el('p', { class: 'clock center' });
+    const lockTimer = countdown(lockLine);
+    const play = el('div', {});
+    const boardBox = el('div', { hidden: true });
+    const progress = el('ul', { class: 'players', 'aria-label': 'Teams' });
+    const root = el('div', { class: 'words' }, head, boardBox, word, status, lockLine, play, progress);
+
+    const pick = async (payload) => {
+      if (!player || s.locked) return;
+      await ctx.send({ type: 'pick', ...payload });
+    };
+
+    function drawCards() {
+      const h = s.hand;
+      if (!h || s.finished) {
+        fill(play);
+        return;
+      }
+      fill(play, el('div', { class: 'words4', role: 'group', 'aria-label': 'Cards' }, h.options.map((o, i) => o == null
+        ? el('button', { type: 'button', disabled: true, 'aria-label': 'card taken away', text: '' })
+        : el('button', { type: 'button', text: o, disabled: !player || s.locked,
+          on: { click: () => pick({ choice: i + 1 }) } }))));
+    }
+
+    function drawBingo() {
+      const c = s.card;
+      if (!c) return fill(play);
+      const line = new Set(s.bingo || []);
+      fill(play, el('div', { class: 'grid16', role: 'grid', 'aria-label': 'Bingo card' }, c.cells.map((cell, i) => {
+        const name = `${'abcd'[Math.floor(i / 4)]}${(i % 4) + 1}`;
+        if (!cell) return el('span', { 'aria-label': `${name} empty`, text: '' });
+        return el('button', { type: 'button', class: `${cell.marked ? 'marked' : ''} ${line.has(i) ? 'line' : ''}`.trim() || null,
+          text: cell.text, 'aria-label': `${name}: ${cell.text}${cell.marked ? ', marked' : ''}`,
+          disabled: !player || cell.marked || s.locked || !c.word,
+          on: { click: () => pick({ cell: i }) } });
+      })));
+    }
+
+    function drawBoard() {
+      const b = s.game && s.game.board;
+      if (!b) {
+        boardBox.hidden = true;
+        return;
+      }
+      boardBox.hidden = false;
+      const tiles = new Map(b.tiles.map((t) => [t.id, t]));
+      const w = (Math.max(...b.tiles.map((t) => t.x)) + 1) * CELL;
+      const h = (Math.max(...b.tiles.map((t) => t.y)) + 1) * CELL;
+      const cx = (t) => t.x * CELL + CELL / 2;
+      const cy = (t) => t.y * CELL + CELL / 2;
+      const mine = s.tokens[team];
+      const svg = el('svg:svg', { class: 'boardsvg', viewBox: `0 0 ${w} ${h}`, role: 'img',
+        'aria-label': `Board ${b.name}${mine ? `: your token is on ${tiles.get(mine)?.word}` : ''}` },
+      b.paths.map(([a, z]) => {
+        const ta = tiles.get(a);
+        const tz = tiles.get(z);
+        return ta && tz ? el('svg:line', { class: 'path', x1: cx(ta), y1: cy(ta), x2: cx(tz), y2: cy(tz) }) : null;
+      }),
+      b.tiles.map((t) => el('svg:g', {},
+        el('svg:rect', { class: `tile${s.done.has(t.id) ? ' done' : ''}${mine === t.id ? ' here' : ''}`,
+          x: t.x * CELL + 8, y: t.y * CELL + 22, width: CELL - 16, height: CELL - 44, rx: 12 }),
+        el('svg:text', { class: s.done.has(t.id) ? 'done' : null, x: cx(t), y: cy(t) + 8, 'text-anchor': 'middle',
+          'font-size': 24, text: t.word }),
+        t.start ? el('svg:text', { x: cx(t), y: t.y * CELL + 16, 'text-anchor': 'middle', 'font-size': 13,
+          text: 'start' }) : null)),
+      Object.entries(s.tokens).map(([tm, id], k) => {
+        const t = tiles.get(id);
+        if (!t) return null;
+        const dx = (k % 3) * 18 - 18;
+        return el('svg:g', {},
+          el('svg:circle', { cx: cx(t) + dx, cy: t.y * CELL + CELL - 14, r: 9,
+            fill: tm === team ? 'currentColor' : 'gray' }),
+          el('svg:text', { x: cx(t) + dx, y: t.y * CELL + CELL + 4, 'text-anchor': 'middle', 'font-size': 16,
+            text: tm === team ? 'you' : tm.slice(0, 6) }));
+      }));
+      const canRoll = player && !s.answering && !s.choices.length && !s.finished;
+      fill(boardBox, svg,
+        player && s.choices.length ? el('div', {}, el('p', { class: 'status-line', text: 'Which way?' }),
+          el('div', { class: 'chips' }, s.choices.map((c) => el('button', { type: 'button', text: c.word,
+            on: { click: () => ctx.send({ type: 'move', tile: c.tile }) } })))) : null,
+        player ? el('button', { type: 'button', class: 'wide', text: s.rolled ? `Roll the die (last: ${s.rolled})`
+          : 'Roll the die', disabled: !canRoll, on: { click: () => ctx.send({ type: 'roll' }) } }) : null);
+    }
+
+    function drawProgress() {
+      const teams = (s.game && s.game.teams) || Object.keys(s.progress);
+      fill(progress, teams.map((t) => {
+        const p = s.progress[t];
+        return el('li', { class: t === team ? 'good' : null }, el('span', { text: `${t}${t === team ? ' (you)' : ''}` }),
+          el('span', { text: p ? `${p.done}/${p.of}${p.place ? ` · ${p.place}.` : ''}` : '0' }));
+      }));
+    }
+
+    function draw() {
+      const ex = s.game ? s.game.exercise : null;
+      if (ex === 'bingo') {
+        word.textContent = s.card ? s.card.word || 'BINGO!' : '';
+        drawBingo();
+      } else {
+        word.textContent = s.hand && s.answering ? s.hand.word : '';
+        if (s.answering || ex === 'cards') drawCards();
+        else fill(play);
+      }
+      if (ex === 'board') drawBoard();
+      drawProgress();
+      if (!player) status.textContent = '';
+      else if (s.finished) status.textContent = 'Your team is through!';
+      else if (s.locked) status.textContent = 'Wrong card — wait a moment.';
+      else if (ex === 'board' && s.choices.length) status.textContent = '';
+      else if (ex === 'board' && !s.answering) status.textContent = 'Roll the die!';
+      else status.textContent = ex === 'bingo' ? 'Tap the word that makes a compound.'
+        : 'Which card makes a compound word?';
+    }
+
+    const mineMsg = (m) => !player || m.team === team;
+
+    function handle(m) {
+      switch (m.type) {
+        case 'game':
+          s.game = m;
+          head.textContent = `${m.listName} · level ${m.level} · ${m.exercise === 'cards' ? 'card race'
+            : m.exercise === 'bingo' ? 'bingo' : `board: ${m.board ? m.board.name : ''}`}`;
+          draw();
+          return true;
+        case 'hand':
+          if (!mineMsg(m)) return true;
+          s.hand = m;
+          s.answering = true;
+          draw();
+          return true;
+        case 'card':
+          if (!mineMsg(m)) return true;
+          s.card = m;
+          draw();
+          return true;
+        case 'result':
+          if (m.team === team) {
+            if (m.correct) {
+              ctx.notice(`${m.compound}!`);
+              ctx.sound('right');
+              if (s.game && s.game.exercise === 'board') s.answering = false;
+            } else {
+              ctx.sound('wrong');
+              play.classList.remove('shake');
+              void play.offsetWidth;
+              play.classList.add('shake');
+            }
+          }
+          draw();
+          return true;
+        case 'lockout':
+          if (m.team !== team) return true;
+          s.locked = m.ms > 0;
+          if (s.locked) lockTimer.start(m.ms, 'Wait ');
+          else lockTimer.stop();
+          if (ctx.paused) lockTimer.pause();
+          draw();
+          return true;
+        case 'bingo':
+          if (m.team === team) {
+            s.bingo = m.cells;
+            ctx.vibrate([100, 50, 100]);
+            ctx.sound('bingo');
+          }
+          ctx.notice(`BINGO for ${m.team}!`);
+          draw();
+          return true;
+        case 'progress':
+          s.progress[m.team] = m;
+          if (m.team === team && m.place != null) s.finished = true;
+          drawProgress();
+          if (m.team === team) draw();
+          return true;
+        case 'tile':
+          if (m.team === team || !player) s.done.add(m.tile);
+          if (m.team === team) s.answering = false;
+          draw();
+          return true;
+        case 'rolled':
+          if (m.team === team) s.rolled = m.value;
+          draw();
+          return true;
+        case 'moved':
+          s.tokens[m.team] = m.tile;
+          if (m.team === team) {
+            s.choices = m.choices || [];
+            if (s.choices.length) ctx.vibrate(30);
+          }
+          draw();
+          return true;
+        case 'paused':
+          lockTimer.pause();
+          return true;
+        case 'scoreboard':
+          s.finished = true;
+          s.answering = false;
+          draw();
+          return true;
+        default:
+          return false;
+      }
+    }
+    draw();
+    return { root, handle, dispose: () => lockTimer.stop() };
   },
 };
