@@ -80,7 +80,7 @@ export default {
           x: t.x * CELL + 8, y: t.y * CELL + 22, width: CELL - 16, height: CELL - 44, rx: 12 }),
         el('svg:text', { class: s.done.has(t.id) ? 'done' : null, x: cx(t), y: cy(t) + 8, 'text-anchor': 'middle',
           'font-size': 24, text: t.word }),
-        t.start ? el('svg:text', { x: cx(t), y: t.y * CELL + 16, 'text-anchor': 'middle', 'font-size': 13,
+        t.start ? el('svg:text', { x: cx(t), y: t.y * CELL + 16, 'text-anchor': 'middle', 'font-size': 16,
           text: 'start' }) : null)),
       Object.entries(s.tokens).map(([tm, id], k) => {
         const t = tiles.get(id);
