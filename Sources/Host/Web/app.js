@@ -85,6 +85,7 @@ let viewGame = null;
 let gameOver = null; // the final message of the last game
 let pausedNow = false;
 let waitingNotice = null;
+let endedCatchUp = false; // joined while no game runs: the `game` that follows is the last game's final catch-up
 
 function wsUrl() {
   return `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/ws`;
@@ -244,6 +245,7 @@ function onHelloReply(msg, at) {
     disposeView();
     gameOver = null;
     lobby = null;
+    endedCatchUp = !msg.game;
     if (msg.role === 'board') {
       me = { role: 'board', name: null, team: null, player: null };
       store('pl:boardRoom', msg.room);
@@ -533,7 +535,9 @@ function groupByTeam(players, teams) {
 function lobbyList(mine) {
   if (!lobby) return el('p', { class: 'muted', text: 'Waiting for the room…' });
   const blocks = [];
-  for (const [team, players] of groupByTeam(lobby.players, lobby.teams)) {
+  const grouped = [...groupByTeam(lobby.players, lobby.teams)];
+  grouped.sort((a, b) => (b[0] === mine) - (a[0] === mine)); // your own team first
+  for (const [team, players] of grouped) {
     blocks.push(el('div', { class: 'team-block card' },
       el('h3', { text: team === mine ? `${team} (your team)` : team }),
       el('ul', { class: 'players' }, players.map((p) => el('li', {},
@@ -597,10 +601,9 @@ function renderBoard() {
     el('p', { class: 'huge', text: url }),
     el('div', { id: 'qr', 'aria-hidden': 'true' }),
     el('p', { text: `Room code ${lobby ? lobby.room : room}` }));
-  if (view) {
+  if (view && !gameOver) {
     fill(screens.board, el('h1', { class: 'center', text: TITLES[viewGame] || viewGame }),
-      el('p', { class: 'center muted', text: `Join: ${url}` }), view.root,
-      gameOver ? finalBlock(gameOver) : null);
+      el('p', { class: 'center muted', text: `Join: ${url}` }), view.root);
     return;
   }
   fill(screens.board, top, gameOver ? finalBlock(gameOver) : null, el('div', { class: 'cols' }, lobbyList(null)));
@@ -649,6 +652,7 @@ function startView(game) {
   const mode = MODES[game];
   viewGame = game;
   view = mode ? mode.create(ctx) : unsupported(game);
+  if (endedCatchUp) return; // kept out of sight: its final scores show in the lobby
   if (me.role === 'board') {
     renderBoard();
     show('board');
@@ -727,7 +731,10 @@ function dispatch(msg) {
       overlay.hidden = true;
       break;
     case 'game':
-      if (msg.game && (!view || viewGame !== msg.game || gameOver)) startView(msg.game);
+      if (msg.game && (!view || viewGame !== msg.game || gameOver)) {
+        if (gameOver) endedCatchUp = false; // a new game starts
+        startView(msg.game);
+      }
       break;
     default:
   }
@@ -742,6 +749,12 @@ function dispatch(msg) {
     gameOver = msg;
     pausedNow = false;
     overlay.hidden = true;
+    if (endedCatchUp) {
+      endedCatchUp = false;
+      if (me.role === 'board') renderBoard();
+      else renderLobby();
+      return;
+    }
     if (me.role === 'board') renderBoard();
     else {
       const back = el('button', { class: 'wide secondary', text: 'Back to the lobby', on: { click: () => {
