@@ -152,3 +152,18 @@ test('games that are no growing state are not taken for one', () => {
     if (m.type === 'progress' && typeof m.team === 'string') assert.equal(new Growing().apply(m), null);
   }
 });
+
+test('items with `at` are inserted in ascending `at` after the others moved out (step 2 and 4)', () => {
+  const g = new Growing();
+  const e = (team) => ({ team, offsetMs: 0, uncertaintyMs: 1, tie: false });
+  g.apply({ type: 'buzzed', order: ['A', 'B', 'C'], entries: [e('A'), e('B'), e('C')], remainingMs: 1, deadline: 2,
+    seq: 7 });
+  const r = g.apply({ type: 'buzzedUpdate', seq: 8, count: 5, entries: [{ ...e('X'), at: 3 }, { ...e('Y'), at: 1 }],
+    remainingMs: 1, deadline: 2 });
+  assert.deepEqual(r.whole.order, ['A', 'Y', 'B', 'X', 'C']);
+  // a moved entry (passed by an earlier press) leaves its old place first
+  const m = g.apply({ type: 'buzzedUpdate', seq: 9, count: 5, entries: [{ ...e('C'), tie: true, at: 1 }],
+    remainingMs: 1, deadline: 2 });
+  assert.deepEqual(m.whole.order, ['A', 'C', 'Y', 'B', 'X']);
+  assert.equal(m.whole.entries[1].tie, true);
+});
