@@ -78,19 +78,24 @@ export default {
       b.tiles.map((t) => el('svg:g', {},
         el('svg:rect', { class: `tile${s.done.has(t.id) ? ' done' : ''}${mine === t.id ? ' here' : ''}`,
           x: t.x * CELL + 8, y: t.y * CELL + 22, width: CELL - 16, height: CELL - 44, rx: 12 }),
-        el('svg:text', { class: s.done.has(t.id) ? 'done' : null, x: cx(t), y: cy(t) + 8, 'text-anchor': 'middle',
-          'font-size': 24, text: t.word }),
+        el('svg:text', { class: s.done.has(t.id) ? 'done' : null, x: cx(t), y: cy(t) + 9, 'text-anchor': 'middle',
+          'font-size': 26, text: t.word,
+          // a long word is squeezed into its tile rather than shrunk below a readable size
+          textLength: [...t.word].length > 6 ? CELL - 24 : null,
+          lengthAdjust: [...t.word].length > 6 ? 'spacingAndGlyphs' : null }),
         t.start ? el('svg:text', { x: cx(t), y: t.y * CELL + 16, 'text-anchor': 'middle', 'font-size': 16,
           text: 'start' }) : null)),
-      Object.entries(s.tokens).map(([tm, id], k) => {
+      Object.entries(s.tokens).map(([tm, id]) => {
         const t = tiles.get(id);
         if (!t) return null;
-        const dx = (k % 3) * 18 - 18;
-        return el('svg:g', {},
-          el('svg:circle', { cx: cx(t) + dx, cy: t.y * CELL + CELL - 14, r: 9,
-            fill: tm === team ? 'currentColor' : 'gray' }),
-          el('svg:text', { x: cx(t) + dx, y: t.y * CELL + CELL + 4, 'text-anchor': 'middle', 'font-size': 16,
-            text: tm === team ? 'you' : tm.slice(0, 6) }));
+        const here = Object.values(s.tokens).filter((v) => v === id).length;
+        const slot = Object.entries(s.tokens).filter(([, v]) => v === id).findIndex(([n]) => n === tm);
+        const dx = (slot - (here - 1) / 2) * 30;
+        return el('svg:g', { class: tm === team ? 'token mine' : 'token' },
+          el('svg:title', { text: tm }),
+          el('svg:circle', { cx: cx(t) + dx, cy: t.y * CELL + CELL - 8, r: 14 }),
+          el('svg:text', { x: cx(t) + dx, y: t.y * CELL + CELL - 2, 'text-anchor': 'middle', 'font-size': 16,
+            text: tm === team ? '★' : [...tm][0].toUpperCase() }));
       }));
       const canRoll = player && !s.answering && !s.choices.length && !s.finished;
       fill(boardBox, svg,
@@ -119,6 +124,11 @@ export default {
         word.textContent = s.hand && s.answering ? s.hand.word : '';
         if (s.answering || ex === 'cards') drawCards();
         else fill(play);
+      }
+      if (!player) {
+        // The projector shows the race (every team's progress and tokens), not one team's cards.
+        word.textContent = s.lastResult || '';
+        fill(play);
       }
       if (ex === 'board') drawBoard();
       drawProgress();
@@ -153,6 +163,7 @@ export default {
           draw();
           return true;
         case 'result':
+          if (m.correct) s.lastResult = `${m.team}: ${m.compound}`;
           if (m.team === team) {
             if (m.correct) {
               ctx.notice(`${m.compound}!`);
@@ -191,7 +202,7 @@ export default {
           if (m.team === team) draw();
           return true;
         case 'tile':
-          if (m.team === team || !player) s.done.add(m.tile);
+          if (m.team === team) s.done.add(m.tile);
           if (m.team === team) s.answering = false;
           draw();
           return true;

@@ -10,7 +10,7 @@ const ATTRS = new Set([
   'aria-valuemin', 'aria-valuemax', 'aria-disabled', 'aria-modal', 'aria-expanded', 'aria-controls',
   'viewBox', 'width', 'height', 'x', 'y', 'x1', 'y1', 'x2', 'y2', 'cx', 'cy', 'r', 'rx', 'ry', 'd', 'points',
   'fill', 'stroke', 'stroke-width', 'stroke-linecap', 'text-anchor', 'dominant-baseline', 'font-size',
-  'preserveAspectRatio', 'focusable', 'transform',
+  'preserveAspectRatio', 'focusable', 'transform', 'textLength', 'lengthAdjust',
 ]);
 const BOOLEAN_PROPS = new Set(['disabled', 'hidden', 'readonly', 'required']);
 
