@@ -274,7 +274,8 @@ function onHelloReply(msg, at) {
     ws = null;
     if (msg.code === 'bad_token' && hello && hello.resume) {
       // The seat is gone (expired, kicked, left): forget it and join afresh.
-      forgetSeat();
+      forgetSeat(true);
+      hello = null;
       toast('Your place in the room has expired — join again.', 'error');
       showJoin(msg.message);
       return;
@@ -287,11 +288,11 @@ function onHelloReply(msg, at) {
   }
 }
 
-function forgetSeat() {
+function forgetSeat(keepName = false) {
   if (!room) return;
   const last = store(lastKey(room));
   if (last) store(seatKey(room, last), null);
-  store(lastKey(room), null);
+  if (!keepName) store(lastKey(room), null);
 }
 
 // ---- refusals ----
