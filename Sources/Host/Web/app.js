@@ -246,6 +246,14 @@ function onHelloReply(msg, at) {
     gameOver = null;
     lobby = null;
     endedCatchUp = !msg.game;
+    // The final catch-up of a finished game comes in the burst after the welcome; a game that starts later is live.
+    if (endedCatchUp) {
+      setTimeout(() => {
+        if (!endedCatchUp) return;
+        endedCatchUp = false;
+        if (view && !gameOver) showView();
+      }, 1500);
+    }
     if (msg.role === 'board') {
       me = { role: 'board', name: null, team: null, player: null };
       store('pl:boardRoom', msg.room);
@@ -353,7 +361,12 @@ function showRefused(code, message = '') {
           connect();
         } else showJoin();
       } } }));
-      if (code === 'host_gone') wantOpen = !!hello;
+      // Keep looking for the host in the background: a restarted host (--resume) takes the token back.
+      if (hello && hello.resume) {
+        wantOpen = true;
+        failures = Math.max(failures, 3);
+        retryTimer = setTimeout(connect, 3000);
+      }
       break;
     case 'full':
     case 'rate_limited':
@@ -653,12 +666,18 @@ function startView(game) {
   const mode = MODES[game];
   viewGame = game;
   view = mode ? mode.create(ctx) : unsupported(game);
-  if (endedCatchUp) return; // kept out of sight: its final scores show in the lobby
+  if (endedCatchUp) return; // kept out of sight until it proves live: a finished game's scores show in the lobby
+  showView();
+}
+
+function showView() {
   if (me.role === 'board') {
     renderBoard();
     show('board');
   } else {
-    fill(screens.game, el('h1', { class: 'game-title', text: mode ? mode.title : TITLES[game] || game }), view.root);
+    const mode = MODES[viewGame];
+    fill(screens.game, el('h1', { class: 'game-title', text: mode ? mode.title : TITLES[viewGame] || viewGame }),
+      view.root);
     show('game');
   }
 }
