@@ -1,7 +1,8 @@
 // The phone page's session: join, token, automatic return, catch-up, lobby, refusals, pause, scores, board view.
-import { el, fill, screen, standings, mmss } from './ui.js';
+import { el, fill, screen, standings, podium, mmss } from './ui.js';
 import { Growing } from './delta.js';
 import { Clock } from './clock.js';
+import { createSound, soundFor, speechLang } from './sound.js';
 import shaky from './mode-shaky.js';
 import queen from './mode-queen.js';
 import words from './mode-words.js';
@@ -18,6 +19,9 @@ const toasts = document.getElementById('toasts');
 const overlay = document.getElementById('overlay');
 const netLine = document.getElementById('net');
 const whoLine = document.getElementById('who');
+const muteBtn = document.getElementById('mute');
+const soundOn = document.getElementById('sound-on');
+const momentBox = document.getElementById('moment');
 
 const path = decodeURIComponent(location.pathname).replace(/^\/+|\/+$/g, '');
 const isBoard = path.toLowerCase() === 'board';
@@ -47,6 +51,38 @@ function rememberTeam(team) {
   const list = (store('pl:teams') || []).filter((t) => t.toLowerCase() !== team.toLowerCase());
   store('pl:teams', [team, ...list].slice(0, 6));
 }
+
+// ---- sound (started by the first tap; one mute switch, kept) ----
+const sound = createSound({ win: window, storage: { get: (k) => store(k), set: (k, v) => store(k, v) } });
+let soundMemo = {};
+let quietUntil = 0; // the catch-up burst after a welcome replays events: no sounds for it
+function drawSound() {
+  muteBtn.setAttribute('aria-pressed', String(sound.muted));
+  muteBtn.textContent = sound.muted ? 'Sound off' : 'Sound on';
+  soundOn.hidden = !isBoard || sound.ready || sound.muted;
+}
+sound.onChange(drawSound);
+drawSound();
+muteBtn.addEventListener('click', () => sound.setMuted(!sound.muted));
+for (const ev of ['pointerdown', 'keydown']) document.addEventListener(ev, () => sound.unlock(), { capture: true });
+soundOn.addEventListener('click', () => sound.unlock());
+function playFor(msg) {
+  const name = soundFor(viewGame, msg, me, soundMemo);
+  if (name && performance.now() >= quietUntil && !endedCatchUp) sound.play(name, msg);
+}
+
+// A full-screen moment (a station found, a hunt finished), closed by a tap or after a few seconds.
+let momentTimer = null;
+function moment(title, text = '', kind = '') {
+  if (performance.now() < quietUntil || endedCatchUp) return; // not for a catch-up after (re)joining
+  document.getElementById('moment-title').textContent = title;
+  document.getElementById('moment-text').textContent = text;
+  momentBox.className = `moment ${kind}`;
+  momentBox.hidden = false;
+  clearTimeout(momentTimer);
+  momentTimer = setTimeout(() => (momentBox.hidden = true), 4000);
+}
+momentBox.addEventListener('click', () => (momentBox.hidden = true));
 
 // ---- screens ----
 const screens = {};
@@ -242,6 +278,8 @@ function onHelloReply(msg, at) {
     setNet('');
     clock.seeHostTime(msg.hostTime, at);
     growing.reset();
+    soundMemo = {};
+    quietUntil = performance.now() + 1200;
     disposeView();
     gameOver = null;
     lobby = null;
@@ -645,7 +683,11 @@ const ctx = {
     return me;
   },
   el,
-  sound: () => {},
+  sound: (name, msg) => sound.play(name, msg),
+  speak: (word, opts) => sound.speak(word, opts),
+  speechLang,
+  moment,
+  store,
   vibrate: (pattern) => {
     try {
       if (navigator.vibrate && navigator.userActivation?.hasBeenActive !== false) navigator.vibrate(pattern);
@@ -693,11 +735,11 @@ function finalBlock(msg) {
   let list;
   if (msg.type === 'ended') list = el('p', { text: msg.reason || 'The game is over.' });
   else if (msg.ranking && msg.ranking[0] && 'totalMs' in msg.ranking[0]) {
-    list = standings(msg.ranking, mine, (r) => `${r.stations} · ${mmss(r.totalMs)}`);
+    list = podium(msg.ranking, mine, (r) => `${r.stations} · ${mmss(r.totalMs)}`);
   } else if (msg.ranking && msg.ranking[0] && 'player' in msg.ranking[0]) {
-    list = [standings(msg.ranking, me ? me.name : null, (r) => `${r.score}`, 'player'), el('h3', { text: 'Teams' }),
+    list = [podium(msg.ranking, me ? me.name : null, (r) => `${r.score}`, 'player'), el('h3', { text: 'Teams' }),
       standings(msg.teams, mine)];
-  } else list = standings(msg.ranking, mine);
+  } else list = podium(msg.ranking, mine);
   return el('div', { class: 'card final', role: 'region', 'aria-label': 'Final scores' },
     el('h2', { text: msg.type === 'ended' ? 'Game over' : 'Final scores' }), list);
 }
@@ -764,6 +806,7 @@ function dispatch(msg) {
     } catch (e) {
       console.error(e);
     }
+    playFor(msg);
   }
   if ((msg.type === 'scoreboard' && msg.final) || (msg.type === 'ended' && view)) {
     gameOver = msg;

@@ -3,6 +3,21 @@
 import { fill, countdown, standings } from './ui.js';
 import { flyPower } from './clock.js';
 
+// Every achievement the host gives (PROTOCOL.md §6.6), as FlyAchievement names and describes them.
+const ACHIEVEMENTS = [
+  ['firstCatch', 'First flight', 'Catch your first phone.'],
+  ['club5', '5 m club', 'Catch a throw from 5 m or higher.'],
+  ['club10', '10 m club', 'Catch a throw from 10 m or higher.'],
+  ['club20', '20 m club', 'Catch a throw from 20 m or higher.'],
+  ['fullPower', 'Full power', 'Throw at 99 % power or more.'],
+  ['perfectCatch', 'Perfect catch', 'Catch within 20 ms of the landing.'],
+  ['safeHands', 'Safe hands', 'Catch cleanly three times in a row.'],
+  ['onARoll', 'On a roll', 'Reach a +50 % streak bonus.'],
+  ['butterfingers', 'Butterfingers', 'Drop three phones in one game.'],
+  ['daredevil', 'Daredevil', 'Catch the flagship cleanly from 10 m or higher.'],
+  ['challengeWon', 'Challenge accepted', 'Beat the height someone challenged you to.'],
+];
+
 export default {
   name: 'fly',
   title: 'Let Me Fly',
@@ -27,8 +42,35 @@ export default {
     const events = el('ul', { class: 'players', 'aria-live': 'polite', 'aria-label': 'What happened' });
     const rankBox = el('div', { class: 'card', hidden: true });
     const extra = el('div', { class: 'stack' });
+    // The player's achievements: those announced to this page, kept on this phone per name (earned once, ever).
+    const achKey = me ? `pl:ach:${me.toLowerCase()}` : null;
+    const store = (v) => (ctx.store && achKey ? ctx.store(achKey, v) : null);
+    const earned = new Map(Object.entries(store() || {}));
+    const achBox = el('section', { class: 'card', hidden: true, 'aria-label': 'Your achievements' });
+    function drawAch() {
+      const known = new Map(ACHIEVEMENTS.map(([id, name, description]) => [id, { name, description }]));
+      for (const [id, a] of earned) if (!known.has(id)) known.set(id, a);
+      fill(achBox, el('h2', { text: `Your achievements: ${earned.size} of ${known.size}` }),
+        el('ul', { class: 'ach' }, [...known].map(([id, a]) => el('li', { class: earned.has(id) ? 'got' : null },
+          el('b', { text: `${earned.has(id) ? '★ ' : ''}${(earned.get(id) || a).name}` }),
+          el('span', { text: (earned.get(id) || a).description }),
+          earned.has(id) ? el('span', { class: 'good', text: ' Earned!' }) : null))),
+        el('button', { type: 'button', class: 'quiet wide', text: 'Close', on: { click: () => {
+          achBox.hidden = true;
+          achBtn.focus();
+        } } }));
+    }
+    const achBtn = el('button', { type: 'button', class: 'secondary wide', text: '★ My achievements',
+      on: { click: () => {
+        drawAch();
+        achBox.hidden = false;
+        achBox.scrollIntoView({ block: 'start' });
+        const h = achBox.querySelector('h2');
+        h.setAttribute('tabindex', '-1');
+        h.focus({ preventScroll: true });
+      } } });
     const root = el('div', { class: 'fly' }, head, clockLine, phoneBox, meter, status, player ? btn : null, air,
-      events, rankBox, extra);
+      events, rankBox, extra, achBox);
 
     const hostNow = () => (s.frozen != null ? s.frozen : ctx.hostNow());
     let raf = null;
@@ -135,6 +177,7 @@ export default {
         s.best > 0 && others.length ? [el('h3', { text: `Challenge someone to beat ${s.best.toFixed(2)} m` }),
           el('div', { class: 'chips' }, others.map((p) => el('button', { type: 'button', class: 'quiet', text: p,
             on: { click: () => ctx.send({ type: 'challenge', player: p }) } })))] : null,
+        achBtn,
         el('div', { class: 'row' },
           el('button', { type: 'button', class: 'quiet', text: 'Tonight’s best',
             on: { click: () => ctx.send({ type: 'top', scope: 'tonight' }) } }),
@@ -192,7 +235,6 @@ export default {
             if (m.quality !== 'dropped') s.best = Math.max(s.best, m.heightM);
             status.textContent = m.quality === 'clean' ? `Clean catch! +${m.points}`
               : m.quality === 'fumbled' ? `Fumbled — half points: +${m.points}` : 'Dropped! No points.';
-            ctx.sound(m.quality === 'dropped' ? 'crash' : 'catch');
             drawExtra();
           }
           draw();
@@ -212,7 +254,12 @@ export default {
           return true;
         case 'achievement':
           line(`${m.player} earned “${m.name}”`, 'good');
-          if (m.player === me) ctx.notice(`Achievement: ${m.name} — ${m.description}`);
+          if (m.player === me) {
+            ctx.notice(`Achievement: ${m.name} — ${m.description}`);
+            earned.set(m.id, { name: m.name, description: m.description });
+            store(Object.fromEntries(earned));
+            if (!achBox.hidden) drawAch();
+          }
           return true;
         case 'roundOver':
           s.open = false;

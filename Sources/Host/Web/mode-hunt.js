@@ -1,6 +1,6 @@
 // The station hunt on a phone: your team's clue, the check-in code, the station's task (four words or a typed
 // answer), hints with their cost asked first, and every team's progress (PROTOCOL.md §6.8).
-import { fill, countdown, mmss } from './ui.js';
+import { fill, countdown, mmss, podium } from './ui.js';
 
 export default {
   name: 'hunt',
@@ -115,6 +115,7 @@ export default {
           return true;
         case 'puzzle':
         case 'question':
+          if (!s.task && ctx.moment) ctx.moment('Found it!', `Station ${m.number} of ${m.of}`);
           s.task = m;
           s.hints = [];
           ctx.vibrate(40);
@@ -127,11 +128,13 @@ export default {
           return true;
         case 'wrong':
           ctx.notice(`Not right: +${Math.round(m.penaltyMs / 1000)} s. Try again.`, 'error');
-          ctx.sound('wrong');
           return true;
         case 'solved':
-          ctx.notice(`Solved ${m.name}! ${m.success || ''}`.trim());
-          ctx.sound('right');
+          if (ctx.moment) {
+            ctx.moment(m.last ? 'Every station found!' : 'Solved!', `${m.name}${m.success ? ` — ${m.success}` : ''}`,
+              m.last ? 'done' : '');
+          } else ctx.notice(`Solved ${m.name}! ${m.success || ''}`.trim());
+          ctx.vibrate(m.last ? [100, 60, 100, 60, 200] : [60, 40, 60]);
           s.task = null;
           if (m.last) s.finished = true;
           draw();
@@ -149,9 +152,8 @@ export default {
           s.over = true;
           timer.stop();
           fill(main, (m.hallOfFame || []).length ? [el('h3', { text: 'Hall of fame' }),
-            el('ol', { class: 'ranking' }, m.hallOfFame.map((h) => el('li', { class: h.team === team ? 'mine' : null },
-              el('span', { class: 'rank', text: h.place }), el('span', { class: 'who', text: `${h.team} (${h.date})` }),
-              el('span', { class: 'score', text: mmss(h.totalMs) }))))] : null);
+            podium(m.hallOfFame.map((h) => ({ ...h, rank: h.place })), team, (h) => `${mmss(h.totalMs)} · ${h.date}`,
+              'team')] : null);
           return true;
         default:
           return false;

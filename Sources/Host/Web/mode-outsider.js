@@ -119,7 +119,6 @@ export default {
           reveal.hidden = false;
           if (m.nextInMs != null) timer.start(m.nextInMs, m.last ? 'Final scores in ' : 'Next round in ');
           else timer.stop();
-          ctx.sound(mine && mine.correct ? 'right' : 'reveal');
           return true;
         }
         case 'paused':

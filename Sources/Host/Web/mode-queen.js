@@ -178,7 +178,6 @@ export default {
             status.textContent = 'The host deals the next round.';
           }
           draw();
-          ctx.sound('reveal');
           return true;
         }
         case 'notice':

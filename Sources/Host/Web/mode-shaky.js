@@ -168,7 +168,6 @@ export default {
           void letters.offsetWidth;
           letters.classList.add('shake');
           head.textContent = `Question ${s.q.number} of ${s.q.of} · ${s.q.difficulty} · ${m.points} points`;
-          ctx.sound('shake');
           draw();
           return true;
         case 'buzzed':
@@ -185,7 +184,6 @@ export default {
           if (ctx.paused) timer.pause();
           if (m.team === team) {
             ctx.vibrate([80, 60, 80]);
-            ctx.sound('turn');
             draw();
             answerInput.focus();
           } else draw();
@@ -200,7 +198,6 @@ export default {
           if (m.team === s.turn) s.turn = null;
           if (m.team === team) s.answered = true;
           ctx.notice(m.correct ? `${m.team}: right! +${m.points}` : `${m.team}: ${m.timedOut ? 'time is up' : 'wrong'}`);
-          ctx.sound(m.correct ? 'right' : 'wrong');
           draw();
           return true;
         case 'reveal':

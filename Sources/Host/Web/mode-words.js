@@ -16,18 +16,77 @@ export default {
 
     const head = el('p', { class: 'muted' });
     const word = el('p', { class: 'huge center', 'aria-live': 'polite' });
+    const lang = () => (s.game && ctx.speechLang ? ctx.speechLang(s.game.language || s.game.list) : null);
+    const say = (text, audioURL) => ctx.speak && ctx.speak(text, { lang: lang(), audioURL: audioURL || null });
+    const current = () => (s.game && s.game.exercise === 'bingo' ? s.card : s.answering ? s.hand : null);
+    const sayBtn = el('button', { type: 'button', class: 'say', 'aria-label': 'Say the word again', text: '🔊',
+      hidden: true, on: { click: () => {
+        const c = current();
+        if (c && c.word) say(c.word, c.wordAudioURL);
+      } } });
+    // The question word is where a card is dragged to.
+    const qword = el('div', { class: 'qword' }, word, player ? sayBtn : null);
     const status = el('p', { class: 'status-line center', 'aria-live': 'polite' });
     const lockLine = el('p', { class: 'clock center' });
     const lockTimer = countdown(lockLine);
     const play = el('div', {});
     const boardBox = el('div', { hidden: true });
     const progress = el('ul', { class: 'players', 'aria-label': 'Teams' });
-    const root = el('div', { class: 'words' }, head, boardBox, word, status, lockLine, play, progress);
+    const root = el('div', { class: 'words' }, head, boardBox, qword, status, lockLine, play, progress);
 
-    const pick = async (payload) => {
+    const pick = async (payload, text) => {
       if (!player || s.locked) return;
+      s.picked = { ...payload, text, at: Date.now() };
       await ctx.send({ type: 'pick', ...payload });
     };
+    const over = (ev) => {
+      const r = qword.getBoundingClientRect();
+      return ev.clientX >= r.left && ev.clientX <= r.right && ev.clientY >= r.top && ev.clientY <= r.bottom;
+    };
+    // A card follows the finger (pointer events: touch, pen or mouse); let go on the question word to answer.
+    function draggable(btn, choice, text) {
+      let drag = null;
+      const end = (ev, drop) => {
+        if (!drag) return;
+        const moved = drag.moved;
+        drag = null;
+        btn.classList.remove('dragging');
+        btn.style.transform = '';
+        qword.classList.remove('over');
+        if (moved) {
+          s.dragged = true;
+          if (drop && over(ev)) pick({ choice }, text);
+        }
+      };
+      btn.addEventListener('pointerdown', (ev) => {
+        if (btn.disabled || (ev.pointerType === 'mouse' && ev.button !== 0)) return;
+        s.dragged = false;
+        drag = { x: ev.clientX, y: ev.clientY, moved: false };
+        try {
+          btn.setPointerCapture(ev.pointerId);
+        } catch {
+          /* not capturable */
+        }
+      });
+      btn.addEventListener('pointermove', (ev) => {
+        if (!drag) return;
+        const dx = ev.clientX - drag.x;
+        const dy = ev.clientY - drag.y;
+        if (!drag.moved && Math.hypot(dx, dy) < 12) return;
+        drag.moved = true;
+        btn.classList.add('dragging');
+        btn.style.transform = `translate(${dx}px, ${dy}px)`;
+        qword.classList.toggle('over', over(ev));
+      });
+      btn.addEventListener('pointerup', (ev) => end(ev, true));
+      btn.addEventListener('pointercancel', (ev) => end(ev, false));
+      btn.addEventListener('click', () => {
+        if (s.dragged) s.dragged = false;
+        else pick({ choice }, text);
+      });
+      return btn;
+    }
+    const wrongNow = (w) => w && Date.now() - w.at < 500;
 
     function drawCards() {
       const h = s.hand;
@@ -35,10 +94,17 @@ export default {
         fill(play);
         return;
       }
-      fill(play, el('div', { class: 'words4', role: 'group', 'aria-label': 'Cards' }, h.options.map((o, i) => o == null
-        ? el('button', { type: 'button', disabled: true, 'aria-label': 'card taken away', text: '' })
-        : el('button', { type: 'button', text: o, disabled: !player || s.locked,
-          on: { click: () => pick({ choice: i + 1 }) } }))));
+      const w = s.wrongCard;
+      fill(play, el('div', { class: 'words4', role: 'group', 'aria-label': 'Cards: drag one onto the word, or tap it' },
+        h.options.map((o, i) => {
+          if (w && w.choice === i + 1) {
+            return el('button', { type: 'button', disabled: true, class: `wrongcard${wrongNow(w) ? ' shake' : ''}`,
+              'aria-label': `${w.text}: wrong`, text: w.text });
+          }
+          if (o == null) return el('button', { type: 'button', disabled: true, 'aria-label': 'card taken away', text: '' });
+          const b = el('button', { type: 'button', text: o, disabled: !player || s.locked });
+          return player ? draggable(b, i + 1, o) : b;
+        })));
     }
 
     function drawBingo() {
@@ -47,11 +113,16 @@ export default {
       const line = new Set(s.bingo || []);
       fill(play, el('div', { class: 'grid16', role: 'grid', 'aria-label': 'Bingo card' }, c.cells.map((cell, i) => {
         const name = `${'abcd'[Math.floor(i / 4)]}${(i % 4) + 1}`;
+        const w = s.wrongCell;
+        if (w && w.cell === i) {
+          return el('span', { class: `wrongcell${wrongNow(w) ? ' shake' : ''}`, 'aria-label': `${name}: ${w.text}, wrong`,
+            text: w.text });
+        }
         if (!cell) return el('span', { 'aria-label': `${name} empty`, text: '' });
         return el('button', { type: 'button', class: `${cell.marked ? 'marked' : ''} ${line.has(i) ? 'line' : ''}`.trim() || null,
           text: cell.text, 'aria-label': `${name}: ${cell.text}${cell.marked ? ', marked' : ''}`,
           disabled: !player || cell.marked || s.locked || !c.word,
-          on: { click: () => pick({ cell: i }) } });
+          on: { click: () => pick({ cell: i }, cell.text) } });
       })));
     }
 
@@ -125,11 +196,14 @@ export default {
         if (s.answering || ex === 'cards') drawCards();
         else fill(play);
       }
+      const c = current();
+      sayBtn.hidden = !c || !c.word || (!lang() && !c.wordAudioURL);
       if (!player) {
         // The projector shows the race (every team's progress and tokens), not one team's cards.
         word.textContent = s.lastResult || '';
         fill(play);
       }
+      qword.hidden = !word.textContent;
       if (ex === 'board') drawBoard();
       drawProgress();
       if (!player) status.textContent = '';
@@ -153,6 +227,7 @@ export default {
           return true;
         case 'hand':
           if (!mineMsg(m)) return true;
+          if (!s.hand || s.hand.word !== m.word) s.wrongCard = null;
           s.hand = m;
           s.answering = true;
           draw();
@@ -167,13 +242,19 @@ export default {
           if (m.team === team) {
             if (m.correct) {
               ctx.notice(`${m.compound}!`);
-              ctx.sound('right');
+              // the compound is spoken after the chime (a recorded file when the host names one: `audioURL`)
+              setTimeout(() => say(m.compound, m.audioURL), 550);
               if (s.game && s.game.exercise === 'board') s.answering = false;
-            } else {
-              ctx.sound('wrong');
-              play.classList.remove('shake');
-              void play.offsetWidth;
-              play.classList.add('shake');
+            } else if (s.picked) {
+              // the wrong card shakes and stays greyed for the lockout; a wrong bingo cell shakes, then clears
+              const p = { ...s.picked, at: Date.now() };
+              if (p.cell != null) s.wrongCell = p;
+              else s.wrongCard = p;
+              setTimeout(() => {
+                if (s.wrongCell === p) s.wrongCell = null;
+                if (s.wrongCard === p && !s.locked) s.wrongCard = null;
+                draw();
+              }, 900);
             }
           }
           draw();
@@ -181,6 +262,7 @@ export default {
         case 'lockout':
           if (m.team !== team) return true;
           s.locked = m.ms > 0;
+          if (!s.locked) s.wrongCard = null;
           if (s.locked) lockTimer.start(m.ms, 'Wait ');
           else lockTimer.stop();
           if (ctx.paused) lockTimer.pause();
@@ -190,7 +272,6 @@ export default {
           if (m.team === team) {
             s.bingo = m.cells;
             ctx.vibrate([100, 50, 100]);
-            ctx.sound('bingo');
           }
           ctx.notice(`BINGO for ${m.team}!`);
           draw();

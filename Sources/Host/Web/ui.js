@@ -143,3 +143,20 @@ export function standings(ranking, mine, fmt = (r) => `${r.score}`, key = null) 
         el('span', { class: 'score', text: fmt(r) }));
     }));
 }
+
+/**
+ * Final scores as a podium: the first three on steps (second, first, third from the left; read in rank order),
+ * the rest listed below. Rows as in `standings`.
+ */
+export function podium(ranking, mine, fmt = (r) => `${r.score}`, key = null) {
+  const rows = ranking || [];
+  const who = (r) => (key ? r[key] : r.team ?? r.player);
+  const top = rows.slice(0, 3);
+  return el('div', { class: 'podium-box' },
+    el('ol', { class: 'podium', 'aria-label': 'Podium' }, top.map((r, i) => el('li', {
+      class: `p${i + 1}${who(r) === mine ? ' mine' : ''}` },
+    el('span', { class: 'who', text: who(r) }),
+    el('span', { class: 'score', text: fmt(r) }),
+    el('span', { class: 'step', text: r.rank ?? i + 1 })))),
+    rows.length > 3 ? standings(rows.slice(3), mine, fmt, key) : null);
+}
