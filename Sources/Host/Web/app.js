@@ -684,7 +684,7 @@ const ctx = {
   },
   el,
   sound: (name, msg) => sound.play(name, msg),
-  speak: (word, opts) => sound.speak(word, opts),
+  speak: (word, opts) => performance.now() >= quietUntil && !endedCatchUp && sound.speak(word, opts),
   speechLang,
   moment,
   store,

@@ -19,11 +19,14 @@ export default {
     const lang = () => (s.game && ctx.speechLang ? ctx.speechLang(s.game.language || s.game.list) : null);
     const say = (text, audioURL) => ctx.speak && ctx.speak(text, { lang: lang(), audioURL: audioURL || null });
     const current = () => (s.game && s.game.exercise === 'bingo' ? s.card : s.answering ? s.hand : null);
-    const sayBtn = el('button', { type: 'button', class: 'say', 'aria-label': 'Say the word again', text: '🔊',
-      hidden: true, on: { click: () => {
+    const sayBtn = el('button', { type: 'button', class: 'say', 'aria-label': 'Say the word again', hidden: true,
+      on: { click: () => {
         const c = current();
         if (c && c.word) say(c.word, c.wordAudioURL);
-      } } });
+      } } }, el('svg:svg', { viewBox: '0 0 24 24', width: 30, height: 30, 'aria-hidden': 'true', focusable: 'false' },
+      el('svg:path', { d: 'M3 9h4l5-4v14l-5-4H3z', fill: 'currentColor' }),
+      el('svg:path', { d: 'M15.5 8.5a5 5 0 0 1 0 7M18 6a8.5 8.5 0 0 1 0 12', fill: 'none', stroke: 'currentColor',
+        'stroke-width': 2, 'stroke-linecap': 'round' })));
     // The question word is where a card is dragged to.
     const qword = el('div', { class: 'qword' }, word, player ? sayBtn : null);
     const status = el('p', { class: 'status-line center', 'aria-live': 'polite' });
@@ -207,6 +210,7 @@ export default {
       if (ex === 'board') drawBoard();
       drawProgress();
       if (!player) status.textContent = '';
+      else if (s.over) status.textContent = 'The game is over.';
       else if (s.finished) status.textContent = 'Your team is through!';
       else if (s.locked) status.textContent = 'Wrong card — wait a moment.';
       else if (ex === 'board' && s.choices.length) status.textContent = '';
@@ -304,6 +308,7 @@ export default {
           return true;
         case 'scoreboard':
           s.finished = true;
+          s.over = true;
           s.answering = false;
           draw();
           return true;
