@@ -18,7 +18,7 @@ test('the assets are flat files and weigh at most 150 KiB', () => {
     total += st.size;
   }
   assert.ok(total <= 150 * 1024, `${total} bytes`);
-  for (const f of ['index.html', 'style.css', 'app.js', 'delta.js', 'clock.js', 'ui.js']) assert.ok(files.includes(f), f);
+  for (const f of ['index.html', 'style.css', 'app.js', 'delta.js', 'clock.js', 'ui.js', 'sound.js']) assert.ok(files.includes(f), f);
 });
 
 test('every mode has its file, with the contract shape and its wire name', async () => {
@@ -32,6 +32,14 @@ test('every mode has its file, with the contract shape and its wire name', async
   }
   const app = readFileSync(join(web, 'app.js'), 'utf8');
   for (const name of MODES) assert.match(app, new RegExp(`import ${name} from './mode-${name}\\.js'`));
+  assert.match(app, /from '\.\/sound\.js'/);
+});
+
+test('the header has one mute switch, a real button with aria-pressed, and the board its "tap to enable sound"', () => {
+  const html = readFileSync(join(web, 'index.html'), 'utf8');
+  assert.equal(html.match(/<button id="mute" type="button"[^>]*aria-pressed="false"/g)?.length, 1);
+  assert.ok(html.indexOf('id="mute"') < html.indexOf('</header>'), 'in the header');
+  assert.match(html, /<button id="sound-on" type="button"[^>]*hidden>Tap to enable sound<\/button>/);
 });
 
 test('no script inserts HTML or evaluates text, and nothing loads from another origin', () => {

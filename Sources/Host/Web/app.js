@@ -64,7 +64,8 @@ function drawSound() {
 sound.onChange(drawSound);
 drawSound();
 muteBtn.addEventListener('click', () => sound.setMuted(!sound.muted));
-for (const ev of ['pointerdown', 'keydown']) document.addEventListener(ev, () => sound.unlock(), { capture: true });
+// iOS counts touchend and click as the tap that may start sound; others pointerdown and keydown.
+for (const ev of ['pointerdown', 'touchend', 'click', 'keydown']) document.addEventListener(ev, () => sound.unlock(), { capture: true });
 soundOn.addEventListener('click', () => sound.unlock());
 function playFor(msg) {
   const name = soundFor(viewGame, msg, me, soundMemo);
@@ -78,11 +79,22 @@ function moment(title, text = '', kind = '') {
   document.getElementById('moment-title').textContent = title;
   document.getElementById('moment-text').textContent = text;
   momentBox.className = `moment ${kind}`;
+  if (momentBox.hidden) momentBack = document.activeElement;
   momentBox.hidden = false;
+  momentBox.focus({ preventScroll: true });
   clearTimeout(momentTimer);
-  momentTimer = setTimeout(() => (momentBox.hidden = true), 4000);
+  momentTimer = setTimeout(closeMoment, 4000);
 }
-momentBox.addEventListener('click', () => (momentBox.hidden = true));
+let momentBack = null;
+function closeMoment() {
+  if (momentBox.hidden) return;
+  momentBox.hidden = true;
+  if (momentBack && momentBack.isConnected) momentBack.focus({ preventScroll: true });
+}
+momentBox.addEventListener('click', closeMoment);
+momentBox.addEventListener('keydown', (e) => {
+  if (e.key === 'Escape' || e.key === 'Enter' || e.key === ' ') closeMoment();
+});
 
 // ---- screens ----
 const screens = {};
