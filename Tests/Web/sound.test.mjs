@@ -201,6 +201,20 @@ test('mute silences every sound, counts it apart, stops a flight and is kept for
   assert.equal(createSound({ win: {}, storage }).muted, false);
 });
 
+test('the board\'s hunt tune starts once, repeats only while on, and stays silent when muted', () => {
+  const win = {};
+  const sound = createSound({ win, storage: memStore(), makeContext: () => new FakeAudioContext() });
+  sound.unlock();
+  sound.music(true);
+  sound.music(true);
+  assert.equal(win.partylineSounds.tune, 1, 'one loop, not two');
+  sound.music(false);
+  sound.setMuted(true);
+  sound.music(true);
+  assert.equal(win.partylineSounds.tune, 1);
+  sound.music(false);
+});
+
 test('words are spoken in the list language, from a recorded file when given, else not at all', async () => {
   assert.equal(speechLang('sv'), 'sv-SE');
   assert.equal(speechLang('en'), 'en-GB');

@@ -820,6 +820,8 @@ function dispatch(msg) {
     }
     playFor(msg);
   }
+  sound.music(me && me.role === 'board' && viewGame === 'hunt' && view && !gameOver && msg.type !== 'scoreboard'
+    && msg.type !== 'ended');
   if ((msg.type === 'scoreboard' && msg.final) || (msg.type === 'ended' && view)) {
     gameOver = msg;
     pausedNow = false;

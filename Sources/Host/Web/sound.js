@@ -38,6 +38,14 @@ export const RECIPES = {
   found: [['sine', G5, C6, 0, 0.25, 0.3], ['triangle', C6, C6, 0.25, 0.35, 0.25]],
   finished: tune('triangle', [C5, E5, G5, C6, E5 * 2, G5 * 2], 0.14, 0.26, 0.12),
   achievement: tune('sine', [G5, C6, G5 * 2], 0.14, 0.25, 0.09),
+  // the hunt's background tune on the board: a soft shanty, 8 bars, repeated while the hunt runs
+  tune: (() => {
+    const D = [293.66, 349.23, 440, 349.23, 293.66, 440, 392, 349.23, 329.63, 392, 466.16, 392, 349.23, 329.63, 293.66,
+      220];
+    return D.map((f, i) => ['triangle', f, f, i * 0.6, 0.5, 0.07])
+      .concat([0, 2.4, 4.8, 7.2].map((t, i) => ['sine', [146.83, 116.54, 130.81, 110][i], [146.83, 116.54, 130.81,
+        110][i], t, 2.2, 0.06]));
+  })(),
   fanfare: tune('square', [392, 392, 392, C5], 0.12, 0.14, 0.15)
     .concat([['square', E5, E5, 0.62, 0.16, 0.14], ['square', G5, G5, 0.8, 0.55, 0.16],
       ['triangle', 196, 196, 0.8, 0.55, 0.2]]),
@@ -140,6 +148,7 @@ export function createSound({ win = globalThis, storage = null, makeContext = nu
   let noise = null;
   let muted = storage ? storage.get('pl:muted') === true : false;
   let flight = [];
+  let musicTimer = null;
   const listeners = new Set();
   const make = makeContext || (() => {
     const AC = win.AudioContext || win.webkitAudioContext;
@@ -198,6 +207,18 @@ export function createSound({ win = globalThis, storage = null, makeContext = nu
         }
       }
       for (const f of listeners) f();
+    },
+    /** Plays the background tune again and again while `on` (the board during a hunt); off stops it. */
+    music(on) {
+      if (!!on === !!musicTimer) return;
+      clearTimeout(musicTimer);
+      musicTimer = null;
+      if (!on) return;
+      const loop = () => {
+        if (!muted) api.play('tune');
+        musicTimer = setTimeout(loop, 9600);
+      };
+      loop();
     },
     /** Calls `f` when the mute or the unlock changes. */
     onChange(f) {
