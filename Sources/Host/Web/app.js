@@ -58,7 +58,6 @@ let soundMemo = {};
 let quietUntil = 0; // the catch-up burst after a welcome replays events: no sounds for it
 function drawSound() {
   muteBtn.setAttribute('aria-pressed', String(sound.muted));
-  muteBtn.textContent = sound.muted ? 'Sound off' : 'Sound on';
   soundOn.hidden = !isBoard || sound.ready || sound.muted;
 }
 sound.onChange(drawSound);
