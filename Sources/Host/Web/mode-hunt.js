@@ -140,6 +140,13 @@ export default {
           draw();
           return true;
         case 'progress':
+          // the projector shows each team's finish as a moment of its own
+          for (const r of m.teams || []) {
+            if (!player && r.finished && s.seen && s.seen[r.team] === false && ctx.moment) {
+              ctx.moment(`${r.team} found every station!`, `in ${mmss(r.elapsedMs + r.penaltiesMs)}`, 'done');
+            }
+          }
+          s.seen = Object.fromEntries((m.teams || []).map((r) => [r.team, !!r.finished]));
           drawProgress(m.teams || []);
           return true;
         case 'paused':
