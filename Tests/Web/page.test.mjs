@@ -18,7 +18,9 @@ test('the assets are flat files and weigh at most 150 KiB', () => {
     total += st.size;
   }
   assert.ok(total <= 150 * 1024, `${total} bytes`);
-  for (const f of ['index.html', 'style.css', 'app.js', 'delta.js', 'clock.js', 'ui.js', 'sound.js']) assert.ok(files.includes(f), f);
+  for (const f of ['index.html', 'style.css', 'app.js', 'delta.js', 'clock.js', 'ui.js', 'sound.js']) {
+    assert.ok(files.includes(f), f);
+  }
 });
 
 test('every mode has its file, with the contract shape and its wire name', async () => {

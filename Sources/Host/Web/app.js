@@ -64,7 +64,9 @@ sound.onChange(drawSound);
 drawSound();
 muteBtn.addEventListener('click', () => sound.setMuted(!sound.muted));
 // iOS counts touchend and click as the tap that may start sound; others pointerdown and keydown.
-for (const ev of ['pointerdown', 'touchend', 'click', 'keydown']) document.addEventListener(ev, () => sound.unlock(), { capture: true });
+for (const ev of ['pointerdown', 'touchend', 'click', 'keydown']) {
+  document.addEventListener(ev, () => sound.unlock(), { capture: true });
+}
 soundOn.addEventListener('click', () => sound.unlock());
 function playFor(msg) {
   const name = soundFor(viewGame, msg, me, soundMemo);

@@ -104,7 +104,9 @@ export default {
             return el('button', { type: 'button', disabled: true, class: `wrongcard${wrongNow(w) ? ' shake' : ''}`,
               'aria-label': `${w.text}: wrong`, text: w.text });
           }
-          if (o == null) return el('button', { type: 'button', disabled: true, 'aria-label': 'card taken away', text: '' });
+          if (o == null) {
+            return el('button', { type: 'button', disabled: true, 'aria-label': 'card taken away', text: '' });
+          }
           const b = el('button', { type: 'button', text: o, disabled: !player || s.locked });
           return player ? draggable(b, i + 1, o) : b;
         })));
@@ -118,8 +120,8 @@ export default {
         const name = `${'abcd'[Math.floor(i / 4)]}${(i % 4) + 1}`;
         const w = s.wrongCell;
         if (w && w.cell === i) {
-          return el('span', { class: `wrongcell${wrongNow(w) ? ' shake' : ''}`, 'aria-label': `${name}: ${w.text}, wrong`,
-            text: w.text });
+          return el('span', { class: `wrongcell${wrongNow(w) ? ' shake' : ''}`,
+            'aria-label': `${name}: ${w.text}, wrong`, text: w.text });
         }
         if (!cell) return el('span', { 'aria-label': `${name} empty`, text: '' });
         return el('button', { type: 'button', class: `${cell.marked ? 'marked' : ''} ${line.has(i) ? 'line' : ''}`.trim() || null,
