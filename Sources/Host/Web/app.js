@@ -1,2 +1,870 @@
-// Placeholder from the transport branch: the page helper's app.js replaces this file.
-document.getElementById('app').textContent = 'Partyline: the page is not built yet.';
+// The phone page's session: join, token, automatic return, catch-up, lobby, refusals, pause, scores, board view.
+import { el, fill, screen, standings, podium, mmss } from './ui.js';
+import { Growing } from './delta.js';
+import { Clock } from './clock.js';
+import { createSound, soundFor, speechLang } from './sound.js';
+import shaky from './mode-shaky.js';
+import queen from './mode-queen.js';
+import words from './mode-words.js';
+import fly from './mode-fly.js';
+import outsider from './mode-outsider.js';
+import hunt from './mode-hunt.js';
+
+const MODES = { shaky, queen, words, fly, outsider, hunt };
+const TITLES = { shaky: 'Shaky Words', queen: "The Queen's game", words: 'Compound words', fly: 'Let Me Fly',
+  outsider: 'Odd One Out', hunt: 'Station hunt' };
+
+const app = document.getElementById('app');
+const toasts = document.getElementById('toasts');
+const overlay = document.getElementById('overlay');
+const netLine = document.getElementById('net');
+const whoLine = document.getElementById('who');
+const muteBtn = document.getElementById('mute');
+const soundOn = document.getElementById('sound-on');
+const momentBox = document.getElementById('moment');
+
+const path = decodeURIComponent(location.pathname).replace(/^\/+|\/+$/g, '');
+const isBoard = path.toLowerCase() === 'board';
+const roomPattern = /^[A-Za-z0-9]{4,8}$/;
+let room = !isBoard && roomPattern.test(path) ? path.toUpperCase() : null;
+if (isBoard) {
+  const fromUrl = (location.hash.slice(1) || new URLSearchParams(location.search).get('room') || '').trim();
+  room = roomPattern.test(fromUrl) ? fromUrl.toUpperCase() : store('pl:boardRoom') || null;
+  document.body.classList.add('board-view');
+}
+
+// ---- storage (the token and rejoin code per room and name; recent teams) ----
+function store(key, value) {
+  try {
+    if (value === undefined) return JSON.parse(localStorage.getItem(key) || 'null');
+    if (value === null) localStorage.removeItem(key);
+    else localStorage.setItem(key, JSON.stringify(value));
+  } catch {
+    return null;
+  }
+  return value;
+}
+const seatKey = (r, name) => `pl:seat:${r}:${name.toLowerCase()}`;
+const lastKey = (r) => `pl:last:${r}`;
+function rememberTeam(team) {
+  if (!team) return;
+  const list = (store('pl:teams') || []).filter((t) => t.toLowerCase() !== team.toLowerCase());
+  store('pl:teams', [team, ...list].slice(0, 6));
+}
+
+// ---- sound (started by the first tap; one mute switch, kept) ----
+const sound = createSound({ win: window, storage: { get: (k) => store(k), set: (k, v) => store(k, v) } });
+let soundMemo = {};
+let quietUntil = 0; // the catch-up burst after a welcome replays events: no sounds for it
+function drawSound() {
+  muteBtn.setAttribute('aria-pressed', String(sound.muted));
+  soundOn.hidden = !isBoard || sound.ready || sound.muted;
+}
+sound.onChange(drawSound);
+drawSound();
+muteBtn.addEventListener('click', () => sound.setMuted(!sound.muted));
+// iOS counts touchend and click as the tap that may start sound; others pointerdown and keydown.
+for (const ev of ['pointerdown', 'touchend', 'click', 'keydown']) {
+  document.addEventListener(ev, () => sound.unlock(), { capture: true });
+}
+soundOn.addEventListener('click', () => sound.unlock());
+function playFor(msg) {
+  const name = soundFor(viewGame, msg, me, soundMemo);
+  if (name && performance.now() >= quietUntil && !endedCatchUp) sound.play(name, msg);
+}
+
+// A full-screen moment (a station found, a hunt finished), closed by a tap or after a few seconds.
+let momentTimer = null;
+function moment(title, text = '', kind = '') {
+  if (performance.now() < quietUntil || endedCatchUp) return; // not for a catch-up after (re)joining
+  document.getElementById('moment-title').textContent = title;
+  document.getElementById('moment-text').textContent = text;
+  momentBox.className = `moment ${kind}`;
+  if (momentBox.hidden) momentBack = document.activeElement;
+  momentBox.hidden = false;
+  momentBox.focus({ preventScroll: true });
+  clearTimeout(momentTimer);
+  momentTimer = setTimeout(closeMoment, 4000);
+}
+let momentBack = null;
+function closeMoment() {
+  if (momentBox.hidden) return;
+  momentBox.hidden = true;
+  if (momentBack && momentBack.isConnected) momentBack.focus({ preventScroll: true });
+}
+momentBox.addEventListener('click', closeMoment);
+momentBox.addEventListener('keydown', (e) => {
+  if (e.key === 'Escape' || e.key === 'Enter' || e.key === ' ') closeMoment();
+});
+
+// ---- screens ----
+const screens = {};
+for (const id of ['join', 'refused', 'lobby', 'game', 'board', 'connecting']) {
+  screens[id] = el('section', { data: { screen: id }, hidden: true });
+  app.appendChild(screens[id]);
+}
+function show(id) {
+  screen(app, id);
+}
+
+function toast(text, kind = '') {
+  const t = el('div', { class: `toast ${kind}`, role: kind === 'error' ? 'alert' : 'status', text });
+  toasts.appendChild(t);
+  setTimeout(() => t.remove(), kind === 'error' ? 6000 : 4500);
+  while (toasts.children.length > 3) toasts.firstChild.remove();
+}
+
+// ---- connection ----
+const clock = new Clock(performance.timeOrigin, () => performance.now());
+const growing = new Growing();
+let ws = null;
+let nextId = 1;
+const pending = new Map();
+let hello = null; // the hello to (re)send; holds `resume` once joined
+let joined = false; // the current socket has a welcome
+let everJoined = false;
+let wantOpen = false;
+let failures = 0;
+let retryTimer = null;
+let me = null; // {player, name, team, role, code}
+let lobby = null;
+let hall = null;
+let view = null; // the running mode's view
+let viewGame = null;
+let gameOver = null; // the final message of the last game
+let pausedNow = false;
+let waitingNotice = null;
+let endedCatchUp = false; // joined while no game runs: the `game` that follows is the last game's final catch-up
+
+function wsUrl() {
+  return `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/ws`;
+}
+
+function rawSend(obj) {
+  if (ws && ws.readyState === WebSocket.OPEN) {
+    ws.send(JSON.stringify(obj));
+    return true;
+  }
+  return false;
+}
+
+/** Sends a request with an id; resolves with its reply (`ok`, `error`, …); an error is also shown. */
+function send(obj, { quiet = false } = {}) {
+  const id = nextId++;
+  return new Promise((resolve) => {
+    if (!rawSend({ ...obj, id })) {
+      if (!quiet) toast('Not connected — coming back…', 'error');
+      resolve({ type: 'error', code: 'offline', message: 'Not connected.' });
+      return;
+    }
+    const timer = setTimeout(() => {
+      pending.delete(id);
+      resolve({ type: 'error', code: 'timeout', message: 'No answer from the host.' });
+    }, 10000);
+    pending.set(id, (reply) => {
+      clearTimeout(timer);
+      if (reply.type === 'error' && !quiet) toast(reply.message || reply.code, 'error');
+      resolve(reply);
+    });
+  });
+}
+
+function setNet(text) {
+  netLine.textContent = text;
+}
+
+function connect() {
+  clearTimeout(retryTimer);
+  retryTimer = null;
+  if (ws && (ws.readyState === WebSocket.OPEN || ws.readyState === WebSocket.CONNECTING)) return;
+  wantOpen = true;
+  joined = false;
+  setNet(everJoined ? 'Reconnecting…' : 'Connecting…');
+  let sock;
+  try {
+    sock = new WebSocket(wsUrl());
+  } catch {
+    scheduleRetry();
+    return;
+  }
+  ws = sock;
+  sock.onopen = () => {
+    if (ws !== sock) return;
+    sock.send(JSON.stringify({ ...hello, id: 'hello' }));
+  };
+  sock.onmessage = (ev) => {
+    if (ws !== sock) return;
+    let msg;
+    try {
+      msg = JSON.parse(ev.data);
+    } catch {
+      return;
+    }
+    if (!msg || typeof msg !== 'object') return;
+    if (msg.type === 'sync') {
+      if (typeof msg.n === 'number') rawSend(clock.answer(msg, ev.timeStamp));
+      return;
+    }
+    if (msg.type === 'ping') {
+      rawSend({ type: 'pong' });
+      return;
+    }
+    if (msg.re === 'hello') return onHelloReply(msg, ev.timeStamp);
+    if (msg.re != null && pending.has(msg.re)) {
+      const done = pending.get(msg.re);
+      pending.delete(msg.re);
+      done(msg);
+      if (msg.type === 'error' || msg.type === 'ok' || msg.type === 'pong') return;
+    }
+    dispatch(msg);
+  };
+  sock.onclose = () => {
+    if (ws !== sock) return;
+    ws = null;
+    joined = false;
+    for (const [, done] of pending) done({ type: 'error', code: 'offline', message: 'Connection lost.' });
+    pending.clear();
+    if (wantOpen) scheduleRetry();
+  };
+}
+
+function scheduleRetry() {
+  failures++;
+  const delay = Math.min(10000, 500 * 2 ** Math.min(failures - 1, 5)) * (0.8 + Math.random() * 0.4);
+  setNet(failures > 3 ? `Host not reachable — trying again in ${Math.ceil(delay / 1000)} s` : 'Reconnecting…');
+  if (failures === 6 && !everJoined) showRefused('host_gone');
+  clearTimeout(retryTimer);
+  retryTimer = setTimeout(connect, delay);
+}
+
+function disconnect() {
+  wantOpen = false;
+  clearTimeout(retryTimer);
+  if (ws) {
+    const s = ws;
+    ws = null;
+    try {
+      s.close(1000);
+    } catch {
+      /* already closed */
+    }
+  }
+}
+
+// Come back at once when the phone wakes up, the tab returns or the network does.
+function wake() {
+  if (!wantOpen) return;
+  if (!ws) {
+    failures = 0;
+    connect();
+    return;
+  }
+  if (ws.readyState === WebSocket.OPEN && joined) {
+    // A socket from before the sleep may be dead without knowing it: ask, and start afresh when nobody answers.
+    const s = ws;
+    send({ type: 'ping' }, { quiet: true }).then((r) => {
+      if (r.type !== 'pong' && ws === s) {
+        try {
+          s.close();
+        } catch {
+          /* gone */
+        }
+        ws = null;
+        failures = 0;
+        connect();
+      }
+    });
+  }
+}
+document.addEventListener('visibilitychange', () => {
+  if (document.visibilityState === 'visible') wake();
+});
+window.addEventListener('pageshow', wake);
+window.addEventListener('online', wake);
+window.addEventListener('offline', () => setNet('Offline — waiting for the network'));
+
+function onHelloReply(msg, at) {
+  if (msg.type === 'welcome') {
+    joined = true;
+    everJoined = true;
+    failures = 0;
+    setNet('');
+    clock.seeHostTime(msg.hostTime, at);
+    growing.reset();
+    soundMemo = {};
+    quietUntil = performance.now() + 1200;
+    disposeView();
+    gameOver = null;
+    lobby = null;
+    endedCatchUp = !msg.game;
+    // The final catch-up of a finished game comes in the burst after the welcome; a game that starts later is live.
+    if (endedCatchUp) {
+      setTimeout(() => {
+        if (!endedCatchUp) return;
+        endedCatchUp = false;
+        if (view && !gameOver) showView();
+      }, 1500);
+    }
+    if (msg.role === 'board') {
+      me = { role: 'board', name: null, team: null, player: null };
+      store('pl:boardRoom', msg.room);
+      whoLine.textContent = `Board · room ${msg.room}`;
+      renderBoard();
+      show('board');
+      return;
+    }
+    me = { role: 'player', player: msg.player, name: msg.name, team: msg.team, code: msg.code };
+    hello = { type: 'hello', protocol: 1, room: msg.room, role: 'player', resume: msg.token, clock: true };
+    store(seatKey(msg.room, msg.name), { token: msg.token, code: msg.code, name: msg.name, team: msg.team });
+    store(lastKey(msg.room), msg.name);
+    rememberTeam(msg.team);
+    whoLine.textContent = `${msg.name} · ${msg.team}`;
+    renderLobby();
+    if (!msg.game) show('lobby');
+    else {
+      fill(screens.game, el('p', { class: 'muted', text: `Catching up with ${TITLES[msg.game] || msg.game}…` }));
+      show('game');
+    }
+    return;
+  }
+  if (msg.type === 'error') {
+    wantOpen = false;
+    if (ws) ws.close();
+    ws = null;
+    if (msg.code === 'bad_token' && hello && hello.resume) {
+      // The seat is gone (expired, kicked, left): forget it and join afresh.
+      forgetSeat(true);
+      hello = null;
+      toast('Your place in the room has expired — join again.', 'error');
+      showJoin(msg.message);
+      return;
+    }
+    if (msg.code === 'bad_name' || msg.code === 'bad_field') {
+      showJoin(msg.message);
+      return;
+    }
+    showRefused(msg.code, msg.message);
+  }
+}
+
+function forgetSeat(keepName = false) {
+  if (!room) return;
+  const last = store(lastKey(room));
+  if (last) store(seatKey(room, last), null);
+  if (!keepName) store(lastKey(room), null);
+}
+
+// ---- refusals ----
+function showRefused(code, message = '') {
+  disconnect();
+  const actions = [];
+  let title = 'Could not join';
+  let text = message;
+  const again = (label = 'Join again') =>
+    el('button', { class: 'wide', text: label, on: { click: () => showJoin() } });
+  switch (code) {
+    case 'wrong_room':
+      title = 'No such room';
+      text = `${message} Check the code on the host's screen.`;
+      room = isBoard ? null : room;
+      actions.push(el('button', { class: 'wide', text: 'Type the room code', on: { click: () => {
+        room = null;
+        showJoin();
+      } } }));
+      break;
+    case 'name_taken':
+      title = 'That name is taken';
+      text = 'Someone in this room already plays under that name. Choose another name. If it is you: your first '
+        + 'phone comes back by itself; or come back on this network with the same name after that phone went '
+        + 'away; or enter the rejoin code it showed you.';
+      actions.push(again('Choose another name'));
+      actions.push(el('button', { class: 'wide secondary', text: 'I have my rejoin code',
+        on: { click: () => showJoin(null, true) } }));
+      break;
+    case 'kicked':
+      title = 'You were removed from the room';
+      text = message || 'The host removed you from the room.';
+      forgetSeat();
+      actions.push(again('Join again'));
+      break;
+    case 'banned':
+      title = 'Not allowed in tonight';
+      actions.push(again('Back'));
+      break;
+    case 'replaced':
+      title = 'Playing on another screen';
+      text = 'You joined again from another tab or device, so this one stopped.';
+      actions.push(el('button', { class: 'wide', text: 'Play here instead', on: { click: () => {
+        failures = 0;
+        showConnecting();
+        connect();
+      } } }));
+      break;
+    case 'host_gone':
+    case 'shutdown':
+      title = 'The host has gone';
+      text = code === 'shutdown' ? message || 'The host shut down.'
+        : 'The game host cannot be reached. Is the laptop on and on this network?';
+      actions.push(el('button', { class: 'wide', text: 'Try again', on: { click: () => {
+        failures = 0;
+        if (hello) {
+          showConnecting();
+          connect();
+        } else showJoin();
+      } } }));
+      // Keep looking for the host in the background: a restarted host (--resume) takes the token back.
+      if (hello && hello.resume) {
+        wantOpen = true;
+        failures = Math.max(failures, 3);
+        retryTimer = setTimeout(connect, 3000);
+      }
+      break;
+    case 'full':
+    case 'rate_limited':
+      title = 'The host is busy';
+      text = `${message} Try again in a moment.`;
+      actions.push(again('Try again'));
+      break;
+    case 'storage':
+      title = 'The host cannot save right now';
+      actions.push(again('Try again'));
+      break;
+    default:
+      actions.push(again('Back'));
+  }
+  fill(screens.refused, el('h1', { text: title }), el('p', { text }), el('div', { class: 'stack' }, actions));
+  show('refused');
+}
+
+function showConnecting() {
+  fill(screens.connecting, el('h1', { text: 'Connecting…' }),
+    el('p', { class: 'muted', text: 'Finding the game host on this network.' }));
+  show('connecting');
+}
+
+// ---- join (with a peek at the room's teams through a board connection, which can see the lobby) ----
+let peek = null;
+function closePeek() {
+  if (peek) {
+    const p = peek;
+    peek = null;
+    try {
+      p.send(JSON.stringify({ type: 'bye' }));
+      p.close(1000);
+    } catch {
+      /* gone */
+    }
+  }
+}
+function openPeek(code, onTeams, onWrongRoom) {
+  closePeek();
+  let s;
+  try {
+    s = new WebSocket(wsUrl());
+  } catch {
+    return;
+  }
+  peek = s;
+  const g = new Growing();
+  s.onopen = () => s.send(JSON.stringify({ type: 'hello', protocol: 1, room: code, role: 'board', id: 'peek' }));
+  s.onmessage = (ev) => {
+    if (peek !== s) return;
+    let m;
+    try {
+      m = JSON.parse(ev.data);
+    } catch {
+      return;
+    }
+    if (m.re === 'peek' && m.type === 'error') {
+      closePeek();
+      if (m.code === 'wrong_room') onWrongRoom(m.message);
+      return;
+    }
+    if (m.type === 'ping') s.send(JSON.stringify({ type: 'pong' }));
+    const r = g.apply(m);
+    if (r && r.resync) s.send(JSON.stringify({ type: 'resync', state: r.resync }));
+    if (r && r.whole && r.state === 'lobby') onTeams(r.whole.teams || [], r.whole.players || []);
+    if (r && r.whole && r.state === 'teams') onTeams((r.whole.teams || []).map((t) => t.team), []);
+  };
+}
+
+function showJoin(error = null, withCode = false) {
+  disconnect();
+  const saved = room ? store(lastKey(room)) : null;
+  const roomInput = el('input', { id: 'room', name: 'room', autocomplete: 'off', autocapitalize: 'characters',
+    maxlength: 8, inputmode: 'text', spellcheck: 'false', value: room || '', placeholder: 'ABCD' });
+  const nameInput = el('input', { id: 'name', name: 'name', autocomplete: 'nickname', maxlength: 24,
+    enterkeyhint: 'go', value: saved || '', placeholder: 'Your name' });
+  const teamInput = el('input', { id: 'team', name: 'team', autocomplete: 'off', maxlength: 24,
+    placeholder: 'A new team, or leave empty' });
+  const codeInput = el('input', { id: 'code', name: 'code', autocomplete: 'off', autocapitalize: 'characters',
+    maxlength: 7, spellcheck: 'false', placeholder: 'e.g. KXT4M9R' });
+  const err = el('p', { class: 'error', role: 'alert', text: error || '' });
+  const roomErr = el('p', { class: 'error', role: 'alert' });
+  const teamChips = el('div', { class: 'chips', role: 'group', 'aria-label': 'Teams in the room' });
+  const recentChips = el('div', { class: 'chips', role: 'group', 'aria-label': 'Your recent teams' });
+  let chosen = null;
+  const chip = (t) => el('button', { type: 'button', class: 'secondary', 'aria-pressed': 'false', text: t,
+    on: { click: (e) => {
+      chosen = t;
+      teamInput.value = t;
+      for (const b of document.querySelectorAll('.chips button')) b.setAttribute('aria-pressed', 'false');
+      e.currentTarget.setAttribute('aria-pressed', 'true');
+    } } });
+  const showTeams = (teams, players) => {
+    fill(teamChips, teams.length ? teams.map(chip) : el('span', { class: 'muted', text: 'No teams yet: start one.' }));
+    teamHint.textContent = players.length ? `${players.length} in the room.` : '';
+  };
+  const teamHint = el('p', { class: 'muted' });
+  const recent = store('pl:teams') || [];
+  fill(recentChips, recent.map(chip));
+  teamInput.addEventListener('input', () => {
+    chosen = null;
+    for (const b of document.querySelectorAll('.chips button')) b.setAttribute('aria-pressed', 'false');
+  });
+  const startPeek = () => {
+    const code = roomInput.value.trim();
+    roomErr.textContent = '';
+    if (roomPattern.test(code)) openPeek(code.toUpperCase(), showTeams, (m) => (roomErr.textContent = m));
+  };
+  roomInput.addEventListener('change', startPeek);
+
+  const form = el('form', { on: { submit: (e) => {
+    e.preventDefault();
+    const code = roomInput.value.trim().toUpperCase();
+    const name = nameInput.value.trim();
+    const team = (chosen || teamInput.value).trim();
+    if (!roomPattern.test(code)) {
+      err.textContent = 'The room code is 4 to 8 letters or digits, as shown on the host\'s screen.';
+      roomInput.focus();
+      return;
+    }
+    if (isBoard) {
+      room = code;
+      joinAsBoard();
+      return;
+    }
+    if (!name) {
+      err.textContent = 'Type your name.';
+      nameInput.focus();
+      return;
+    }
+    room = code;
+    const seat = store(seatKey(code, name));
+    hello = seat && seat.token
+      ? { type: 'hello', protocol: 1, room: code, role: 'player', resume: seat.token, clock: true }
+      : { type: 'hello', protocol: 1, room: code, role: 'player', name, team, clock: true };
+    const rejoin = codeInput.value.trim().toUpperCase();
+    if (withCode && rejoin) hello.code = rejoin; // taken by hosts that let a JSON hello rejoin with the code
+    if (!isBoard && location.pathname.replace(/\//g, '').toUpperCase() !== code) history.replaceState(null, '', `/${code}`);
+    closePeek();
+    failures = 0;
+    showConnecting();
+    connect();
+  } } },
+  el('label', { for: 'room', text: 'Room code' }), roomInput, roomErr,
+  isBoard ? null : [
+    el('label', { for: 'name', text: 'Your name' }), nameInput,
+    el('label', { id: 'team-label', text: 'Your team' }),
+    el('p', { class: 'muted', text: 'Tap a team to join it, or type a new one.' }),
+    teamChips, teamHint,
+    recent.length ? [el('p', { class: 'muted', text: 'Your recent teams:' }), recentChips] : null,
+    el('label', { for: 'team', text: 'New team' }), teamInput,
+    withCode ? [el('label', { for: 'code', text: 'Rejoin code (from your other device)' }), codeInput] : null,
+  ],
+  err,
+  el('button', { type: 'submit', class: 'wide', text: isBoard ? 'Show the board' : 'Join' }));
+  fill(screens.join, el('h1', { text: isBoard ? 'Board for the projector' : 'Join the game' }), form);
+  show('join');
+  if (!room) roomInput.focus();
+  startPeek();
+}
+
+function joinAsBoard() {
+  hello = { type: 'hello', protocol: 1, room, role: 'board', clock: true };
+  failures = 0;
+  showConnecting();
+  connect();
+}
+
+// ---- lobby ----
+function groupByTeam(players, teams) {
+  const by = new Map((teams || []).map((t) => [t, []]));
+  for (const p of players || []) {
+    if (!by.has(p.team)) by.set(p.team, []);
+    by.get(p.team).push(p);
+  }
+  return by;
+}
+
+function lobbyList(mine) {
+  if (!lobby) return el('p', { class: 'muted', text: 'Waiting for the room…' });
+  const blocks = [];
+  const grouped = [...groupByTeam(lobby.players, lobby.teams)];
+  grouped.sort((a, b) => (b[0] === mine) - (a[0] === mine)); // your own team first
+  for (const [team, players] of grouped) {
+    blocks.push(el('div', { class: 'team-block card' },
+      el('h3', { text: team === mine ? `${team} (your team)` : team }),
+      el('ul', { class: 'players' }, players.map((p) => el('li', {},
+        el('span', { text: p.name }),
+        p.connected ? null : el('span', { class: 'away', text: '(away)' }))))));
+  }
+  const hallLine = hall ? el('p', { class: 'muted',
+    text: `${hall.count} players in ${hall.teams.length} teams: ${hall.teams.map((t) => `${t.team} ${t.players}`).join(' · ')}` })
+    : null;
+  return [el('p', { text: `${lobby.count} ${lobby.count === 1 ? 'player' : 'players'} in room ${lobby.room}.` }),
+    hallLine, blocks];
+}
+
+function rejoinCodeBox() {
+  if (!me || !me.code) return null;
+  const out = el('p', { class: 'secret big', 'aria-live': 'polite' });
+  const btn = el('button', { class: 'quiet wide', 'aria-expanded': 'false', text: 'Show my rejoin code',
+    on: { click: () => {
+      const open = btn.getAttribute('aria-expanded') !== 'true';
+      btn.setAttribute('aria-expanded', String(open));
+      btn.textContent = open ? 'Hide my rejoin code' : 'Show my rejoin code';
+      out.textContent = open ? me.code : '';
+      hint.hidden = !open;
+    } } });
+  const hint = el('p', { class: 'muted', hidden: true,
+    text: `To play on from a laptop: connect with nc or telnet and type: rejoin ${me.name} ${me.code}. Keep it to yourself.` });
+  return el('div', { class: 'card' }, btn, out, hint);
+}
+
+function renderLobby() {
+  if (!me || me.role !== 'player') return renderBoard();
+  let sure = false;
+  const leave = el('button', { class: 'quiet wide', text: 'Leave the room', on: { click: async () => {
+    if (!sure) {
+      sure = true;
+      leave.textContent = 'Tap again to leave for good';
+      return;
+    }
+    wantOpen = false;
+    rawSend({ type: 'bye' });
+    forgetSeat();
+    hello = null;
+    setTimeout(() => showJoin(), 200);
+  } } });
+  const finals = gameOver ? finalBlock(gameOver) : null;
+  fill(screens.lobby,
+    el('h1', { text: 'Lobby' }),
+    el('p', { class: 'status-line', text: waitingNotice || 'Waiting for the host to start a game.' }),
+    finals,
+    lobbyList(me.team),
+    rejoinCodeBox(),
+    leave);
+}
+
+// ---- board (projector) ----
+function renderBoard() {
+  if (!me || me.role !== 'board') return;
+  const url = `${location.host}/${lobby ? lobby.room : room}`;
+  const top = el('div', { class: 'center' },
+    el('p', { class: 'big', text: 'Join on your phone:' }),
+    el('p', { class: 'huge', text: url }),
+    el('div', { id: 'qr', 'aria-hidden': 'true' }),
+    el('p', { text: `Room code ${lobby ? lobby.room : room}` }));
+  if (view && !gameOver) {
+    fill(screens.board, el('h1', { class: 'center', text: TITLES[viewGame] || viewGame }),
+      el('p', { class: 'center muted', text: `Join: ${url}` }), view.root);
+    return;
+  }
+  fill(screens.board, top, gameOver ? finalBlock(gameOver) : null, el('div', { class: 'cols' }, lobbyList(null)));
+}
+
+// ---- games ----
+function disposeView() {
+  if (view) {
+    try {
+      view.dispose();
+    } catch {
+      /* a view's own trouble */
+    }
+  }
+  view = null;
+  viewGame = null;
+}
+
+const ctx = {
+  send,
+  stamp: (eventOrTime) => clock.stamp(typeof eventOrTime === 'number' ? eventOrTime : eventOrTime.timeStamp),
+  clock,
+  hostNow: () => clock.hostNow(),
+  get me() {
+    return me;
+  },
+  el,
+  sound: (name, msg) => sound.play(name, msg),
+  speak: (word, opts) => performance.now() >= quietUntil && !endedCatchUp && sound.speak(word, opts),
+  speechLang,
+  moment,
+  store,
+  vibrate: (pattern) => {
+    try {
+      if (navigator.vibrate && navigator.userActivation?.hasBeenActive !== false) navigator.vibrate(pattern);
+    } catch {
+      /* not allowed */
+    }
+  },
+  notice: (text, kind) => toast(text, kind),
+  get paused() {
+    return pausedNow;
+  },
+};
+
+function startView(game) {
+  disposeView();
+  gameOver = null;
+  waitingNotice = null;
+  const mode = MODES[game];
+  viewGame = game;
+  view = mode ? mode.create(ctx) : unsupported(game);
+  if (endedCatchUp) return; // kept out of sight until it proves live: a finished game's scores show in the lobby
+  showView();
+}
+
+function showView() {
+  if (me.role === 'board') {
+    renderBoard();
+    show('board');
+  } else {
+    const mode = MODES[viewGame];
+    fill(screens.game, el('h1', { class: 'game-title', text: mode ? mode.title : TITLES[viewGame] || viewGame }),
+      view.root);
+    show('game');
+  }
+}
+
+function unsupported(game) {
+  const root = el('div', {}, el('p', { class: 'big', text: 'This game is not on phones yet — use a laptop.' }),
+    el('p', { class: 'muted', text: `${TITLES[game] || game} runs; join it from a laptop with nc or the Partyline client.` }));
+  return { root, handle: () => false, dispose() {} };
+}
+
+function finalBlock(msg) {
+  const mine = me && me.role === 'player' ? me.team : null;
+  let list;
+  if (msg.type === 'ended') list = el('p', { text: msg.reason || 'The game is over.' });
+  else if (msg.ranking && msg.ranking[0] && 'totalMs' in msg.ranking[0]) {
+    list = podium(msg.ranking, mine, (r) => `${r.stations} · ${mmss(r.totalMs)}`);
+  } else if (msg.ranking && msg.ranking[0] && 'player' in msg.ranking[0]) {
+    list = [podium(msg.ranking, me ? me.name : null, (r) => `${r.score}`, 'player'), el('h3', { text: 'Teams' }),
+      standings(msg.teams, mine)];
+  } else list = podium(msg.ranking, mine);
+  return el('div', { class: 'card final', role: 'region', 'aria-label': 'Final scores' },
+    el('h2', { text: msg.type === 'ended' ? 'Game over' : 'Final scores' }), list);
+}
+
+function dispatch(msg) {
+  const g = growing.apply(msg);
+  if (g) {
+    if (g.resync) rawSend({ type: 'resync', state: g.resync });
+    if (!g.whole) return;
+    msg = g.whole;
+  }
+  switch (msg.type) {
+    case 'lobby':
+      lobby = msg;
+      if (me && me.role === 'board' && !view) renderBoard();
+      else if (screens.lobby.hidden === false || !view) renderLobby();
+      return;
+    case 'teams':
+      hall = msg;
+      renderLobby();
+      return;
+    case 'notice':
+      toast(msg.message);
+      if (!view || gameOver) {
+        waitingNotice = msg.message;
+        renderLobby();
+      }
+      break;
+    case 'error':
+      if (msg.code === 'kicked') return showRefused('kicked', msg.message);
+      if (msg.code === 'full' || msg.code === 'rate_limited') {
+        if (!joined) return showRefused(msg.code, msg.message);
+      }
+      toast(msg.message || msg.code, 'error');
+      return;
+    case 'closing':
+      if (msg.code === 'replaced') return showRefused('replaced', msg.reason);
+      if (msg.code === 'shutdown') return showRefused('shutdown', msg.reason);
+      if (msg.code === 'bye') {
+        wantOpen = false;
+        return;
+      }
+      return; // idle: the close brings us back
+    case 'paused':
+      pausedNow = true;
+      document.getElementById('overlay-text').textContent = msg.reason || 'The game is paused. It goes on when the host resumes it.';
+      overlay.hidden = false;
+      break;
+    case 'resumed':
+      pausedNow = false;
+      overlay.hidden = true;
+      break;
+    case 'game':
+      if (msg.game && (!view || viewGame !== msg.game || gameOver)) {
+        if (gameOver) endedCatchUp = false; // a new game starts
+        startView(msg.game);
+      }
+      break;
+    default:
+  }
+  if (view) {
+    try {
+      view.handle(msg);
+    } catch (e) {
+      console.error(e);
+    }
+    playFor(msg);
+  }
+  sound.music(me && me.role === 'board' && viewGame === 'hunt' && view && !gameOver && msg.type !== 'scoreboard'
+    && msg.type !== 'ended');
+  if ((msg.type === 'scoreboard' && msg.final) || (msg.type === 'ended' && view)) {
+    gameOver = msg;
+    pausedNow = false;
+    overlay.hidden = true;
+    if (endedCatchUp) {
+      endedCatchUp = false;
+      if (me.role === 'board') renderBoard();
+      else renderLobby();
+      return;
+    }
+    if (me.role === 'board') renderBoard();
+    else {
+      const back = el('button', { class: 'wide secondary', text: 'Back to the lobby', on: { click: () => {
+        renderLobby();
+        show('lobby');
+      } } });
+      const block = finalBlock(msg);
+      screens.game.insertBefore(block, view ? view.root : null);
+      screens.game.insertBefore(back, view ? view.root : null);
+      block.scrollIntoView({ block: 'start' });
+    }
+  }
+}
+
+// ---- start ----
+function boot() {
+  if (isBoard) {
+    if (room) joinAsBoard();
+    else showJoin();
+    return;
+  }
+  if (room) {
+    const last = store(lastKey(room));
+    const seat = last ? store(seatKey(room, last)) : null;
+    if (seat && seat.token) {
+      me = { role: 'player', name: seat.name, team: seat.team, code: seat.code };
+      hello = { type: 'hello', protocol: 1, room, role: 'player', resume: seat.token, clock: true };
+      showConnecting();
+      connect();
+      return;
+    }
+  }
+  showJoin();
+}
+boot();

@@ -1,0 +1,162 @@
+// DOM helpers: text goes in only as text (textContent / text nodes), attributes only from an allow-list.
+// Nothing here (or anywhere in the page) uses innerHTML.
+
+const SVG_NS = 'http://www.w3.org/2000/svg';
+const ATTRS = new Set([
+  'id', 'class', 'type', 'role', 'for', 'name', 'placeholder', 'autocomplete', 'autocapitalize', 'autocorrect',
+  'inputmode', 'maxlength', 'minlength', 'enterkeyhint', 'spellcheck', 'lang', 'dir', 'title', 'tabindex', 'hidden',
+  'disabled', 'readonly', 'required', 'pattern', 'aria-label', 'aria-live', 'aria-hidden', 'aria-pressed',
+  'aria-describedby', 'aria-labelledby', 'aria-current', 'aria-busy', 'aria-atomic', 'aria-valuenow',
+  'aria-valuemin', 'aria-valuemax', 'aria-disabled', 'aria-modal', 'aria-expanded', 'aria-controls',
+  'viewBox', 'width', 'height', 'x', 'y', 'x1', 'y1', 'x2', 'y2', 'cx', 'cy', 'r', 'rx', 'ry', 'd', 'points',
+  'fill', 'stroke', 'stroke-width', 'stroke-linecap', 'text-anchor', 'dominant-baseline', 'font-size',
+  'preserveAspectRatio', 'focusable', 'transform', 'textLength', 'lengthAdjust',
+]);
+const BOOLEAN_PROPS = new Set(['disabled', 'hidden', 'readonly', 'required']);
+
+/**
+ * Makes an element. `tag` may be `svg:rect` for SVG. `props`: `text` (set as textContent), `value` (an input's
+ * value), `on` ({event: handler}), `data` ({key: value} → data-key), any allow-listed attribute (others throw).
+ * Children: nodes, strings (as text nodes), arrays of those, null/false (skipped).
+ */
+export function el(tag, props = {}, ...children) {
+  const svg = tag.startsWith('svg:');
+  const node = svg ? document.createElementNS(SVG_NS, tag.slice(4)) : document.createElement(tag);
+  for (const [k, v] of Object.entries(props || {})) {
+    if (v == null || v === false) continue;
+    if (k === 'text') node.textContent = String(v);
+    else if (k === 'value') node.value = String(v);
+    else if (k === 'on') for (const [ev, fn] of Object.entries(v)) node.addEventListener(ev, fn);
+    else if (k === 'data') for (const [dk, dv] of Object.entries(v)) node.setAttribute(`data-${safeData(dk)}`, String(dv));
+    else if (ATTRS.has(k)) node.setAttribute(k, v === true && BOOLEAN_PROPS.has(k) ? '' : String(v));
+    else throw new Error(`attribute not allowed: ${k}`);
+  }
+  append(node, children);
+  return node;
+}
+
+function safeData(k) {
+  if (!/^[a-z][a-z0-9-]*$/.test(k)) throw new Error(`data attribute not allowed: ${k}`);
+  return k;
+}
+
+/** Appends children (nodes, strings as text, arrays; null/false skipped). */
+export function append(node, children) {
+  for (const c of children.flat(Infinity)) {
+    if (c == null || c === false) continue;
+    node.appendChild(typeof c === 'object' ? c : document.createTextNode(String(c)));
+  }
+  return node;
+}
+
+/** Replaces all children of `node`. */
+export function fill(node, ...children) {
+  node.replaceChildren();
+  return append(node, children);
+}
+
+/** Shows the screen `<section data-screen=id>` inside `root` and hides the others; focuses its heading. */
+export function screen(root, id) {
+  for (const s of root.querySelectorAll(':scope > [data-screen]')) s.hidden = s.dataset.screen !== id;
+  const shown = root.querySelector(`:scope > [data-screen="${id}"]`);
+  const h = shown && shown.querySelector('h1, h2');
+  if (h && !shown.contains(document.activeElement)) {
+    h.setAttribute('tabindex', '-1');
+    h.focus({ preventScroll: true });
+  }
+  return shown;
+}
+
+/** "1:05" / "0:09" for a number of ms (rounded up to whole seconds). */
+export function mmss(ms) {
+  const s = Math.max(0, Math.ceil(ms / 1000));
+  return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, '0')}`;
+}
+
+/** "1st", "2nd", "3rd", "4th", … */
+export function ordinal(n) {
+  const t = n % 100;
+  if (t >= 11 && t <= 13) return `${n}th`;
+  return `${n}${['th', 'st', 'nd', 'rd'][n % 10] || 'th'}`;
+}
+
+/**
+ * A countdown shown in `node`: `start(msLeft)` counts down from now, `stop()` freezes, `paused(bool)`.
+ * `onTick(ms)` optional. Uses a timer of 250 ms (no animation frames, so reduced motion is not an issue).
+ */
+export function countdown(node, label = '', onTick = null) {
+  let end = null;
+  let left = null;
+  let timer = null;
+  const draw = () => {
+    const ms = end != null ? Math.max(0, end - performance.now()) : left;
+    node.textContent = ms == null ? '' : `${label}${mmss(ms)}`;
+    node.classList.toggle('low', ms != null && ms < 5500);
+    if (onTick) onTick(ms);
+    if (ms === 0) stopTimer();
+  };
+  const stopTimer = () => {
+    if (timer) clearInterval(timer);
+    timer = null;
+  };
+  return {
+    start(ms, newLabel) {
+      if (newLabel != null) label = newLabel;
+      stopTimer();
+      if (ms == null) {
+        end = null;
+        left = null;
+        draw();
+        return;
+      }
+      end = performance.now() + ms;
+      left = ms;
+      timer = setInterval(draw, 250);
+      draw();
+    },
+    pause() {
+      if (end != null) left = Math.max(0, end - performance.now());
+      end = null;
+      stopTimer();
+      draw();
+    },
+    stop() {
+      end = null;
+      left = null;
+      stopTimer();
+      node.textContent = '';
+    },
+    get left() {
+      return end != null ? Math.max(0, end - performance.now()) : left;
+    },
+  };
+}
+
+/** A standings list ({team|player, score, rank}) as an ordered list element. */
+export function standings(ranking, mine, fmt = (r) => `${r.score}`, key = null) {
+  return el('ol', { class: 'ranking' },
+    (ranking || []).map((r) => {
+      const who = key ? r[key] : r.team ?? r.player;
+      return el('li', { class: who === mine ? 'mine' : null },
+        el('span', { class: 'rank', text: r.rank ?? '' }),
+        el('span', { class: 'who', text: who }),
+        el('span', { class: 'score', text: fmt(r) }));
+    }));
+}
+
+/**
+ * Final scores as a podium: the first three on steps (second, first, third from the left; read in rank order),
+ * the rest listed below. Rows as in `standings`.
+ */
+export function podium(ranking, mine, fmt = (r) => `${r.score}`, key = null) {
+  const rows = ranking || [];
+  const who = (r) => (key ? r[key] : r.team ?? r.player);
+  const top = rows.slice(0, 3);
+  return el('div', { class: 'podium-box' },
+    el('ol', { class: 'podium', 'aria-label': 'Podium' }, top.map((r, i) => el('li', {
+      class: `p${i + 1}${who(r) === mine ? ' mine' : ''}` },
+    el('span', { class: 'who', text: who(r) }),
+    el('span', { class: 'score', text: fmt(r) }),
+    el('span', { class: 'step', text: r.rank ?? i + 1 })))),
+    rows.length > 3 ? standings(rows.slice(3), mine, fmt, key) : null);
+}

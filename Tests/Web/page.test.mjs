@@ -1,0 +1,75 @@
+// Static checks of the phone page's assets against WEB-CONTRACT.md: shape of the mode modules, no HTML insertion,
+// no inline script or style, nothing from another origin, and the weight limit.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync, readdirSync, statSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { dirname, join } from 'node:path';
+
+const web = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'Sources', 'Host', 'Web');
+const files = readdirSync(web);
+const MODES = ['shaky', 'queen', 'words', 'fly', 'outsider', 'hunt'];
+
+test('the assets are flat files and weigh at most 150 KiB', () => {
+  let total = 0;
+  for (const f of files) {
+    const st = statSync(join(web, f));
+    assert.ok(st.isFile(), `${f} is a file`);
+    total += st.size;
+  }
+  assert.ok(total <= 150 * 1024, `${total} bytes`);
+  for (const f of ['index.html', 'style.css', 'app.js', 'delta.js', 'clock.js', 'ui.js', 'sound.js']) {
+    assert.ok(files.includes(f), f);
+  }
+});
+
+test('every mode has its file, with the contract shape and its wire name', async () => {
+  for (const name of MODES) {
+    const file = `mode-${name}.js`;
+    assert.ok(files.includes(file), file);
+    const mod = (await import(join(web, file))).default;
+    assert.equal(mod.name, name);
+    assert.equal(typeof mod.title, 'string');
+    assert.equal(typeof mod.create, 'function');
+  }
+  const app = readFileSync(join(web, 'app.js'), 'utf8');
+  for (const name of MODES) assert.match(app, new RegExp(`import ${name} from './mode-${name}\\.js'`));
+  assert.match(app, /from '\.\/sound\.js'/);
+});
+
+test('the header has one mute switch, a real button with aria-pressed, and the board its "tap to enable sound"', () => {
+  const html = readFileSync(join(web, 'index.html'), 'utf8');
+  assert.equal(html.match(/<button id="mute" type="button"[^>]*aria-pressed="false"/g)?.length, 1);
+  assert.ok(html.indexOf('id="mute"') < html.indexOf('</header>'), 'in the header');
+  assert.match(html, /<button id="sound-on" type="button"[^>]*hidden>Tap to enable sound<\/button>/);
+});
+
+test('no script inserts HTML or evaluates text, and nothing loads from another origin', () => {
+  for (const f of files) {
+    const text = readFileSync(join(web, f), 'utf8');
+    const code = text.replace(/^\s*\/\/.*$/gm, '');
+    for (const bad of ['innerHTML', 'outerHTML =', 'insertAdjacentHTML', 'document.write', 'eval(', 'new Function',
+      "setAttribute('style'", 'srcdoc', '@import', 'url(http']) {
+      assert.ok(!code.includes(bad), `${f} uses ${bad}`);
+    }
+    assert.ok(!/https?:\/\/(?!www\.w3\.org\/2000\/svg)/.test(code), `${f} names another origin`);
+  }
+});
+
+test('index.html has no inline script, style or handler, loads the module and the sheet, and allows zoom', () => {
+  const html = readFileSync(join(web, 'index.html'), 'utf8');
+  assert.match(html, /<script type="module" src="\/app\.js"><\/script>/);
+  assert.match(html, /<link rel="stylesheet" href="\/style\.css">/);
+  assert.match(html, /<meta name="viewport" content="width=device-width, initial-scale=1">/);
+  assert.ok(!/user-scalable|maximum-scale/.test(html));
+  assert.ok(!/<script(?![^>]*\bsrc=)/.test(html), 'inline script');
+  assert.ok(!/<style|\sstyle=/.test(html), 'inline style');
+  assert.ok(!/\son[a-z]+=/.test(html), 'inline handler');
+});
+
+test('the style sheet follows the phone setting, reduced motion, and 16 px text', () => {
+  const css = readFileSync(join(web, 'style.css'), 'utf8');
+  assert.match(css, /prefers-color-scheme: dark/);
+  assert.match(css, /prefers-reduced-motion: reduce/);
+  for (const m of css.matchAll(/font-size:\s*(\d+)px/g)) assert.ok(Number(m[1]) >= 16, `font-size ${m[1]}px`);
+});
