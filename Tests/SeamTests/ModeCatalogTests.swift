@@ -37,6 +37,7 @@ struct ModeCatalogTests {
     @Test func aWireWithoutItsHostAndClientFilesStopsBothCatalogs() {
         let host = ModeCatalog.built(from: GameModes.wires + [BrokenWire.self])
         #expect(host.catalog.entries.map(\.name) == GameModes.names)
+        #expect(host.problems.contains("Mode \"broken\" has no phone view: add Sources/Host/Web/mode-broken.js."))
         #expect(
             host.problems.contains(
                 "Mode \"broken\" has no host entry: make its wire a HostedWire in Sources/Host/Games/."))

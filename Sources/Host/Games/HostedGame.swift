@@ -441,7 +441,8 @@ struct ModeCatalog: Sendable {
     /// The catalog of `wires` and what is wrong with it (empty when nothing is).
     static func built(from wires: [any GameWire.Type]) -> (catalog: ModeCatalog, problems: [String]) {
         let entries = wires.compactMap { ($0 as? any HostedWire.Type)?.hostEntry }
-        return (ModeCatalog(entries: entries), GameModes.problems(wires: wires, hostModes: entries.map(\.name)))
+        let problems = GameModes.problems(wires: wires, hostModes: entries.map(\.name), webAssets: WebAssets.names)
+        return (ModeCatalog(entries: entries), problems)
     }
 
     /// The mode called `name` or one of its aliases (any case).

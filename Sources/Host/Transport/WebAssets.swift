@@ -5,8 +5,19 @@ enum WebAssets {
     /// Every file of `Sources/Host/Web/` by name. A file added there must be listed here too (SwiftPM lists no
     /// names); the end-to-end tests fetch every file of that folder and fail on one that is missing.
     static let files: [String: [UInt8]] = [
-        "index.html": PackageResources.index_html,
         "app.js": PackageResources.app_js,
+        "clock.js": PackageResources.clock_js,
+        "delta.js": PackageResources.delta_js,
+        "index.html": PackageResources.index_html,
+        "mode-fly.js": PackageResources.mode_fly_js,
+        "mode-hunt.js": PackageResources.mode_hunt_js,
+        "mode-outsider.js": PackageResources.mode_outsider_js,
+        "mode-queen.js": PackageResources.mode_queen_js,
+        "mode-shaky.js": PackageResources.mode_shaky_js,
+        "mode-words.js": PackageResources.mode_words_js,
+        "sound.js": PackageResources.sound_js,
+        "style.css": PackageResources.style_css,
+        "ui.js": PackageResources.ui_js,
     ]
 
     /// The names served, each at `/<name>`.
