@@ -358,8 +358,9 @@ public struct MessageFields: Sendable {
         }
         // A fraction or an out-of-range number is shown as sent: "not a number" would confuse.
         guard real.rounded() == real else { throw error(.badField, "\"\(key)\" must be a whole number, not \(value).") }
-        // Whole, but written with an exponent (1e16) or beyond what 64 bits hold (2^63 and up).
-        guard real >= -0x1p63, real < 0x1p63 else {
+        // Whole, but written with an exponent (1e16) or beyond what 64 bits hold (2^63 and up, -2^63 - 1 and
+        // down). -2^63 itself arrives as an int; a double equal to it is a number below it rounded up (-2^63 - 1).
+        guard real > -0x1p63, real < 0x1p63 else {
             throw error(.badField, "\"\(key)\" is out of range: \(value) is not between \(Int64.min) and \(Int64.max).")
         }
         return Int64(real)
