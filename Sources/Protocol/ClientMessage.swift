@@ -244,6 +244,9 @@ public enum FieldLimits {
     public static let text = 200
     /// Longest room code.
     public static let room = 12
+    /// Most UTF-8 bytes in one character (grapheme cluster) of a field: a flag is 8, an emoji with a skin tone 8,
+    /// a keycap 7; more is a letter piled with marks.
+    public static let characterBytes = 32
 }
 
 /// Turns one wire line into a `ClientEnvelope`, or a `ProtocolError` saying exactly what is wrong.
@@ -337,9 +340,13 @@ public struct MessageFields: Sendable {
         guard case .string(let text) = value else {
             throw error(.badField, "\"\(key)\" must be a string, not \(value.kindName).")
         }
-        // Characters are counted as people see them; the byte cap stops a "character" built of thousands of marks.
-        guard text.count <= limit, text.utf8.count <= limit * 4 else {
-            throw error(.badField, "\"\(key)\" is longer than \(limit) characters.")
+        // Characters are counted as people see them (grapheme clusters: a flag is one, PROTOCOL.md §5); a cap per
+        // character stops a "character" built of thousands of marks.
+        guard text.count <= limit else { throw error(.badField, "\"\(key)\" is longer than \(limit) characters.") }
+        guard text.allSatisfy({ $0.utf8.count <= FieldLimits.characterBytes }) else {
+            throw error(
+                .badField,
+                "\"\(key)\" has a character built of too many marks (over \(FieldLimits.characterBytes) bytes).")
         }
         return text
     }

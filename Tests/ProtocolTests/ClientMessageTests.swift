@@ -96,6 +96,17 @@ private func failure(_ text: String, sourceLocation: SourceLocation = #_sourceLo
         #expect(
             failure(#"{"type":"hello","room":"ABCDEFGHIJKLM"}"#)?.message == #""room" is longer than 12 characters."#)
         #expect(failure(#"{"type":"hello","role":"administratorxyz"}"#)?.code == .badField)
+        // Grapheme clusters, as §5 says: a flag (two scalars, 8 bytes) is one character, whatever its bytes.
+        let flags = "Ann" + String(repeating: "🇳🇴", count: 21)
+        #expect(
+            message(#"{"type":"hello","room":"R","name":"\#(flags)"}"#)
+                == .message(.hello(Hello(room: "R", name: flags))))
+        #expect(
+            failure(#"{"type":"hello","name":"\#(flags)🇳🇴"}"#)?.message == #""name" is longer than 24 characters."#)
+        let emoji = "Ann" + String(repeating: "🎉", count: 22)
+        #expect(failure(#"{"type":"hello","name":"\#(emoji)"}"#)?.message == #""name" is longer than 24 characters."#)
+        let piled = "A" + String(repeating: "\u{301}", count: 40)  // one character, 81 bytes
+        #expect(failure(#"{"type":"hello","name":"\#(piled)"}"#)?.message.contains("too many marks") == true)
     }
 
     // MARK: the other types
