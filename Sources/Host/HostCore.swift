@@ -455,6 +455,15 @@ final class HostCore: SessionHandler {
 
     func play(_ request: PlayRequest, by player: PlayerRef, session: Session, id: JSONValue?) {
         if let refusal = savingRefusal { return sessions.send(ErrorReply(.storage, refusal), to: session, re: id) }
+        // An operator's command (a quizmaster's `judge`) is refused for its role before any game or mode check.
+        if room.catalog.entry(forAction: request.type) == nil,
+            let owner = room.catalog.entries.first(where: { $0.commandTypes.contains(request.type) })
+        {
+            return sessions.send(
+                ErrorReply(
+                    .forbidden, "\(request.type) is the organiser's command in \(owner.title); players cannot use it."),
+                to: session, re: id)
+        }
         guard let game = room.game else {
             return sessions.send(
                 ErrorReply(.noGame, "No game is running yet; wait for the organiser to start one."), to: session, re: id
