@@ -31,4 +31,29 @@ struct HardeningSeamTests {
         #expect(refusal.code == "forbidden")
         #expect(refusal.message.contains("organiser"), "\(refusal.message)")
     }
+
+    @Test func aStrangersWrongRejoinCodesNeverLockOutTheRealPlayerBehindTheSameAddress() throws {
+        let host = try EmbeddedHost()
+        let (tex, code) = try ComingBackTests.textPlayer(host, "Tex", team: "Green", from: "10.0.0.1")
+        ComingBackTests.drop(host, tex)
+        // A stranger on the same shared address (a school's NAT) guesses from several connections.
+        var refused = 0
+        var answered = 0
+        for _ in 0..<4 {
+            let stranger = host.connect(peer: "10.0.0.1")
+            for guess in ["AAAAAAA", "CCCCCCC", "EEEEEEE", "FFFFFFF", "HHHHHHH", "KKKKKKK"] {
+                stranger.send(line: "rejoin Tex \(guess)")
+                let reply = stranger.text()
+                if reply.contains("Too many rejoin attempts") { refused += 1 }
+                if reply.contains("No player \"Tex\" has that code") { answered += 1 }
+            }
+        }
+        // The first connection gets five tries; once the address guessed wrong five times, one a connection.
+        #expect(answered == 5 + 1 + 1 + 1, "guesses answered: \(answered)")
+        #expect(refused == 24 - answered)
+        // The real player, on a connection of their own from the same address, comes straight back.
+        let back = host.connect(peer: "10.0.0.1")
+        back.send(line: "rejoin Tex \(code)")
+        #expect(back.text().contains("Welcome, Tex!"))
+    }
 }
