@@ -56,4 +56,26 @@ struct HardeningSeamTests {
         back.send(line: "rejoin Tex \(code)")
         #expect(back.text().contains("Welcome, Tex!"))
     }
+
+    @Test func boardHandsOffKeepsCompoundWordHandsFromBoardsButNotFromOperators() throws {
+        for (option, boardsSee) in [("", true), (" board-hands=off", false)] {
+            let host = try EmbeddedHost()
+            let board = try host.watcher(.board)
+            let admin = try host.watcher(.admin)
+            let ann = try host.player("Ann", team: "Red")
+            _ = board.drain()
+            _ = admin.drain()
+            #expect(host.console("start words cards" + option).joined().contains("bad_option") == false)
+            #expect(host.core.room.game is WordsHost, "\(option) starts")
+            let hands = { (connection: EmbeddedConnection) in connection.types().filter { $0 == "hand" }.count }
+            #expect(hands(ann) == 1)
+            #expect(hands(admin) == 1, "operators always see the hands\(option)")
+            #expect((hands(board) > 0) == boardsSee, "boards\(option)")
+            // A board joining late gets the same in its catch-up.
+            let late = try host.watcher(.board)
+            #expect(late.received.contains { $0["type"] == "hand" } == boardsSee, "late board\(option)")
+            let lateAdmin = try host.watcher(.admin)
+            #expect(lateAdmin.received.contains { $0["type"] == "hand" })
+        }
+    }
 }
