@@ -51,6 +51,8 @@ final class HostCore: SessionHandler {
     /// The address each player last played from, by player id: a dropped player may take their name back from
     /// it (kept in memory only: after a restart, the rejoin code or the token does it).
     private var lastAddresses: [String: String] = [:]
+    /// Wrong guesses at a game's secrets (a hunt's check-in codes) per connection and per address.
+    private var guessLimits = GuessLimits()
     /// When each address gave a wrong `rejoin` name or code lately, to keep the short codes from being guessed.
     private var wrongRejoins: [String: [Int64]] = [:]
 
@@ -484,6 +486,10 @@ final class HostCore: SessionHandler {
                 ErrorReply(.wrongGame, "\(game.mode.title) has no \"\(request.type)\"\(owner)."), to: session, re: id)
         }
         guard let member = room.room.player(id: player.id) else { return }
+        let isGuess = game.isGuess(request)
+        if isGuess, let refusal = guessLimits.refusal(session: session, at: now) {
+            return sessions.send(ErrorReply(.rateLimited, refusal), to: session, re: id)
+        }
         let arrival = now
         let isFair = options.isFairnessEnabled
         session.clock.notePathRoundTrip(sessions.outlet.pathRoundTrip(of: session.id))
@@ -509,6 +515,10 @@ final class HostCore: SessionHandler {
                 }
             }
             if let refusal = step.refusal {
+                // A wrong code counts, and so does the one that locks the team (refused as `code_locked`).
+                if isGuess && [.wrongCode, .codeLocked].contains(refusal.code) {
+                    guessLimits.noteWrong(session: session, at: arrival)
+                }
                 sessions.send(ErrorReply(refusal.code, refusal.message), to: session, re: id)
             } else if let id {
                 sessions.send(OkReply(), to: session, re: id)

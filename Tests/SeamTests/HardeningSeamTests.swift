@@ -78,4 +78,112 @@ struct HardeningSeamTests {
             #expect(lateAdmin.received.contains { $0["type"] == "hand" })
         }
     }
+
+    // MARK: Guessing hunt codes
+
+    /// A hunt with the office stations, started with the given players already joined.
+    private func officeHunt(_ host: EmbeddedHost, options: String = "") throws {
+        try host.addOfficeHunt()
+        let started = host.console("start hunt office fixed 45" + options)
+        #expect(started.first == "Started Station hunt.", "\(started)")
+    }
+
+    @Test func wrongCodesFromManyTeamsOnOneAddressAreLimitedAndCostOtherAddressesNothing() throws {
+        let host = try EmbeddedHost()
+        var guessers: [EmbeddedConnection] = []
+        for index in 0..<8 {
+            let connection = host.connect(peer: "10.9.9.9")
+            connection.send([
+                "type": "hello", "room": "ROOM", "name": .string("G\(index)"), "team": .string("T\(index)"),
+            ])
+            _ = try connection.expect("welcome")
+            guessers.append(connection)
+        }
+        let honest = try host.player("Ann", team: "Red")  // 127.0.0.1
+        try officeHunt(host)
+        // Four wrong codes per team (one short of each team's lock), from eight throwaway teams on one address.
+        var wrong = 0
+        var limited: [String] = []
+        for connection in guessers {
+            for attempt in 0..<4 {
+                connection.send(["type": "checkin", "code": .string("ZZZ\(attempt)"), "id": 1])
+                let reply = try connection.expect("error")
+                if reply["code"] == "wrong_code" { wrong += 1 }
+                if reply["code"] == "rate_limited" { limited.append(reply["message"]?.stringValue ?? "") }
+            }
+        }
+        #expect(wrong == GuessLimits.perAddress, "the address's wrong codes stop at its limit")
+        #expect(limited.count == 32 - GuessLimits.perAddress)
+        #expect(limited.allSatisfy { $0.contains("network address") && $0.contains("try again in 60 s") }, "\(limited)")
+        // Refused guesses are not tried: even the right code waits, so refusing tells nothing about a code.
+        guessers[7].send(["type": "checkin", "code": "FRDG", "id": 2])
+        #expect(try guessers[7].expect("error")["code"] == "rate_limited")
+        // The honest team on its own address checks in at once.
+        honest.send(["type": "checkin", "code": "FRDG", "id": 3])
+        #expect(try honest.expect("ok")["re"] == 3)
+        // A minute later the address may guess again.
+        host.advance(by: 60_000)
+        guessers[7].send(["type": "checkin", "code": "FRDG", "id": 4])
+        #expect(try guessers[7].expect("ok")["re"] == 4)
+    }
+
+    @Test func oneConnectionsWrongCodesAreLimitedAcrossTheTeamsLocks() throws {
+        let host = try EmbeddedHost()
+        let ann = try host.player("Ann", team: "Red")
+        try officeHunt(host)
+        var codes: [String] = []
+        for round in 0..<2 {
+            if round > 0 { host.advance(by: 30_000) }  // the team's 30-second lock passes; the connection's minute not
+            for attempt in 0..<5 {
+                ann.send(["type": "checkin", "code": .string("ZZ\(round)\(attempt)"), "id": 1])
+                codes.append(try ann.expect("error")["code"]?.stringValue ?? "")
+            }
+        }
+        // Each fifth wrong code locks the team (and counts); ten in a minute are all one connection may make.
+        let round = ["wrong_code", "wrong_code", "wrong_code", "wrong_code", "code_locked"]
+        #expect(codes == round + round)
+        ann.send(["type": "checkin", "code": "FRDG", "id": 2])  // the team is locked too; the connection says first
+        let refusal = try ann.expect("error")
+        #expect(refusal["code"] == "rate_limited")
+        #expect(refusal["message"]?.stringValue?.contains("this connection: try again in 30 s") == true, "\(refusal)")
+        host.advance(by: 30_000)
+        ann.send(["type": "checkin", "code": "FRDG", "id": 3])
+        #expect(try ann.expect("ok")["re"] == 3)
+    }
+
+    @Test func aTeamFormedMidHuntWaitsBeforeCheckingInAndStaysOutOfTheProgressUntilItDoes() throws {
+        let host = try EmbeddedHost()
+        let ann = try host.player("Ann", team: "Red")
+        let board = try host.watcher(.board)
+        try officeHunt(host)
+        _ = board.drain()
+        let late = try host.player("Lou", team: "Late")
+        #expect(try late.expect("clue")["station"] == 1, "a late team gets its clue at once")
+        // Ghost teams: no row for a team that never checked in, live or in a catch-up.
+        let isProgress = { (message: JSONValue) in message["type"] == "progress" || message["type"] == "progressUpdate"
+        }
+        #expect(!board.drain().filter(isProgress).contains { $0.description.contains("Late") })
+        let lateBoard = try host.watcher(.board)
+        #expect(lateBoard.received.filter(isProgress).count == 1)
+        #expect(!lateBoard.received.filter(isProgress).contains { $0.description.contains("Late") })
+        late.send(["type": "checkin", "code": "FRDG", "id": 1])
+        let wait = try late.expect("error")
+        #expect(wait["code"] == "code_locked")
+        #expect(wait["message"]?.stringValue?.contains("joined the running hunt") == true, "\(wait)")
+        #expect(wait["message"]?.stringValue?.contains("60 seconds") == true, "\(wait)")
+        ann.send(["type": "checkin", "code": "FRDG", "id": 2])
+        #expect(try ann.expect("ok")["re"] == 2, "a team there at the start never waits")
+        host.advance(by: 60_000)
+        late.send(["type": "checkin", "code": "FRDG", "id": 3])
+        #expect(try late.expect("ok")["re"] == 3)
+        #expect(
+            board.drain().filter(isProgress).contains { $0.description.contains("Late") },
+            "its row appears at its first check-in")
+        // The scoreboard leaves out a ghost team too.
+        _ = try host.player("Gus", team: "Ghost")
+        host.console("end")
+        let scoreboard = try board.expect("scoreboard")
+        let teams = scoreboard["ranking"]?.arrayValue?.compactMap { $0["team"]?.stringValue } ?? []
+        #expect(Set(teams) == ["Red", "Late"], "\(teams)")
+    }
 }

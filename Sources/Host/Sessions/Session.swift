@@ -102,6 +102,8 @@ final class Session {
     var outstandingSyncs: [Int64: Int64] = [:]
     /// When this connection tried `rejoin` lately (`HostCore.rejoin` allows a few a minute per connection).
     var rejoinTries: [Int64] = []
+    /// When this connection last tried a station hunt check-in code that was wrong (`HostCore` limits guessing).
+    var wrongCheckIns: [Int64] = []
 
     init(id: SessionID, peer: String, now: Int64) {
         self.id = id
