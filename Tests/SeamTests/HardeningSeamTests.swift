@@ -186,4 +186,32 @@ struct HardeningSeamTests {
         let teams = scoreboard["ranking"]?.arrayValue?.compactMap { $0["team"]?.stringValue } ?? []
         #expect(Set(teams) == ["Red", "Late"], "\(teams)")
     }
+
+    // MARK: Big rooms
+
+    @Test func aTwoThousandTeamHuntStartWalksTheConnectionsAFewTimesNotOncePerTeam() throws {
+        let host = try EmbeddedHost()
+        try host.addOfficeHunt()
+        let teams = 2_000
+        // Two thousand one-player teams join in one turn of the loop (a turn each would cost the test minutes).
+        for index in 0..<teams {
+            let id = SessionID(value: 10_000 + index)
+            host.core.opened(id, peer: "10.1.1.1")
+            let hello = #"{"type":"hello","room":"ROOM","name":"P\#(index)","team":"T\#(index)"}"#
+            host.core.received(Array(hello.utf8), from: id)
+        }
+        host.turn()
+        let admin = try host.watcher(.admin)
+        _ = admin.drain()
+        let before = host.core.room.connectionsWalked
+        #expect(host.console("start hunt office fixed 45").first == "Started Station hunt.")
+        // Each team's clue and each team's feed line for the operators: finding the operators once per line was
+        // 2,000 walks over 2,001 connections (four million); once per step it is a few walks.
+        let walked = host.core.room.connectionsWalked - before
+        #expect(walked <= 10 * (teams + 1), "connections walked for the start: \(walked)")
+        let feed = admin.drain().filter { $0["type"] == "feed" }
+        #expect(feed.filter { $0["text"]?.stringValue?.contains("heads for station 1/3") == true }.count == teams)
+        let last = host.outlet.take(SessionID(value: 10_000 + teams - 1)).flatMap(\.bytes)
+        #expect(String(decoding: last, as: UTF8.self).contains(#""type":"clue""#), "the last team got its clue")
+    }
 }
