@@ -173,6 +173,7 @@ struct HardeningSeamTests {
         #expect(wait["message"]?.stringValue?.contains("60 seconds") == true, "\(wait)")
         ann.send(["type": "checkin", "code": "FRDG", "id": 2])
         #expect(try ann.expect("ok")["re"] == 2, "a team there at the start never waits")
+        ann.send(["type": "hint"])  // Red's time now has 20 s of penalties
         host.advance(by: 60_000)
         late.send(["type": "checkin", "code": "FRDG", "id": 3])
         #expect(try late.expect("ok")["re"] == 3)
@@ -183,8 +184,9 @@ struct HardeningSeamTests {
         _ = try host.player("Gus", team: "Ghost")
         host.console("end")
         let scoreboard = try board.expect("scoreboard")
-        let teams = scoreboard["ranking"]?.arrayValue?.compactMap { $0["team"]?.stringValue } ?? []
-        #expect(Set(teams) == ["Red", "Late"], "\(teams)")
+        let ranking = scoreboard["ranking"]?.arrayValue ?? []
+        let ranks = ranking.compactMap { row in row["team"]?.stringValue.map { "\($0) #\(row["rank"] ?? .null)" } }
+        #expect(ranks == ["Late #1", "Red #2"], "the ghost at 0:00 neither shows nor ranks above Red: \(ranks)")
     }
 
     // MARK: Big rooms

@@ -516,9 +516,16 @@ final class HuntHost: GameAdapter {
         HuntWire.Progress(teams: game.progress.filter { game.isShown($0.team) }.map(HuntWire.TeamProgress.init(row:)))
     }
 
-    /// The ranking everyone sees: ghost teams left out (the game log keeps every team).
+    /// The ranking everyone sees: ghost teams left out (the game log keeps every team) and the ranks counted
+    /// among the teams shown, so no ghost at 0:00 ranks above a team that took a hint.
     private var shownRanking: [HuntWire.Ranked] {
-        Self.ranking((game.finalRanking ?? game.ranking).filter { game.isShown($0.team) })
+        var shown = (game.finalRanking ?? game.ranking).filter { game.isShown($0.team) }
+        for index in shown.indices {  // in ranking order: equal stations and time share the rank above
+            let previous = index > 0 ? shown[index - 1] : nil
+            let isTie = previous.map { $0.stations == shown[index].stations && $0.totalMs == shown[index].totalMs }
+            shown[index].rank = isTie == true ? previous!.rank : index + 1
+        }
+        return Self.ranking(shown)
     }
 
     var scores: (any HostMessage)? {
