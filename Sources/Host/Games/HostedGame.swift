@@ -229,6 +229,9 @@ protocol HostedGame: AnyObject {
     func awaitsTypedLine(from player: Player) -> Bool
     /// Whether the game allows `player` something beyond playing.
     func grants(_ permission: Permission, to player: Player) -> Bool
+    /// Whether `request` guesses at a secret (a hunt's check-in code): the host then limits wrong guesses per
+    /// connection and per address (`GuessLimits`), besides whatever the game limits per team.
+    func isGuess(_ request: PlayRequest) -> Bool
     /// Writes what outlives the game besides its log (a hunt's hall of fame); called once, when it is over.
     func keepRecords(in storage: Storage)
 }
@@ -302,6 +305,8 @@ extension GameAdapter {
     }
 
     var operatorPrompt: String? { nil }
+
+    func isGuess(_ request: PlayRequest) -> Bool { false }
 
     var operatorBriefing: [String] { [] }
 

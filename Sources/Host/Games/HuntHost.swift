@@ -117,7 +117,10 @@ final class HuntHost: GameAdapter {
         let settings = HuntSettings(
             order: order, minutes: try options.integer("minutes", default: 45, in: HuntSettings.minutesRange),
             penaltySeconds: try options.integer("penaltySeconds", default: 30, in: HuntSettings.penaltySecondsRange),
-            isForgiving: !(try options.bool("strict", default: context.options.isStrict)))
+            isForgiving: !(try options.bool("strict", default: context.options.isStrict)),
+            lateTeamWaitSeconds: try options.integer(
+                "lateWaitSeconds", default: HuntSettings.defaultLateTeamWaitSeconds,
+                in: HuntSettings.lateTeamWaitSecondsRange))
         var rng = SplitMix64(seed: context.seed)
         let seed = rng.next()
         let formatter = DateFormatter()
@@ -193,6 +196,9 @@ final class HuntHost: GameAdapter {
     }
 
     func includes(_ player: Player) -> Bool { game.team(named: player.team) != nil }
+
+    /// A check-in tries a code: the host limits wrong ones per connection and address too.
+    func isGuess(_ request: PlayRequest) -> Bool { request.type == "checkin" }
 
     func playerJoined(_ player: Player, at now: Instant) -> Step {
         guard !includes(player) else { return Step() }
@@ -389,7 +395,7 @@ final class HuntHost: GameAdapter {
     private static func fame(_ hall: HallOfFame) -> [HuntWire.Fame] { HallsOfFame.fame(hall) }
 
     private var scoreboard: HuntWire.Scoreboard {
-        HuntWire.Scoreboard(ranking: Self.ranking(game.finalRanking ?? game.ranking), hallOfFame: Self.fame(hallOfFame))
+        HuntWire.Scoreboard(ranking: shownRanking, hallOfFame: Self.fame(hallOfFame))
     }
 
     func messages(for effects: [StationHunt.Effect], at now: Instant) -> [Outgoing] {
@@ -504,13 +510,26 @@ final class HuntHost: GameAdapter {
         return messages
     }
 
-    /// Every team's public progress, for live and catch-up alike.
+    /// Every team's public progress, for live and catch-up alike: ghost teams (formed mid-hunt, never checked in)
+    /// left out.
     private var progress: HuntWire.Progress {
-        HuntWire.Progress(teams: game.progress.map(HuntWire.TeamProgress.init(row:)))
+        HuntWire.Progress(teams: game.progress.filter { game.isShown($0.team) }.map(HuntWire.TeamProgress.init(row:)))
+    }
+
+    /// The ranking everyone sees: ghost teams left out (the game log keeps every team) and the ranks counted
+    /// among the teams shown, so no ghost at 0:00 ranks above a team that took a hint.
+    private var shownRanking: [HuntWire.Ranked] {
+        var shown = (game.finalRanking ?? game.ranking).filter { game.isShown($0.team) }
+        for index in shown.indices {  // in ranking order: equal stations and time share the rank above
+            let previous = index > 0 ? shown[index - 1] : nil
+            let isTie = previous.map { $0.stations == shown[index].stations && $0.totalMs == shown[index].totalMs }
+            shown[index].rank = isTie == true ? previous!.rank : index + 1
+        }
+        return Self.ranking(shown)
     }
 
     var scores: (any HostMessage)? {
-        HuntWire.Scores(final: game.phase == .finished, ranking: Self.ranking(game.finalRanking ?? game.ranking))
+        HuntWire.Scores(final: game.phase == .finished, ranking: shownRanking)
     }
 
     var gameLog: JSONValue {

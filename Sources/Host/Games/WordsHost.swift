@@ -3,7 +3,8 @@ import Protocol
 import Rules
 
 /// Compound words on the wire: turns picks, rolls and moves into `CompoundWords` events and its effects into
-/// messages. A team's hand and card go to that team and to spectators; the rest goes to everyone.
+/// messages. A team's hand and card go to that team and to spectators (boards only unless `board-hands=off`); the
+/// rest goes to everyone.
 ///
 /// Live messages and a late joiner's catch-up are built by the same functions from the same Rules values.
 final class WordsHost: GameAdapter {
@@ -19,6 +20,9 @@ final class WordsHost: GameAdapter {
         var words: [WordEntry]
         var board: DiceBoard?
         var settings: CompoundWords.Settings
+        /// Whether boards see each team's hand and card live (`board-hands=off` keeps them to the team and the
+        /// operators, for a classroom); nil, as in journals written before the option, is on.
+        var boardHands: Bool?
         /// The game's seed, as decimal text: JSON numbers cannot carry every UInt64 exactly.
         var seedText: String
         var seed: UInt64 { UInt64(seedText) ?? 0 }
@@ -43,7 +47,7 @@ final class WordsHost: GameAdapter {
     }
 
     /// Reads `start` options: `exercise` (cards), `list` (en; for the board, a board id too), `level` (1, or the
-    /// board's), `board`, `lockoutSeconds`, `lines` (bingo) and `places`.
+    /// board's), `board`, `lockoutSeconds`, `lines` (bingo), `places` and `boardHands` (on).
     static func make(options: StartOptions, context: GameContext) throws(RuleError) -> WordsHost {
         let lists = context.tools.tool(ContentTool<WordLists>.self)?.library ?? WordListLibrary()
         let boards = context.tools.tool(ContentTool<DiceBoards>.self)?.library ?? DiceBoardLibrary()
@@ -101,6 +105,7 @@ final class WordsHost: GameAdapter {
             }
         }
         let places = try options.integer("places", default: 0, in: 0...100)
+        let boardHands = try options.bool("boardHands", default: true)
         // The teams with someone here (away players' teams would be ghosts that never finish), as in Shaky Words.
         let teams = context.room.teams.filter { team in context.room.members(of: team).contains(where: \.isConnected) }
         guard !teams.isEmpty else {
@@ -113,7 +118,7 @@ final class WordsHost: GameAdapter {
         return try WordsHost(
             record: StartRecord(
                 teams: teams, listID: list.id, listName: list.name, level: level, words: words, board: board,
-                settings: settings, seedText: String(context.seed)))
+                settings: settings, boardHands: boardHands ? nil : false, seedText: String(context.seed)))
     }
 
     var startRecord: JSONValue { (try? JSONCoding.encode(record)) ?? .null }
@@ -253,9 +258,12 @@ final class WordsHost: GameAdapter {
             + (answer.correct ? "right" : "wrong") + ", \(seconds)"
     }
 
-    /// Hands and cards go to their team and to boards and operators.
+    /// Whether boards see every team's hand and card (the `board-hands` start option; operators always do).
+    private var showsHandsOnBoards: Bool { record.boardHands ?? true }
+
+    /// Hands and cards go to their team and to operators, and to boards unless `board-hands=off`.
     private func own(_ team: String, _ message: any HostMessage) -> [Outgoing] {
-        [Outgoing(.team(team), message), Outgoing(.spectators, message)]
+        [Outgoing(.team(team), message), Outgoing(showsHandsOnBoards ? .spectators : .operators, message)]
     }
 
     func messages(for effects: [CompoundWords.Effect], at now: Instant) -> [Outgoing] {
@@ -312,7 +320,9 @@ final class WordsHost: GameAdapter {
                 }
             }
             if let answer = team.lastAnswer { messages.append(result(answer)) }
-            let maySee = viewer.role != .player || viewer.team.map { Room.key($0) == Room.key(name) } == true
+            let maySee =
+                viewer.role == .admin || (viewer.role == .board && showsHandsOnBoards)
+                || (viewer.role == .player && viewer.team.map { Room.key($0) == Room.key(name) } == true)
             if maySee {
                 if game.settings.exercise == .bingo {
                     messages.append(card(name, word: team.hand?.word, cells: team.cells))

@@ -520,7 +520,8 @@ public struct LetMeFly: SteeredMode, Codable, Sendable, Equatable {
         switch quality {
         case .clean:
             if FlyPhysics.extendsStreak(heightMm: thrown.heightMm) { player.streak += 1 }
-            player.cleanRun += 1
+            // A phone that hardly left the hand is no catch to be proud of: it neither counts nor breaks the run.
+            if FlyPhysics.isRealFlight(heightMm: thrown.heightMm) { player.cleanRun += 1 }
         case .fumbled:
             player.streak = 0
             player.cleanRun = 0
@@ -539,7 +540,7 @@ public struct LetMeFly: SteeredMode, Codable, Sendable, Equatable {
         results.append(result)
 
         var effects: [Effect] = [.caught(result)]
-        if quality != .dropped {
+        if quality != .dropped && FlyPhysics.isRealFlight(heightMm: thrown.heightMm) {
             effects += award(.firstCatch, to: index)
             if thrown.heightMm >= 5000 { effects += award(.club5, to: index) }
             if thrown.heightMm >= 10000 { effects += award(.club10, to: index) }

@@ -98,6 +98,13 @@ public struct StationHunt: SteeredMode, Codable, Sendable, Equatable {
     /// Every team's public progress, in join order.
     public var progress: [Progress] { teams.map(progressRow) }
 
+    /// Whether `team` belongs in the progress and rankings everyone sees: every team there at the start, and a team
+    /// formed mid-hunt once it checked in somewhere (one that never did is a ghost, shown to operators only).
+    public func isShown(_ team: String) -> Bool {
+        guard let state = states[team] else { return false }
+        return !state.joinedLate || state.hasCheckedIn
+    }
+
     /// Every solve so far as the operators saw it, oldest first.
     public var solveLog: [(team: String, solved: Solved)] {
         var log: [(team: String, solved: Solved)] = []
@@ -159,6 +166,11 @@ public struct StationHunt: SteeredMode, Codable, Sendable, Equatable {
             guard phase != .finished else { throw Self.gameOver }
             try register(team, startingCount: nil)
             if phase == .running {
+                // A team formed mid-hunt costs a wait before its first check-in (and shows in the progress only
+                // once it checked in), so throwaway teams multiply neither guesses nor rows.
+                states[team]!.joinedLate = true
+                let wait = settings.lateTeamWaitSeconds ?? 0
+                if wait > 0 { states[team]!.lockedUntil = now.advanced(bySeconds: wait) }
                 effects.append(.clue(team: team, clue(states[team]!)))
                 effects.append(.progress([progressRow(team)]))
             }
@@ -240,6 +252,12 @@ public struct StationHunt: SteeredMode, Codable, Sendable, Equatable {
         }
         if let lockedUntil = state.lockedUntil, now < lockedUntil {
             let seconds = (now.milliseconds(until: lockedUntil) + 999) / 1000
+            if state.joinedLate && !state.hasCheckedIn && state.wrongCodes == 0 {
+                throw RuleError(
+                    .codeLocked,
+                    "Your team joined the running hunt: it may check in \(seconds) seconds from now. Find the station "
+                        + "meanwhile.")
+            }
             throw RuleError(
                 .codeLocked, "Too many wrong codes: check-ins are locked for \(seconds) more seconds.")
         }
@@ -257,10 +275,14 @@ public struct StationHunt: SteeredMode, Codable, Sendable, Equatable {
                 states[team]!.wrongCodes = 0
                 states[team]!.lockedUntil = nil
                 states[team]!.hintsShown = 0
+                let isFirst = !states[team]!.hasCheckedIn
+                states[team]!.hasCheckedIn = true
                 if case .puzzle(let puzzle) = hunt.stations[index].task {
                     states[team]!.words = DifficultyDraw.shuffled(puzzle.words, using: &rng)
                 }
-                return [.task(team: team, task(states[team]!))]
+                // A late team's row joins everyone's progress at its first check-in.
+                let shown: [Effect] = isFirst && state.joinedLate ? [.progress([progressRow(team)])] : []
+                return [.task(team: team, task(states[team]!))] + shown
             }
             if place < state.solvedCount {
                 throw RuleError(.alreadyCheckedIn, "Your team already solved that station; follow your clue onwards.")
