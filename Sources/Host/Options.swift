@@ -102,12 +102,11 @@ struct HostOptions {
     }
 
     /// The command-line options of the modes' house rules, from their start options' declarations, each under its
-    /// first mode's section; `extra` adds host-only options to a mode's section (`--fairness` to Shaky Words').
+    /// first mode's section; `extra` adds host-only options to the end of a mode's section (`--fairness` to Shaky Words').
     static func houseRuleOptions(
         extra: [String: [CommandLineOption<HostOptions>]] = [:]
     ) -> [CommandLineOption<HostOptions>] {
         var options: [CommandLineOption<HostOptions>] = []
-        var sectionsDone: Set<String> = []
         for (game, option) in GameModes.houseRules() {
             guard let flag = option.houseRule else { continue }
             let section = houseRuleSection(game)
@@ -134,17 +133,14 @@ struct HostOptions {
                         OptionValue<String>.text(placeholder: "WORD").map(
                             JSONValue.string, back: { $0.stringValue ?? "" }), help: option.help, section: section))
             }
-            if !sectionsDone.contains(game.name), let more = extra[game.name] {
-                sectionsDone.insert(game.name)
-                options += more
-            }
         }
-        return options
+        // The help lists options by section, so the extras join their mode's section wherever they stand.
+        return options + GameModes.wires.flatMap { extra[$0.name] ?? [] }
     }
 
-    /// The help heading of a mode's house rules.
+    /// The help heading of a mode's house rules (a flag such as `--strict` presets every mode that declares it).
     static func houseRuleSection(_ game: any GameWire.Type) -> String {
-        "\(game.title.uppercased()) HOUSE RULES (each can also be set per game in start \(game.name))"
+        "\(game.title.uppercased()) HOUSE RULES (each can also be set per game in start)"
     }
 
     /// Whether `code` can be a room code: 2 to 12 letters or digits (ASCII), as `--room` takes and the journal keeps.

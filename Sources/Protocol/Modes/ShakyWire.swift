@@ -26,7 +26,7 @@ public enum ShakyWire: GameWire {
                 "strict", help: "no forgiveness for small spelling mistakes", houseRule: "--strict",
                 switchWords: ["strict", "--strict"]),
             .choice(
-                "judge", ["manual", "auto"], default: "auto",
+                "judge", ["auto", "manual"], default: "auto",
                 help: "auto: the host judges answers; manual: every answer waits for your accept/reject",
                 houseRule: "--judge"),
             .flag("judgeByHand", help: "judge's first spelling: on is judge=manual"),
