@@ -102,7 +102,8 @@ struct HostOptions {
     }
 
     /// The command-line options of the modes' house rules, from their start options' declarations, each under its
-    /// first mode's section; `extra` adds host-only options to the end of a mode's section (`--fairness` to Shaky Words').
+    /// first mode's section; `extra` adds host-only options to the end of a mode's section (`--fairness` to Shaky
+    /// Words').
     static func houseRuleOptions(
         extra: [String: [CommandLineOption<HostOptions>]] = [:]
     ) -> [CommandLineOption<HostOptions>] {

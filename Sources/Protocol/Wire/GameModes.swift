@@ -69,7 +69,8 @@ public enum GameModes {
                 {
                     problems.append(
                         "Mode \"\(wire.name)\"'s option \"\(other.key)\" takes the house rule "
-                            + "\(option.houseRule ?? "") with another kind or default than mode \"\(first.name)\"'s \"\(option.key)\": "
+                            + "\(option.houseRule ?? "") with another kind or default than mode "
+                            + "\"\(first.name)\"'s \"\(option.key)\": "
                             + "one flag must mean one thing.")
                 }
             }
