@@ -717,6 +717,9 @@ final class HostCore: SessionHandler {
         for entry in room.catalog.entries {
             lines.append("  " + entry.startGrammar.usage)
             if let example = entry.startGrammar.example { lines.append("      e.g. " + example) }
+            if !entry.startGrammar.options.isEmpty {
+                lines += StartOption.helpLines(entry.startGrammar.options, indent: "      ")
+            }
         }
         lines += [
             "  next · pause · continue · end   steer the running game",

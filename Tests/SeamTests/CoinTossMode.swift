@@ -100,7 +100,8 @@ struct CoinToss: SteeredMode, Codable, Sendable, Equatable {
 enum CoinWire: GameWire {
     static let name = "coin"
     static let title = "Coin toss"
-    static let startGrammar = StartGrammar(count: "rounds", usage: "start coin [ROUNDS]")
+    static let startGrammar = StartGrammar(
+        game: name, options: [.number("rounds", 1...20, default: 3, help: "tosses", bareWord: "ROUNDS")])
 
     struct Intro: GameIntro {
         static let type = "game"
@@ -220,7 +221,7 @@ final class CoinHost: GameAdapter {
     static let entry = ModeEntry(
         CoinHost.self, aliases: ["coins"],
         make: { (options, context) throws(RuleError) in
-            let rounds = try options.integer("rounds", default: 3, in: 1...20)
+            let rounds = try options.integer("rounds")
             return try CoinHost(StartRecord(teams: context.room.teams, rounds: rounds, seed: String(context.seed)))
         },
         restore: { try CoinHost(JSONCoding.decode(StartRecord.self, from: $0)) })

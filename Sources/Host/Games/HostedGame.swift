@@ -480,7 +480,8 @@ struct ModeCatalog: Sendable {
         guard let entry = entry(named: name) else {
             throw RuleError(.unknownGame, "There is no game \"\(name)\". Games: \(summary).")
         }
-        let read = StartOptions(fields: options)
+        let read = StartOptions(
+            fields: options, declared: entry.startGrammar.options, houseRules: context.options.houseRules)
         let game = try entry.make(read, context)
         let ignored = read.unreadOption(in: entry.title)
         if refusingUnknownOptions, let ignored { throw RuleError(.badOption, ignored) }
@@ -496,37 +497,53 @@ struct ModeCatalog: Sendable {
     }
 }
 
-/// Reads typed start options with clear errors, in the words the operator typed them (`answer-seconds`), and
-/// remembers which keys the mode asked for, so that a key no mode reads is refused instead of silently ignored.
+/// Reads typed start options by the mode's declarations (`StartGrammar.options`: range, choices, default, house
+/// rule) with clear errors, in the words the operator typed them (`answer-seconds`), and remembers which keys the
+/// mode asked for, so that a key the mode does not read is refused instead of silently ignored.
 final class StartOptions {
     let fields: JSONObject
+    /// The mode's declared options; reading an undeclared key is a programming error.
+    let declared: [StartOption]
+    /// The host's house rules by flag (`--answer-seconds`), which replace the declared defaults.
+    let houseRules: [String: JSONValue]
     /// Every key the mode asked for, present or not, in the order it asked.
     private(set) var askedKeys: [String] = []
 
-    init(fields: JSONObject) {
+    /// Options `fields` read by `declared`, with the host's `houseRules` as defaults.
+    init(fields: JSONObject, declared: [StartOption] = [], houseRules: [String: JSONValue] = [:]) {
         self.fields = fields
+        self.declared = declared
+        self.houseRules = houseRules
     }
 
     /// How the operator writes `key` on the console (`answerSeconds` → `answer-seconds`).
-    static func spoken(_ key: String) -> String {
-        var text = ""
-        for character in key {
-            if character.isUppercase {
-                text += "-" + character.lowercased()
-            } else {
-                text.append(character)
-            }
-        }
-        return text
-    }
+    static func spoken(_ key: String) -> String { StartOption.spoken(key) }
 
     private func field(_ key: String) -> JSONValue? {
         if !askedKeys.contains(key) { askedKeys.append(key) }
         return fields[key]
     }
 
-    func integer(_ key: String, default value: Int, in range: ClosedRange<Int>) throws(RuleError) -> Int {
-        guard let field = field(key) else { return value }
+    /// The declaration of `key`, which the mode must have declared.
+    private func option(_ key: String) -> StartOption {
+        guard let option = declared.first(where: { $0.key == key }) else {
+            preconditionFailure("The start option \"\(key)\" is read but not declared in the wire's startGrammar.")
+        }
+        return option
+    }
+
+    /// The default of `option`: the host's house rule, else the declared default.
+    private func defaultValue(of option: StartOption) -> JSONValue? {
+        option.houseRule.flatMap { houseRules[$0] } ?? option.defaultValue
+    }
+
+    /// A whole number within the declared range; `value` replaces the default when it depends on the game.
+    func integer(_ key: String, default value: Int? = nil) throws(RuleError) -> Int {
+        let option = option(key)
+        guard case .wholeNumber(let range) = option.kind else { preconditionFailure("\(key) is no whole number") }
+        guard let field = field(key) else {
+            return value ?? defaultValue(of: option)?.intValue.map { Int($0) } ?? range.lowerBound
+        }
         guard let number = field.intValue, range.contains(Int(number)) else {
             throw RuleError(
                 .badOption,
@@ -535,15 +552,19 @@ final class StartOptions {
         return Int(number)
     }
 
-    func bool(_ key: String, default value: Bool) throws(RuleError) -> Bool {
-        guard let field = field(key) else { return value }
+    /// An on/off option; `value` replaces the default when it depends on the game.
+    func bool(_ key: String, default value: Bool? = nil) throws(RuleError) -> Bool {
+        let option = option(key)
+        guard let field = field(key) else { return value ?? defaultValue(of: option)?.boolValue ?? false }
         guard let flag = field.boolValue else {
             throw RuleError(.badOption, "\(StartOptions.spoken(key)) must be true or false.")
         }
         return flag
     }
 
+    /// The word given for `key`, or nil when it is absent.
     func string(_ key: String) throws(RuleError) -> String? {
+        _ = option(key)
         guard let field = field(key) else { return nil }
         guard let text = field.stringValue else {
             throw RuleError(.badOption, "\(StartOptions.spoken(key)) must be a word, not a number or a list.")
@@ -551,7 +572,23 @@ final class StartOptions {
         return text
     }
 
+    /// One of the declared choices, lower-cased, or the default when absent.
+    func choice(_ key: String) throws(RuleError) -> String {
+        let option = option(key)
+        guard case .choice(let choices) = option.kind else { preconditionFailure("\(key) is no choice") }
+        guard let text = try string(key) else { return defaultValue(of: option)?.stringValue ?? choices[0] }
+        guard choices.contains(text.lowercased()) else {
+            let list =
+                choices.dropLast().joined(separator: ", ") + (choices.count > 1 ? " or " : "")
+                + choices[choices.count - 1]
+            throw RuleError(.badOption, "\(StartOptions.spoken(key)) must be \(list), not \"\(text)\".")
+        }
+        return text.lowercased()
+    }
+
+    /// The names given for a list option, or nil when it is absent.
     func strings(_ key: String) throws(RuleError) -> [String]? {
+        _ = option(key)
         guard let field = field(key) else { return nil }
         if let text = field.stringValue {
             return text.split(separator: ",").map { String($0).trimmingCharacters(in: .whitespaces) }
@@ -563,11 +600,12 @@ final class StartOptions {
     }
 
     /// What is wrong with the first option `title` never asked for (a typo such as `judge-by-hnad=on` would start a
-    /// game that ignores it), naming the closest option it takes; nil when the mode read every option.
+    /// game that ignores it), naming the closest declared option; nil when the mode read every option.
     func unreadOption(in title: String) -> String? {
         guard let unread = fields.members.map(\.key).first(where: { !askedKeys.contains($0) }) else { return nil }
         let typed = Array(TextFolding.compact(StartOptions.spoken(unread)))
-        let known = askedKeys.map(StartOptions.spoken)
+        let known = (declared.isEmpty ? askedKeys : declared.map(\.key)).filter { $0 != unread }
+            .map(StartOptions.spoken)
         let closest = known.map { ($0, AnswerJudge.editDistance(typed, Array(TextFolding.compact($0)))) }
             .min { $0.1 < $1.1 }
         var message = "\(title) has no option \"\(StartOptions.spoken(unread))\" here."

@@ -110,17 +110,11 @@ final class HuntHost: GameAdapter {
             throw RuleError(
                 .noTeams, "A hunt needs at least one team with a player here; players join with a team name.")
         }
-        let orderText = try options.string("order") ?? "fixed"
-        guard let order = HuntSettings.Order(rawValue: orderText.lowercased()) else {
-            throw RuleError(.badOption, "order must be fixed or staggered, not \"\(orderText)\".")
-        }
+        let order = HuntSettings.Order(rawValue: try options.choice("order")) ?? .fixed
         let settings = HuntSettings(
-            order: order, minutes: try options.integer("minutes", default: 45, in: HuntSettings.minutesRange),
-            penaltySeconds: try options.integer("penaltySeconds", default: 30, in: HuntSettings.penaltySecondsRange),
-            isForgiving: !(try options.bool("strict", default: context.options.isStrict)),
-            lateTeamWaitSeconds: try options.integer(
-                "lateWaitSeconds", default: HuntSettings.defaultLateTeamWaitSeconds,
-                in: HuntSettings.lateTeamWaitSecondsRange))
+            order: order, minutes: try options.integer("minutes"),
+            penaltySeconds: try options.integer("penaltySeconds"), isForgiving: !(try options.bool("strict")),
+            lateTeamWaitSeconds: try options.integer("lateWaitSeconds"))
         var rng = SplitMix64(seed: context.seed)
         let seed = rng.next()
         let formatter = DateFormatter()

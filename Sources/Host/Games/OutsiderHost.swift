@@ -70,20 +70,16 @@ final class OutsiderHost: GameAdapter {
             throw RuleError(
                 .noTeams, "Odd One Out needs at least one team with a player here; players join with a team name.")
         }
-        let rounds = try options.integer("rounds", default: 10, in: 1...200)
-        let difficultyText = try options.string("difficulty") ?? "mixed"
-        guard let difficulty = DifficultyChoice(rawValue: difficultyText.lowercased()) else {
-            throw RuleError(.badOption, "difficulty must be easy, medium, hard or mixed, not \"\(difficultyText)\".")
-        }
+        let rounds = try options.integer("rounds")
+        let difficulty = DifficultyChoice(rawValue: try options.choice("difficulty")) ?? .mixed
         let library = context.tools.tool(ContentTool<OutsiderPacks>.self)?.library ?? OutsiderPackLibrary()
         let packs = try options.strings("packs") ?? library.builtinPacks.map(\.id)
         var rng = SplitMix64(seed: context.seed)
         let (puzzles, repeated) = try library.drawPuzzles(
             packIDs: packs, count: rounds, difficulty: difficulty, avoiding: context.played, using: &rng)
-        let reveal = try options.integer(
-            "revealSeconds", default: context.options.revealSeconds, in: OutsiderSettings.revealSecondsRange)
+        let reveal = try options.integer("revealSeconds")
         let settings = OutsiderSettings(
-            roundSeconds: try options.integer("roundSeconds", default: 20, in: OutsiderSettings.roundSecondsRange),
+            roundSeconds: try options.integer("roundSeconds"),
             revealSeconds: reveal == 0 ? nil : reveal)
         return try OutsiderHost(
             record: StartRecord(

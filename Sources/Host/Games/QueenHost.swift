@@ -39,17 +39,12 @@ final class QueenHost: GameAdapter {
     var playedContent: [String] { game.givenCommands.map(QueenGame.playedKey) }
 
     static func make(options: StartOptions, context: GameContext) throws(RuleError) -> QueenHost {
-        let host = context.options
         let present = context.room.players.filter(\.isConnected)
         var settings = QueenSettings()
-        settings.maxPlayers = try options.integer(
-            "maxPlayers", default: host.queenMaxPlayers, in: QueenSettings.playerCountRange)
-        settings.countdownSeconds = try options.integer(
-            "countdownSeconds", default: host.queenCountdownSeconds, in: QueenSettings.countdownSecondsRange)
-        settings.chooseSeconds = try options.integer(
-            "chooseSeconds", default: host.queenChooseSeconds, in: QueenSettings.chooseSecondsRange)
-        let autoNext = try options.integer(
-            "autoNextSeconds", default: settings.autoNextSeconds ?? 0, in: QueenSettings.autoNextSecondsRange)
+        settings.maxPlayers = try options.integer("maxPlayers")
+        settings.countdownSeconds = try options.integer("countdownSeconds")
+        settings.chooseSeconds = try options.integer("chooseSeconds")
+        let autoNext = try options.integer("autoNextSeconds", default: settings.autoNextSeconds ?? 0)
         settings.autoNextSeconds = autoNext == 0 ? nil : autoNext
         if let kinds = try options.strings("kinds") {
             settings.kinds = Set(

@@ -96,27 +96,20 @@ final class ShakyHost: GameAdapter {
             throw RuleError(
                 .noTeams, "Shaky Words needs at least one team with a player here; players join with a team name.")
         }
-        let count = try options.integer("questions", default: 10, in: 1...500)
-        let difficultyText = try options.string("difficulty") ?? "mixed"
-        guard let difficulty = DifficultyChoice(rawValue: difficultyText.lowercased()) else {
-            throw RuleError(.badOption, "difficulty must be easy, medium, hard or mixed, not \"\(difficultyText)\".")
-        }
+        let count = try options.integer("questions")
+        let difficulty = DifficultyChoice(rawValue: try options.choice("difficulty")) ?? .mixed
         let packs = try options.strings("packs") ?? context.packs.listPacks().filter(\.isBuiltin).map(\.id)
         var rng = SplitMix64(seed: context.seed)
         let (questions, repeated) = try context.packs.drawQuestions(
             packIDs: packs, count: count, difficulty: difficulty, avoiding: context.played, using: &rng)
         let host = context.options
-        let reveal = try options.integer(
-            "revealSeconds", default: host.revealSeconds, in: ShakySettings.revealSecondsRange)
+        let reveal = try options.integer("revealSeconds")
         var settings = ShakySettings(
-            questionSeconds: try options.integer(
-                "questionSeconds", default: host.questionSeconds, in: ShakySettings.questionSecondsRange),
-            afterBuzzSeconds: try options.integer(
-                "afterBuzzSeconds", default: host.afterBuzzSeconds, in: ShakySettings.afterBuzzSecondsRange),
-            answerSeconds: try options.integer(
-                "answerSeconds", default: host.answerSeconds, in: ShakySettings.answerSecondsRange),
+            questionSeconds: try options.integer("questionSeconds"),
+            afterBuzzSeconds: try options.integer("afterBuzzSeconds"),
+            answerSeconds: try options.integer("answerSeconds"),
             revealSeconds: reveal == 0 ? nil : reveal,
-            isForgiving: !(try options.bool("strict", default: host.isStrict)))
+            isForgiving: !(try options.bool("strict")))
         settings.isJudgedByHand = try judgedByHand(options, default: host.isJudgedByHand)
         return try ShakyHost(
             record: StartRecord(

@@ -51,10 +51,7 @@ final class WordsHost: GameAdapter {
     static func make(options: StartOptions, context: GameContext) throws(RuleError) -> WordsHost {
         let lists = context.tools.tool(ContentTool<WordLists>.self)?.library ?? WordListLibrary()
         let boards = context.tools.tool(ContentTool<DiceBoards>.self)?.library ?? DiceBoardLibrary()
-        let exerciseText = (try options.string("exercise") ?? "cards").lowercased()
-        guard let exercise = CompoundWords.Exercise(rawValue: exerciseText) else {
-            throw RuleError(.badOption, "exercise must be cards, bingo or board, not \"\(exerciseText)\".")
-        }
+        let exercise = CompoundWords.Exercise(rawValue: try options.choice("exercise")) ?? .cards
         var listID = try options.string("list")
         var board: DiceBoard?
         if exercise == .board {
@@ -86,15 +83,14 @@ final class WordsHost: GameAdapter {
             let known = lists.lists.map(\.id).joined(separator: ", ")
             throw RuleError(.unknownList, "There is no word list \"\(id)\". Lists: \(known).")
         }
-        let level = try options.integer("level", default: board?.level ?? 1, in: 1...WordList.maximumLevel)
+        let level = try options.integer("level", default: board?.level)
         let words = list.words(level: level)
         guard !words.isEmpty else {
             let known = list.levels.map(String.init).joined(separator: ", ")
             throw RuleError(.unknownLevel, "The list \(list.name) has no level \(level); its levels are \(known).")
         }
         let lockout = try options.integer(
-            "lockoutSeconds", default: CompoundWords.Settings.defaultLockoutSeconds(exercise),
-            in: CompoundWords.Settings.lockoutSecondsRange)
+            "lockoutSeconds", default: CompoundWords.Settings.defaultLockoutSeconds(exercise))
         var lines = CompoundWords.BingoLine.allCases
         if let named = try options.strings("lines") {
             lines = try named.map { (text) throws(RuleError) -> CompoundWords.BingoLine in
@@ -104,8 +100,8 @@ final class WordsHost: GameAdapter {
                 return line
             }
         }
-        let places = try options.integer("places", default: 0, in: 0...100)
-        let boardHands = try options.bool("boardHands", default: true)
+        let places = try options.integer("places")
+        let boardHands = try options.bool("boardHands")
         // The teams with someone here (away players' teams would be ghosts that never finish), as in Shaky Words.
         let teams = context.room.teams.filter { team in context.room.members(of: team).contains(where: \.isConnected) }
         guard !teams.isEmpty else {
