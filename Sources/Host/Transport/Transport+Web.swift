@@ -112,12 +112,13 @@ extension Transport {
                 isHead: isHead)
         }
         let name: String
+        var body: [UInt8]
         switch route {
         case .webSocket: return upgrade(link, head, at: now)
-        case .page: name = WebAssets.page
-        case .asset(let asset): name = asset
+        case .page: (name, body) = (WebAssets.page, WebAssets.files[WebAssets.page] ?? [])
+        case .asset(let asset): (name, body) = (asset, WebAssets.files[asset] ?? [])
+        case .joinCode: (name, body) = ("join.svg", Array((joinCode?(head.header("host")) ?? "").utf8))
         }
-        let body = WebAssets.files[name] ?? []
         let keepsAlive = head.keepsAlive && link.requestsServed < Self.maximumRequestsPerConnection
         var headers: [(name: String, value: String)] = [
             ("Content-Type", WebAssets.contentType(of: name)), ("Content-Length", "\(body.count)"),

@@ -47,6 +47,8 @@ public enum HTTPRoute: Equatable, Sendable {
     case asset(String)
     /// The WebSocket endpoint `/ws`.
     case webSocket
+    /// `/join.svg`: the QR code of the address phones join at, drawn by the host for the board.
+    case joinCode
 
     /// The route of `path` (query already removed) given the asset names; nil when there is none (404).
     ///
@@ -57,6 +59,7 @@ public enum HTTPRoute: Equatable, Sendable {
         let name = path.dropFirst()
         if name.isEmpty || name == "board" { return .page }
         if name == "ws" { return .webSocket }
+        if name == "join.svg" { return .joinCode }
         if assets.contains(String(name)) { return .asset(String(name)) }
         if (4...8).contains(name.utf8.count), name.utf8.allSatisfy(isLetterOrDigit) { return .page }
         return nil
