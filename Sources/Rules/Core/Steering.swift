@@ -32,14 +32,13 @@ public protocol SteeredMode: GameMode where Event: SteerableEvent {
     mutating func play(_ event: Event, at now: Instant) throws(RuleError) -> [Effect]
     /// Moves every deadline and clock start the mode keeps `milliseconds` later: the time the clocks stood still.
     mutating func shiftDeadlines(byMilliseconds milliseconds: Int64)
-    /// Before `pause` or `continue` at `now`: lets overdue clocks run out (returning what that announces) and
-    /// refuses when the game cannot have them now (not started, over); by default does nothing.
-    mutating func prepareClockSteering(_ command: Steering, at now: Instant) throws(RuleError) -> [Effect]
+    /// Refuses `pause` or `continue` when the game cannot have them now (not started, over); by default never.
+    func checkClockSteering(_ command: Steering) throws(RuleError)
     /// What the game calls itself in "The game is already paused." ("hunt" for a hunt).
     static var clockNoun: String { get }
     /// What to announce when the clocks stop.
     var pausedEffects: [Effect] { get }
-    /// What to announce when the clocks run again at `now` (deadlines already moved), and anything now due.
+    /// What to announce when the clocks run again at `now` (deadlines already moved).
     mutating func resumedEffects(at now: Instant) -> [Effect]
 }
 
@@ -54,19 +53,19 @@ extension SteeredMode {
     public static var clockNoun: String { "game" }
 
     /// A mode can pause and continue at any time, unless it says otherwise.
-    public mutating func prepareClockSteering(_ command: Steering, at now: Instant) throws(RuleError) -> [Effect] {
-        []
-    }
+    public func checkClockSteering(_ command: Steering) throws(RuleError) {}
 
     /// Applies `event` as seen at `now`: the operator's `pause` and `continue` here, everything else by `play`.
     ///
-    /// A refused event leaves the game as it was.
+    /// Before a pause, overdue clocks run out (a `tick`), so the pause keeps only the time that was left; a
+    /// refused event leaves the game as it was.
     public mutating func apply(_ event: Event, at now: Instant) throws(RuleError) -> [Effect] {
         guard let command = [Steering.pause, .resume].first(where: { event == .steer($0) }) else {
             return try play(event, at: now)
         }
         var copy = self
-        var effects = try copy.prepareClockSteering(command, at: now)
+        var effects = command == .pause ? try copy.play(.tick, at: now) : []
+        try copy.checkClockSteering(command)
         if command == .pause {
             try copy.clock.pause(at: now, noun: Self.clockNoun)
             effects += copy.pausedEffects

@@ -612,12 +612,9 @@ public struct LetMeFly: SteeredMode, Codable, Sendable, Equatable {
     // MARK: Pause and continue
 
     /// A game can pause once started and until it is over.
-    public mutating func prepareClockSteering(_ command: Steering, at now: Instant) throws(RuleError) -> [Effect] {
+    public func checkClockSteering(_ command: Steering) throws(RuleError) {
         guard phase != .finished else { throw RuleError(.gameOver, "This game of Let Me Fly is over.") }
-        if command == .pause, phase == .notStarted {
-            throw RuleError(.wrongPhase, "The game has not started yet.")
-        }
-        return []
+        if command == .pause, phase == .notStarted { throw RuleError(.wrongPhase, "The game has not started yet.") }
     }
 
     /// Moves the meter's sweep, the round's clock and the next round by the time the clocks stood still (phones
@@ -631,7 +628,8 @@ public struct LetMeFly: SteeredMode, Codable, Sendable, Equatable {
     /// The operator paused.
     public var pausedEffects: [Effect] { [.paused] }
 
-    /// The clocks run again: the round as it now runs, or the wait for the next, and whatever is now due.
+    /// The clocks run again: the round as it now runs, or the wait for the next, and a round whose players all
+    /// finished during the pause ends.
     public mutating func resumedEffects(at now: Instant) -> [Effect] {
         [.resumed(round: currentRound, nextRoundAt: phase == .between ? nextRoundAt : nil)] + settle(at: now)
     }

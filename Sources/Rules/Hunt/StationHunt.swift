@@ -398,12 +398,8 @@ public struct StationHunt: SteeredMode, Codable, Sendable, Equatable {
     /// A hunt says "The hunt is already paused."
     public static var clockNoun: String { "hunt" }
 
-    /// Lets an overdue hunt clock run out first; refuses before the start and after the end.
-    public mutating func prepareClockSteering(_ command: Steering, at now: Instant) throws(RuleError) -> [Effect] {
-        let effects = runClock(until: now)
-        try checkRunning()
-        return effects
-    }
+    /// Refuses before the start and after the end.
+    public func checkClockSteering(_ command: Steering) throws(RuleError) { try checkRunning() }
 
     /// Moves the hunt clock's end and every team's lockout by the time the clock stood still.
     public mutating func shiftDeadlines(byMilliseconds milliseconds: Int64) {

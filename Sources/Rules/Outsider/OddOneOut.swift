@@ -347,12 +347,8 @@ public struct OddOneOut: SteeredMode, Codable, Sendable, Equatable {
 
     // MARK: - Pause and continue
 
-    /// Lets overdue clocks run out first; refuses before the start and after the end.
-    public mutating func prepareClockSteering(_ command: Steering, at now: Instant) throws(RuleError) -> [Effect] {
-        let effects = runClocks(until: now)
-        try checkStarted()
-        return effects
-    }
+    /// Refuses before the start and after the end.
+    public func checkClockSteering(_ command: Steering) throws(RuleError) { try checkStarted() }
 
     /// Moves the round's opening, clock and settling and the next round by the time the clocks stood still.
     public mutating func shiftDeadlines(byMilliseconds milliseconds: Int64) {
@@ -370,6 +366,5 @@ public struct OddOneOut: SteeredMode, Codable, Sendable, Equatable {
     /// The clocks run again: when the round or the wait for the next one now ends.
     public mutating func resumedEffects(at now: Instant) -> [Effect] {
         [.resumed(roundDeadline: roundDeadline, nextRoundAt: phase == .reveal ? nextRoundAt : nil)]
-            + runClocks(until: now)
     }
 }

@@ -411,9 +411,8 @@ public struct QueenGame: SteeredMode, Sendable, Equatable, Codable {
     }
 
     /// A game that has ended can no longer pause or continue.
-    public mutating func prepareClockSteering(_ command: Steering, at now: Instant) throws(RuleError) -> [Effect] {
+    public func checkClockSteering(_ command: Steering) throws(RuleError) {
         guard phase != .finished else { throw RuleError(.gameOver, "The Queen's game has ended.") }
-        return []
     }
 
     /// Moves the phase's timeout, and the reveal it announced, by the time the clocks stood still.

@@ -430,12 +430,8 @@ public struct ShakyWords: SteeredMode, Codable, Sendable, Equatable {
 
     // MARK: - Pause and continue
 
-    /// Lets overdue clocks run out first; refuses before the start and after the end.
-    public mutating func prepareClockSteering(_ command: Steering, at now: Instant) throws(RuleError) -> [Effect] {
-        let effects = runClocks(until: now)
-        try checkStarted()
-        return effects
-    }
+    /// Refuses before the start and after the end.
+    public func checkClockSteering(_ command: Steering) throws(RuleError) { try checkStarted() }
 
     /// Moves the buzz, answer, settling and next-question clocks by the time they stood still.
     public mutating func shiftDeadlines(byMilliseconds milliseconds: Int64) {
@@ -452,7 +448,6 @@ public struct ShakyWords: SteeredMode, Codable, Sendable, Equatable {
     /// The clocks run again: when each now ends.
     public mutating func resumedEffects(at now: Instant) -> [Effect] {
         [.resumed(Clocks(buzzDeadline: buzzDeadline, answerDeadline: answerDeadline, nextQuestionAt: nextQuestionAt))]
-            + runClocks(until: now)
     }
 
     private enum Clock: Int, Comparable {

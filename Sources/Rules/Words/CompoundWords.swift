@@ -423,9 +423,8 @@ public struct CompoundWords: SteeredMode, Codable, Sendable, Equatable {
     // MARK: Pause and continue
 
     /// A game that is over can no longer pause or continue.
-    public mutating func prepareClockSteering(_ command: Steering, at now: Instant) throws(RuleError) -> [Effect] {
+    public func checkClockSteering(_ command: Steering) throws(RuleError) {
         guard !isFinished else { throw RuleError(.gameOver, "The compound-words game is over.") }
-        return []
     }
 
     /// Moves every playing team's lockout and card clock by the time the clocks stood still.
