@@ -35,6 +35,8 @@ struct CoinToss: SteeredMode, Codable, Sendable, Equatable {
     private(set) var scores: [String: Int]
     private(set) var deadline: Instant?
     private(set) var isFinished = false
+    /// Pause and continue come with it: `play` never sees them.
+    var clock = GameClock()
     private var rng: SplitMix64
 
     init(teams: [String], rounds: Int, seed: UInt64) throws(RuleError) {
@@ -45,9 +47,20 @@ struct CoinToss: SteeredMode, Codable, Sendable, Equatable {
         rng = SplitMix64(seed: seed)
     }
 
-    var nextDeadline: Instant? { isFinished ? nil : deadline }
+    var nextDeadline: Instant? { isFinished || isPaused ? nil : deadline }
 
-    mutating func apply(_ event: Event, at now: Instant) throws(RuleError) -> [Effect] {
+    /// The round's clock moves on by the pause.
+    mutating func shiftDeadlines(byMilliseconds milliseconds: Int64) {
+        deadline = deadline?.advanced(byMilliseconds: milliseconds)
+    }
+
+    /// A coin toss announces nothing of its own on a pause (the host says `paused`).
+    var pausedEffects: [Effect] { [] }
+
+    /// Nor on a continue (the host says `resumed`).
+    mutating func resumedEffects(at now: Instant) -> [Effect] { [] }
+
+    mutating func play(_ event: Event, at now: Instant) throws(RuleError) -> [Effect] {
         guard !isFinished else { throw RuleError(.gameOver, "The coin toss is over.") }
         var copy = self
         var effects: [Effect] = []

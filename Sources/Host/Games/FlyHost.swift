@@ -319,7 +319,7 @@ final class FlyHost: GameAdapter {
                 shouldSave = true
                 outgoing += [Outgoing(.everyone, scoreboard), feed(scoreboard)]
             case .paused:
-                outgoing.append(Outgoing(.everyone, Paused(at: now.milliseconds)))
+                break  // the generic `steer` announces every pause
             case .resumed(let opened, let nextRoundAt):
                 outgoing.append(
                     Outgoing(
@@ -372,7 +372,6 @@ final class FlyHost: GameAdapter {
         case .notStarted:
             break
         }
-        if let pausedAt = game.pausedAt { messages.append(Paused(at: pausedAt.milliseconds)) }
         return messages
     }
 

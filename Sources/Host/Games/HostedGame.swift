@@ -188,7 +188,8 @@ protocol HostedGame: AnyObject {
     func start(at now: Instant) -> Step
     /// Applies a player's action.
     func perform(_ request: PlayRequest, context: PlayContext) throws(RuleError) -> Step
-    /// Applies the operator's `next`, `pause`, `continue` or `end`.
+    /// Applies the operator's `next`, `pause`, `continue` or `end` (announcing `paused` and `resumed` for every
+    /// mode alike).
     func steer(_ command: Steering, at now: Instant) throws(RuleError) -> Step
     /// Applies one of the mode's own operator commands (a quizmaster's verdict).
     func command(_ request: PlayRequest, at now: Instant) throws(RuleError) -> Step
@@ -198,6 +199,8 @@ protocol HostedGame: AnyObject {
     var operatorPrompt: String? { get }
     /// Whether the operator paused the game (it waits for `continue`).
     var isPaused: Bool { get }
+    /// When the game's clocks stopped, while paused (a joiner's catch-up ends with `paused` at this instant).
+    var pausedAt: Instant? { get }
     /// The feed lines that bring an operator who was not there up to date (a late admin client, the console
     /// after a restart): the open question with its answer, what was typed, what waits for a verdict.
     var operatorBriefing: [String] { get }
@@ -283,7 +286,16 @@ extension GameAdapter {
     }
 
     func steer(_ command: Steering, at now: Instant) throws(RuleError) -> Step {
-        try apply(Mode.Event.steer(command), at: now)
+        var step = try apply(Mode.Event.steer(command), at: now)
+        switch command {
+        case .pause:
+            step.messages.append(Outgoing(.everyone, Paused(at: now.milliseconds)))
+        case .resume where !step.messages.contains(where: { type(of: $0.message).type == GameResumed.type }):
+            step.messages.append(Outgoing(.everyone, GameResumed()))  // a mode without a `resumed` of its own
+        case .resume, .next, .end:
+            break
+        }
+        return step
     }
 
     func command(_ request: PlayRequest, at now: Instant) throws(RuleError) -> Step {
@@ -311,6 +323,8 @@ extension GameAdapter {
     var operatorBriefing: [String] { [] }
 
     var isPaused: Bool { game.isPaused }
+
+    var pausedAt: Instant? { game.pausedAt }
 
     func includes(_ player: Player) -> Bool { false }
 

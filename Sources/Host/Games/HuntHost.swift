@@ -471,7 +471,7 @@ final class HuntHost: GameAdapter {
                 outgoing.append(
                     feed("The hunt is over: " + Self.ranking(ranking).map(\.summary).joined(separator: " · ") + "."))
             case .paused:
-                outgoing.append(Outgoing(.everyone, Paused(at: now.milliseconds)))
+                break  // the generic `steer` announces every pause
             case .resumed(let endsAt):
                 outgoing.append(
                     Outgoing(
@@ -497,7 +497,6 @@ final class HuntHost: GameAdapter {
                     messages += game.shownHints(for: team).map(Self.hint)
                 }
             }
-            if let pausedAt = game.pausedAt { messages.append(Paused(at: pausedAt.milliseconds)) }
         case .notStarted:
             break
         }

@@ -257,7 +257,7 @@ final class OutsiderHost: GameAdapter {
             case .scoreboard(let ranking):
                 outgoing.append(Outgoing(.everyone, ShakyWire.Scoreboard(ranking: Self.standings(ranking))))
             case .paused:
-                outgoing.append(Outgoing(.everyone, Paused(at: now.milliseconds)))
+                break  // the generic `steer` announces every pause
             case .resumed(let roundDeadline, let nextRoundAt):
                 outgoing.append(
                     Outgoing(
@@ -400,7 +400,6 @@ final class OutsiderHost: GameAdapter {
         case .notStarted:
             break
         }
-        if let pausedAt = game.pausedAt { messages.append(Paused(at: pausedAt.milliseconds)) }
         return messages
     }
 

@@ -263,7 +263,7 @@ final class QueenHost: GameAdapter {
             case .dealDeferred(let error):
                 outgoing.append(Outgoing(.everyone, Notice(error.message)))
             case .paused:
-                outgoing.append(Outgoing(.everyone, Paused(at: now.milliseconds)))
+                break  // the generic `steer` announces every pause
             case .resumed(let deadline):
                 outgoing.append(Outgoing(.everyone, QueenWire.Resumed(remainingMs: remaining(deadline, now))))
             case .ended(let history):
@@ -292,7 +292,6 @@ final class QueenHost: GameAdapter {
                     round: last.round, numbers: last.numbers, targets: last.targets, salt: last.salt, at: now))
         }
         if game.phase == .finished { messages.append(ended(game.history)) }
-        if let pausedAt = game.pausedAt { messages.append(Paused(at: pausedAt.milliseconds)) }
         return messages
     }
 

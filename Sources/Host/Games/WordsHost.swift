@@ -292,7 +292,7 @@ final class WordsHost: GameAdapter {
             case .moved(let team, let path, let at, let steps, let choices):
                 outgoing.append(Outgoing(.everyone, moved(team, path: path, at: at, steps: steps, choices: choices)))
             case .teamJoined: outgoing.append(.state(.everyone, intro))
-            case .paused: outgoing.append(Outgoing(.everyone, Paused(at: now.milliseconds)))
+            case .paused: break  // the generic `steer` announces every pause
             case .resumed: outgoing.append(Outgoing(.everyone, WordsWire.Resumed()))
             case .ended: outgoing.append(Outgoing(.everyone, WordsWire.Scoreboard(ranking: ranking)))
             }
@@ -330,7 +330,6 @@ final class WordsHost: GameAdapter {
             if let line = team.bingoLine { messages.append(WordsWire.Bingo(team: name, cells: line)) }
         }
         if game.isFinished { messages.append(WordsWire.Scoreboard(ranking: ranking)) }
-        if let pausedAt = game.pausedAt { messages.append(Paused(at: pausedAt.milliseconds)) }
         return messages
     }
 

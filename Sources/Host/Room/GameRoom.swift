@@ -496,6 +496,7 @@ final class GameRoom {
                     sessions.send(message, to: session)
                 }
             }
+            if let pausedAt = game.pausedAt { sessions.send(Paused(at: pausedAt.milliseconds), to: session) }
             if viewer.role == .admin, self.game != nil {
                 for line in game.operatorBriefing { sessions.send(FeedLine(line), to: session) }
             }

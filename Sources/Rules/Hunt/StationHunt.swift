@@ -20,10 +20,8 @@ public struct StationHunt: SteeredMode, Codable, Sendable, Equatable {
     /// Where the hunt is.
     public private(set) var phase: Phase = .notStarted
     private var startedAt = Instant(milliseconds: 0)
-    /// When the operator paused, or nil while the clock runs.
-    public private(set) var pausedAt: Instant?
-    /// Whether the operator paused the game (it waits for `continue`).
-    public var isPaused: Bool { pausedAt != nil }
+    /// Whether the hunt clock runs or stands still (the operator's pause).
+    public var clock = GameClock()
     private var pausedMs: Int64 = 0
     /// The final ranking once the hunt is over.
     public private(set) var finalRanking: [Ranked]?
@@ -43,7 +41,7 @@ public struct StationHunt: SteeredMode, Codable, Sendable, Equatable {
     // MARK: - Views for the host
 
     /// When the hunt clock runs out; nil while paused or when not running.
-    public var nextDeadline: Instant? { phase == .running && pausedAt == nil ? endsAt : nil }
+    public var nextDeadline: Instant? { phase == .running && !isPaused ? endsAt : nil }
 
     /// When the hunt clock runs out (a frozen value while paused).
     public var endsAt: Instant {
@@ -53,7 +51,7 @@ public struct StationHunt: SteeredMode, Codable, Sendable, Equatable {
     /// Hunt time at `now`: milliseconds since the start, pauses excluded.
     public func huntTime(at now: Instant) -> Int64 {
         guard phase != .notStarted else { return 0 }
-        let end = pausedAt ?? now
+        let end = clock.frozen(now)
         return max(0, startedAt.milliseconds(until: end) - pausedMs)
     }
 
@@ -143,8 +141,9 @@ public struct StationHunt: SteeredMode, Codable, Sendable, Equatable {
 
     // MARK: - Applying events
 
-    /// Applies `event` as seen at `now`; a refused event leaves the hunt unchanged.
-    public mutating func apply(_ event: Event, at now: Instant) throws(RuleError) -> [Effect] {
+    /// Applies `event` (not `pause` or `continue`: `apply` does those) as seen at `now`; a refused event leaves
+    /// the hunt unchanged.
+    public mutating func play(_ event: Event, at now: Instant) throws(RuleError) -> [Effect] {
         var game = self
         var effects = game.runClock(until: now)
         try game.handle(event, at: now, into: &effects)
@@ -224,21 +223,8 @@ public struct StationHunt: SteeredMode, Codable, Sendable, Equatable {
         case .steer(.next):
             try checkRunning()
             throw RuleError(.wrongPhase, "A hunt has no rounds to skip; `end` stops it.")
-        case .steer(.pause):
-            try checkRunning()
-            guard pausedAt == nil else { throw RuleError(.alreadyPaused, "The hunt is already paused.") }
-            pausedAt = now
-            effects.append(.paused)
-        case .steer(.resume):
-            try checkRunning()
-            guard let pausedAt else { throw RuleError(.notPaused, "The hunt is not paused.") }
-            let frozen = pausedAt.milliseconds(until: now)
-            pausedMs += frozen
-            for team in teams {
-                states[team]!.lockedUntil = states[team]!.lockedUntil?.advanced(byMilliseconds: frozen)
-            }
-            self.pausedAt = nil
-            effects.append(.resumed(endsAt: endsAt))
+        case .steer(.pause), .steer(.resume):
+            break  // `apply` pauses and continues the clock
         case .steer(.end):
             guard phase != .finished else { throw Self.gameOver }
             effects.append(finish(at: now))
@@ -344,10 +330,7 @@ public struct StationHunt: SteeredMode, Codable, Sendable, Equatable {
     }
 
     private mutating func finish(at now: Instant) -> Effect {
-        if let pausedAt {
-            pausedMs += pausedAt.milliseconds(until: now)
-            self.pausedAt = nil
-        }
+        if let pausedAt = clock.stop() { pausedMs += pausedAt.milliseconds(until: now) }
         phase = .finished
         finalRanking = ranking
         return .scoreboard(finalRanking!)
@@ -432,6 +415,28 @@ public struct StationHunt: SteeredMode, Codable, Sendable, Equatable {
         states[team] = TeamState(route: (0..<count).map { ($0 + start) % count })
     }
 
+    // MARK: - Pause and continue
+
+    /// A hunt says "The hunt is already paused."
+    public static var clockNoun: String { "hunt" }
+
+    /// Refuses before the start and after the end.
+    public func checkClockSteering(_ command: Steering) throws(RuleError) { try checkRunning() }
+
+    /// Moves the hunt clock's end and every team's lockout by the time the clock stood still.
+    public mutating func shiftDeadlines(byMilliseconds milliseconds: Int64) {
+        pausedMs += milliseconds
+        for team in teams {
+            states[team]!.lockedUntil = states[team]!.lockedUntil?.advanced(byMilliseconds: milliseconds)
+        }
+    }
+
+    /// The operator paused.
+    public var pausedEffects: [Effect] { [.paused] }
+
+    /// The clock runs again: when the hunt now ends.
+    public mutating func resumedEffects(at now: Instant) -> [Effect] { [.resumed(endsAt: endsAt)] }
+
     private func checkRunning() throws(RuleError) {
         switch phase {
         case .notStarted: throw RuleError(.notStarted, "The hunt has not started yet.")
@@ -446,7 +451,7 @@ public struct StationHunt: SteeredMode, Codable, Sendable, Equatable {
         guard let state = states[team] else {
             throw RuleError(.unknownTeam, "There is no team called \(team) in this hunt.")
         }
-        guard pausedAt == nil else { throw RuleError(.paused, "The hunt is paused; wait for the operator to resume.") }
+        guard !isPaused else { throw RuleError(.paused, "The hunt is paused; wait for the operator to resume.") }
         return state
     }
 
