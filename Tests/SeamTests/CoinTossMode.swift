@@ -228,14 +228,14 @@ final class CoinHost: GameAdapter {
     struct StartRecord: Codable {
         var teams: [String]
         var rounds: Int
-        var seed: String
+        var seed: Seed
     }
 
     static let entry = ModeEntry(
         CoinHost.self, aliases: ["coins"],
         make: { (options, context) throws(RuleError) in
             let rounds = try options.integer("rounds")
-            return try CoinHost(StartRecord(teams: context.room.teams, rounds: rounds, seed: String(context.seed)))
+            return try CoinHost(StartRecord(teams: context.room.teams, rounds: rounds, seed: Seed(context.seed)))
         },
         restore: { try CoinHost(JSONCoding.decode(StartRecord.self, from: $0)) })
 
@@ -245,7 +245,7 @@ final class CoinHost: GameAdapter {
 
     init(_ record: StartRecord) throws(RuleError) {
         self.record = record
-        game = try CoinToss(teams: record.teams, rounds: record.rounds, seed: UInt64(record.seed) ?? 0)
+        game = try CoinToss(teams: record.teams, rounds: record.rounds, seed: record.seed.value)
     }
 
     var isFinished: Bool { game.isFinished }

@@ -17,7 +17,7 @@ final class HuntHost: GameAdapter {
         var hunt: Hunt
         var settings: HuntSettings
         /// The game's seed as decimal text.
-        var seedText: String
+        var seedText: Seed
         /// The hunt's hall of fame when this game started (this game's finishers are added at the end).
         var hallOfFame: HallOfFame
         /// The day the game was played, for its hall-of-fame entries.
@@ -89,7 +89,7 @@ final class HuntHost: GameAdapter {
     init(record: StartRecord) throws(RuleError) {
         self.record = record
         game = try StationHunt(
-            hunt: record.hunt, teams: record.teams, settings: record.settings, seed: UInt64(record.seedText) ?? 0)
+            hunt: record.hunt, teams: record.teams, settings: record.settings, seed: record.seedText.value)
     }
 
     static func make(options: StartOptions, context: GameContext) throws(RuleError) -> HuntHost {
@@ -125,7 +125,7 @@ final class HuntHost: GameAdapter {
         let stored = (try? HallsOfFame(dataDirectory: context.dataDirectory).read(hunt: hunt.id)) ?? nil
         return try HuntHost(
             record: StartRecord(
-                teams: teams, hunt: hunt, settings: settings, seedText: String(seed),
+                teams: teams, hunt: hunt, settings: settings, seedText: Seed(seed),
                 hallOfFame: stored ?? HallOfFame(hunt: hunt.id, name: hunt.name), date: date,
                 gameID: "\(date)-\(String(rng.next(), radix: 36))",
                 isRepeat: context.played.contains(playedKey(hunt.id)) ? true : nil))

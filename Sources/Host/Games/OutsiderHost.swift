@@ -17,7 +17,7 @@ final class OutsiderHost: GameAdapter {
         var puzzles: [DrawnPuzzle]
         var settings: OutsiderSettings
         /// The game's seed as decimal text (JSON numbers cannot carry every UInt64).
-        var seedText: String
+        var seedText: Seed
         var packs: [String]
         var difficulty: String
         /// How many puzzles had to repeat from earlier games tonight.
@@ -59,7 +59,7 @@ final class OutsiderHost: GameAdapter {
     init(record: StartRecord) throws(RuleError) {
         self.record = record
         game = try OddOneOut(
-            teams: record.teams, puzzles: record.puzzles, settings: record.settings, seed: UInt64(record.seedText) ?? 0)
+            teams: record.teams, puzzles: record.puzzles, settings: record.settings, seed: record.seedText.value)
     }
 
     static func make(options: StartOptions, context: GameContext) throws(RuleError) -> OutsiderHost {
@@ -83,7 +83,7 @@ final class OutsiderHost: GameAdapter {
             revealSeconds: reveal == 0 ? nil : reveal)
         return try OutsiderHost(
             record: StartRecord(
-                teams: teams, puzzles: puzzles, settings: settings, seedText: String(rng.next()),
+                teams: teams, puzzles: puzzles, settings: settings, seedText: Seed(rng.next()),
                 packs: packs, difficulty: difficulty.rawValue, repeated: repeated > 0 ? repeated : nil))
     }
 

@@ -13,8 +13,8 @@ final class QueenHost: GameAdapter {
         var settings: QueenSettings
         var commands: [QueenCommand]
         /// The game's seed, as decimal text: JSON numbers cannot carry every UInt64 exactly.
-        var seedText: String
-        var seed: UInt64 { UInt64(seedText) ?? 0 }
+        var seedText: Seed
+        var seed: UInt64 { seedText.value }
         /// Commands given in earlier games tonight (`QueenGame.playedKey`s), drawn last; absent in older journals.
         var playedEarlier: [String]? = nil
     }
@@ -68,7 +68,7 @@ final class QueenHost: GameAdapter {
         }
         let record = StartRecord(
             room: context.room.code, players: present.map(\.name), settings: settings,
-            commands: context.commands.visibleCommands, seedText: String(context.seed),
+            commands: context.commands.visibleCommands, seedText: Seed(context.seed),
             playedEarlier: context.played.filter { $0.hasPrefix(QueenGame.playedKey("")) }.sorted())
         return try QueenHost(record: record)
     }

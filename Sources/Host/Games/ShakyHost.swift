@@ -15,8 +15,8 @@ final class ShakyHost: GameAdapter {
         var questions: [QuizQuestion]
         var settings: ShakySettings
         /// The game's seed, as decimal text: JSON numbers cannot carry every UInt64 exactly.
-        var seedText: String
-        var seed: UInt64 { UInt64(seedText) ?? 0 }
+        var seedText: Seed
+        var seed: UInt64 { seedText.value }
         var packs: [String]
         var difficulty: String
         /// How many questions had to repeat from earlier games tonight.
@@ -113,7 +113,7 @@ final class ShakyHost: GameAdapter {
         settings.isJudgedByHand = try judgedByHand(options, default: host.isJudgedByHand)
         return try ShakyHost(
             record: StartRecord(
-                teams: teams, questions: questions, settings: settings, seedText: String(rng.next()), packs: packs,
+                teams: teams, questions: questions, settings: settings, seedText: Seed(rng.next()), packs: packs,
                 difficulty: difficulty.rawValue, repeated: repeated))
     }
 

@@ -24,8 +24,8 @@ final class WordsHost: GameAdapter {
         /// operators, for a classroom); nil, as in journals written before the option, is on.
         var boardHands: Bool?
         /// The game's seed, as decimal text: JSON numbers cannot carry every UInt64 exactly.
-        var seedText: String
-        var seed: UInt64 { UInt64(seedText) ?? 0 }
+        var seedText: Seed
+        var seed: UInt64 { seedText.value }
     }
 
     static let entry = ModeEntry(
@@ -114,7 +114,7 @@ final class WordsHost: GameAdapter {
         return try WordsHost(
             record: StartRecord(
                 teams: teams, listID: list.id, listName: list.name, level: level, words: words, board: board,
-                settings: settings, boardHands: boardHands ? nil : false, seedText: String(context.seed)))
+                settings: settings, boardHands: boardHands ? nil : false, seedText: Seed(context.seed)))
     }
 
     var startRecord: JSONValue { (try? JSONCoding.encode(record)) ?? .null }
