@@ -33,7 +33,7 @@ let package = Package(
         // Swift in its path.
         .target(name: "CFloorRelay"),
         .executableTarget(name: "Bench", dependencies: ["Protocol", "Net", "TestSupport", "DelayLine", "CFloorRelay"]),
-        .testTarget(name: "ProtocolTests", dependencies: ["Protocol", "Common"]),
+        .testTarget(name: "ProtocolTests", dependencies: ["Protocol", "Common", "TestSupport"]),
         .testTarget(name: "RulesTests", dependencies: ["Rules", "Common"]),
         .testTarget(
             name: "HostTests", dependencies: ["Host", "Bench", "Protocol", "Rules", "Net", "TestSupport", "DelayLine"]),

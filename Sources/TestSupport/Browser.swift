@@ -141,7 +141,7 @@ public final class Browser: @unchecked Sendable {
         }
         let pid: pid_t
         do {
-            pid = try spawn(executable, arguments, pipe: childEnd, errorLog: errorLog)
+            pid = try ProcessLaunch.serialized { try spawn(executable, arguments, pipe: childEnd, errorLog: errorLog) }
         } catch {
             Glue.close(childEnd)
             Glue.close(pair[0])

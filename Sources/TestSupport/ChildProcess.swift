@@ -109,7 +109,7 @@ public class ChildProcess {
         reader = DescriptorReader(fd: output.fileHandleForReading.fileDescriptor)
         errorReader = DescriptorReader(fd: errors.fileHandleForReading.fileDescriptor)
         do {
-            try process.run()
+            try ProcessLaunch.serialized { try process.run() }
         } catch {
             throw HarnessError("cannot start \(executable): \(error)")
         }

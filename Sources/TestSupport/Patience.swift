@@ -45,3 +45,14 @@ final class HostSlot: @unchecked Sendable {
 
     deinit { release() }
 }
+
+/// One child process starts at a time in the tests: Foundation's `Process.run` makes and closes descriptors around
+/// the spawn, and two runs interleaved on different threads have failed with a descriptor the other had closed.
+public enum ProcessLaunch {
+    private static let lock = NSLock()
+
+    /// Runs `start` (a `Process.run` or a `posix_spawn` and what it opens and closes) while no other launch does.
+    public static func serialized<Result>(_ start: () throws -> Result) rethrows -> Result {
+        try lock.withLock(start)
+    }
+}

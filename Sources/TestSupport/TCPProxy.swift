@@ -78,8 +78,11 @@ private final class Relay: @unchecked Sendable {
             return sockets
         }
         for socket in toClose { _ = Glue.shutdown(socket.fd, Int32(SHUT_RDWR)) }
-        let deadline = Date().addingTimeInterval(2)
+        // A descriptor is closed only once no thread can touch it again: closed under a running thread, its number
+        // could be another test's new socket by the time that thread reads or writes it.
+        let deadline = Date().addingTimeInterval(Patience.generous)
         while lock.withLock({ runningThreads > 0 }) && Date() < deadline { usleep(5_000) }
+        guard lock.withLock({ runningThreads == 0 }) else { return }  // left open rather than closed under a thread
         lock.withLock {
             for socket in sockets { socket.close() }
             sockets.removeAll()

@@ -23,7 +23,7 @@ struct ImportSizeTests {
             #expect(error.code == .storage)
             #expect(error.message == "\(huge) is 60.0 MB; a hunt file may have at most 4 MB. Is it the right file?")
         }
-        #expect(store.library.customHunts.isEmpty)
+        #expect(store.library.shelf.customItems.isEmpty)
         // Not a file at all: a folder is refused without reading.
         do {
             _ = try store.importFile(data.path + "/hunts.json")

@@ -9,7 +9,7 @@ struct SeedTests {
         var seedText: Seed
     }
 
-    @Test(arguments: [0, 1, 1 << 53 + 1, 0x9E37_79B9_7F4A_7C15, UInt64.max])
+    @Test(arguments: [0, 1, (1 << 53) + 1, 0x9E37_79B9_7F4A_7C15, .max] as [UInt64])
     func aSeedIsWrittenAsTextAndReadBackExactly(_ value: UInt64) throws {
         let record = Record(seedText: Seed(value))
         let json = try JSONCoding.encode(record)
