@@ -134,6 +134,8 @@ struct WordsView: GameScreen {
             lockouts = [:]
         case .resumed:
             state.endPause()
+        case .turn:
+            break  // text mode's prompt: the screen shows the team's step from the moves themselves
         }
         return []
     }
