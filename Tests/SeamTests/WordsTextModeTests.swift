@@ -77,3 +77,33 @@ struct WordsTextModeTests {
         #expect(!catchUp.contains("finished tile"), "the catch-up retells every done tile:\n\(catchUp)")
     }
 }
+
+/// The dice board on a small terminal (issue #27): the fork's ways are never cut off at 60 columns.
+@Suite("The dice board on a small terminal")
+struct WordsSmallScreenTests {
+    @Test func theForkPromptKeepsEveryWayAtSixtyColumns() throws {
+        var (host, ann, _, _) = try WordsSeamTests.room()
+        host.console("start words board garden")
+        for _ in 0..<60 {
+            let team = try #require(try WordsSeamTests.game(host).game.team(named: "Red"))
+            if case .choosing(_, _, let choices)? = team.step {
+                ann.update()
+                let screen = ann.screen(width: 60, height: 20)
+                let board = try #require(try WordsSeamTests.game(host).game.board)
+                for (number, choice) in choices.enumerated() {
+                    let word = try #require(board.tile(choice)?.word)
+                    #expect(
+                        screen.contains { $0.contains("\(number + 1) → \(word)") },
+                        "the way to \(word) is cut off:\n\(screen.joined(separator: "\n"))")
+                }
+                #expect(screen.allSatisfy { ScreenText.width(of: $0) <= 60 })
+                return
+            }
+            switch team.step {
+            case .rolling?: ann.connection.send(["type": "roll"])
+            default: ann.connection.send(try #require(try WordsSeamTests.pick(host, "Red")))
+            }
+        }
+        Issue.record("sixty moves on the garden board met no fork")
+    }
+}
