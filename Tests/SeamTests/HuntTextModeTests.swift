@@ -37,4 +37,29 @@ struct HuntTextModeTests {
             }
         }
     }
+
+    @Test func aPuzzleWordAlreadyShownWrongIsRefusedWithoutAnotherPenalty() throws {
+        let host = try EmbeddedHost()
+        let ann = host.connect()
+        ann.send(line: "join ROOM Ann Red")
+        host.console("start hunt demo")
+        let live = try #require(host.core.room.game as? HuntHost)
+        let station = live.game.hunt.stations[0]
+        guard case .puzzle(let puzzle) = station.task else {
+            Issue.record("the demo's first station is a puzzle")
+            return
+        }
+        ann.send(line: "checkin \(station.code)")
+        let wrong = try #require(puzzle.words.first { $0 != puzzle.outsider })
+        ann.send(line: wrong)
+        let penalty = try #require(live.game.state(of: "Red")?.penaltiesMs)
+        #expect(penalty > 0)
+        _ = ann.text()
+        ann.send(line: wrong.uppercased())
+        let again = ann.text()
+        #expect(again.contains("You already tried \"\(wrong)\""), "\(again)")
+        #expect(live.game.state(of: "Red")?.penaltiesMs == penalty, "a word shown wrong cost its penalty twice")
+        ann.send(line: puzzle.outsider)
+        #expect(ann.text().contains("✔ \(station.name) solved"))
+    }
 }
