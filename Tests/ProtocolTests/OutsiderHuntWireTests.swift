@@ -114,6 +114,6 @@ struct OutsiderHuntWireTests {
         #expect(
             HuntWire.TeamProgress(team: "Red", station: 2, of: 5, elapsedMs: 1, penaltiesMs: 30_000, finished: false)
                 .summary
-                == "Red 2/5 (+0:30)")
+                == "Red 2/5 (+0:30 penalties)", "a bare (+0:30) does not say what it is")
     }
 }
