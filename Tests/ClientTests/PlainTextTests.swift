@@ -21,4 +21,10 @@ struct PlainTextTests {
         #expect(!text.contains("{queen}"))
         #expect(lines.last?.contains("54 more: type commands WORD") == true, "\(text)")
     }
+
+    @Test func oneHostFoundIsOfferedNotChosenFromOneToOne() {
+        #expect(!DiscoveryList.joinQuestion(hostCount: 1).contains("[1-1"))
+        #expect(DiscoveryList.joinQuestion(hostCount: 1).hasPrefix("Join it?"))
+        #expect(DiscoveryList.joinQuestion(hostCount: 3).contains("[1-3, Enter = 1"))
+    }
 }
