@@ -37,6 +37,13 @@ struct DiscoveryList: Equatable, Sendable {
     /// Creates an empty list.
     init() {}
 
+    /// What the client asks when `count` hosts answered: with one there is nothing to choose between.
+    static func joinQuestion(hostCount count: Int) -> String {
+        count == 1
+            ? "Join it? [Enter = yes, r = search again, or an address]: "
+            : "Join which host? [1-\(count), Enter = 1, r = search again, or an address]: "
+    }
+
     /// The probe a client sends to find hosts.
     static var probe: [UInt8] {
         DiscoveryProbe().datagram

@@ -36,11 +36,34 @@ enum EventText {
         case .lobby, .lobbyUpdate: return lobby(state.lobby, teams: state.teams)
         case .packs, .pack, .contents, .content:
             return state.ui.panelTitle + ": " + (state.ui.panel ?? []).joined(separator: " | ")
-        case .library:
-            if state.library.isEmpty { return "No commands match." }
-            return "Commands: " + state.library.map { "\($0.id) \($0.text)" }.joined(separator: " | ")
+        case .library: return library(state)
         default: return message.line(for: state.perspective)
         }
+    }
+
+    /// How many of the Queen's commands a listing shows before it asks for a search.
+    static let libraryLimit = 12
+
+    /// The Queen's commands, one a line with `{queen}` filled in (her name in a round, else "the Queen"), at most
+    /// `libraryLimit` of them and then how to search the rest: never one wall of 66 commands.
+    static func library(_ state: ClientState) -> String {
+        guard !state.library.isEmpty else { return "No commands match." }
+        let queen = state.queen?.round?.queen
+        func filled(_ text: String) -> String {
+            guard let queen else {
+                return text.replacingOccurrences(of: "Queen {queen}", with: "the Queen")
+                    .replacingOccurrences(of: "{queen}", with: "the Queen")
+            }
+            return text.replacingOccurrences(of: "{queen}", with: queen)
+        }
+        let shown = state.library.prefix(libraryLimit)
+        var lines = ["Commands (pick ID uses one; No. {1}, No. {2} … are numbers drawn at random):"]
+        lines += shown.map { "  \($0.id)  " + filled($0.text) }
+        if state.library.count > shown.count {
+            lines.append(
+                "  … and \(state.library.count - shown.count) more: type commands WORD to find some (commands sing).")
+        }
+        return lines.joined(separator: "\n")
     }
 
     /// The line for any wire message, read after `state` took it in (plain mode).

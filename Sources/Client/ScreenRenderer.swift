@@ -149,6 +149,16 @@ enum ScreenRenderer {
         var rows =
             state.game?.rows(state, width: width, height: height, now: now, letters: letterStyle)
             ?? lobbyRows(state, width: width, height: height, letterStyle: letterStyle, isColorEnabled: isColorEnabled)
+        if state.role == .board, state.game?.isOver == true, !state.room.isEmpty {
+            // Between games the board still says how to join: late arrivals read the room code off the wall.
+            let address = state.hostAddress.isEmpty ? "HOST" : state.hostAddress
+            rows.append([])
+            rows += wrapped(
+                "Room code \(state.room) · join with: partyline \(address) --room \(state.room)", width: width,
+                style: .bold)
+            let letters = lettersBlock(state.room, fixedCount: 0, preferred: letterStyle, width: width)
+            if rows.count + letters.count + 1 <= height { rows += letters }  // big, when the screen has the room
+        }
         if let url = BoardJoinCode.url(state), state.game?.isOver == true,
             let code = BoardJoinCode.section(
                 url: url, beside: [], width: width, height: height - rows.count - 1, isColorEnabled: isColorEnabled)

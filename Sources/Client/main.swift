@@ -172,8 +172,7 @@ struct Setup {
                 return use(hosts[0])
             }
             guard
-                let answer = ask(
-                    "Join which host? [1-\(hosts.count), Enter = 1, r = search again, or an address]: ", default: "1")
+                let answer = ask(DiscoveryList.joinQuestion(hostCount: hosts.count), default: "1")
             else {
                 fail("No host chosen.")
             }
@@ -182,6 +181,7 @@ struct Setup {
                 continue
             }
             if let number = Int(answer), hosts.indices.contains(number - 1) { return use(hosts[number - 1]) }
+            if hosts.count == 1, ["y", "yes"].contains(answer.lowercased()) { return use(hosts[0]) }
             return useAddress(answer)
         }
     }

@@ -372,7 +372,10 @@ final class HostCore: SessionHandler {
         }
         welcome.game = room.game?.mode.name
         sessions.send(welcome, to: session, re: id)
-        if session.dialect == .text {
+        if session.dialect == .text, hello.resume != nil {
+            // Back after a drop: the game's catch-up follows; the command list is one word away, not 30 lines.
+            sessions.sendText("Welcome back: you kept your place. Type help for the commands.", to: session)
+        } else if session.dialect == .text {
             sessions.sendText(textHelp(for: session.role), to: session)
             // The help pushes the welcome's rejoin code off a small screen: it is repeated under it.
             if let code = welcome.code, let name = welcome.name {

@@ -89,4 +89,20 @@ import Testing
             #expect(try QRScan.decode(image: QRScan.image(ofTerminalLines: lines)) == Self.url)
         }
     }
+
+    /// Issue #27: after the first game the board still shows the room code, at every size, code or no code.
+    @Test func betweenGamesTheRoomCodeStaysOnTheBoardAtEverySize() {
+        var state = Fixtures.state(
+            role: .board, name: "", team: "",
+            [
+                #"{"type":"welcome","room":"ABCD","role":"board","hostTime":9000}"#, Fixtures.shakyGame,
+                Fixtures.question, Fixtures.final,
+            ])
+        state.phoneAddress = "http://192.168.1.20:4747"
+        for size in [(width: 120, height: 50), (width: 100, height: 30), (width: 60, height: 20)] {
+            let text = screen(state, size).text
+            #expect(text.contains("FINAL SCOREBOARD"))
+            #expect(text.contains("Room code ABCD"), "\(size.width)×\(size.height):\n\(text)")
+        }
+    }
 }

@@ -79,7 +79,7 @@ struct FlyRendererTests {
         // 0.3 s after the press (host 10 100 = client 11 100): 5.6 m, on screen.
         let low = FlyRendererTests.screens(state, now: 11_100).text
         #expect(low.contains("▮") && !low.contains("out of sight"), "\(low)")
-        #expect(low.contains("Space CATCH"))
+        #expect(low.contains("Space or c CATCH") && !low.contains("challenge"), "c catches while your phone is up")
         // 1 s after: 15 m, out of sight.
         let high = FlyRendererTests.screens(state, now: 11_800).text
         #expect(high.contains("↑ out of sight") && !high.contains("    ▮"))
@@ -145,11 +145,15 @@ struct FlyRendererTests {
         _ = state.apply(Fixtures.json(FlyRendererTests.annThrown), at: 10_810)
         let caught = state.handle(.enter, at: 14_880)
         #expect(caught == [.send(#"{"type":"catch","t":14880}"#.json)])
+        // While the phone is up, c catches too (as in text mode), never a challenge.
+        #expect(state.handle(.character("c"), at: 14_890) == [.send(#"{"type":"catch","t":14890}"#.json)])
+        _ = state.apply(Fixtures.json(FlyRendererTests.annCaught), at: 14_900)
         _ = state.handle(.character("c"), at: 15_000)
         for character in "bob" { _ = state.handle(.character(character), at: 15_000) }
         #expect(state.handle(.enter, at: 15_000) == [.send(#"{"type":"challenge","player":"bob"}"#.json)])
-        // Typed lines (plain mode) are stamped when typed.
-        #expect(state.handle(line: "t", at: 20_000) == [.send(#"{"type":"throw","t":20000}"#.json)])
+        // Typed lines (plain mode): no meter to watch, so the power is typed (alone: 95 %), as at nc.
+        #expect(state.handle(line: "t", at: 20_000) == [.send(#"{"type":"throw","power":95}"#.json)])
+        #expect(state.handle(line: "t 60", at: 20_000) == [.send(#"{"type":"throw","power":60}"#.json)])
         #expect(state.handle(line: "top all", at: 20_000) == [.send(#"{"type":"top","scope":"allTime"}"#.json)])
         #expect(state.handle(line: "phone", at: 20_000).first.map { "\($0)" }?.contains("Usage: phone ID") == true)
     }

@@ -161,9 +161,10 @@ struct FlyGameTests {
         var scores: [String: Int64] = [:]
         var streaks: [String: Int64] = [:]
         /// Checks a throw and its catch against the formula; returns the points.
-        func check(_ thrown: JSONValue, _ caught: JSONValue, round: JSONValue, phoneID: String, aimedAt: Int64?)
-            throws
-        {
+        func check(
+            _ thrown: JSONValue, _ caught: JSONValue, round: JSONValue, phoneID: String, aimedAt: Int64?,
+            typedPower: Int64? = nil
+        ) throws {
             let player = try #require(thrown["player"]?.stringValue)
             let sweepStart = try #require(round["sweepStart"]?.intValue)
             let period = try #require(round["periodMs"]?.intValue)
@@ -171,7 +172,7 @@ struct FlyGameTests {
             let landsAt = try #require(thrown["landsAt"]?.intValue)
             let press = landsAt - air
             if let aimedAt { #expect(abs(press - aimedAt) <= 50, "\(player) pressed at \(press), aimed at \(aimedAt)") }
-            let power = FlyFormula.power(press: press, sweepStart: sweepStart, period: period)
+            let power = typedPower ?? FlyFormula.power(press: press, sweepStart: sweepStart, period: period)
             #expect(air == FlyFormula.airMs(power: power), "\(player): air time from power \(power) ‰")
             let height = FlyFormula.heightMm(airMs: air)
             #expect(thrown["heightM"]?.doubleValue == Double(height) / 1000, "\(player): h = ½·g·(t/2)²")
@@ -197,7 +198,8 @@ struct FlyGameTests {
         }
 
         // Round 1. Ann at 80 % caught 20 ms late (clean), Bob at 70 % caught 165 ms early (a fumble with the pro's
-        // ±110 ms), Cleo at nc throws and catches by typed lines (the press is when her line arrives).
+        // ±110 ms), Cleo at nc throws by typing t (95 %) and catches on her CATCH NOW line (her c counts 250 ms
+        // before it arrives).
         let round1 = try board.waitFor("round") { $0["number"] == 1 }
         for client in players { #expect(try client.waitFor("round") { $0["number"] == 1 } == round1) }
         let start1 = try #require(round1["sweepStart"]?.intValue)
@@ -209,7 +211,7 @@ struct FlyGameTests {
         ann.sleep(untilHost: start1 + 1600 + 1400)
         try cleo.send(line: "t")
         let cleoUp = try FlyGameTests.take("thrown", of: "Cleo", from: players, board: board)
-        #expect(try cleo.waitForText(">>> Up it goes").contains("Type c + Enter"))
+        #expect(try cleo.waitForText(">>> Up it goes").contains("type c + Enter when you read CATCH NOW"))
         // The catches, each at its moment, in time order (a stamp sent late would be clamped to its arrival).
         let annCatch = try #require(annUp["landsAt"]?.intValue) + 20
         let bobCatch = try #require(bobUp["landsAt"]?.intValue) - 165
@@ -220,7 +222,7 @@ struct FlyGameTests {
             case "Ann": try ann.press("catch", atHost: at)
             case "Bob": try bob.press("catch", atHost: at)
             default:
-                ann.sleep(untilHost: at)
+                _ = try cleo.waitForText("CATCH NOW")
                 try cleo.send(line: "c")
             }
         }
@@ -229,13 +231,13 @@ struct FlyGameTests {
         let cleoDown = try FlyGameTests.take("caught", of: "Cleo", from: players, board: board)
         try check(annUp, annDown, round: round1, phoneID: "flagship", aimedAt: annAim)
         try check(bobUp, bobDown, round: round1, phoneID: "pro", aimedAt: start1 + 2640)
-        try check(cleoUp, cleoDown, round: round1, phoneID: "brick", aimedAt: nil)
+        try check(cleoUp, cleoDown, round: round1, phoneID: "brick", aimedAt: nil, typedPower: 950)
         #expect(annDown["quality"] == "clean" && abs((annDown["offsetMs"]?.intValue ?? 99) - 20) <= 45)
         #expect(bobDown["quality"] == "fumbled")
-        // A typed line counts when it arrives: never before it was sent.
+        // A typed catch counts 250 ms before it arrives, and it cannot arrive before the CATCH NOW line was sent.
         let cleoOffset = try #require(cleoDown["offsetMs"]?.intValue)
         #expect(
-            cleoOffset >= -2 && cleoOffset <= 500, "Cleo's line, sent at the landing, arrived \(cleoOffset) ms later")
+            cleoOffset >= -252 && cleoOffset <= 500, "Cleo's c, typed on her cue, counted \(cleoOffset) ms off")
         let over1 = try board.waitFor("roundOver") { $0["number"] == 1 }
         #expect(over1["missed"] == [])
 

@@ -114,6 +114,18 @@ struct OutsiderHuntWireTests {
         #expect(
             HuntWire.TeamProgress(team: "Red", station: 2, of: 5, elapsedMs: 1, penaltiesMs: 30_000, finished: false)
                 .summary
-                == "Red 2/5 (+0:30)")
+                == "Red 2/5 (+0:30 penalties)", "a bare (+0:30) does not say what it is")
+    }
+
+    @Test func aClosedRoundInTheCatchUpShowsNoEmptyTimeAndNoPrompt() throws {
+        let closed = OutsiderWire.Puzzle(
+            number: 2, of: 5, words: ["cat", "dog", "cow", "car"], category: nil, difficulty: "easy", points: 100,
+            remainingMs: nil, deadline: nil)
+        let line = try #require(closed.line(for: Perspective(team: "Red", name: "Ann")))
+        #expect(line == "Round 2/5 (100 points), closed: 1 cat · 2 dog · 3 cow · 4 car", "\(line)")
+        let open = OutsiderWire.Puzzle(
+            number: 2, of: 5, words: ["cat", "dog", "cow", "car"], category: nil, difficulty: "easy", points: 100,
+            remainingMs: 12_000, deadline: 30_000)
+        #expect(open.line(for: Perspective(team: "Red", name: "Ann"))?.contains("· 12 s  Type 1-4") == true)
     }
 }

@@ -297,6 +297,8 @@ struct FlyView: GameScreen {
             if let deadline = resumed.deadline { roundDeadline = deadline }
             if let sweep = resumed.sweepStart { sweepStart = sweep }
             if phase == .between { nextAt = state.hostDeadline(in: resumed.nextInMs, now: now) }
+        case .catchCue:
+            break  // text mode's countdown: the screen draws the falling phone instead
         }
         return actions
     }
@@ -340,6 +342,8 @@ struct FlyView: GameScreen {
             guard let number = digit.wholeNumberValue, phones.indices.contains(number - 1) else { return nil }
             return [.play(FlyWire.Action.phone(phones[number - 1].id))]
         case .character("c"), .character("C"):
+            // While your phone is up, c catches (as in text mode); a challenge waits until it is down.
+            if isMyPhoneUp(state) { return [.play(FlyWire.Action.catchPhone(pressedAt: now))] }
             state.ui.mode = .prompt(
                 Prompt(purpose: "challenge", label: "Challenge whom? ", hint: "   a player's name · Enter · Esc"))
             state.ui.text = ""
@@ -368,7 +372,7 @@ struct FlyView: GameScreen {
 
     func keyHints(_ state: ClientState) -> String? {
         guard state.role == .player, phase != .finished else { return nil }
-        if isMyPhoneUp(state) { return "Space CATCH · c challenge · l leaderboard · ? help" }
+        if isMyPhoneUp(state) { return "Space or c CATCH · l leaderboard · ? help" }
         if mayThrow(state) {
             return "Space throw · 1-\(max(1, phones.count)) phone · c challenge · l board · ? help"
         }

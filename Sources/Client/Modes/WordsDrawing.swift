@@ -286,20 +286,19 @@ struct WordsDrawing {
         guard view.progress[team]?.place == nil, let token = view.tokens[team] else { return [] }
         let rolled = view.rolls[team].map { " · you rolled \($0.value)" } ?? ""
         if !token.choices.isEmpty {
-            let ways = token.choices.enumerated().map { "\($0.offset + 1) → \($0.element.word)" }.joined(
-                separator: " · ")
             let steps = "\(token.steps) step\(token.steps == 1 ? "" : "s") left"
-            return [
-                ScreenRenderer.indent(
-                    "A fork on \(board.label(token.tile)), \(steps)\(rolled): press \(ways)",
-                    .colored(.yellow, bold: true))
-            ]
+            // Each way on its own row: a small terminal must never cut a choice off.
+            return ScreenRenderer.wrapped(
+                "A fork on \(board.label(token.tile)), \(steps)\(rolled): press", width: width,
+                style: .colored(.yellow, bold: true))
+                + token.choices.enumerated().map {
+                    ScreenRenderer.indent("  \($0.offset + 1) → \($0.element.word)", .colored(.yellow, bold: true))
+                }
         }
         if view.mustRoll(team) {
-            return [
-                ScreenRenderer.indent(
-                    "On \(board.label(token.tile))\(rolled). Roll the die: press r", .colored(.yellow, bold: true))
-            ]
+            return ScreenRenderer.wrapped(
+                "On \(board.label(token.tile))\(rolled). Roll the die: press r", width: width,
+                style: .colored(.yellow, bold: true))
         }
         return [ScreenRenderer.indent("You stand on \(board.label(token.tile))\(rolled).", .bold)]
     }

@@ -134,6 +134,8 @@ struct WordsView: GameScreen {
             lockouts = [:]
         case .resumed:
             break  // `ClientState` ends the pause for every mode
+        case .turn:
+            break  // text mode's prompt: the screen shows the team's step from the moves themselves
         }
         return []
     }

@@ -55,6 +55,9 @@ final class FlyHost: GameAdapter {
     let records: FlyRecordStore
     /// Whether the operator was told that the records file could not be read.
     private var isProblemReported = false
+    /// The catch cues already sent, by player, throw and seconds before the landing (not journaled: a restart
+    /// sends only the cues still to come).
+    private var sentCues: Set<String> = []
 
     init(record: StartRecord) throws(RuleError) {
         self.record = record
@@ -84,6 +87,42 @@ final class FlyHost: GameAdapter {
             record: StartRecord(
                 entrants: entrants, settings: settings, phones: FlyPhone.builtin, game: id,
                 dataDirectory: context.dataDirectory, tonightSince: evening.map(FlyRecordStore.date)))
+    }
+
+    // MARK: The catch countdown (text mode)
+
+    /// The cues still to send for phones in the air: 3, 2 and 1 s before the landing (those after the throw) and
+    /// the landing itself, with the key that marks each sent.
+    private var dueCues: [(at: Instant, player: String, inMs: Int64, key: String)] {
+        var cues: [(Instant, String, Int64, String)] = []
+        for player in game.players {
+            guard case .inAir(let thrown) = player.turn else { continue }
+            for seconds in [3, 2, 1, 0] as [Int64] {
+                let at = thrown.landsAt.advanced(byMilliseconds: -seconds * 1000)
+                let key = "\(player.name)#\(thrown.index)#\(seconds)"
+                guard seconds == 0 || at > thrown.pressedAt, !sentCues.contains(key) else { continue }
+                cues.append((at, player.name, seconds * 1000, key))
+            }
+        }
+        return cues
+    }
+
+    var nextDeadline: Instant? {
+        [game.nextDeadline, dueCues.map(\.at).min()].compactMap { $0 }.min()
+    }
+
+    func tick(at now: Instant) -> Step {
+        var cues: [Outgoing] = []
+        for cue in dueCues.sorted(by: { $0.at < $1.at }) where cue.at <= now {
+            sentCues.insert(cue.key)
+            // A cue the host could not send in time (a restart, a stall) is stale: only the landing's still helps.
+            guard now.milliseconds - cue.at.milliseconds < 500 || cue.inMs == 0 else { continue }
+            cues.append(Outgoing(.playerNamed(cue.player), FlyWire.CatchCue(player: cue.player, inMs: cue.inMs)))
+        }
+        guard let due = game.nextDeadline, due <= now else { return .announcing(cues) }
+        var step = (try? apply(.tick, at: now)) ?? Step()
+        step.messages.insert(contentsOf: cues, at: 0)
+        return step
     }
 
     var startRecord: JSONValue { (try? JSONCoding.encode(record)) ?? .null }
@@ -133,6 +172,13 @@ final class FlyHost: GameAdapter {
             return try apply(.throwPhone(player: name, pressedAt: press), at: context.now)
         case .catchPhone(let stamp):
             let press = Instant(milliseconds: context.estimatePress(stamp).pressedAt)
+            return try apply(.catchPhone(player: name, pressedAt: press), at: context.now)
+        case .throwAtPower(let percent):
+            return try apply(
+                .throwAtPower(player: name, powerPermille: percent * 10, pressedAt: context.now), at: context.now)
+        case .catchOnCue:
+            // Typed on the CATCH NOW line (sent at the landing): the reader's reaction does not count against them.
+            let press = context.now.advanced(byMilliseconds: -FlyPhysics.cueReactionMs)
             return try apply(.catchPhone(player: name, pressedAt: press), at: context.now)
         case .phone(let choice):
             return try apply(.pickPhone(player: name, phone: choice), at: context.now)

@@ -237,6 +237,27 @@ final class WordsHost: GameAdapter {
             choices: choices.map { WordsWire.Way(tile: $0, word: word($0)) })
     }
 
+    /// What `name` does now on the board; nil outside the board, or when the team is through.
+    private func turn(_ name: String) -> WordsWire.Turn? {
+        guard let board = game.board, let team = game.team(named: name), let token = team.token,
+            team.place == nil, !game.isFinished
+        else { return nil }
+        let word = { (id: Int) in board.tile(id)?.word ?? "" }
+        let next: String
+        var ways: [WordsWire.Way] = []
+        switch team.step {
+        case .answering?: next = "answer"
+        case .rolling?: next = "roll"
+        case .choosing(_, _, let choices)?:
+            next = "choose"
+            ways = choices.map { WordsWire.Way(tile: $0, word: word($0)) }
+        case nil: return nil
+        }
+        return WordsWire.Turn(
+            team: team.name, next: next, tile: token, word: word(token), done: team.doneTiles.count,
+            of: board.tiles.count, choices: ways)
+    }
+
     private func rolled(_ team: String, _ roll: CompoundWords.Roll) -> WordsWire.Rolled {
         WordsWire.Rolled(team: team, value: roll.value, helpful: roll.isHelpful)
     }
@@ -297,6 +318,18 @@ final class WordsHost: GameAdapter {
             case .ended: outgoing.append(Outgoing(.everyone, WordsWire.Scoreboard(ranking: ranking)))
             }
         }
+        // Every move of a team on the board ends with that team's prompt (text mode reads it; screens ignore it).
+        var moving: [String] = []
+        for effect in effects {
+            switch effect {
+            case .hand(let team, _), .tileDone(let team, _), .moved(let team, _, _, _, _):
+                if !moving.contains(team) { moving.append(team) }
+            default: break
+            }
+        }
+        for team in moving {
+            if let message = turn(team) { outgoing.append(Outgoing(.team(team), message)) }
+        }
         return outgoing
     }
 
@@ -330,6 +363,12 @@ final class WordsHost: GameAdapter {
             if let line = team.bingoLine { messages.append(WordsWire.Bingo(team: name, cells: line)) }
         }
         if game.isFinished { messages.append(WordsWire.Scoreboard(ranking: ranking)) }
+        // Last: where the viewer's team stands and what it does now.
+        if viewer.role == .player, let team = viewer.team.flatMap({ game.team(named: $0)?.name }),
+            let message = turn(team)
+        {
+            messages.append(message)
+        }
         return messages
     }
 

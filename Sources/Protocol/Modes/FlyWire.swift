@@ -89,8 +89,8 @@ public enum FlyWire: GameWire {
 
         public func line(for reader: Perspective) -> String? {
             "=== Let Me Fly! \(Wording.count(rounds, "round")) of \(roundSeconds) s: throw your phone as high as you "
-                + "dare, then catch it. Type t + Enter to throw and c + Enter to catch. In text mode your press is "
-                + "the moment your line arrives, so aim a little early. ==="
+                + "dare, then catch it. Type t + Enter to throw (at 95 % power; t 60 throws at 60 %), then wait for "
+                + "CATCH NOW and type c + Enter. ==="
         }
     }
 
@@ -241,8 +241,8 @@ public enum FlyWire: GameWire {
         }
 
         public func line(for reader: Perspective) -> String? {
-            "Round \(number)/\(of): throw within \(Wording.seconds(remainingMs)). The power meter sweeps "
-                + "0 → 100 % → 0 every \(periodMs) ms (the full-screen client shows it; here, go by feel)."
+            "Round \(number)/\(of): throw within \(Wording.seconds(remainingMs)). Type t + Enter to throw "
+                + "(95 % power, the most you can type; t 60 throws at 60 %)."
         }
     }
 
@@ -280,7 +280,7 @@ public enum FlyWire: GameWire {
         public func line(for reader: Perspective) -> String? {
             if reader.name == player {
                 return ">>> Up it goes at \(power) % power: \(FlyWire.heightText(heightM)), it lands in "
-                    + "\(airMs / 100 / 10).\(airMs / 100 % 10) s. Type c + Enter to catch it!"
+                    + "\(airMs / 100 / 10).\(airMs / 100 % 10) s. Get ready: type c + Enter when you read CATCH NOW."
             }
             return "\(player) threw the \(phone): \(FlyWire.heightText(heightM)) (\(power) % power)."
         }
@@ -681,6 +681,28 @@ public enum FlyWire: GameWire {
         public func line(for reader: Perspective) -> String? { "The game continues." }
     }
 
+    /// The countdown to your own phone's landing, for text mode: sent to the thrower a whole number of seconds
+    /// before the landing, and at the landing (`inMs` 0: catch now). A catch typed as `c` counts from that line.
+    public struct CatchCue: HostMessage {
+        public static let type = "catchCue"
+        /// Whose phone.
+        public var player: String
+        /// Until the landing, ms (0: it lands now).
+        public var inMs: Int64
+
+        /// Creates the message.
+        public init(player: String, inMs: Int64) {
+            self.player = player
+            self.inMs = inMs
+        }
+
+        /// `3…`, `2…`, `1…`, then `>>> CATCH NOW! type c + Enter <<<`.
+        public func line(for reader: Perspective) -> String? {
+            guard reader.name == player else { return nil }
+            return inMs > 0 ? "\((inMs + 500) / 1000)…" : ">>> CATCH NOW! type c + Enter <<<"
+        }
+    }
+
     /// Everything the host sends during Let Me Fly.
     public enum Message: MessageFamily {
         case intro(Intro)
@@ -699,6 +721,7 @@ public enum FlyWire: GameWire {
         case scores(Scores)
         case leaderboard(Leaderboard)
         case resumed(Resumed)
+        case catchCue(CatchCue)
 
         private static let decoder = FamilyDecoder<Message>([
             member(Intro.self, Message.intro), member(IntroUpdate.self, Message.introUpdate),
@@ -709,7 +732,7 @@ public enum FlyWire: GameWire {
             member(ChallengeOver.self, Message.challengeOver), member(Achievement.self, Message.achievement),
             member(RoundOver.self, Message.roundOver), member(Scoreboard.self, Message.scoreboard),
             member(Scores.self, Message.scores), member(Leaderboard.self, Message.leaderboard),
-            member(Resumed.self, Message.resumed),
+            member(Resumed.self, Message.resumed), member(CatchCue.self, Message.catchCue),
         ])
 
         public static var types: [String] { decoder.types }
@@ -734,6 +757,7 @@ public enum FlyWire: GameWire {
             case .scores(let message): message
             case .leaderboard(let message): message
             case .resumed(let message): message
+            case .catchCue(let message): message
             }
         }
     }
@@ -744,6 +768,11 @@ public enum FlyWire: GameWire {
         case throwPhone(pressedAt: Int64?)
         /// Catches now, stamped the same way.
         case catchPhone(pressedAt: Int64?)
+        /// Throws at a typed power, percent (text mode: `t 80`; `throw` with `power`), 1 to 95.
+        case throwAtPower(Int)
+        /// Catches on the host's `CATCH NOW` cue (text mode: `c`; `catch` with `cue` true): the press counts
+        /// `FlyPhysics.cueReactionMs` before the line's arrival.
+        case catchOnCue
         /// Picks a phone by id (before the first throw).
         case phone(String)
         /// Challenges a player, by name, to beat your best height.
@@ -756,8 +785,12 @@ public enum FlyWire: GameWire {
         public static func decode(_ request: PlayRequest) throws(ProtocolError) -> Action {
             let fields = MessageFields(request)
             switch request.type {
-            case "throw": return .throwPhone(pressedAt: try fields.integer("t"))
-            case "catch": return .catchPhone(pressedAt: try fields.integer("t"))
+            case "throw":
+                if let power = try fields.integer("power") { return .throwAtPower(Int(clamping: power)) }
+                return .throwPhone(pressedAt: try fields.integer("t"))
+            case "catch":
+                if try fields.bool("cue") == true { return .catchOnCue }
+                return .catchPhone(pressedAt: try fields.integer("t"))
             case "phone": return .phone(try fields.requiredString("choice", limit: 32))
             case "challenge": return .challenge(try fields.requiredString("player", limit: FieldLimits.name))
             case "top":
@@ -778,6 +811,8 @@ public enum FlyWire: GameWire {
                 return PlayRequest(type: "throw", fields: pressedAt.map { ["t": .int($0)] } ?? JSONObject())
             case .catchPhone(let pressedAt):
                 return PlayRequest(type: "catch", fields: pressedAt.map { ["t": .int($0)] } ?? JSONObject())
+            case .throwAtPower(let power): return PlayRequest(type: "throw", fields: ["power": .int(Int64(power))])
+            case .catchOnCue: return PlayRequest(type: "catch", fields: ["cue": true])
             case .phone(let choice): return PlayRequest(type: "phone", fields: ["choice": .string(choice)])
             case .challenge(let player): return PlayRequest(type: "challenge", fields: ["player": .string(player)])
             case .leaderboard(let scope):
@@ -795,8 +830,14 @@ public enum FlyWire: GameWire {
         public static func parse(text line: String) -> TextAction<Action>? {
             let (verb, rest) = splitCommand(line)
             switch verb {
-            case "t", "throw": return rest.isEmpty ? .action(.throwPhone(pressedAt: nil)) : nil
-            case "c", "catch": return rest.isEmpty ? .action(.catchPhone(pressedAt: nil)) : nil
+            case "t", "throw":
+                if rest.isEmpty { return .action(.throwAtPower(95)) }
+                let digits = rest.hasSuffix("%") ? String(rest.dropLast()).trimmingCharacters(in: .whitespaces) : rest
+                guard let power = Int(digits), (1...95).contains(power) else {
+                    return .usage("t [POWER]   t throws at 95 % (the most you can type), t 60 at 60 %")
+                }
+                return .action(.throwAtPower(power))
+            case "c", "catch": return rest.isEmpty ? .action(.catchOnCue) : nil
             case "phone":
                 return rest.isEmpty
                     ? .usage("phone ID   e.g. phone brick (the phones are listed at the start)") : .action(.phone(rest))
@@ -812,8 +853,8 @@ public enum FlyWire: GameWire {
         }
 
         public static let textHelp = [
-            "  t or throw       throw your phone (the power is read when your line arrives)",
-            "  c or catch       catch it as it comes down (again: when your line arrives)",
+            "  t or throw       throw your phone at 95 % power (t 60: at 60 %)",
+            "  c or catch       catch it: type it when you read CATCH NOW (3… 2… 1… count down to it)",
             "  phone ID         pick your phone before your first throw (brick … flagship)",
             "  challenge NAME   dare NAME to beat your best height",
             "  top [WHEN]       a leaderboard: top game, top tonight or top all",

@@ -243,9 +243,9 @@ public enum HuntWire: GameWire {
         /// A team has one row.
         public var key: String { team }
 
-        /// `Red 2/5 (+0:30)`, `Blue done 12:04`.
+        /// `Red 2/5 (+0:30 penalties)`, `Blue done 12:04`.
         public var summary: String {
-            let penalty = penaltiesMs > 0 ? " (+\(Wording.clock(penaltiesMs)))" : ""
+            let penalty = penaltiesMs > 0 ? " (+\(Wording.clock(penaltiesMs)) penalties)" : ""
             return finished
                 ? "\(team) done \(Wording.clock(elapsedMs))\(penalty)" : "\(team) \(station)/\(of)\(penalty)"
         }

@@ -96,6 +96,10 @@ public enum OutsiderWire: GameWire {
         public func line(for reader: Perspective) -> String? {
             if let points {
                 let category = self.category.map { "\($0), " } ?? ""
+                // A catch-up after the round closed has no time left to show, and nothing to type.
+                guard let remainingMs else {
+                    return "Round \(number)/\(of) (\(category)\(points) points), closed: \(numberedWords)"
+                }
                 let how = reader.team == nil ? "" : "  Type 1-4 or the word (commands now start with /)."
                 return "Round \(number)/\(of) (\(category)\(points) points): which is the odd one out?  "
                     + "\(numberedWords)  · \(Wording.seconds(remainingMs))\(how)"

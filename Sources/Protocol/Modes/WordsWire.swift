@@ -361,6 +361,8 @@ public enum WordsWire: GameWire {
         }
 
         public func line(for reader: Perspective) -> String? {
+            // Another team's picks reach a player as its short progress line, not pick by pick.
+            if reader.team != nil && !reader.isMine(team: team) { return nil }
             if let compound, correct {
                 return "✔ \(team) (\(player)): \(word) + \(answer) = \(compound.uppercased())!"
             }
@@ -386,8 +388,12 @@ public enum WordsWire: GameWire {
         }
 
         public func line(for reader: Perspective) -> String? {
-            guard reader.isMine(team: team) else { return ms > 0 ? "\(team) thinks for \(Wording.seconds(ms))." : nil }
-            return ms > 0 ? "Think for \(Wording.seconds(ms)) before the next card." : "You may pick again."
+            guard reader.isMine(team: team) else {
+                return ms > 0 && reader.team == nil ? "\(team) thinks for \(Wording.seconds(ms))." : nil
+            }
+            return ms > 0
+                ? "Think for \(Wording.seconds(ms)) before the next card."
+                : ">>> You may pick again: type 1–4 or the word."
         }
     }
 
@@ -475,8 +481,13 @@ public enum WordsWire: GameWire {
             self.place = place
         }
 
+        /// A place for everyone; while it plays, `· Blue: 3 of 12 done.` for the other teams' players (their one line
+        /// for a team's turn), nothing for the team itself or the watchers (they read every move).
         public func line(for reader: Perspective) -> String? {
-            guard let place else { return nil }
+            guard let place else {
+                guard reader.team != nil, !reader.isMine(team: team) else { return nil }
+                return "· \(team): \(done) of \(of) done."
+            }
             return "*** \(team) is through — place \(place)! ***"
         }
     }
@@ -498,9 +509,9 @@ public enum WordsWire: GameWire {
             self.word = word
         }
 
+        /// For watchers only: a player reads the team's `turn` line (or another team's progress line) instead.
         public func line(for reader: Perspective) -> String? {
-            (reader.isMine(team: team) ? "Your team" : team) + " finished tile \(tile) (\(word))."
-                + (reader.isMine(team: team) ? " Roll the die: r." : "")
+            reader.team == nil ? "\(team) finished tile \(tile) (\(word))." : nil
         }
     }
 
@@ -521,7 +532,9 @@ public enum WordsWire: GameWire {
             self.helpful = helpful
         }
 
-        public func line(for reader: Perspective) -> String? { "\(team) rolled a \(value)." }
+        public func line(for reader: Perspective) -> String? {
+            reader.team != nil && !reader.isMine(team: team) ? nil : "\(team) rolled a \(value)."
+        }
     }
 
     /// Board: a team's token walked `path` and stands on `tile`; with `choices` it waits at a fork.
@@ -551,6 +564,7 @@ public enum WordsWire: GameWire {
         }
 
         public func line(for reader: Perspective) -> String? {
+            if reader.team != nil && !reader.isMine(team: team) { return nil }
             let who = reader.isMine(team: team) ? "Your token" : "\(team)'s token"
             let walked = path.isEmpty ? "stands on" : "walked \(path.map(String.init).joined(separator: " → ")) to"
             guard !choices.isEmpty else { return "\(who) \(walked) \(tile) (\(word))." }
@@ -558,6 +572,55 @@ public enum WordsWire: GameWire {
             let left = "\(steps) step\(steps == 1 ? "" : "s") left"
             return "\(who) \(walked) \(tile) (\(word)): a fork, \(left). "
                 + (reader.isMine(team: team) ? "Type \(ways)." : "Ways: \(ways).")
+        }
+    }
+
+    /// Board: what a team does now — sent to the team after each of its moves, and last in its players' catch-up,
+    /// so that a text-mode player always ends on their own prompt.
+    public struct Turn: HostMessage {
+        public static let type = "boardTurn"
+        /// The team.
+        public var team: String
+        /// `answer` (the word on its tile), `roll`, `choose` (a way at a fork) or `through`.
+        public var next: String
+        /// Where its token stands.
+        public var tile: Int
+        /// That tile's word.
+        public var word: String
+        /// Tiles done.
+        public var done: Int
+        /// Of how many.
+        public var of: Int
+        /// At a fork, the ways; else empty.
+        public var choices: [Way]
+
+        /// Creates the message.
+        public init(team: String, next: String, tile: Int, word: String, done: Int, of: Int, choices: [Way]) {
+            self.team = team
+            self.next = next
+            self.tile = tile
+            self.word = word
+            self.done = done
+            self.of = of
+            self.choices = choices
+        }
+
+        /// `>>> Your turn: roll the die — type r.   (tile 4 fire, done · 3 of 12 tiles done)`; only the team reads it.
+        public func line(for reader: Perspective) -> String? {
+            guard reader.isMine(team: team) else { return nil }
+            let standing = "\(done) of \(of) tiles done"
+            switch next {
+            case "roll":
+                return
+                    ">>> Your turn: roll the die — type r.   (your token is on tile \(tile), \(word), done · \(standing))"
+            case "answer":
+                return ">>> Your turn: \(word.uppercased()) + ? on tile \(tile) — type 1–4 or the word.   (\(standing))"
+            case "choose":
+                let ways = choices.map { "go \($0.tile) (\($0.word))" }.joined(separator: " or ")
+                return ">>> Your turn: a fork at tile \(tile) — type \(ways).   (\(standing))"
+            default:
+                return nil
+            }
         }
     }
 
@@ -620,6 +683,7 @@ public enum WordsWire: GameWire {
         case scores(Scores)
         case scoreboard(Scoreboard)
         case resumed(Resumed)
+        case turn(Turn)
 
         private static let decoder = FamilyDecoder<Message>([
             member(Intro.self, Message.intro), member(IntroUpdate.self, Message.introUpdate),
@@ -628,6 +692,7 @@ public enum WordsWire: GameWire {
             member(Progress.self, Message.progress), member(TileDone.self, Message.tileDone),
             member(Rolled.self, Message.rolled), member(Moved.self, Message.moved), member(Scores.self, Message.scores),
             member(Scoreboard.self, Message.scoreboard), member(Resumed.self, Message.resumed),
+            member(Turn.self, Message.turn),
         ])
 
         public static var types: [String] { decoder.types }
@@ -650,6 +715,7 @@ public enum WordsWire: GameWire {
             case .scores(let message): message
             case .scoreboard(let message): message
             case .resumed(let message): message
+            case .turn(let message): message
             }
         }
     }

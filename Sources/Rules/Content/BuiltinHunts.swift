@@ -2,7 +2,8 @@
 ///
 /// A station names a place every home or office has, a riddle leading there, a four-letter check-in code (only the
 /// unambiguous letters ACDEFHJKLMNPQRTUVWXY), exactly one task (an Odd One Out `puzzle` or a typed-answer
-/// `question`), one or two hints that cost seconds, and a success message.
+/// `question`), one or two hints that cost seconds, and a success message that fits any order (a staggered hunt
+/// starts each team elsewhere; the host itself says when a team found every station).
 enum BuiltinHunts {
     /// Every built-in hunt: its stable id and its JSON text.
     static let hunts: [(id: String, json: String)] = [
@@ -31,7 +32,7 @@ enum BuiltinHunts {
         "code":"READ",
         "puzzle":{"words":["atlas","dictionary","diary","telescope"],"outsider":"telescope","link":"books"},
         "hints":[{"text":"Three of them have pages.","costSeconds":30}],
-        "success":"Page-turning brilliance! Keep going."},
+        "success":"Page-turning brilliance!"},
         {"name":"Window",
         "clue":"I'm a hole in the wall that you cannot walk through; I let in the light and I show you the view.",
         "code":"PANE",
@@ -39,13 +40,13 @@ enum BuiltinHunts {
         "answer":"rainbow"},
         "hints":[{"text":"Red, orange, yellow, green, blue...","costSeconds":15},
         {"text":"Its name starts with the weather that made it.","costSeconds":40}],
-        "success":"What a view! You are nearly there."},
+        "success":"What a view!"},
         {"name":"Sink",
         "clue":"Turn on my tap and I splash and I pour; the plates come to me when the dinner's no more.",
         "code":"WATR",
         "puzzle":{"words":["tap","plug","drain","pillow"],"outsider":"pillow","link":"parts of a sink"},
         "hints":[{"text":"Look at the sink itself: which one do you not see there?","costSeconds":30}],
-        "success":"Splashing success! You finished the hunt!"}
+        "success":"Splashing success!"}
         ]}
         """
 }

@@ -27,6 +27,13 @@ public enum FlyPhysics {
     /// Whether a throw of `heightMm` was a real flight, which catch achievements need (see `realFlightMm`).
     public static func isRealFlight(heightMm: Int) -> Bool { heightMm >= realFlightMm }
 
+    /// The strongest typed throw (text mode, `t 95`), permille: a little below what a skilled player hits on the
+    /// sweeping meter (97–100 %), since typing needs no timing.
+    public static let typedPowerMaxPermille = 950
+    /// A catch typed on the host's cue (text mode, the `CATCH NOW` line sent at the landing) counts this much
+    /// earlier than its line arrives: a person's reaction to a line they are waiting for, ms.
+    public static let cueReactionMs: Int64 = 250
+
     /// The meter at `instant`, in permille: 0 where the sweep starts, 1000 half a period later, 0 again after a
     /// whole period, and so on (a triangle wave); 0 before the sweep starts.
     public static func powerPermille(at instant: Instant, sweepStart: Instant, periodMs: Int64) -> Int {

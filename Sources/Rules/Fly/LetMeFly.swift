@@ -203,6 +203,8 @@ public struct LetMeFly: SteeredMode, Codable, Sendable, Equatable {
         case pickPhone(player: String, phone: String)
         /// A throw pressed at `pressedAt`.
         case throwPhone(player: String, pressedAt: Instant)
+        /// A throw at a typed power (text mode), permille, up to `FlyPhysics.typedPowerMaxPermille`.
+        case throwAtPower(player: String, powerPermille: Int, pressedAt: Instant)
         /// A catch pressed at `pressedAt`.
         case catchPhone(player: String, pressedAt: Instant)
         /// `from` challenges `to` to beat their best height.
@@ -444,6 +446,13 @@ public struct LetMeFly: SteeredMode, Codable, Sendable, Equatable {
             return [.phonePicked(player: players[index].name, phone: phone.id)]
         case .throwPhone(let name, let pressedAt):
             return try throwPhone(try activePlayer(name), pressedAt: pressedAt, at: now)
+        case .throwAtPower(let name, let power, let pressedAt):
+            guard (1...FlyPhysics.typedPowerMaxPermille).contains(power) else {
+                let most = FlyPhysics.typedPowerMaxPermille / 10
+                throw RuleError(
+                    .badField, "A typed throw's power is 1 to \(most) %: t \(most) is the strongest (t 60: 60 %).")
+            }
+            return try throwPhone(try activePlayer(name), pressedAt: pressedAt, typedPower: power, at: now)
         case .catchPhone(let name, let pressedAt):
             let index = try activePlayer(name)
             guard case .inAir(let thrown) = players[index].turn else {
@@ -480,7 +489,9 @@ public struct LetMeFly: SteeredMode, Codable, Sendable, Equatable {
         return index
     }
 
-    private mutating func throwPhone(_ index: Int, pressedAt: Instant, at now: Instant) throws(RuleError) -> [Effect] {
+    private mutating func throwPhone(_ index: Int, pressedAt: Instant, typedPower: Int? = nil, at now: Instant)
+        throws(RuleError) -> [Effect]
+    {
         if isPaused { throw RuleError(.paused, "The game is paused; throw when it continues.") }
         guard phase == .throwing, let sweepStart, let roundDeadline else {
             throw RuleError(.roundClosed, "No round is open for throws right now.")
@@ -492,7 +503,8 @@ public struct LetMeFly: SteeredMode, Codable, Sendable, Equatable {
         let press = min(max(pressedAt, sweepStart), now)
         guard press < roundDeadline else { throw RuleError(.roundClosed, "Time is up for this round.") }
         let player = players[index]
-        let power = FlyPhysics.powerPermille(at: press, sweepStart: sweepStart, periodMs: settings.periodMs)
+        let power =
+            typedPower ?? FlyPhysics.powerPermille(at: press, sweepStart: sweepStart, periodMs: settings.periodMs)
         let airMs = FlyPhysics.airMilliseconds(
             speed: FlyPhysics.launchSpeed(powerPermille: power, topSpeed: settings.topSpeed))
         let thrown = FlyThrow(

@@ -184,6 +184,7 @@ public struct StationHunt: SteeredMode, Codable, Sendable, Equatable {
                 throw RuleError(.badChoice, "Pick one of the four words, 1 to 4.")
             }
             let word = state.words[choice]
+            try refuseRepeat(word, state)
             effects += judge(team: team, typed: word, isRight: isOutsider(word, state), at: now)
         case .answer(let team, let text):
             let state = try solving(team)
@@ -197,6 +198,7 @@ public struct StationHunt: SteeredMode, Codable, Sendable, Equatable {
                     throw RuleError(
                         .badChoice, "\"\(ContentText.excerpt(text, limit: 30))\" is not one of the four words.")
                 }
+                try refuseRepeat(word, state)
                 effects += judge(team: team, typed: word, isRight: isOutsider(word, state), at: now)
             case .question(_, let answer):
                 let verdict = AnswerJudge(isForgiving: settings.isForgiving).judge(text, against: answer)
@@ -295,11 +297,20 @@ public struct StationHunt: SteeredMode, Codable, Sendable, Equatable {
         ]
     }
 
+    /// Refuses a puzzle word this team already picked wrong: it was shown wrong once and costs nothing again.
+    private func refuseRepeat(_ word: String, _ state: TeamState) throws(RuleError) {
+        guard state.wrongPicks.contains(word) else { return }
+        let left = state.words.filter { !state.wrongPicks.contains($0) }.joined(separator: ", ")
+        throw RuleError(
+            .badChoice, "You already tried \"\(word)\": it is not the odd one out (no new penalty). Left: \(left).")
+    }
+
     /// A right or wrong pick or answer (`typed`: the word picked or the text typed) at the team's current station.
     private mutating func judge(team: String, typed: String, isRight: Bool, at now: Instant) -> [Effect] {
         guard isRight else {
             let penalty = Int64(settings.penaltySeconds) * 1000
             states[team]!.penaltiesMs += penalty
+            if states[team]!.words.contains(typed) { states[team]!.wrongPicks.append(typed) }
             return [
                 .wrongAnswer(team: team, answer: typed, penaltyMs: penalty, penaltiesMs: states[team]!.penaltiesMs),
                 .progress([progressRow(team)]),
@@ -311,6 +322,7 @@ public struct StationHunt: SteeredMode, Codable, Sendable, Equatable {
         state.solvedCount += 1
         state.stage = state.solvedCount == state.route.count ? .finished : .travelling
         state.words = []
+        state.wrongPicks = []
         state.hintsShown = 0
         states[team] = state
         var solved = solved(state, index: state.solvedCount - 1, elapsedMs: elapsed, penaltiesMs: state.penaltiesMs)

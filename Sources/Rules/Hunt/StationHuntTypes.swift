@@ -246,6 +246,8 @@ extension StationHunt {
         public var words: [String] = []
         /// How many hints of the current station it has seen.
         public var hintsShown = 0
+        /// The current puzzle's words already picked wrong (each costs its penalty once).
+        public var wrongPicks: [String] = []
         /// Penalties so far (wrong answers and hints), in milliseconds.
         public var penaltiesMs: Int64 = 0
         /// Hunt time of each solve, in route order.
