@@ -39,13 +39,20 @@ final class PhoneRig {
     /// team (`existing`) or types it as a new team, taps Join and waits for the lobby.
     func join(_ page: BrowserPage, name: String, team: String, existing: Bool = false, url: String? = nil) throws {
         try page.navigate(url ?? roomURL)
-        try page.waitFor("document.getElementById('name')", timeout: Patience.generous, "the join form")
+        // The form, once its look into the room has drawn the teams there (so the layout no longer moves).
+        try page.waitFor(
+            "document.getElementById('name') && document.querySelector('[data-screen=\"join\"] .chips')"
+                + "?.childElementCount > 0", timeout: Patience.generous, "the join form with the room's teams")
         try page.type(name, into: "#name")
         if existing {
-            try page.tap(selector: ".chips button", containing: team, timeout: Patience.generous)
+            try Self.tapExactly(page, ".chips button", team)
+            try page.waitFor("document.getElementById('team').value === \(Self.literal(team))", "the team chosen")
         } else {
             try page.type(team, into: "#team")
         }
+        try page.waitFor(
+            "document.getElementById('name').value === \(Self.literal(name)) && "
+                + "document.getElementById('team').value === \(Self.literal(team))", "the name and team typed")
         try page.tap(selector: "button[type=submit]", containing: "Join")
         try page.waitFor(Self.onScreen("lobby"), timeout: Patience.generous, "the lobby after joining")
     }
