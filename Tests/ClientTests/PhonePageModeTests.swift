@@ -266,7 +266,9 @@ struct PhonePageModeTests {
         """
 
     /// Plays the phone's team through a words exercise by touch, always the right card or cell, until the final.
-    static func playWords(_ page: BrowserPage, shots: String, keepAlive: () throws -> Void) throws {
+    static func playWords(
+        _ page: BrowserPage, shots: String, neighbours: [String: [String]] = [:], keepAlive: () throws -> Void
+    ) throws {
         let deadline = Date().addingTimeInterval(Patience.generous * 8)
         var shot = false
         var lastSign = Date()
@@ -286,7 +288,18 @@ struct PhonePageModeTests {
                 shot = true
             }
             let done = Set(state["done"]?.arrayValue?.compactMap(\.stringValue) ?? [])
-            if let fork = forks.first(where: { !done.contains($0) }) ?? forks.first {
+            // At a fork, the way with the nearest tile not done yet (the board's paths, as the intro gave them).
+            func distance(_ start: String) -> Int {
+                var seen: Set<String> = [start]
+                var layer = [start]
+                for steps in 0..<64 {
+                    if layer.contains(where: { !done.contains($0) }) { return steps }
+                    layer = layer.flatMap { neighbours[$0] ?? [] }.filter { seen.insert($0).inserted }
+                    if layer.isEmpty { break }
+                }
+                return 64
+            }
+            if let fork = forks.min(by: { distance($0) < distance($1) }) {
                 try PhoneRig.tapExactly(page, ".words .chips button", fork)
             } else if !word.isEmpty, let card = cards.first(where: { isCorrect($0, for: word) }) {
                 try PhoneRig.tapExactly(page, ".words .words4 button", card)
@@ -311,8 +324,7 @@ struct PhonePageModeTests {
         try Self.playCompoundWords(exercise: exercise)
     }
 
-    @Test(.disabled("the touch player picks forks blindly: the token can wander the garden board past the deadline"))
-    func compoundWordsOnTheDiceBoard() throws {
+    @Test func compoundWordsOnTheDiceBoard() throws {
         try Self.playCompoundWords(exercise: "board")
     }
 
@@ -323,7 +335,23 @@ struct PhonePageModeTests {
         if exercise == "board" { options["list"] = "garden" } else { options["list"] = "en" }
         try room.rig.start("words", options)
         // Bob and Cy only watch: they say something now and then, as idle connections are closed after 90 s.
-        try Self.playWords(room.page, shots: "words-\(exercise)") {
+        var neighbours: [String: [String]] = [:]
+        if exercise == "board" {
+            let board = try room.bob.waitFor("game")["board"]
+            var words: [Int64: String] = [:]
+            for tile in board?["tiles"]?.arrayValue ?? [] {
+                if let id = tile["id"]?.intValue, let word = tile["word"]?.stringValue { words[id] = word }
+            }
+            for path in board?["paths"]?.arrayValue ?? [] {
+                guard let ends = path.arrayValue, ends.count == 2, let a = ends[0].intValue.flatMap({ words[$0] }),
+                    let b = ends[1].intValue.flatMap({ words[$0] })
+                else { continue }
+                neighbours[a, default: []].append(b)
+                neighbours[b, default: []].append(a)
+            }
+            #expect(!neighbours.isEmpty, "the board's paths from the intro")
+        }
+        try Self.playWords(room.page, shots: "words-\(exercise)", neighbours: neighbours) {
             try room.bob.send(["type": "ping"])
             try room.cy.send(line: "ping")
         }

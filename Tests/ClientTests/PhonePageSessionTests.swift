@@ -86,7 +86,9 @@ struct PhonePageSessionTests {
         try abe.tap(selector: "button[type=submit]", containing: "Send answer")
         let result = try bob.waitFor("result")
         #expect(result["team"] == "Red" && result["correct"] == true, "\(result)")
-        #expect(abe.webSocketFrames.contains { $0.sent && $0.text.contains("\"answer\"") }, "Abe's phone answered")
+        try abe.waitUntil("Abe's phone sent the answer", timeout: Patience.generous) {
+            abe.webSocketFrames.contains { $0.sent && $0.text.contains("\"answer\"") }
+        }
         for page in [ann, abe] {
             try page.waitFor("document.querySelector('.final')", timeout: Patience.generous, "the final scores")
             rig.expectClean(page)
