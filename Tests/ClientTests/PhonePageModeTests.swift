@@ -102,6 +102,8 @@ struct PhonePageModeTests {
             if queen == "Ann" {
                 try page.waitFor("document.querySelector('#qown')?.offsetParent", timeout: Patience.generous)
                 try PhoneRig.screenshot(page, "queen-choosing")
+                // Once the library has loaded (the list above the form grows, moving it).
+                try page.waitFor("document.querySelectorAll('.cmds li button').length > 0", timeout: Patience.generous)
                 try page.type("No. 1 waves to No. 2", into: "#qown")
                 try page.tap(selector: "button[type=submit]", containing: "Give my order")
                 let order = try room.bob.waitFor("order") { $0["queen"] == "Ann" }

@@ -309,6 +309,8 @@ struct PhonePageTests {
         let round = try other.waitFor("round")
         switch round["queen"]?.stringValue {
         case Self.hostileName:
+            // Once the library has loaded (the list above the form grows, moving it).
+            try page.waitFor("document.querySelectorAll('.cmds li button').length > 0", timeout: Patience.generous)
             try page.type(Self.hostileOrder, into: "#qown")
             try page.tap(selector: "button[type=submit]", containing: "Give my order")
         case Self.hostileOther:
