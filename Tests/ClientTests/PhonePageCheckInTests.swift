@@ -37,7 +37,8 @@ struct PhonePageCheckInTests {
         try page.type(name, into: "#name")
         try page.type(team, into: "#team")
         _ = try page.tap(selector: "button", containing: "Join")
-        _ = try page.waitFor("!document.querySelector('[data-screen=lobby]').hidden", timeout: 15, "\(name) in the lobby")
+        _ = try page.waitFor(
+            "!document.querySelector('[data-screen=lobby]').hidden", timeout: 15, "\(name) in the lobby")
         return page
     }
 

@@ -119,7 +119,8 @@ final class WordsHost: GameAdapter {
         return try WordsHost(
             record: StartRecord(
                 teams: teams, listID: list.id, listName: list.name, level: level, words: words, board: board,
-                settings: settings, seedText: String(context.seed), language: list.language.isEmpty ? nil : list.language,
+                settings: settings, seedText: String(context.seed),
+                language: list.language.isEmpty ? nil : list.language,
                 audio: recorded.isEmpty ? nil : recorded.mapValues(\.rawValue)))
     }
 

@@ -105,7 +105,9 @@ public enum HuntSheets {
         let station = hunt.stations[index]
         var scan = ""
         if let qr = checkInCode(pageAddress: pageAddress, code: station.code).map(qrLines), !qr.isEmpty {
-            scan = "\nOr scan this with your phone's camera to check in:\n\n```\n" + qr.joined(separator: "\n") + "\n```\n"
+            scan =
+                "\nOr scan this with your phone's camera to check in:\n\n```\n" + qr.joined(separator: "\n")
+                + "\n```\n"
         }
         return """
             # \(hunt.name) — station \(index + 1) of \(hunt.stations.count): \(station.name)
@@ -135,15 +137,15 @@ public enum HuntSheets {
                 "<p>Or scan this with your phone's camera to check in:</p>\n<div class=\"qr\">\($0.svg())</div>\n"
             }
             return """
-            <section class="sheet">
-            <h1>\(escaped(hunt.name))</h1>
-            <h2>Station \(index + 1) of \(hunt.stations.count): \(escaped(station.name))</h2>
-            <p>You found it! Check in with this code:</p>
-            <p class="code">\(escaped(station.code))</p>
-            <p><strong>Code: \(escaped(station.code))</strong></p>
-            <p>Type it in the Partyline app, or <code>checkin \(escaped(station.code))</code> from a plain terminal.</p>
-            \(scan ?? "")</section>
-            """
+                <section class="sheet">
+                <h1>\(escaped(hunt.name))</h1>
+                <h2>Station \(index + 1) of \(hunt.stations.count): \(escaped(station.name))</h2>
+                <p>You found it! Check in with this code:</p>
+                <p class="code">\(escaped(station.code))</p>
+                <p><strong>Code: \(escaped(station.code))</strong></p>
+                <p>Type it in the Partyline app, or <code>checkin \(escaped(station.code))</code> from a plain terminal.</p>
+                \(scan ?? "")</section>
+                """
         }
         return """
             <!DOCTYPE html>
