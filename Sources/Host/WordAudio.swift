@@ -15,6 +15,7 @@ struct WordAudio {
 
     /// The audio formats accepted, each known by its first bytes.
     enum Format: String, CaseIterable {
+        /// Ogg (Vorbis or Opus), MP3, WAV and MPEG-4 audio, each named by its file extension.
         case ogg, mp3, wav, m4a
 
         /// The `Content-Type` the host serves it with.
