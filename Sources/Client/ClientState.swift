@@ -279,6 +279,8 @@ struct ClientState: Equatable, Sendable {
             default: line = EventText.line(for: session, in: self)
             }
         } else if var screen = game {
+            // Every mode's `resumed` has this type: the pause ends here once, whatever the screen makes of it.
+            if case .string(GameResumed.type)? = object["type"] { endPause() }
             if let taken = screen.apply(object, to: &self, at: now) {
                 actions += taken
                 game = screen
@@ -408,11 +410,8 @@ struct ClientState: Equatable, Sendable {
         if let code = welcome.code { rejoinCode = code }
         clock = ClockView(offset: now - welcome.hostTime)  // a new connection (maybe a new host): measure again
         awaitingResync = []  // the catch-up brings every state whole
-        if welcome.game == nil {
-            if isGameRunning { game = nil }
-            isPaused = false
-            pausedAtHost = nil
-        }
+        endPause()  // the catch-up ends with `paused` while the game still is: a `resumed` missed offline is no matter
+        if welcome.game == nil, isGameRunning { game = nil }
     }
 
     /// Merges an older host's lobby delta into the list: changed players replaced or added, removed ones dropped.
@@ -431,7 +430,7 @@ struct ClientState: Equatable, Sendable {
         teams = lobby.compactMap { seen.insert($0.team.lowercased()).inserted ? $0.team : nil }
     }
 
-    /// The clocks run again (the game's `resumed` message): the pause is over.
+    /// The clocks run again (a `resumed` message of any mode, a new connection): the pause is over.
     mutating func endPause() {
         isPaused = false
         pausedAtHost = nil

@@ -136,10 +136,7 @@ final class ContentStore<Kind: ContentKind> {
             let formats = Kind.formats.map { ".\($0)" }.joined(separator: " or ")
             throw RuleError(.badField, "\(path): \(Kind.noun) files end in \(formats).")
         }
-        guard let data = FileManager.default.contents(atPath: path) else {
-            let reason = FileManager.default.fileExists(atPath: path) ? "it cannot be read" : "there is no such file"
-            throw RuleError(.storage, "Could not read \(path): \(reason).")
-        }
+        let data = try Self.readLimited(path)
         let item: Kind.Library.Item
         do throws(RuleError) {
             item = try Kind.decode(Array(data), format: format, fileName: (path as NSString).lastPathComponent)
@@ -170,6 +167,43 @@ final class ContentStore<Kind: ContentKind> {
 
     // MARK: Files
 
+    /// The largest content file the host reads (4 MiB): the largest pack the rules allow (2,000 questions of 400
+    /// characters) is about 1 MB as JSON, a hunt of 50 stations far less.
+    static var maximumFileBytes: Int { 4 << 20 }
+
+    /// The bytes of the regular file at `path`, refused by its size before anything is read (a 60 MB file, a
+    /// device or a pipe would otherwise keep the host busy); at most `maximumFileBytes` are ever read.
+    static func readLimited(_ path: String) throws(RuleError) -> [UInt8] {
+        let attributes: [FileAttributeKey: Any]
+        do {
+            attributes = try FileManager.default.attributesOfItem(atPath: path)
+        } catch {
+            let reason = FileManager.default.fileExists(atPath: path) ? "it cannot be read" : "there is no such file"
+            throw RuleError(.storage, "Could not read \(path): \(reason).")
+        }
+        guard attributes[.type] as? FileAttributeType == .typeRegular else {
+            throw RuleError(.storage, "Could not read \(path): it is not a regular file.")
+        }
+        let size = (attributes[.size] as? NSNumber)?.int64Value ?? 0
+        let limit = Int64(maximumFileBytes)
+        func tooLarge(_ bytes: Int64) -> RuleError {
+            let megabytes = String(format: "%.1f", Double(bytes) / 1_048_576)
+            return RuleError(
+                .storage,
+                "\(path) is \(megabytes) MB; a \(Kind.noun) file may have at most \(limit >> 20) MB. "
+                    + "Is it the right file?")
+        }
+        guard size <= limit else { throw tooLarge(size) }
+        guard let handle = FileHandle(forReadingAtPath: path) else {
+            throw RuleError(.storage, "Could not read \(path): it cannot be read.")
+        }
+        defer { try? handle.close() }
+        // The file may have grown since it was looked at: read one byte more than allowed to notice.
+        let data = (try? handle.read(upToCount: maximumFileBytes + 1)) ?? Data()
+        guard data.count <= maximumFileBytes else { throw tooLarge(Int64(data.count)) }
+        return Array(data)
+    }
+
     /// Loads every file in the stored format, in name order; files that fail are reported and left alone.
     private func load() {
         let names = ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [])
@@ -185,8 +219,11 @@ final class ContentStore<Kind: ContentKind> {
                         + ".\(Kind.storedFormat) files. Import it instead.")
                 continue
             }
-            guard let data = FileManager.default.contents(atPath: path) else {
-                problems.append("The \(Kind.noun) file \(path) could not be read; it was skipped and left as it is.")
+            let data: [UInt8]
+            do throws(RuleError) {
+                data = try Self.readLimited(path)
+            } catch {
+                problems.append("\(error.message) It was skipped and left as it is.")
                 continue
             }
             do throws(RuleError) {

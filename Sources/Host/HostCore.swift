@@ -58,11 +58,16 @@ final class HostCore: SessionHandler {
     /// The address each player last played from, by player id: a dropped player may take their name back from
     /// it (kept in memory only: after a restart, the rejoin code or the token does it).
     private var lastAddresses: [String: String] = [:]
-    /// When each address tried `rejoin` lately, to keep the short codes from being guessed.
-    private var rejoinAttempts: [String: [Int64]] = [:]
+    /// Wrong guesses at a game's secrets (a hunt's check-in codes) per connection and per address.
+    private var guessLimits = GuessLimits()
+    /// When each address gave a wrong `rejoin` name or code lately, to keep the short codes from being guessed.
+    private var wrongRejoins: [String: [Int64]] = [:]
 
-    /// How many `rejoin` attempts an address may make in `rejoinWindow` ms.
+    /// How many `rejoin` attempts a connection may make in `rejoinWindow` ms; once its address gave this many wrong
+    /// ones in the window, each of its connections gets only one (so the real player behind a shared address,
+    /// on a connection of their own, always has a try, while guessing is held to the connection rate).
     static let rejoinLimit = 5
+    /// The window of `rejoinLimit`, ms.
     static let rejoinWindow: Int64 = 60_000
     /// Whether the journal can be saved (`HostCore+Saving.swift`: durability or a pause, never silence).
     var savingState = SavingState.saving
@@ -456,19 +461,25 @@ final class HostCore: SessionHandler {
 
     func rejoin(name: String, code: String, session: Session) {
         let current = now
-        var attempts = (rejoinAttempts[session.peer] ?? []).filter { current - $0 < HostCore.rejoinWindow }
-        guard attempts.count < HostCore.rejoinLimit else {
+        let recent = { (times: [Int64]) in times.filter { current - $0 < HostCore.rejoinWindow } }
+        // A stranger's wrong guesses never refuse another connection's first try: the limit is per connection,
+        // and only one try each once the address guessed wrong too often.
+        let wrongFromAddress = recent(wrongRejoins[session.peer] ?? [])
+        let allowed = wrongFromAddress.count >= HostCore.rejoinLimit ? 1 : HostCore.rejoinLimit
+        session.rejoinTries = recent(session.rejoinTries)
+        guard session.rejoinTries.count < allowed else {
+            let wait = max(1, (HostCore.rejoinWindow - (current - (session.rejoinTries.first ?? current))) / 1000)
             log.warning("\(session.peer) tried too many rejoin codes; refused for a while.")
             return sessions.send(
-                ErrorReply(.rateLimited, "Too many rejoin attempts from your address; wait a minute, then try again."),
+                ErrorReply(
+                    .rateLimited,
+                    "Too many rejoin attempts on this connection; try again in \(wait) s, or connect again."),
                 to: session)
         }
-        attempts.append(current)
-        rejoinAttempts[session.peer] = attempts
-        if rejoinAttempts.count > 1000 {
-            rejoinAttempts = rejoinAttempts.filter { $0.value.contains { current - $0 < HostCore.rejoinWindow } }
-        }
+        session.rejoinTries.append(current)
         guard let player = room.room.player(named: name, code: code) else {
+            wrongRejoins[session.peer] = wrongFromAddress + [current]
+            if wrongRejoins.count > 1000 { wrongRejoins = wrongRejoins.filter { !recent($0.value).isEmpty } }
             return sessions.send(
                 ErrorReply(
                     .badToken,
@@ -493,6 +504,15 @@ final class HostCore: SessionHandler {
 
     func play(_ request: PlayRequest, by player: PlayerRef, session: Session, id: JSONValue?) {
         if let refusal = savingRefusal { return sessions.send(ErrorReply(.storage, refusal), to: session, re: id) }
+        // An operator's command (a quizmaster's `judge`) is refused for its role before any game or mode check.
+        if room.catalog.entry(forAction: request.type) == nil,
+            let owner = room.catalog.entries.first(where: { $0.commandTypes.contains(request.type) })
+        {
+            return sessions.send(
+                ErrorReply(
+                    .forbidden, "\(request.type) is the organiser's command in \(owner.title); players cannot use it."),
+                to: session, re: id)
+        }
         guard let game = room.game else {
             return sessions.send(
                 ErrorReply(.noGame, "No game is running yet; wait for the organiser to start one."), to: session, re: id
@@ -504,6 +524,10 @@ final class HostCore: SessionHandler {
                 ErrorReply(.wrongGame, "\(game.mode.title) has no \"\(request.type)\"\(owner)."), to: session, re: id)
         }
         guard let member = room.room.player(id: player.id) else { return }
+        let isGuess = game.isGuess(request)
+        if isGuess, let refusal = guessLimits.refusal(session: session, at: now) {
+            return sessions.send(ErrorReply(.rateLimited, refusal), to: session, re: id)
+        }
         let arrival = now
         let isFair = options.isFairnessEnabled
         session.clock.notePathRoundTrip(sessions.outlet.pathRoundTrip(of: session.id))
@@ -529,6 +553,10 @@ final class HostCore: SessionHandler {
                 }
             }
             if let refusal = step.refusal {
+                // A wrong code counts, and so does the one that locks the team (refused as `code_locked`).
+                if isGuess && [.wrongCode, .codeLocked].contains(refusal.code) {
+                    guessLimits.noteWrong(session: session, at: arrival)
+                }
                 sessions.send(ErrorReply(refusal.code, refusal.message), to: session, re: id)
             } else if let id {
                 sessions.send(OkReply(), to: session, re: id)
@@ -700,6 +728,9 @@ final class HostCore: SessionHandler {
         for entry in room.catalog.entries {
             lines.append("  " + entry.startGrammar.usage)
             if let example = entry.startGrammar.example { lines.append("      e.g. " + example) }
+            if !entry.startGrammar.options.isEmpty {
+                lines += StartOption.helpLines(entry.startGrammar.options, indent: "      ")
+            }
         }
         lines += [
             "  next · pause · continue · end   steer the running game",

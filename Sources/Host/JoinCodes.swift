@@ -16,6 +16,23 @@ enum JoinCodes {
         return chosen.map { "http://\($0):\(port)/\(room)" }
     }
 
+    /// The join address for a page that reached the host as `hostHeader` (`192.168.1.20:4747`): that address when
+    /// phones can reach it too, else the first of `urls(…)` (a board opened on the host's own screen as localhost).
+    static func url(forHostHeader hostHeader: String?, addresses: [String], port: UInt16, room: String) -> String {
+        if let hostHeader, !hostHeader.isEmpty, !hostHeader.hasPrefix("127."), !hostHeader.hasPrefix("localhost"),
+            !hostHeader.hasPrefix("["), hostHeader.allSatisfy({ $0.isLetter || $0.isNumber || ".:-".contains($0) })
+        {
+            return "http://\(hostHeader)/\(room)"
+        }
+        return urls(addresses: addresses, port: port, room: room)[0]
+    }
+
+    /// The QR code of the join address for a page that reached the host as `hostHeader`, as SVG.
+    static func svg(forHostHeader hostHeader: String?, addresses: [String], port: UInt16, room: String) -> String {
+        let url = url(forHostHeader: hostHeader, addresses: addresses, port: port, room: room)
+        return (try? QRCode(encoding: url))?.svg() ?? ""
+    }
+
     /// The lines showing `url`'s QR code with the address beside it (or under it on a narrow terminal), for a
     /// terminal of `size` characters (nil: any size); black on white with SGR when `colour`, else the light
     /// modules drawn as blocks (`QRCode.terminalLines`).

@@ -16,18 +16,11 @@ struct HostOptions {
     var isConsoleEnabled = true
     /// `nil`: ask on the console when a journal exists (resume when there is no console); true: resume; false: start fresh.
     var resume: Bool?
-    // The house rules start as the games' own defaults.
-    var questionSeconds = ShakySettings().questionSeconds
-    var afterBuzzSeconds = ShakySettings().afterBuzzSeconds
-    var answerSeconds = ShakySettings().answerSeconds
-    var revealSeconds = ShakySettings().revealSeconds ?? 0
-    var isStrict = !ShakySettings().isForgiving
-    var isJudgedByHand = false
+    /// The house rules given on the command line, by flag (`--answer-seconds`): the games' start options they
+    /// preset (declared in each wire's `startGrammar`); a rule not given keeps the declared default.
+    var houseRules: [String: JSONValue] = [:]
     /// `history GAME --csv`: one row per answer instead of the readable account.
     var isCSV = false
-    var queenMaxPlayers = QueenSettings().maxPlayers
-    var queenCountdownSeconds = QueenSettings().countdownSeconds
-    var queenChooseSeconds = QueenSettings().chooseSeconds
     var isFairnessEnabled = true
     var messagesPerSecond = 40
     var connectionsPerSecond = 50
@@ -49,6 +42,108 @@ struct HostOptions {
         case packExport(pack: String, file: String)
     }
 
+    /// The house rule set by `flag`, or the declared default of the option it presets.
+    subscript(houseRule flag: String) -> JSONValue {
+        get { houseRules[flag] ?? HostOptions.houseRuleDefaults[flag] ?? .null }
+        set { houseRules[flag] = newValue }
+    }
+
+    /// Every house-rule flag's declared default.
+    static let houseRuleDefaults: [String: JSONValue] = Dictionary(
+        GameModes.houseRules().compactMap { rule in
+            rule.option.houseRule.map { ($0, rule.option.defaultValue ?? .null) }
+        },
+        uniquingKeysWith: { first, _ in first })
+
+    /// `--question-seconds`.
+    var questionSeconds: Int {
+        get { Int(self[houseRule: "--question-seconds"].intValue ?? 0) }
+        set { self[houseRule: "--question-seconds"] = .int(Int64(newValue)) }
+    }
+    /// `--after-buzz-seconds`.
+    var afterBuzzSeconds: Int {
+        get { Int(self[houseRule: "--after-buzz-seconds"].intValue ?? 0) }
+        set { self[houseRule: "--after-buzz-seconds"] = .int(Int64(newValue)) }
+    }
+    /// `--answer-seconds`.
+    var answerSeconds: Int {
+        get { Int(self[houseRule: "--answer-seconds"].intValue ?? 0) }
+        set { self[houseRule: "--answer-seconds"] = .int(Int64(newValue)) }
+    }
+    /// `--reveal-seconds`.
+    var revealSeconds: Int {
+        get { Int(self[houseRule: "--reveal-seconds"].intValue ?? 0) }
+        set { self[houseRule: "--reveal-seconds"] = .int(Int64(newValue)) }
+    }
+    /// `--strict`.
+    var isStrict: Bool {
+        get { self[houseRule: "--strict"].boolValue ?? false }
+        set { self[houseRule: "--strict"] = .bool(newValue) }
+    }
+    /// `--judge manual`.
+    var isJudgedByHand: Bool {
+        get { self[houseRule: "--judge"].stringValue == "manual" }
+        set { self[houseRule: "--judge"] = .string(newValue ? "manual" : "auto") }
+    }
+    /// `--queen-max-players`.
+    var queenMaxPlayers: Int {
+        get { Int(self[houseRule: "--queen-max-players"].intValue ?? 0) }
+        set { self[houseRule: "--queen-max-players"] = .int(Int64(newValue)) }
+    }
+    /// `--queen-countdown-seconds`.
+    var queenCountdownSeconds: Int {
+        get { Int(self[houseRule: "--queen-countdown-seconds"].intValue ?? 0) }
+        set { self[houseRule: "--queen-countdown-seconds"] = .int(Int64(newValue)) }
+    }
+    /// `--queen-choose-seconds`.
+    var queenChooseSeconds: Int {
+        get { Int(self[houseRule: "--queen-choose-seconds"].intValue ?? 0) }
+        set { self[houseRule: "--queen-choose-seconds"] = .int(Int64(newValue)) }
+    }
+
+    /// The command-line options of the modes' house rules, from their start options' declarations, each under its
+    /// first mode's section; `extra` adds host-only options to the end of a mode's section (`--fairness` to Shaky
+    /// Words').
+    static func houseRuleOptions(
+        extra: [String: [CommandLineOption<HostOptions>]] = [:]
+    ) -> [CommandLineOption<HostOptions>] {
+        var options: [CommandLineOption<HostOptions>] = []
+        for (game, option) in GameModes.houseRules() {
+            guard let flag = option.houseRule else { continue }
+            let section = houseRuleSection(game)
+            let field = \HostOptions.[houseRule: flag]
+            switch option.kind {
+            case .wholeNumber(let range):
+                options.append(
+                    .value(
+                        flag, field,
+                        OptionValue<Int>.integer(in: range).map(
+                            { JSONValue.int(Int64($0)) }, back: { Int($0.intValue ?? 0) }),
+                        help: option.help, section: section))
+            case .flag:
+                options.append(.flag(flag, sets: field, to: .bool(true), help: option.help, section: section))
+            case .choice(let choices):
+                options.append(
+                    .value(
+                        flag, field, .choice(choices.map { ($0, JSONValue.string($0)) }), help: option.help,
+                        section: section))
+            case .word, .list:
+                options.append(
+                    .value(
+                        flag, field,
+                        OptionValue<String>.text(placeholder: "WORD").map(
+                            JSONValue.string, back: { $0.stringValue ?? "" }), help: option.help, section: section))
+            }
+        }
+        // The help lists options by section, so the extras join their mode's section wherever they stand.
+        return options + GameModes.wires.flatMap { extra[$0.name] ?? [] }
+    }
+
+    /// The help heading of a mode's house rules (a flag such as `--strict` presets every mode that declares it).
+    static func houseRuleSection(_ game: any GameWire.Type) -> String {
+        "\(game.title.uppercased()) HOUSE RULES (each can also be set per game in start)"
+    }
+
     /// Whether `code` can be a room code: 2 to 12 letters or digits (ASCII), as `--room` takes and the journal keeps.
     static func isRoomCode(_ code: String) -> Bool {
         (2...FieldLimits.room).contains(code.count) && code.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber) }
@@ -62,12 +157,9 @@ struct HostOptions {
     static var table: CommandLineTable<HostOptions> {
         let network = "NETWORK"
         let data = "DATA"
-        let shaky = "SHAKY WORDS HOUSE RULES (each can also be set per game in start)"
-        let queen = "QUEEN'S GAME (each can also be set per game in start queen)"
         let limits = "LIMITS"
         let console = "CONSOLE AND LOG"
         let onOff: OptionValue<Bool> = .choice(["on": true, "off": false])
-        let judging: OptionValue<Bool> = .choice(["auto": false, "manual": true])
         let roomCharacters = 2...FieldLimits.room
         return CommandLineTable(
             tool: "partyline-host", defaults: HostOptions(),
@@ -143,65 +235,40 @@ struct HostOptions {
                     "--csv", sets: \.isCSV, to: true,
                     help: "with history GAME: one row per answer, for a spreadsheet", section: data),
 
-                .value(
-                    "--question-seconds", \.questionSeconds, .integer(in: ShakySettings.questionSecondsRange),
-                    help: "buzz clock", section: shaky),
-                .value(
-                    "--after-buzz-seconds", \.afterBuzzSeconds, .integer(in: ShakySettings.afterBuzzSecondsRange),
-                    help: "buzz clock left after the first buzz, at most", section: shaky),
-                .value(
-                    "--answer-seconds", \.answerSeconds, .integer(in: ShakySettings.answerSecondsRange),
-                    help: "answer clock of the team on turn", section: shaky),
-                .value(
-                    "--reveal-seconds", \.revealSeconds, .integer(in: ShakySettings.revealSecondsRange),
-                    help: "pause after a question; 0 waits for next", section: shaky),
-                .flag(
-                    "--strict", sets: \.isStrict, to: true, help: "no forgiveness for small spelling mistakes",
-                    section: shaky),
-                .value(
-                    "--judge", \.isJudgedByHand, judging,
-                    help: "auto: the host judges answers; manual: every answer waits for your accept/reject",
-                    section: shaky),
-                .value(
-                    "--fairness", \.isFairnessEnabled, onOff, help: "order buzzes by press time (on) or arrival (off)",
-                    section: shaky),
+            ]
+                + houseRuleOptions(extra: [
+                    ShakyWire.name: [
+                        .value(
+                            "--fairness", \.isFairnessEnabled, onOff,
+                            help: "order buzzes by press time (on) or arrival (off)",
+                            section: houseRuleSection(ShakyWire.self))
+                    ]
+                ]) + [
+                    .value(
+                        "--rate", \.messagesPerSecond, .integer(in: 1...10_000_000),
+                        help: "messages per second per connection before errors", section: limits),
+                    .value(
+                        "--connection-rate", \.connectionsPerSecond, .integer(in: 0...1_000_000),
+                        help: "new connections per second per address (0: off)", section: limits),
+                    .value(
+                        "--idle-timeout", \.idleTimeoutSeconds, .integer(in: 1...86_400),
+                        help: "seconds of silence before a connection is dropped", section: limits),
+                    .value(
+                        "--max-output-kb", \.maximumOutputKilobytes, .integer(in: 16...1_048_576),
+                        help: "unsent output a slow client may pile up before it is cut off", section: limits),
 
-                .value(
-                    "--queen-max-players", \.queenMaxPlayers, .integer(in: QueenSettings.playerCountRange),
-                    help: "most players in one game", section: queen),
-                .value(
-                    "--queen-countdown-seconds", \.queenCountdownSeconds,
-                    .integer(in: QueenSettings.countdownSecondsRange), help: "countdown before the reveal",
-                    section: queen),
-                .value(
-                    "--queen-choose-seconds", \.queenChooseSeconds, .integer(in: QueenSettings.chooseSecondsRange),
-                    help: "time the Queen has to pick a command", section: queen),
-
-                .value(
-                    "--rate", \.messagesPerSecond, .integer(in: 1...10_000_000),
-                    help: "messages per second per connection before errors", section: limits),
-                .value(
-                    "--connection-rate", \.connectionsPerSecond, .integer(in: 0...1_000_000),
-                    help: "new connections per second per address (0: off)", section: limits),
-                .value(
-                    "--idle-timeout", \.idleTimeoutSeconds, .integer(in: 1...86_400),
-                    help: "seconds of silence before a connection is dropped", section: limits),
-                .value(
-                    "--max-output-kb", \.maximumOutputKilobytes, .integer(in: 16...1_048_576),
-                    help: "unsent output a slow client may pile up before it is cut off", section: limits),
-
-                .flag(
-                    "--no-console", sets: \.isConsoleEnabled, to: false,
-                    help: "do not read operator commands from stdin (for scripts and services)", section: console),
-                .value(
-                    "--log-level", \.logLevel,
-                    .choice(
-                        [
-                            "debug": .debug, "info": .info, "warning": .warning,
-                            "warn": .warning, "error": .error,
-                        ], placeholder: "LEVEL"),
-                    help: "least important lines logged: debug, info, warning or error", section: console),
-            ],
+                    .flag(
+                        "--no-console", sets: \.isConsoleEnabled, to: false,
+                        help: "do not read operator commands from stdin (for scripts and services)", section: console),
+                    .value(
+                        "--log-level", \.logLevel,
+                        .choice(
+                            [
+                                "debug": .debug, "info": .info, "warning": .warning,
+                                "warn": .warning, "error": .error,
+                            ], placeholder: "LEVEL"),
+                        help: "least important lines logged: debug, info, warning or error", section: console),
+                ],
             closing: """
                 CONSOLE (type on the host's terminal while it runs; help there lists everything)
                   start GAME …   games: \(ModeCatalog.standard.entries.map(\.name).joined(separator: ", "))

@@ -246,6 +246,9 @@ environment.consoleOutput(
     Type help here for the operator's commands (qr shows the phones' QR code again).
 
     """)
+transport.joinCode = { [port = transport.port] hostHeader in
+    JoinCodes.svg(forHostHeader: hostHeader, addresses: addresses, port: port, room: roomCode)
+}
 if isatty(terminal.fd) == 1 {
     core.showJoinCodes(replyTo: .console)
 } else {

@@ -244,6 +244,9 @@ public enum FieldLimits {
     public static let text = 200
     /// Longest room code.
     public static let room = 12
+    /// Most UTF-8 bytes in one character (grapheme cluster) of a field: a flag is 8, an emoji with a skin tone 8,
+    /// a keycap 7; more is a letter piled with marks.
+    public static let characterBytes = 32
 }
 
 /// Turns one wire line into a `ClientEnvelope`, or a `ProtocolError` saying exactly what is wrong.
@@ -337,9 +340,13 @@ public struct MessageFields: Sendable {
         guard case .string(let text) = value else {
             throw error(.badField, "\"\(key)\" must be a string, not \(value.kindName).")
         }
-        // Characters are counted as people see them; the byte cap stops a "character" built of thousands of marks.
-        guard text.count <= limit, text.utf8.count <= limit * 4 else {
-            throw error(.badField, "\"\(key)\" is longer than \(limit) characters.")
+        // Characters are counted as people see them (grapheme clusters: a flag is one, PROTOCOL.md §5); a cap per
+        // character stops a "character" built of thousands of marks.
+        guard text.count <= limit else { throw error(.badField, "\"\(key)\" is longer than \(limit) characters.") }
+        guard text.allSatisfy({ $0.utf8.count <= FieldLimits.characterBytes }) else {
+            throw error(
+                .badField,
+                "\"\(key)\" has a character built of too many marks (over \(FieldLimits.characterBytes) bytes).")
         }
         return text
     }
@@ -358,8 +365,9 @@ public struct MessageFields: Sendable {
         }
         // A fraction or an out-of-range number is shown as sent: "not a number" would confuse.
         guard real.rounded() == real else { throw error(.badField, "\"\(key)\" must be a whole number, not \(value).") }
-        // Whole, but written with an exponent (1e16) or beyond what 64 bits hold (2^63 and up).
-        guard real >= -0x1p63, real < 0x1p63 else {
+        // Whole, but written with an exponent (1e16) or beyond what 64 bits hold (2^63 and up, -2^63 - 1 and
+        // down). -2^63 itself arrives as an int; a double equal to it is a number below it rounded up (-2^63 - 1).
+        guard real > -0x1p63, real < 0x1p63 else {
             throw error(.badField, "\"\(key)\" is out of range: \(value) is not between \(Int64.min) and \(Int64.max).")
         }
         return Int64(real)

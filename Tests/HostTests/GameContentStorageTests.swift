@@ -106,7 +106,7 @@ struct GameContentStorageTests {
         write(codelessHunt, to: source)
         let hunt = try storage.importFile(source)
         let codes = hunt.stations.map(\.code)
-        #expect(codes.allSatisfy { $0.count == 4 })
+        #expect(codes.allSatisfy { $0.count == Hunt.generatedCodeLength })
         let stored = try #require(read(data.path + "/hunts/garden.json"))
         for code in codes { #expect(stored.contains("\"code\" : \"\(code)\"")) }
         let restarted = try huntStore(data)

@@ -112,6 +112,21 @@ struct WebSocketEndToEndTests {
         host.stop()
     }
 
+    @Test func theBoardsJoinCodeIsTheQRCodeOfTheAddressTheBoardCameBy() throws {
+        let host = try HostProcess()
+        let request = "GET /join.svg HTTP/1.1\r\nHost: 192.168.7.7:4747\r\nConnection: close\r\n\r\n"
+        let answer = try Self.fetch(host, request)
+        #expect(answer.status == 200)
+        #expect(answer.headers["content-type"] == "image/svg+xml")
+        let expected = try QRCode(encoding: "http://192.168.7.7:4747/\(host.room)").svg()
+        #expect(String(decoding: answer.body, as: UTF8.self) == expected)
+        // A board on the host's own screen (localhost) shows a LAN address phones can reach instead.
+        let local = try Self.fetch(host, Self.get("/join.svg"))
+        #expect(local.status == 200 && String(decoding: local.body, as: UTF8.self).hasPrefix("<svg"))
+        #expect(String(decoding: local.body, as: UTF8.self) != expected)
+        host.stop()
+    }
+
     @Test func keptAliveRequestsAreAnsweredInOrder() throws {
         let host = try HostProcess()
         let client = try host.connect()

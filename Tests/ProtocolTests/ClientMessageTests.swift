@@ -96,6 +96,17 @@ private func failure(_ text: String, sourceLocation: SourceLocation = #_sourceLo
         #expect(
             failure(#"{"type":"hello","room":"ABCDEFGHIJKLM"}"#)?.message == #""room" is longer than 12 characters."#)
         #expect(failure(#"{"type":"hello","role":"administratorxyz"}"#)?.code == .badField)
+        // Grapheme clusters, as §5 says: a flag (two scalars, 8 bytes) is one character, whatever its bytes.
+        let flags = "Ann" + String(repeating: "🇳🇴", count: 21)
+        #expect(
+            message(#"{"type":"hello","room":"R","name":"\#(flags)"}"#)
+                == .message(.hello(Hello(room: "R", name: flags))))
+        #expect(
+            failure(#"{"type":"hello","name":"\#(flags)🇳🇴"}"#)?.message == #""name" is longer than 24 characters."#)
+        let emoji = "Ann" + String(repeating: "🎉", count: 22)
+        #expect(failure(#"{"type":"hello","name":"\#(emoji)"}"#)?.message == #""name" is longer than 24 characters."#)
+        let piled = "A" + String(repeating: "\u{301}", count: 40)  // one character, 81 bytes
+        #expect(failure(#"{"type":"hello","name":"\#(piled)"}"#)?.message.contains("too many marks") == true)
     }
 
     // MARK: the other types
@@ -118,6 +129,13 @@ private func failure(_ text: String, sourceLocation: SourceLocation = #_sourceLo
         #expect(tooLarge?.message.hasPrefix(#""t" is out of range: "#) == true, "\(String(describing: tooLarge))")
         #expect(tooLarge?.message.hasSuffix("is not between -9223372036854775808 and 9223372036854775807.") == true)
         #expect(failure(#"{"type":"buzz","t":-1e19}"#)?.message.hasPrefix(#""t" is out of range"#) == true)
+        // -2^63 - 1 is one below the smallest stamp; read through a Double it would round to -2^63.
+        for below in ["-9223372036854775809", "-9223372036854775900"] {
+            let tooSmall = failure(#"{"type":"buzz","t":"# + below + "}")
+            #expect(tooSmall?.code == .badField, "\(below): \(String(describing: tooSmall))")
+            #expect(tooSmall?.message.hasPrefix(#""t" is out of range: "#) == true)
+            #expect(failure(#"{"type":"ping","t":"# + below + "}")?.code == .badField)
+        }
         let syncTooLarge = failure(#"{"type":"sync","n":1,"h":1,"c1":2e19,"c2":3}"#)
         #expect(syncTooLarge?.message.hasPrefix(#""c1" is out of range"#) == true)
         #expect(failure(#"{"type":"ping","t":true}"#)?.message == #""t" must be a whole number, not a boolean."#)

@@ -57,7 +57,9 @@ private func refusal(_ body: () throws -> Void) -> RuleError? {
 
     @Test func writtenFieldsReadBackExactly() throws {
         var rng = SplitMix64(seed: 99)
-        let pieces = ["a", " ", ",", "\"", "\r\n", "\n", "\r", "é", "🎉", "\t", "x y"]
+        let pieces = [
+            "a", " ", ",", "\"", "\r\n", "\n", "\r", "é", "🎉", "\t", "x y", "=", "+", "-", "@", "'", "1", ".",
+        ]
         for _ in 0..<300 {
             let rows: [[String]] = (0..<(1 + Int(rng.next(upperBound: UInt64(4))))).map { _ in
                 (0..<3).map { _ in
@@ -75,6 +77,29 @@ private func refusal(_ body: () throws -> Void) -> RuleError? {
         #expect(CSV.field("plain") == "plain")
         #expect(CSV.field(" padded") == "\" padded\"")
         #expect(CSV.field("say \"hi\"") == "\"say \"\"hi\"\"\"")
+    }
+
+    @Test func formulaCellsAreWrittenAsTextAndReadBackAsTyped() throws {
+        let hostile = [
+            "=1+2", "=HYPERLINK(\"http://x\",\"y\")", "+cmd|' /C calc'!A0", "@SUM(1)", "-2+3", "\t=1", "\r=1",
+            "'=1", "''", "'", "'tis", "'-3", "-3", "-1.5", "+3", "-", "=", "@", "1-2", "plain", "", "a=b",
+        ]
+        let text = CSV.document(header: ["name", "answer"], rows: hostile.map { [$0, $0] })
+        // As a spreadsheet sees the file: no cell starts a formula, except plain negative numbers.
+        let cells = try CSV.records(in: text, unguarding: false).flatMap(\.fields)
+        for cell in cells {
+            guard let first = cell.unicodeScalars.first, "=+-@\t\r".unicodeScalars.contains(first) else { continue }
+            #expect(cell == "-3" || cell == "-1.5", "unsafe cell \(cell.debugDescription)")
+        }
+        #expect(
+            cells.contains("'=1+2") && cells.contains("'@SUM(1)") && cells.contains("''=1") && cells.contains("'''"))
+        #expect(cells.contains("'tis") && !cells.contains("''tis") && cells.contains("'") && cells.contains("-3"))
+        // The host's own export reads back exactly as typed.
+        let table = try CSVTable(text: text, columns: ["name", "answer"])
+        #expect(table.rows.map(\.fields) == hostile.map { [$0, $0] })
+        #expect(CSV.field("=1+2") == "'=1+2")
+        #expect(CSV.field("=1,2") == "\"'=1,2\"")
+        #expect(CSV.field("-7") == "-7")
     }
 
     @Test func tablesMatchTheHeaderInAnyOrderAndCountFields() throws {

@@ -31,6 +31,9 @@ struct HuntContentTests {
         #expect(hunt.stations[0].code == "FRDG")
         let generated = hunt.stations[1].code
         #expect(generated.count == Hunt.generatedCodeLength)
+        // Six letters of twenty: 64 million codes, against guessing with throwaway teams (issue 29); the written
+        // four-letter FRDG still loads as it is.
+        #expect(generated.count == 6)
         #expect(generated.allSatisfy { Hunt.codeAlphabet.contains($0) }, "\(generated) uses only unambiguous letters")
         #expect(hunt.stations[1].hints == [Hunt.Hint(text: "It has lead.", costSeconds: 30)])
         #expect(hunt.stations[1].success == "Sharp!")
@@ -133,7 +136,7 @@ struct HuntContentTests {
         try library.addStation(door, toHunt: id)
         let hunt = try #require(library.hunt(id: id))
         #expect(hunt.stations.count == 3)
-        #expect(hunt.stations[2].code.count == 4, "a new station gets a code")
+        #expect(hunt.stations[2].code.count == Hunt.generatedCodeLength, "a new station gets a code")
         #expect(hunt.stations[0].code == "FRDG", "other codes stay")
         try library.moveStation(at: 2, to: 0, inHunt: id)
         #expect(library.hunt(id: id)?.stations.map(\.name) == ["Door", "Kitchen", "Desk"])

@@ -479,6 +479,36 @@ import Testing
         #expect(Set(FlyAchievement.allCases.map(\.title)).count == FlyAchievement.allCases.count)
     }
 
+    @Test func catchAchievementsNeedARealFlight() throws {
+        var settings = FlySettings()
+        settings.rounds = 6
+        settings.breakSeconds = 1
+        var game = try started(["Ann"], settings: settings)
+        var earned: [FlyAchievement] = []
+        func round(_ permille: Int64) throws -> FlyThrow {
+            let sweep = try #require(game.sweepStart)
+            let press = rising(permille, from: sweep)
+            earned += achievements(try game.apply(.throwPhone(player: "Ann", pressedAt: press), at: press))
+            guard case .inAir(let thrown)? = game.player(named: "Ann")?.turn else { throw RuleError(.notInAir, "-") }
+            earned += achievements(
+                try game.apply(.catchPhone(player: "Ann", pressedAt: thrown.landsAt), at: thrown.landsAt))
+            if let next = game.nextRoundAt { _ = try game.apply(.tick, at: next) }
+            return thrown
+        }
+        // Three 0 % throws (0 m, 0 ms up) caught at once, perfectly and cleanly: no skill, nothing earned.
+        for _ in 0..<3 { #expect(try round(0).heightMm == 0) }
+        #expect(earned.isEmpty, "\(earned)")
+        #expect(game.player(named: "Ann")?.score == 0)
+        // 23 % of 20 m/s flies 1.08 m: a real flight.
+        let real = try round(230)
+        #expect(real.heightMm >= FlyPhysics.realFlightMm && real.heightMm < 1100)
+        #expect(earned == [.firstCatch, .perfectCatch])
+        earned = []
+        _ = try round(300)
+        _ = try round(300)
+        #expect(earned == [.safeHands], "three clean real flights in a row")
+    }
+
     @Test func theDaredevilAndARollNeedTheFlagshipAndAStreak() throws {
         var settings = FlySettings()
         settings.rounds = 5

@@ -10,9 +10,13 @@ struct Watcher {
     var connection: EmbeddedConnection
     var state: ClientState
 
-    init(_ connection: EmbeddedConnection, role: Role, name: String = "", team: String = "") {
+    init(
+        _ connection: EmbeddedConnection, role: Role, name: String = "", team: String = "",
+        catalog: ScreenCatalog = .standard
+    ) {
         self.connection = connection
         state = ClientState(role: role, room: "ROOM", name: name, team: team)
+        state.catalog = catalog
     }
 
     /// Takes in everything that arrived, each at the moment it arrived (client and host clocks agree in-process).
@@ -42,11 +46,11 @@ struct CatchUpTests {
     /// Compares a board that was there with one that joins now, and a player with the same player coming back.
     static func check(
         _ host: EmbeddedHost, board: inout Watcher, player: inout Watcher, phase: String,
-        sourceLocation: SourceLocation = #_sourceLocation
+        catalog: ScreenCatalog = .standard, sourceLocation: SourceLocation = #_sourceLocation
     ) throws {
         board.update()
         player.update()
-        var late = Watcher(try host.watcher(.board), role: .board)
+        var late = Watcher(try host.watcher(.board), role: .board, catalog: catalog)
         late.update()
         #expect(
             late.screen() == board.screen(),
@@ -57,7 +61,8 @@ struct CatchUpTests {
         let token = try #require(player.state.token)
         let back = host.connect()
         back.send(["type": "hello", "room": "ROOM", "resume": .string(token)])
-        var returned = Watcher(back, role: .player, name: player.state.name, team: player.state.team)
+        var returned = Watcher(
+            back, role: .player, name: player.state.name, team: player.state.team, catalog: catalog)
         returned.update()
         #expect(
             returned.screen() == player.screen(),

@@ -35,6 +35,8 @@ struct CoinToss: SteeredMode, Codable, Sendable, Equatable {
     private(set) var scores: [String: Int]
     private(set) var deadline: Instant?
     private(set) var isFinished = false
+    /// Pause and continue come with it: `play` never sees them.
+    var clock = GameClock()
     private var rng: SplitMix64
 
     init(teams: [String], rounds: Int, seed: UInt64) throws(RuleError) {
@@ -45,9 +47,20 @@ struct CoinToss: SteeredMode, Codable, Sendable, Equatable {
         rng = SplitMix64(seed: seed)
     }
 
-    var nextDeadline: Instant? { isFinished ? nil : deadline }
+    var nextDeadline: Instant? { isFinished || isPaused ? nil : deadline }
 
-    mutating func apply(_ event: Event, at now: Instant) throws(RuleError) -> [Effect] {
+    /// The round's clock moves on by the pause.
+    mutating func shiftDeadlines(byMilliseconds milliseconds: Int64) {
+        deadline = deadline?.advanced(byMilliseconds: milliseconds)
+    }
+
+    /// A coin toss announces nothing of its own on a pause (the host says `paused`).
+    var pausedEffects: [Effect] { [] }
+
+    /// Nor on a continue (the host says `resumed`).
+    mutating func resumedEffects(at now: Instant) -> [Effect] { [] }
+
+    mutating func play(_ event: Event, at now: Instant) throws(RuleError) -> [Effect] {
         guard !isFinished else { throw RuleError(.gameOver, "The coin toss is over.") }
         var copy = self
         var effects: [Effect] = []
@@ -100,7 +113,8 @@ struct CoinToss: SteeredMode, Codable, Sendable, Equatable {
 enum CoinWire: GameWire {
     static let name = "coin"
     static let title = "Coin toss"
-    static let startGrammar = StartGrammar(count: "rounds", usage: "start coin [ROUNDS]")
+    static let startGrammar = StartGrammar(
+        game: name, options: [.number("rounds", 1...20, default: 3, help: "tosses", bareWord: "ROUNDS")])
 
     struct Intro: GameIntro {
         static let type = "game"
@@ -214,14 +228,14 @@ final class CoinHost: GameAdapter {
     struct StartRecord: Codable {
         var teams: [String]
         var rounds: Int
-        var seed: String
+        var seed: Seed
     }
 
     static let entry = ModeEntry(
         CoinHost.self, aliases: ["coins"],
         make: { (options, context) throws(RuleError) in
-            let rounds = try options.integer("rounds", default: 3, in: 1...20)
-            return try CoinHost(StartRecord(teams: context.room.teams, rounds: rounds, seed: String(context.seed)))
+            let rounds = try options.integer("rounds")
+            return try CoinHost(StartRecord(teams: context.room.teams, rounds: rounds, seed: Seed(context.seed)))
         },
         restore: { try CoinHost(JSONCoding.decode(StartRecord.self, from: $0)) })
 
@@ -231,7 +245,7 @@ final class CoinHost: GameAdapter {
 
     init(_ record: StartRecord) throws(RuleError) {
         self.record = record
-        game = try CoinToss(teams: record.teams, rounds: record.rounds, seed: UInt64(record.seed) ?? 0)
+        game = try CoinToss(teams: record.teams, rounds: record.rounds, seed: record.seed.value)
     }
 
     var isFinished: Bool { game.isFinished }

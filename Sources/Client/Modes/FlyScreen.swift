@@ -294,7 +294,6 @@ struct FlyView: GameScreen {
                 state.ui.panel = FlyView.leaderboardLines(board, phones: phones)
             }
         case .resumed(let resumed):
-            state.endPause()
             if let deadline = resumed.deadline { roundDeadline = deadline }
             if let sweep = resumed.sweepStart { sweepStart = sweep }
             if phase == .between { nextAt = state.hostDeadline(in: resumed.nextInMs, now: now) }

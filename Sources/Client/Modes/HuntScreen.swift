@@ -193,7 +193,6 @@ struct HuntView: GameScreen {
         case .scores(let scores):
             ranking = scores.ranking
         case .resumed(let resumed):
-            state.endPause()
             deadline = state.deadline(resumed.deadline, remaining: resumed.remainingMs, now: now)
         }
         return []

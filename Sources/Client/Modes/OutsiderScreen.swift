@@ -117,7 +117,6 @@ struct OutsiderView: GameScreen {
             if !scores.ranking.isEmpty { standings = Self.standings(scores.ranking) }
             if scores.final { phase = .finished }
         case .resumed(let resumed):
-            state.endPause()
             if phase == .round { deadline = state.hostDeadline(in: resumed.remainingMs, now: now) }
             if phase == .reveal { reveal?.nextAt = state.hostDeadline(in: resumed.nextInMs, now: now) }
         }

@@ -146,7 +146,6 @@ struct QueenView: GameScreen {
         case .scores:
             break
         case .resumed(let resumed):
-            state.endPause()
             let deadline = state.hostDeadline(in: resumed.remainingMs, now: now)
             switch phase {
             case .choosing: round?.chooseDeadline = deadline

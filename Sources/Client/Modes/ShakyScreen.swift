@@ -246,7 +246,6 @@ struct ShakyView: GameScreen {
                     + "(\(change)).",
                 isError: false, at: now)
         case .resumed(let resumed):
-            state.endPause()
             if buzzDeadline != nil || resumed.buzzRemainingMs != nil {
                 buzzDeadline = state.hostDeadline(in: resumed.buzzRemainingMs, now: now)
             }

@@ -133,7 +133,7 @@ struct WordsView: GameScreen {
             isOver = true
             lockouts = [:]
         case .resumed:
-            state.endPause()
+            break  // `ClientState` ends the pause for every mode
         }
         return []
     }

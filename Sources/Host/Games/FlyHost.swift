@@ -64,11 +64,9 @@ final class FlyHost: GameAdapter {
 
     static func make(options: StartOptions, context: GameContext) throws(RuleError) -> FlyHost {
         let settings = FlySettings(
-            rounds: try options.integer("rounds", default: 3, in: FlySettings.roundsRange),
-            roundSeconds: try options.integer("roundSeconds", default: 30, in: FlySettings.roundSecondsRange),
-            periodMs: Int64(try options.integer("periodMs", default: 1600, in: FlySettings.periodMsRange)),
-            topSpeed: try options.integer("topSpeed", default: 20, in: FlySettings.topSpeedRange),
-            breakSeconds: try options.integer("breakSeconds", default: 5, in: FlySettings.breakSecondsRange))
+            rounds: try options.integer("rounds"), roundSeconds: try options.integer("roundSeconds"),
+            periodMs: Int64(try options.integer("periodMs")), topSpeed: try options.integer("topSpeed"),
+            breakSeconds: try options.integer("breakSeconds"))
         let store = FlyRecordStore(directory: context.dataDirectory)
         // The players who are here: one away joins the game when they come back (`playerJoined`), so no round
         // waits for a laptop that was closed before the start.
@@ -321,7 +319,7 @@ final class FlyHost: GameAdapter {
                 shouldSave = true
                 outgoing += [Outgoing(.everyone, scoreboard), feed(scoreboard)]
             case .paused:
-                outgoing.append(Outgoing(.everyone, Paused(at: now.milliseconds)))
+                break  // the generic `steer` announces every pause
             case .resumed(let opened, let nextRoundAt):
                 outgoing.append(
                     Outgoing(
@@ -374,7 +372,6 @@ final class FlyHost: GameAdapter {
         case .notStarted:
             break
         }
-        if let pausedAt = game.pausedAt { messages.append(Paused(at: pausedAt.milliseconds)) }
         return messages
     }
 

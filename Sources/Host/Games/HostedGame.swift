@@ -188,7 +188,8 @@ protocol HostedGame: AnyObject {
     func start(at now: Instant) -> Step
     /// Applies a player's action.
     func perform(_ request: PlayRequest, context: PlayContext) throws(RuleError) -> Step
-    /// Applies the operator's `next`, `pause`, `continue` or `end`.
+    /// Applies the operator's `next`, `pause`, `continue` or `end` (announcing `paused` and `resumed` for every
+    /// mode alike).
     func steer(_ command: Steering, at now: Instant) throws(RuleError) -> Step
     /// Applies one of the mode's own operator commands (a quizmaster's verdict).
     func command(_ request: PlayRequest, at now: Instant) throws(RuleError) -> Step
@@ -198,6 +199,8 @@ protocol HostedGame: AnyObject {
     var operatorPrompt: String? { get }
     /// Whether the operator paused the game (it waits for `continue`).
     var isPaused: Bool { get }
+    /// When the game's clocks stopped, while paused (a joiner's catch-up ends with `paused` at this instant).
+    var pausedAt: Instant? { get }
     /// The feed lines that bring an operator who was not there up to date (a late admin client, the console
     /// after a restart): the open question with its answer, what was typed, what waits for a verdict.
     var operatorBriefing: [String] { get }
@@ -229,6 +232,9 @@ protocol HostedGame: AnyObject {
     func awaitsTypedLine(from player: Player) -> Bool
     /// Whether the game allows `player` something beyond playing.
     func grants(_ permission: Permission, to player: Player) -> Bool
+    /// Whether `request` guesses at a secret (a hunt's check-in code): the host then limits wrong guesses per
+    /// connection and per address (`GuessLimits`), besides whatever the game limits per team.
+    func isGuess(_ request: PlayRequest) -> Bool
     /// Writes what outlives the game besides its log (a hunt's hall of fame); called once, when it is over.
     func keepRecords(in storage: Storage)
 }
@@ -280,7 +286,16 @@ extension GameAdapter {
     }
 
     func steer(_ command: Steering, at now: Instant) throws(RuleError) -> Step {
-        try apply(Mode.Event.steer(command), at: now)
+        var step = try apply(Mode.Event.steer(command), at: now)
+        switch command {
+        case .pause:
+            step.messages.append(Outgoing(.everyone, Paused(at: now.milliseconds)))
+        case .resume where !step.messages.contains(where: { type(of: $0.message).type == GameResumed.type }):
+            step.messages.append(Outgoing(.everyone, GameResumed()))  // a mode without a `resumed` of its own
+        case .resume, .next, .end:
+            break
+        }
+        return step
     }
 
     func command(_ request: PlayRequest, at now: Instant) throws(RuleError) -> Step {
@@ -303,9 +318,13 @@ extension GameAdapter {
 
     var operatorPrompt: String? { nil }
 
+    func isGuess(_ request: PlayRequest) -> Bool { false }
+
     var operatorBriefing: [String] { [] }
 
     var isPaused: Bool { game.isPaused }
+
+    var pausedAt: Instant? { game.pausedAt }
 
     func includes(_ player: Player) -> Bool { false }
 
@@ -475,7 +494,8 @@ struct ModeCatalog: Sendable {
         guard let entry = entry(named: name) else {
             throw RuleError(.unknownGame, "There is no game \"\(name)\". Games: \(summary).")
         }
-        let read = StartOptions(fields: options)
+        let read = StartOptions(
+            fields: options, declared: entry.startGrammar.options, houseRules: context.options.houseRules)
         let game = try entry.make(read, context)
         let ignored = read.unreadOption(in: entry.title)
         if refusingUnknownOptions, let ignored { throw RuleError(.badOption, ignored) }
@@ -491,37 +511,53 @@ struct ModeCatalog: Sendable {
     }
 }
 
-/// Reads typed start options with clear errors, in the words the operator typed them (`answer-seconds`), and
-/// remembers which keys the mode asked for, so that a key no mode reads is refused instead of silently ignored.
+/// Reads typed start options by the mode's declarations (`StartGrammar.options`: range, choices, default, house
+/// rule) with clear errors, in the words the operator typed them (`answer-seconds`), and remembers which keys the
+/// mode asked for, so that a key the mode does not read is refused instead of silently ignored.
 final class StartOptions {
     let fields: JSONObject
+    /// The mode's declared options; reading an undeclared key is a programming error.
+    let declared: [StartOption]
+    /// The host's house rules by flag (`--answer-seconds`), which replace the declared defaults.
+    let houseRules: [String: JSONValue]
     /// Every key the mode asked for, present or not, in the order it asked.
     private(set) var askedKeys: [String] = []
 
-    init(fields: JSONObject) {
+    /// Options `fields` read by `declared`, with the host's `houseRules` as defaults.
+    init(fields: JSONObject, declared: [StartOption] = [], houseRules: [String: JSONValue] = [:]) {
         self.fields = fields
+        self.declared = declared
+        self.houseRules = houseRules
     }
 
     /// How the operator writes `key` on the console (`answerSeconds` → `answer-seconds`).
-    static func spoken(_ key: String) -> String {
-        var text = ""
-        for character in key {
-            if character.isUppercase {
-                text += "-" + character.lowercased()
-            } else {
-                text.append(character)
-            }
-        }
-        return text
-    }
+    static func spoken(_ key: String) -> String { StartOption.spoken(key) }
 
     private func field(_ key: String) -> JSONValue? {
         if !askedKeys.contains(key) { askedKeys.append(key) }
         return fields[key]
     }
 
-    func integer(_ key: String, default value: Int, in range: ClosedRange<Int>) throws(RuleError) -> Int {
-        guard let field = field(key) else { return value }
+    /// The declaration of `key`, which the mode must have declared.
+    private func option(_ key: String) -> StartOption {
+        guard let option = declared.first(where: { $0.key == key }) else {
+            preconditionFailure("The start option \"\(key)\" is read but not declared in the wire's startGrammar.")
+        }
+        return option
+    }
+
+    /// The default of `option`: the host's house rule, else the declared default.
+    private func defaultValue(of option: StartOption) -> JSONValue? {
+        option.houseRule.flatMap { houseRules[$0] } ?? option.defaultValue
+    }
+
+    /// A whole number within the declared range; `value` replaces the default when it depends on the game.
+    func integer(_ key: String, default value: Int? = nil) throws(RuleError) -> Int {
+        let option = option(key)
+        guard case .wholeNumber(let range) = option.kind else { preconditionFailure("\(key) is no whole number") }
+        guard let field = field(key) else {
+            return value ?? defaultValue(of: option)?.intValue.map { Int($0) } ?? range.lowerBound
+        }
         guard let number = field.intValue, range.contains(Int(number)) else {
             throw RuleError(
                 .badOption,
@@ -530,15 +566,19 @@ final class StartOptions {
         return Int(number)
     }
 
-    func bool(_ key: String, default value: Bool) throws(RuleError) -> Bool {
-        guard let field = field(key) else { return value }
+    /// An on/off option; `value` replaces the default when it depends on the game.
+    func bool(_ key: String, default value: Bool? = nil) throws(RuleError) -> Bool {
+        let option = option(key)
+        guard let field = field(key) else { return value ?? defaultValue(of: option)?.boolValue ?? false }
         guard let flag = field.boolValue else {
             throw RuleError(.badOption, "\(StartOptions.spoken(key)) must be true or false.")
         }
         return flag
     }
 
+    /// The word given for `key`, or nil when it is absent.
     func string(_ key: String) throws(RuleError) -> String? {
+        _ = option(key)
         guard let field = field(key) else { return nil }
         guard let text = field.stringValue else {
             throw RuleError(.badOption, "\(StartOptions.spoken(key)) must be a word, not a number or a list.")
@@ -546,7 +586,23 @@ final class StartOptions {
         return text
     }
 
+    /// One of the declared choices, lower-cased, or the default when absent.
+    func choice(_ key: String) throws(RuleError) -> String {
+        let option = option(key)
+        guard case .choice(let choices) = option.kind else { preconditionFailure("\(key) is no choice") }
+        guard let text = try string(key) else { return defaultValue(of: option)?.stringValue ?? choices[0] }
+        guard choices.contains(text.lowercased()) else {
+            let list =
+                choices.dropLast().joined(separator: ", ") + (choices.count > 1 ? " or " : "")
+                + choices[choices.count - 1]
+            throw RuleError(.badOption, "\(StartOptions.spoken(key)) must be \(list), not \"\(text)\".")
+        }
+        return text.lowercased()
+    }
+
+    /// The names given for a list option, or nil when it is absent.
     func strings(_ key: String) throws(RuleError) -> [String]? {
+        _ = option(key)
         guard let field = field(key) else { return nil }
         if let text = field.stringValue {
             return text.split(separator: ",").map { String($0).trimmingCharacters(in: .whitespaces) }
@@ -558,11 +614,12 @@ final class StartOptions {
     }
 
     /// What is wrong with the first option `title` never asked for (a typo such as `judge-by-hnad=on` would start a
-    /// game that ignores it), naming the closest option it takes; nil when the mode read every option.
+    /// game that ignores it), naming the closest declared option; nil when the mode read every option.
     func unreadOption(in title: String) -> String? {
         guard let unread = fields.members.map(\.key).first(where: { !askedKeys.contains($0) }) else { return nil }
         let typed = Array(TextFolding.compact(StartOptions.spoken(unread)))
-        let known = askedKeys.map(StartOptions.spoken)
+        let known = (declared.isEmpty ? askedKeys : declared.map(\.key)).filter { $0 != unread }
+            .map(StartOptions.spoken)
         let closest = known.map { ($0, AnswerJudge.editDistance(typed, Array(TextFolding.compact($0)))) }
             .min { $0.1 < $1.1 }
         var message = "\(title) has no option \"\(StartOptions.spoken(unread))\" here."

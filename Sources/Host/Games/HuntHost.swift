@@ -17,7 +17,7 @@ final class HuntHost: GameAdapter {
         var hunt: Hunt
         var settings: HuntSettings
         /// The game's seed as decimal text.
-        var seedText: String
+        var seedText: Seed
         /// The hunt's hall of fame when this game started (this game's finishers are added at the end).
         var hallOfFame: HallOfFame
         /// The day the game was played, for its hall-of-fame entries.
@@ -89,7 +89,7 @@ final class HuntHost: GameAdapter {
     init(record: StartRecord) throws(RuleError) {
         self.record = record
         game = try StationHunt(
-            hunt: record.hunt, teams: record.teams, settings: record.settings, seed: UInt64(record.seedText) ?? 0)
+            hunt: record.hunt, teams: record.teams, settings: record.settings, seed: record.seedText.value)
     }
 
     static func make(options: StartOptions, context: GameContext) throws(RuleError) -> HuntHost {
@@ -110,14 +110,11 @@ final class HuntHost: GameAdapter {
             throw RuleError(
                 .noTeams, "A hunt needs at least one team with a player here; players join with a team name.")
         }
-        let orderText = try options.string("order") ?? "fixed"
-        guard let order = HuntSettings.Order(rawValue: orderText.lowercased()) else {
-            throw RuleError(.badOption, "order must be fixed or staggered, not \"\(orderText)\".")
-        }
+        let order = HuntSettings.Order(rawValue: try options.choice("order")) ?? .fixed
         let settings = HuntSettings(
-            order: order, minutes: try options.integer("minutes", default: 45, in: HuntSettings.minutesRange),
-            penaltySeconds: try options.integer("penaltySeconds", default: 30, in: HuntSettings.penaltySecondsRange),
-            isForgiving: !(try options.bool("strict", default: context.options.isStrict)))
+            order: order, minutes: try options.integer("minutes"),
+            penaltySeconds: try options.integer("penaltySeconds"), isForgiving: !(try options.bool("strict")),
+            lateTeamWaitSeconds: try options.integer("lateWaitSeconds"))
         var rng = SplitMix64(seed: context.seed)
         let seed = rng.next()
         let formatter = DateFormatter()
@@ -128,7 +125,7 @@ final class HuntHost: GameAdapter {
         let stored = (try? HallsOfFame(dataDirectory: context.dataDirectory).read(hunt: hunt.id)) ?? nil
         return try HuntHost(
             record: StartRecord(
-                teams: teams, hunt: hunt, settings: settings, seedText: String(seed),
+                teams: teams, hunt: hunt, settings: settings, seedText: Seed(seed),
                 hallOfFame: stored ?? HallOfFame(hunt: hunt.id, name: hunt.name), date: date,
                 gameID: "\(date)-\(String(rng.next(), radix: 36))",
                 isRepeat: context.played.contains(playedKey(hunt.id)) ? true : nil))
@@ -193,6 +190,9 @@ final class HuntHost: GameAdapter {
     }
 
     func includes(_ player: Player) -> Bool { game.team(named: player.team) != nil }
+
+    /// A check-in tries a code: the host limits wrong ones per connection and address too.
+    func isGuess(_ request: PlayRequest) -> Bool { request.type == "checkin" }
 
     func playerJoined(_ player: Player, at now: Instant) -> Step {
         guard !includes(player) else { return Step() }
@@ -389,7 +389,7 @@ final class HuntHost: GameAdapter {
     private static func fame(_ hall: HallOfFame) -> [HuntWire.Fame] { HallsOfFame.fame(hall) }
 
     private var scoreboard: HuntWire.Scoreboard {
-        HuntWire.Scoreboard(ranking: Self.ranking(game.finalRanking ?? game.ranking), hallOfFame: Self.fame(hallOfFame))
+        HuntWire.Scoreboard(ranking: shownRanking, hallOfFame: Self.fame(hallOfFame))
     }
 
     func messages(for effects: [StationHunt.Effect], at now: Instant) -> [Outgoing] {
@@ -471,7 +471,7 @@ final class HuntHost: GameAdapter {
                 outgoing.append(
                     feed("The hunt is over: " + Self.ranking(ranking).map(\.summary).joined(separator: " · ") + "."))
             case .paused:
-                outgoing.append(Outgoing(.everyone, Paused(at: now.milliseconds)))
+                break  // the generic `steer` announces every pause
             case .resumed(let endsAt):
                 outgoing.append(
                     Outgoing(
@@ -497,20 +497,32 @@ final class HuntHost: GameAdapter {
                     messages += game.shownHints(for: team).map(Self.hint)
                 }
             }
-            if let pausedAt = game.pausedAt { messages.append(Paused(at: pausedAt.milliseconds)) }
         case .notStarted:
             break
         }
         return messages
     }
 
-    /// Every team's public progress, for live and catch-up alike.
+    /// Every team's public progress, for live and catch-up alike: ghost teams (formed mid-hunt, never checked in)
+    /// left out.
     private var progress: HuntWire.Progress {
-        HuntWire.Progress(teams: game.progress.map(HuntWire.TeamProgress.init(row:)))
+        HuntWire.Progress(teams: game.progress.filter { game.isShown($0.team) }.map(HuntWire.TeamProgress.init(row:)))
+    }
+
+    /// The ranking everyone sees: ghost teams left out (the game log keeps every team) and the ranks counted
+    /// among the teams shown, so no ghost at 0:00 ranks above a team that took a hint.
+    private var shownRanking: [HuntWire.Ranked] {
+        var shown = (game.finalRanking ?? game.ranking).filter { game.isShown($0.team) }
+        for index in shown.indices {  // in ranking order: equal stations and time share the rank above
+            let previous = index > 0 ? shown[index - 1] : nil
+            let isTie = previous.map { $0.stations == shown[index].stations && $0.totalMs == shown[index].totalMs }
+            shown[index].rank = isTie == true ? previous!.rank : index + 1
+        }
+        return Self.ranking(shown)
     }
 
     var scores: (any HostMessage)? {
-        HuntWire.Scores(final: game.phase == .finished, ranking: Self.ranking(game.finalRanking ?? game.ranking))
+        HuntWire.Scores(final: game.phase == .finished, ranking: shownRanking)
     }
 
     var gameLog: JSONValue {

@@ -17,7 +17,7 @@ final class OutsiderHost: GameAdapter {
         var puzzles: [DrawnPuzzle]
         var settings: OutsiderSettings
         /// The game's seed as decimal text (JSON numbers cannot carry every UInt64).
-        var seedText: String
+        var seedText: Seed
         var packs: [String]
         var difficulty: String
         /// How many puzzles had to repeat from earlier games tonight.
@@ -59,7 +59,7 @@ final class OutsiderHost: GameAdapter {
     init(record: StartRecord) throws(RuleError) {
         self.record = record
         game = try OddOneOut(
-            teams: record.teams, puzzles: record.puzzles, settings: record.settings, seed: UInt64(record.seedText) ?? 0)
+            teams: record.teams, puzzles: record.puzzles, settings: record.settings, seed: record.seedText.value)
     }
 
     static func make(options: StartOptions, context: GameContext) throws(RuleError) -> OutsiderHost {
@@ -70,24 +70,20 @@ final class OutsiderHost: GameAdapter {
             throw RuleError(
                 .noTeams, "Odd One Out needs at least one team with a player here; players join with a team name.")
         }
-        let rounds = try options.integer("rounds", default: 10, in: 1...200)
-        let difficultyText = try options.string("difficulty") ?? "mixed"
-        guard let difficulty = DifficultyChoice(rawValue: difficultyText.lowercased()) else {
-            throw RuleError(.badOption, "difficulty must be easy, medium, hard or mixed, not \"\(difficultyText)\".")
-        }
+        let rounds = try options.integer("rounds")
+        let difficulty = DifficultyChoice(rawValue: try options.choice("difficulty")) ?? .mixed
         let library = context.tools.tool(ContentTool<OutsiderPacks>.self)?.library ?? OutsiderPackLibrary()
         let packs = try options.strings("packs") ?? library.builtinPacks.map(\.id)
         var rng = SplitMix64(seed: context.seed)
         let (puzzles, repeated) = try library.drawPuzzles(
             packIDs: packs, count: rounds, difficulty: difficulty, avoiding: context.played, using: &rng)
-        let reveal = try options.integer(
-            "revealSeconds", default: context.options.revealSeconds, in: OutsiderSettings.revealSecondsRange)
+        let reveal = try options.integer("revealSeconds")
         let settings = OutsiderSettings(
-            roundSeconds: try options.integer("roundSeconds", default: 20, in: OutsiderSettings.roundSecondsRange),
+            roundSeconds: try options.integer("roundSeconds"),
             revealSeconds: reveal == 0 ? nil : reveal)
         return try OutsiderHost(
             record: StartRecord(
-                teams: teams, puzzles: puzzles, settings: settings, seedText: String(rng.next()),
+                teams: teams, puzzles: puzzles, settings: settings, seedText: Seed(rng.next()),
                 packs: packs, difficulty: difficulty.rawValue, repeated: repeated > 0 ? repeated : nil))
     }
 
@@ -261,7 +257,7 @@ final class OutsiderHost: GameAdapter {
             case .scoreboard(let ranking):
                 outgoing.append(Outgoing(.everyone, ShakyWire.Scoreboard(ranking: Self.standings(ranking))))
             case .paused:
-                outgoing.append(Outgoing(.everyone, Paused(at: now.milliseconds)))
+                break  // the generic `steer` announces every pause
             case .resumed(let roundDeadline, let nextRoundAt):
                 outgoing.append(
                     Outgoing(
@@ -404,7 +400,6 @@ final class OutsiderHost: GameAdapter {
         case .notStarted:
             break
         }
-        if let pausedAt = game.pausedAt { messages.append(Paused(at: pausedAt.milliseconds)) }
         return messages
     }
 

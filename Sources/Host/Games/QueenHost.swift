@@ -13,8 +13,8 @@ final class QueenHost: GameAdapter {
         var settings: QueenSettings
         var commands: [QueenCommand]
         /// The game's seed, as decimal text: JSON numbers cannot carry every UInt64 exactly.
-        var seedText: String
-        var seed: UInt64 { UInt64(seedText) ?? 0 }
+        var seedText: Seed
+        var seed: UInt64 { seedText.value }
         /// Commands given in earlier games tonight (`QueenGame.playedKey`s), drawn last; absent in older journals.
         var playedEarlier: [String]? = nil
     }
@@ -39,17 +39,12 @@ final class QueenHost: GameAdapter {
     var playedContent: [String] { game.givenCommands.map(QueenGame.playedKey) }
 
     static func make(options: StartOptions, context: GameContext) throws(RuleError) -> QueenHost {
-        let host = context.options
         let present = context.room.players.filter(\.isConnected)
         var settings = QueenSettings()
-        settings.maxPlayers = try options.integer(
-            "maxPlayers", default: host.queenMaxPlayers, in: QueenSettings.playerCountRange)
-        settings.countdownSeconds = try options.integer(
-            "countdownSeconds", default: host.queenCountdownSeconds, in: QueenSettings.countdownSecondsRange)
-        settings.chooseSeconds = try options.integer(
-            "chooseSeconds", default: host.queenChooseSeconds, in: QueenSettings.chooseSecondsRange)
-        let autoNext = try options.integer(
-            "autoNextSeconds", default: settings.autoNextSeconds ?? 0, in: QueenSettings.autoNextSecondsRange)
+        settings.maxPlayers = try options.integer("maxPlayers")
+        settings.countdownSeconds = try options.integer("countdownSeconds")
+        settings.chooseSeconds = try options.integer("chooseSeconds")
+        let autoNext = try options.integer("autoNextSeconds", default: settings.autoNextSeconds ?? 0)
         settings.autoNextSeconds = autoNext == 0 ? nil : autoNext
         if let kinds = try options.strings("kinds") {
             settings.kinds = Set(
@@ -73,7 +68,7 @@ final class QueenHost: GameAdapter {
         }
         let record = StartRecord(
             room: context.room.code, players: present.map(\.name), settings: settings,
-            commands: context.commands.visibleCommands, seedText: String(context.seed),
+            commands: context.commands.visibleCommands, seedText: Seed(context.seed),
             playedEarlier: context.played.filter { $0.hasPrefix(QueenGame.playedKey("")) }.sorted())
         return try QueenHost(record: record)
     }
@@ -268,7 +263,7 @@ final class QueenHost: GameAdapter {
             case .dealDeferred(let error):
                 outgoing.append(Outgoing(.everyone, Notice(error.message)))
             case .paused:
-                outgoing.append(Outgoing(.everyone, Paused(at: now.milliseconds)))
+                break  // the generic `steer` announces every pause
             case .resumed(let deadline):
                 outgoing.append(Outgoing(.everyone, QueenWire.Resumed(remainingMs: remaining(deadline, now))))
             case .ended(let history):
@@ -297,7 +292,6 @@ final class QueenHost: GameAdapter {
                     round: last.round, numbers: last.numbers, targets: last.targets, salt: last.salt, at: now))
         }
         if game.phase == .finished { messages.append(ended(game.history)) }
-        if let pausedAt = game.pausedAt { messages.append(Paused(at: pausedAt.milliseconds)) }
         return messages
     }
 

@@ -15,8 +15,8 @@ final class ShakyHost: GameAdapter {
         var questions: [QuizQuestion]
         var settings: ShakySettings
         /// The game's seed, as decimal text: JSON numbers cannot carry every UInt64 exactly.
-        var seedText: String
-        var seed: UInt64 { UInt64(seedText) ?? 0 }
+        var seedText: Seed
+        var seed: UInt64 { seedText.value }
         var packs: [String]
         var difficulty: String
         /// How many questions had to repeat from earlier games tonight.
@@ -96,31 +96,24 @@ final class ShakyHost: GameAdapter {
             throw RuleError(
                 .noTeams, "Shaky Words needs at least one team with a player here; players join with a team name.")
         }
-        let count = try options.integer("questions", default: 10, in: 1...500)
-        let difficultyText = try options.string("difficulty") ?? "mixed"
-        guard let difficulty = DifficultyChoice(rawValue: difficultyText.lowercased()) else {
-            throw RuleError(.badOption, "difficulty must be easy, medium, hard or mixed, not \"\(difficultyText)\".")
-        }
+        let count = try options.integer("questions")
+        let difficulty = DifficultyChoice(rawValue: try options.choice("difficulty")) ?? .mixed
         let packs = try options.strings("packs") ?? context.packs.listPacks().filter(\.isBuiltin).map(\.id)
         var rng = SplitMix64(seed: context.seed)
         let (questions, repeated) = try context.packs.drawQuestions(
             packIDs: packs, count: count, difficulty: difficulty, avoiding: context.played, using: &rng)
         let host = context.options
-        let reveal = try options.integer(
-            "revealSeconds", default: host.revealSeconds, in: ShakySettings.revealSecondsRange)
+        let reveal = try options.integer("revealSeconds")
         var settings = ShakySettings(
-            questionSeconds: try options.integer(
-                "questionSeconds", default: host.questionSeconds, in: ShakySettings.questionSecondsRange),
-            afterBuzzSeconds: try options.integer(
-                "afterBuzzSeconds", default: host.afterBuzzSeconds, in: ShakySettings.afterBuzzSecondsRange),
-            answerSeconds: try options.integer(
-                "answerSeconds", default: host.answerSeconds, in: ShakySettings.answerSecondsRange),
+            questionSeconds: try options.integer("questionSeconds"),
+            afterBuzzSeconds: try options.integer("afterBuzzSeconds"),
+            answerSeconds: try options.integer("answerSeconds"),
             revealSeconds: reveal == 0 ? nil : reveal,
-            isForgiving: !(try options.bool("strict", default: host.isStrict)))
+            isForgiving: !(try options.bool("strict")))
         settings.isJudgedByHand = try judgedByHand(options, default: host.isJudgedByHand)
         return try ShakyHost(
             record: StartRecord(
-                teams: teams, questions: questions, settings: settings, seedText: String(rng.next()), packs: packs,
+                teams: teams, questions: questions, settings: settings, seedText: Seed(rng.next()), packs: packs,
                 difficulty: difficulty.rawValue, repeated: repeated))
     }
 
@@ -501,7 +494,7 @@ final class ShakyHost: GameAdapter {
                 }
                 outgoing.append(Outgoing(.everyone, ShakyWire.Scoreboard(ranking: ShakyHost.standings(ranking))))
             case .paused:
-                outgoing.append(Outgoing(.everyone, Paused(at: now.milliseconds)))
+                break  // the generic `steer` announces every pause
             case .awaitingVerdict(let team, let text):
                 outgoing.append(Outgoing(.everyone, ShakyWire.Judging(team: team)))
                 outgoing.append(
@@ -570,7 +563,6 @@ final class ShakyHost: GameAdapter {
         case .notStarted:
             break
         }
-        if let pausedAt = game.pausedAt { messages.append(Paused(at: pausedAt.milliseconds)) }
         return messages
     }
 

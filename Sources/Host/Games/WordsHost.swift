@@ -3,7 +3,8 @@ import Protocol
 import Rules
 
 /// Compound words on the wire: turns picks, rolls and moves into `CompoundWords` events and its effects into
-/// messages. A team's hand and card go to that team and to spectators; the rest goes to everyone.
+/// messages. A team's hand and card go to that team and to spectators (boards only unless `board-hands=off`); the
+/// rest goes to everyone.
 ///
 /// Live messages and a late joiner's catch-up are built by the same functions from the same Rules values.
 final class WordsHost: GameAdapter {
@@ -19,9 +20,12 @@ final class WordsHost: GameAdapter {
         var words: [WordEntry]
         var board: DiceBoard?
         var settings: CompoundWords.Settings
+        /// Whether boards see each team's hand and card live (`board-hands=off` keeps them to the team and the
+        /// operators, for a classroom); nil, as in journals written before the option, is on.
+        var boardHands: Bool?
         /// The game's seed, as decimal text: JSON numbers cannot carry every UInt64 exactly.
-        var seedText: String
-        var seed: UInt64 { UInt64(seedText) ?? 0 }
+        var seedText: Seed
+        var seed: UInt64 { seedText.value }
         /// The list's language code (`sv`), nil when it names none (or the game began before lists told it).
         var language: String?
         /// The words recorded when the game began (`WordAudio`), lowercased, with each file's extension.
@@ -47,15 +51,12 @@ final class WordsHost: GameAdapter {
     }
 
     /// Reads `start` options: `exercise` (cards), `list` (en; for the board, a board id too), `level` (1, or the
-    /// board's), `board`, `lockoutSeconds`, `lines` (bingo) and `places`.
+    /// board's), `board`, `lockoutSeconds`, `lines` (bingo), `places` and `boardHands` (on).
     static func make(options: StartOptions, context: GameContext) throws(RuleError) -> WordsHost {
         let listTool = context.tools.tool(ContentTool<WordLists>.self)
         let lists = listTool?.library ?? WordListLibrary()
         let boards = context.tools.tool(ContentTool<DiceBoards>.self)?.library ?? DiceBoardLibrary()
-        let exerciseText = (try options.string("exercise") ?? "cards").lowercased()
-        guard let exercise = CompoundWords.Exercise(rawValue: exerciseText) else {
-            throw RuleError(.badOption, "exercise must be cards, bingo or board, not \"\(exerciseText)\".")
-        }
+        let exercise = CompoundWords.Exercise(rawValue: try options.choice("exercise")) ?? .cards
         var listID = try options.string("list")
         var board: DiceBoard?
         if exercise == .board {
@@ -87,15 +88,14 @@ final class WordsHost: GameAdapter {
             let known = lists.lists.map(\.id).joined(separator: ", ")
             throw RuleError(.unknownList, "There is no word list \"\(id)\". Lists: \(known).")
         }
-        let level = try options.integer("level", default: board?.level ?? 1, in: 1...WordList.maximumLevel)
+        let level = try options.integer("level", default: board?.level)
         let words = list.words(level: level)
         guard !words.isEmpty else {
             let known = list.levels.map(String.init).joined(separator: ", ")
             throw RuleError(.unknownLevel, "The list \(list.name) has no level \(level); its levels are \(known).")
         }
         let lockout = try options.integer(
-            "lockoutSeconds", default: CompoundWords.Settings.defaultLockoutSeconds(exercise),
-            in: CompoundWords.Settings.lockoutSecondsRange)
+            "lockoutSeconds", default: CompoundWords.Settings.defaultLockoutSeconds(exercise))
         var lines = CompoundWords.BingoLine.allCases
         if let named = try options.strings("lines") {
             lines = try named.map { (text) throws(RuleError) -> CompoundWords.BingoLine in
@@ -105,7 +105,8 @@ final class WordsHost: GameAdapter {
                 return line
             }
         }
-        let places = try options.integer("places", default: 0, in: 0...100)
+        let places = try options.integer("places")
+        let boardHands = try options.bool("boardHands")
         // The teams with someone here (away players' teams would be ghosts that never finish), as in Shaky Words.
         let teams = context.room.teams.filter { team in context.room.members(of: team).contains(where: \.isConnected) }
         guard !teams.isEmpty else {
@@ -119,7 +120,7 @@ final class WordsHost: GameAdapter {
         return try WordsHost(
             record: StartRecord(
                 teams: teams, listID: list.id, listName: list.name, level: level, words: words, board: board,
-                settings: settings, seedText: String(context.seed),
+                settings: settings, boardHands: boardHands ? nil : false, seedText: Seed(context.seed),
                 language: list.language.isEmpty ? nil : list.language,
                 audio: recorded.isEmpty ? nil : recorded.mapValues(\.rawValue)))
     }
@@ -271,9 +272,12 @@ final class WordsHost: GameAdapter {
             + (answer.correct ? "right" : "wrong") + ", \(seconds)"
     }
 
-    /// Hands and cards go to their team and to boards and operators.
+    /// Whether boards see every team's hand and card (the `board-hands` start option; operators always do).
+    private var showsHandsOnBoards: Bool { record.boardHands ?? true }
+
+    /// Hands and cards go to their team and to operators, and to boards unless `board-hands=off`.
     private func own(_ team: String, _ message: any HostMessage) -> [Outgoing] {
-        [Outgoing(.team(team), message), Outgoing(.spectators, message)]
+        [Outgoing(.team(team), message), Outgoing(showsHandsOnBoards ? .spectators : .operators, message)]
     }
 
     func messages(for effects: [CompoundWords.Effect], at now: Instant) -> [Outgoing] {
@@ -306,7 +310,7 @@ final class WordsHost: GameAdapter {
             case .moved(let team, let path, let at, let steps, let choices):
                 outgoing.append(Outgoing(.everyone, moved(team, path: path, at: at, steps: steps, choices: choices)))
             case .teamJoined: outgoing.append(.state(.everyone, intro))
-            case .paused: outgoing.append(Outgoing(.everyone, Paused(at: now.milliseconds)))
+            case .paused: break  // the generic `steer` announces every pause
             case .resumed: outgoing.append(Outgoing(.everyone, WordsWire.Resumed()))
             case .ended: outgoing.append(Outgoing(.everyone, WordsWire.Scoreboard(ranking: ranking)))
             }
@@ -330,7 +334,9 @@ final class WordsHost: GameAdapter {
                 }
             }
             if let answer = team.lastAnswer { messages.append(result(answer)) }
-            let maySee = viewer.role != .player || viewer.team.map { Room.key($0) == Room.key(name) } == true
+            let maySee =
+                viewer.role == .admin || (viewer.role == .board && showsHandsOnBoards)
+                || (viewer.role == .player && viewer.team.map { Room.key($0) == Room.key(name) } == true)
             if maySee {
                 if game.settings.exercise == .bingo {
                     messages.append(card(name, word: team.hand?.word, cells: team.cells))
@@ -342,7 +348,6 @@ final class WordsHost: GameAdapter {
             if let line = team.bingoLine { messages.append(WordsWire.Bingo(team: name, cells: line)) }
         }
         if game.isFinished { messages.append(WordsWire.Scoreboard(ranking: ranking)) }
-        if let pausedAt = game.pausedAt { messages.append(Paused(at: pausedAt.milliseconds)) }
         return messages
     }
 

@@ -204,12 +204,23 @@ final class GameRoom {
     /// message of the game first sends what is noted, so every reader sees the game's messages in their order.
     func apply(_ step: Step, at now: Instant) {
         for event in step.events { storage.journalEvent(event, at: now.milliseconds) }
+        // Big-room starts (issue 29): a step of 2,000 teams carries a clue per team and a feed line per team for the
+        // operators. Finding "the operators" walked every connection once per line (O(teams × connections)); the
+        // broad audiences' recipients cannot change within one step, so they are found once per step here.
+        var broad: [BroadAudience: [Session]] = [:]
         for outgoing in step.messages {
             switch outgoing.publication {
             case .message:
                 // The feed is the operators' commentary: it need not wait for the states it comments on.
                 if !(outgoing.message is FeedLine) { sendPendingStates(of: .game) }
-                deliver(outgoing.message, to: outgoing.audience)
+                if let key = BroadAudience(outgoing.audience) {
+                    let recipients = broad[key] ?? recipients(of: outgoing.audience)
+                    broad[key] = recipients
+                    sessions.deliver(outgoing.message, to: recipients)
+                    if let feed = outgoing.message as? FeedLine { consoleFeed?(feed) }
+                } else {
+                    deliver(outgoing.message, to: outgoing.audience)
+                }
             case .state, .wholeState:
                 guard let state = outgoing.message as? any GrowingState else { continue }
                 let due = now.milliseconds + (isCrowded ? GameRoom.coalescingWindow : 0)
@@ -247,19 +258,43 @@ final class GameRoom {
 
     // MARK: Broadcasts
 
+    /// The audiences whose recipients are found by walking every connection (`apply` finds them once a step).
+    private enum BroadAudience: Hashable {
+        case everyone, spectators, operators, players
+
+        /// The broad audience `audience` is, or nil for one found through an index (a team, a player).
+        init?(_ audience: Audience) {
+            switch audience {
+            case .everyone: self = .everyone
+            case .spectators: self = .spectators
+            case .operators: self = .operators
+            case .players: self = .players
+            case .team, .player, .playerNamed, .everyoneExcept: return nil
+            }
+        }
+    }
+
+    /// How many connections `recipients(of:)` walked so far: the loop work of broadcasts, which tests count.
+    private(set) var connectionsWalked = 0
+
     /// The sessions an audience names.
     func recipients(of audience: Audience) -> [Session] {
         /// The joined sessions that pass `test`, in id order (filtered before sorting: the feed goes to a few
         /// operators of a 1,000-connection room at every buzz).
         func joined(where test: (Session) -> Bool) -> [Session] {
-            sessions.sessions.values.filter { $0.membership != nil && test($0) }.sorted { $0.id < $1.id }
+            connectionsWalked += sessions.sessions.count
+            return sessions.sessions.values.filter { $0.membership != nil && test($0) }.sorted { $0.id < $1.id }
         }
         switch audience {
-        case .everyone: return sessions.joined
+        case .everyone:
+            connectionsWalked += sessions.sessions.count
+            return sessions.joined
         case .spectators: return joined { $0.role != .player }
         case .operators: return joined { $0.role == .admin }
         case .players: return joined { $0.role == .player }
-        case .everyoneExcept(let playerID): return sessions.joined.filter { $0.player?.id != playerID }
+        case .everyoneExcept(let playerID):
+            connectionsWalked += sessions.sessions.count
+            return sessions.joined.filter { $0.player?.id != playerID }
         case .player(let playerID): return sessions.session(ofPlayer: playerID).map { [$0] } ?? []
         case .playerNamed(let name):
             return room.player(named: name).flatMap { sessions.session(ofPlayer: $0.id) }.map { [$0] } ?? []
@@ -461,6 +496,7 @@ final class GameRoom {
                     sessions.send(message, to: session)
                 }
             }
+            if let pausedAt = game.pausedAt { sessions.send(Paused(at: pausedAt.milliseconds), to: session) }
             if viewer.role == .admin, self.game != nil {
                 for line in game.operatorBriefing { sessions.send(FeedLine(line), to: session) }
             }

@@ -102,6 +102,10 @@ final class Session {
     var pendingSyncBurst = 0
     /// Host send times of the sync probes not yet answered, by sequence number (a reply must echo one).
     var outstandingSyncs: [Int64: Int64] = [:]
+    /// When this connection tried `rejoin` lately (`HostCore.rejoin` allows a few a minute per connection).
+    var rejoinTries: [Int64] = []
+    /// When this connection last tried a station hunt check-in code that was wrong (`HostCore` limits guessing).
+    var wrongCheckIns: [Int64] = []
 
     init(id: SessionID, peer: String, now: Int64) {
         self.id = id

@@ -116,6 +116,9 @@ extension Transport {
         case .webSocket: return upgrade(link, head, at: now)
         case .page: served = Self.asset(WebAssets.page)
         case .asset(let asset): served = Self.asset(asset)
+        case .joinCode:
+            let svg = Array((joinCode?(head.header("host")) ?? "").utf8)
+            served = ("join.svg", svg, WebAssets.contentType(of: "join.svg"))
         case .audio(let list, let file):
             guard let recording = events?.recording(list: list, file: file) else {
                 return refuse(link, HTTPFailure(404, "This word list has no recording of that word."), isHead: isHead)

@@ -177,6 +177,8 @@ final class Transport: Outlet {
 
     /// Open connections.
     var count: Int { links.count }
+    /// The SVG of the QR code phones join at, for a page asking through the `Host` it named (`/join.svg`).
+    var joinCode: ((_ hostHeader: String?) -> String)?
 
     // MARK: Readiness
 

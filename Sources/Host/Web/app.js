@@ -668,7 +668,7 @@ function renderBoard() {
   const top = el('div', { class: 'center' },
     el('p', { class: 'big', text: 'Join on your phone:' }),
     el('p', { class: 'huge', text: url }),
-    el('div', { id: 'qr', 'aria-hidden': 'true' }),
+    el('div', { id: 'qr', 'aria-hidden': 'true' }, el('img', { src: '/join.svg', alt: '', width: '240', height: '240' })),
     el('p', { text: `Room code ${lobby ? lobby.room : room}` }));
   if (view && !gameOver) {
     fill(screens.board, el('h1', { class: 'center', text: TITLES[viewGame] || viewGame }),

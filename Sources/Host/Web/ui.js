@@ -10,7 +10,7 @@ const ATTRS = new Set([
   'aria-valuemin', 'aria-valuemax', 'aria-disabled', 'aria-modal', 'aria-expanded', 'aria-controls',
   'viewBox', 'width', 'height', 'x', 'y', 'x1', 'y1', 'x2', 'y2', 'cx', 'cy', 'r', 'rx', 'ry', 'd', 'points',
   'fill', 'stroke', 'stroke-width', 'stroke-linecap', 'text-anchor', 'dominant-baseline', 'font-size',
-  'preserveAspectRatio', 'focusable', 'transform', 'textLength', 'lengthAdjust',
+  'preserveAspectRatio', 'focusable', 'transform', 'textLength', 'lengthAdjust', 'alt',
 ]);
 const BOOLEAN_PROPS = new Set(['disabled', 'hidden', 'readonly', 'required']);
 
@@ -28,11 +28,18 @@ export function el(tag, props = {}, ...children) {
     else if (k === 'value') node.value = String(v);
     else if (k === 'on') for (const [ev, fn] of Object.entries(v)) node.addEventListener(ev, fn);
     else if (k === 'data') for (const [dk, dv] of Object.entries(v)) node.setAttribute(`data-${safeData(dk)}`, String(dv));
+    else if (k === 'src') node.setAttribute('src', samePath(v));
     else if (ATTRS.has(k)) node.setAttribute(k, v === true && BOOLEAN_PROPS.has(k) ? '' : String(v));
     else throw new Error(`attribute not allowed: ${k}`);
   }
   append(node, children);
   return node;
+}
+
+/** A `src` may only be a path on this host (`/join.svg`): never a text that came in a message. */
+function samePath(v) {
+  if (!/^\/[A-Za-z0-9._\/-]*$/.test(String(v)) || String(v).startsWith('//')) throw new Error(`src not allowed: ${v}`);
+  return String(v);
 }
 
 function safeData(k) {

@@ -6,7 +6,15 @@ public enum FlyWire: GameWire {
     public static let name = "fly"
     public static let title = "Let Me Fly"
     public static let startGrammar = StartGrammar(
-        count: "rounds", usage: "start fly [ROUNDS] [key=value …]",
+        game: name,
+        options: [
+            .number(
+                "rounds", 1...20, default: 3, help: "rounds; each player throws once a round", bareWord: "ROUNDS"),
+            .number("roundSeconds", 5...600, default: 30, help: "each round's throwing clock"),
+            .number("periodMs", 400...10_000, default: 1600, help: "the power meter's sweep 0 → 100 % → 0"),
+            .number("topSpeed", 5...40, default: 20, help: "launch speed at full power, m/s"),
+            .number("breakSeconds", 0...600, default: 5, help: "pause between rounds; 0 waits for next"),
+        ],
         example: "start fly 3 round-seconds=30 break-seconds=0")
 
     /// Metres from millimetres, as the wire carries heights.

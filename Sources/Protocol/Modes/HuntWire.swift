@@ -5,8 +5,22 @@ public enum HuntWire: GameWire {
     public static let name = "hunt"
     public static let title = "Station hunt"
     public static let startGrammar = StartGrammar(
-        count: "minutes", choices: [("order", ["fixed", "staggered"])], rest: ("hunt", false),
-        usage: "start hunt HUNT-ID [fixed|staggered] [MINUTES] [key=value …]")
+        game: name,
+        options: [
+            .word("hunt", note: "— (required)", help: "which hunt", bareWord: "HUNT-ID", isRequired: true),
+            .choice(
+                "order", ["fixed", "staggered"], default: "fixed",
+                help: "every team the same route, or each team starting at a different station", isBare: true),
+            .number("minutes", 1...600, default: 45, help: "the hunt clock", bareWord: "MINUTES"),
+            .number(
+                "penaltySeconds", 0...3600, default: 30,
+                help: "added to a team's time for each wrong pick or answer"),
+            .flag("strict", help: "no forgiveness for small spelling mistakes", houseRule: "--strict"),
+            .list("teams", note: "the teams with a player connected", help: "who hunts"),
+            .number(
+                "lateWaitSeconds", 0...3600, default: 60,
+                help: "how long a team formed during the hunt waits before its first check-in"),
+        ])
 
     /// A hunt started.
     public struct Intro: GameIntro {

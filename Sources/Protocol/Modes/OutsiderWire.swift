@@ -3,8 +3,22 @@ public enum OutsiderWire: GameWire {
     public static let name = "outsider"
     public static let title = "Odd One Out"
     public static let startGrammar = StartGrammar(
-        count: "rounds", choices: [("difficulty", ["easy", "medium", "hard", "mixed"])], rest: ("packs", true),
-        usage: "start outsider [ROUNDS] [easy|medium|hard|mixed] [PACK,PACK…] [key=value …]")
+        game: name,
+        options: [
+            .number("rounds", 1...200, default: 10, help: "number of rounds (one puzzle each)", bareWord: "ROUNDS"),
+            .choice(
+                "difficulty", ["easy", "medium", "hard", "mixed"], default: "mixed",
+                help: "which puzzles to draw (mixed spreads evenly)", isBare: true),
+            .list(
+                "packs",
+                note: "every built-in puzzle pack (`animals`, `food`, `geography`, `science`, `sport`, `words`)",
+                help: "where puzzles come from", bareWord: "PACK,PACK…"),
+            .number("roundSeconds", 3...600, default: 20, help: "round clock"),
+            .number(
+                "revealSeconds", 0...3600, default: 5, help: "pause after a reveal; 0 waits for next",
+                houseRule: "--reveal-seconds"),
+            .list("teams", note: "the teams with a player connected", help: "who plays"),
+        ])
 
     /// A game of Odd One Out started.
     public struct Intro: GameIntro {

@@ -3,7 +3,22 @@ public enum QueenWire: GameWire {
     public static let name = "queen"
     public static let title = "The Queen's game"
     public static let startGrammar = StartGrammar(
-        listKeys: ["kinds", "difficulties"], usage: "start queen [key=value …]",
+        game: name,
+        options: [
+            .number(
+                "maxPlayers", 3...30, default: 9, help: "most players in one game", houseRule: "--queen-max-players"),
+            .number(
+                "countdownSeconds", 0...600, default: 5, help: "countdown before the reveal",
+                houseRule: "--queen-countdown-seconds"),
+            .number(
+                "chooseSeconds", 1...3600, default: 60, help: "time the Queen has to pick a command",
+                houseRule: "--queen-choose-seconds"),
+            .number(
+                "autoNextSeconds", 0...3600, default: 0, note: "off",
+                help: "seconds after the reveal before the next deal; 0 waits for next"),
+            .list("kinds", note: "all", help: "which library commands this game may use, by kind"),
+            .list("difficulties", note: "all", help: "which library commands this game may use, by difficulty"),
+        ],
         example: "start queen countdown-seconds=5 kinds=citizen-to-all")
 
     /// A Queen's game started.

@@ -3,9 +3,34 @@ public enum ShakyWire: GameWire {
     public static let name = "shaky"
     public static let title = "Shaky Words"
     public static let startGrammar = StartGrammar(
-        count: "questions", choices: [("difficulty", ["easy", "medium", "hard", "mixed"])],
-        flags: ["strict": "strict", "--strict": "strict"], rest: ("packs", true), listKeys: ["teams"],
-        usage: "start shaky [QUESTIONS] [easy|medium|hard|mixed] [PACK,PACK…] [key=value …]",
+        game: name,
+        options: [
+            .list("teams", note: "the teams with a player connected", help: "who plays"),
+            .number("questions", 1...500, default: 10, help: "number of questions", bareWord: "QUESTIONS"),
+            .choice(
+                "difficulty", ["easy", "medium", "hard", "mixed"], default: "mixed",
+                help: "which questions to draw (mixed spreads evenly)", isBare: true),
+            .list("packs", note: "all built-in packs", help: "where questions come from", bareWord: "PACK,PACK…"),
+            .number(
+                "questionSeconds", 1...3600, default: 60, help: "buzz clock", houseRule: "--question-seconds"),
+            .number(
+                "afterBuzzSeconds", 1...3600, default: 20, help: "buzz clock left after the first buzz, at most",
+                houseRule: "--after-buzz-seconds"),
+            .number(
+                "answerSeconds", 1...3600, default: 60, help: "answer clock of the team on turn",
+                houseRule: "--answer-seconds"),
+            .number(
+                "revealSeconds", 0...3600, default: 5, help: "pause after a question; 0 waits for next",
+                houseRule: "--reveal-seconds"),
+            .flag(
+                "strict", help: "no forgiveness for small spelling mistakes", houseRule: "--strict",
+                switchWords: ["strict", "--strict"]),
+            .choice(
+                "judge", ["auto", "manual"], default: "auto",
+                help: "auto: the host judges answers; manual: every answer waits for your accept/reject",
+                houseRule: "--judge"),
+            .flag("judgeByHand", help: "judge's first spelling: on is judge=manual"),
+        ],
         example: "start shaky 10 mixed science,animals answer-seconds=30")
 
     /// One team's line on a scoreboard; equal scores share a rank (1, 1, 3).

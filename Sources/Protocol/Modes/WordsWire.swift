@@ -5,8 +5,29 @@ public enum WordsWire: GameWire {
     public static let name = "words"
     public static let title = "Compound words"
     public static let startGrammar = StartGrammar(
-        count: "level", choices: [("exercise", ["cards", "bingo", "board"])], rest: ("list", false),
-        listKeys: ["lines"], usage: "start words [cards|bingo|board] [LIST|BOARD] [LEVEL] [key=value …]",
+        game: name,
+        options: [
+            .choice(
+                "exercise", exercises, default: "cards", help: "the card race, team bingo or the dice board",
+                isBare: true),
+            .word(
+                "list", default: "en", note: "board: the board's list", help: "the word list played",
+                bareWord: "LIST|BOARD"),
+            .number(
+                "level", 1...99, default: 1, note: "board: the board's level", help: "the level played",
+                bareWord: "LEVEL"),
+            .word("board", note: "the first board of the list", help: "the dice board (board exercise only)"),
+            .number(
+                "lockoutSeconds", 0...60, default: 3, note: "bingo: 0",
+                help: "how long a wrong pick locks a team out"),
+            .list("lines", note: "all three", help: "bingo: which full lines make BINGO"),
+            .number(
+                "places", 0...100, default: 0, note: "every team",
+                help: "end the game once this many teams are through"),
+            .flag(
+                "boardHands", default: true,
+                help: "boards see each team's hand and card (off: only the team and the operators)"),
+        ],
         example: "start words bingo en 1 lines=rows,columns")
 
     /// The exercises, as `start` names them.

@@ -50,6 +50,8 @@ public enum HTTPRoute: Equatable, Sendable {
     /// A word's recording, `/audio/LIST/FILE`: the list id (letters, digits, `-`, `_`) and the file part as sent
     /// (letters, digits, `%`, `-`, `.`), which the host looks up among the list's words, never as a path.
     case audio(list: String, file: String)
+    /// `/join.svg`: the QR code of the address phones join at, drawn by the host for the board.
+    case joinCode
 
     /// The route of `path` (query already removed) given the asset names; nil when there is none (404).
     ///
@@ -60,6 +62,7 @@ public enum HTTPRoute: Equatable, Sendable {
         let name = path.dropFirst()
         if name.isEmpty || name == "board" { return .page }
         if name == "ws" { return .webSocket }
+        if name == "join.svg" { return .joinCode }
         if assets.contains(String(name)) { return .asset(String(name)) }
         if (4...8).contains(name.utf8.count), name.utf8.allSatisfy(isLetterOrDigit) { return .page }
         if name.hasPrefix("audio/") { return audioRoute(name.dropFirst("audio/".count)) }

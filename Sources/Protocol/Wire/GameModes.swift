@@ -12,6 +12,21 @@ public enum GameModes {
     /// The phone page's view of the mode called `name`: one JavaScript module among the host's web assets.
     public static func webView(of name: String) -> String { "mode-\(name).js" }
 
+    /// The host's house-rule flags: each flag the modes' start options name, once (its first declaration), with the
+    /// mode that declares it first; the flag presets the option of every mode that declares it.
+    public static func houseRules(of wires: [any GameWire.Type] = wires) -> [(
+        game: any GameWire.Type, option: StartOption
+    )] {
+        var rules: [(game: any GameWire.Type, option: StartOption)] = []
+        for wire in wires {
+            for option in wire.startGrammar.options
+            where option.houseRule != nil && !rules.contains(where: { $0.option.houseRule == option.houseRule }) {
+                rules.append((wire, option))
+            }
+        }
+        return rules
+    }
+
     /// What is wrong with a set of modes as one side registered them, in sentences that name the mode and the fix;
     /// empty when nothing is.
     ///
@@ -45,7 +60,21 @@ public enum GameModes {
                 problems.append("Mode \"\(name)\" has no phone view: add Sources/Host/Web/\(webView(of: name)).")
             }
         }
-        for wire in wires { problems += vocabularyProblems(of: wire) }
+        for wire in wires { problems += vocabularyProblems(of: wire) + startOptionProblems(of: wire) }
+        for (first, option) in houseRules(of: wires) {
+            for wire in wires {
+                for other in wire.startGrammar.options
+                where other.houseRule == option.houseRule
+                    && (other.kind != option.kind || other.defaultValue != option.defaultValue)
+                {
+                    problems.append(
+                        "Mode \"\(wire.name)\"'s option \"\(other.key)\" takes the house rule "
+                            + "\(option.houseRule ?? "") with another kind or default than mode "
+                            + "\"\(first.name)\"'s \"\(option.key)\": "
+                            + "one flag must mean one thing.")
+                }
+            }
+        }
         return problems
     }
 
@@ -71,6 +100,28 @@ public enum GameModes {
             problems.append(
                 "Mode \"\(name)\" reads the typed word \"\(word)\", but the session takes it first: choose another "
                     + "word (typed lines reach a mode only when they are no session command, or while it awaits one).")
+        }
+        return problems
+    }
+
+    /// What is wrong with one mode's start options: a key declared twice, a default outside its range or choices.
+    static func startOptionProblems(of wire: any GameWire.Type) -> [String] {
+        var problems: [String] = []
+        let options = wire.startGrammar.options
+        let keys = options.map(\.key)
+        for key in Set(keys) where keys.filter({ $0 == key }).count > 1 {
+            problems.append("Mode \"\(wire.name)\" declares the start option \"\(key)\" twice.")
+        }
+        for option in options {
+            switch (option.kind, option.defaultValue) {
+            case (.wholeNumber(let range), .int(let value)?) where !range.contains(Int(value)):
+                problems.append(
+                    "Mode \"\(wire.name)\"'s option \"\(option.key)\" defaults to \(value), outside its range.")
+            case (.choice(let choices), .string(let value)?) where !choices.contains(value):
+                problems.append(
+                    "Mode \"\(wire.name)\"'s option \"\(option.key)\" defaults to \(value), no choice of it.")
+            default: break
+            }
         }
         return problems
     }

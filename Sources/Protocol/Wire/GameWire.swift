@@ -109,6 +109,9 @@ public struct StartGrammar: Sendable {
     public var usage: String
     /// A typical start, shown under the usage in the console's help: `start queen countdown-seconds=5`.
     public var example: String?
+    /// The game's declared options, from which `init(game:options:example:)` derived the rest; the host reads and
+    /// checks `start` options by them.
+    public var options: [StartOption] = []
 
     /// Creates a grammar.
     public init(

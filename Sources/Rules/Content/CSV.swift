@@ -25,11 +25,20 @@ public struct CSVRecord: Sendable, Hashable {
 /// quote marks doubled, and line breaks kept), spaces around a quoted field, and a bare quote mark inside an
 /// unquoted field. Every error is a `bad_csv` `RuleError` whose message starts with the line at fault.
 /// Writing quotes only the fields that need it and ends every record with CRLF.
+///
+/// Formula injection: a spreadsheet runs a cell that starts with `=`, `+`, `-`, `@`, a tab or a carriage return,
+/// so writing puts an apostrophe before such a cell (the OWASP rule; spreadsheets show the rest as text), and
+/// reading takes exactly one apostrophe off any cell that starts with one followed by one of those characters or
+/// a second apostrophe. Writing also adds one before a cell that reading would otherwise shorten (such as `'=x` or
+/// `''`), so every text written reads back the same; `'tis` is written as it is. A plain number such as `-3` or
+/// `-1.5` is left as it is (it is no formula).
 public enum CSV {
     // MARK: Reading
 
-    /// Splits CSV `text` into records, blank lines included (see `CSVRecord.isBlank`).
-    public static func records(in text: String) throws(RuleError) -> [CSVRecord] {
+    /// Splits CSV `text` into records, blank lines included (see `CSVRecord.isBlank`), each field `unguarded`
+    /// unless `unguarding` is false (which shows the cells as a spreadsheet sees them).
+    public static func records(in text: String, unguarding: Bool = true) throws(RuleError) -> [CSVRecord] {
+        let unguard: (String) -> String = unguarding ? { CSV.unguarded($0) } : { $0 }
         var scalars = Array(text.unicodeScalars)[...]
         if scalars.first == "\u{FEFF}" { scalars = scalars.dropFirst() }
         var records: [CSVRecord] = []
@@ -61,7 +70,7 @@ public enum CSV {
             switch scalar {
             case "\r", "\n":
                 if scalar == "\r" && next == "\n" { index += 1 }
-                fields.append(String(field))
+                fields.append(unguard(String(field)))
                 records.append(CSVRecord(line: recordLine, fields: fields))
                 fields = []
                 field = String.UnicodeScalarView()
@@ -69,7 +78,7 @@ public enum CSV {
                 line += 1
                 recordLine = line
             case ",":
-                fields.append(String(field))
+                fields.append(unguard(String(field)))
                 field = String.UnicodeScalarView()
                 state = .fieldStart
             case "\"":
@@ -114,7 +123,7 @@ public enum CSV {
             throw error(quoteLine, "a quoted field is never closed; add the missing closing quote mark.")
         }
         if !fields.isEmpty || !field.isEmpty || state != .fieldStart {
-            fields.append(String(field))
+            fields.append(unguard(String(field)))
             records.append(CSVRecord(line: recordLine, fields: fields))
         }
         return records
@@ -129,10 +138,45 @@ public enum CSV {
         case fieldStart, unquoted, quoted, afterClosingQuote
     }
 
+    // MARK: Formula guard
+
+    /// The first characters that make a spreadsheet read a cell as a formula (OWASP's list).
+    static let formulaStarts: Set<Unicode.Scalar> = ["=", "+", "-", "@", "\t", "\r"]
+
+    /// `text` as a spreadsheet must see it: an apostrophe before a cell a spreadsheet would run as a formula, and
+    /// before one that `unguarded` would change (an apostrophe then a formula character or another apostrophe);
+    /// plain numbers and every other cell unchanged.
+    public static func guarded(_ text: String) -> String {
+        guard let first = text.unicodeScalars.first else { return text }
+        let isFormula = formulaStarts.contains(first) && !isPlainNumber(text)
+        guard isFormula || unguarded(text) != text else { return text }
+        return "'" + text
+    }
+
+    /// `text` as it was before `guarded`: one apostrophe taken off a cell that starts with an apostrophe and then
+    /// a formula character or a second apostrophe; any other cell is returned as it is.
+    public static func unguarded(_ text: String) -> String {
+        var scalars = text.unicodeScalars.makeIterator()
+        guard scalars.next() == "'", let second = scalars.next() else { return text }
+        guard second == "'" || formulaStarts.contains(second) else { return text }
+        return String(text.unicodeScalars.dropFirst())
+    }
+
+    /// Whether `text` is a plain decimal number such as `-3` or `-1.5`, which spreadsheets read as a number.
+    static func isPlainNumber(_ text: String) -> Bool {
+        var digits = text.unicodeScalars[...]
+        if digits.first == "-" { digits = digits.dropFirst() }
+        let parts = digits.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false)
+        return !parts.isEmpty && parts.count <= 2
+            && parts.allSatisfy { !$0.isEmpty && $0.allSatisfy { $0.properties.numericType == .decimal && $0.isASCII } }
+    }
+
     // MARK: Writing
 
-    /// `text` as one CSV field: quoted when it holds a comma, a quote mark, a line break or outer spaces.
-    public static func field(_ text: String) -> String {
+    /// `text` as one CSV field, guarded against formulas (see `guarded`), then quoted when it holds a comma, a
+    /// quote mark, a line break or outer spaces.
+    public static func field(_ unsafeText: String) -> String {
+        let text = guarded(unsafeText)
         let needsQuotes =
             text.unicodeScalars.contains { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }
             || text.first?.isWhitespace == true || text.last?.isWhitespace == true

@@ -14,20 +14,66 @@ public enum Steering: String, Codable, Sendable, CaseIterable {
 ///
 /// Both requirements are met by plain enum cases (`case steer(Steering)`, `case tick`), so a mode writes no
 /// mapping code, and the host's generic adapter journals these events like any other.
-public protocol SteerableEvent: Codable, Sendable {
+public protocol SteerableEvent: Codable, Sendable, Equatable {
     /// The event for an operator's `next`, `pause`, `continue` or `end`.
     static func steer(_ command: Steering) -> Self
     /// The event the host applies when the game's `nextDeadline` passes.
     static var tick: Self { get }
 }
 
-/// A game mode whose events the host can steer and tick.
+/// A game mode whose events the host can steer and tick, and whose clocks pause and continue the same way.
+///
+/// A mode writes `play` (every event but `pause` and `continue`) and `shiftDeadlines(byMilliseconds:)`; the
+/// `apply` below handles the operator's `pause` and `continue` once for every mode with the embedded `clock`.
 public protocol SteeredMode: GameMode where Event: SteerableEvent {
-    /// Whether the operator paused the game's clocks (it then waits for `continue`).
-    var isPaused: Bool { get }
+    /// Whether the clocks run or stand still; `apply` pauses and continues it.
+    var clock: GameClock { get set }
+    /// Applies any event but the operator's `pause` and `continue` (those never reach it), as `apply` does.
+    mutating func play(_ event: Event, at now: Instant) throws(RuleError) -> [Effect]
+    /// Moves every deadline and clock start the mode keeps `milliseconds` later: the time the clocks stood still.
+    mutating func shiftDeadlines(byMilliseconds milliseconds: Int64)
+    /// Refuses `pause` or `continue` when the game cannot have them now (not started, over); by default never.
+    func checkClockSteering(_ command: Steering) throws(RuleError)
+    /// What the game calls itself in "The game is already paused." ("hunt" for a hunt).
+    static var clockNoun: String { get }
+    /// What to announce when the clocks stop.
+    var pausedEffects: [Effect] { get }
+    /// What to announce when the clocks run again at `now` (deadlines already moved).
+    mutating func resumedEffects(at now: Instant) -> [Effect]
 }
 
 extension SteeredMode {
-    /// A mode that never pauses.
-    public var isPaused: Bool { false }
+    /// Whether the operator paused the game's clocks (it then waits for `continue`).
+    public var isPaused: Bool { clock.isPaused }
+
+    /// When the operator paused, while paused.
+    public var pausedAt: Instant? { clock.pausedAt }
+
+    /// Every steered mode's noun is "game" unless it says otherwise.
+    public static var clockNoun: String { "game" }
+
+    /// A mode can pause and continue at any time, unless it says otherwise.
+    public func checkClockSteering(_ command: Steering) throws(RuleError) {}
+
+    /// Applies `event` as seen at `now`: the operator's `pause` and `continue` here, everything else by `play`.
+    ///
+    /// Before a pause, overdue clocks run out (a `tick`), so the pause keeps only the time that was left; a
+    /// refused event leaves the game as it was.
+    public mutating func apply(_ event: Event, at now: Instant) throws(RuleError) -> [Effect] {
+        guard let command = [Steering.pause, .resume].first(where: { event == .steer($0) }) else {
+            return try play(event, at: now)
+        }
+        var copy = self
+        var effects = command == .pause ? try copy.play(.tick, at: now) : []
+        try copy.checkClockSteering(command)
+        if command == .pause {
+            try copy.clock.pause(at: now, noun: Self.clockNoun)
+            effects += copy.pausedEffects
+        } else {
+            copy.shiftDeadlines(byMilliseconds: try copy.clock.resume(at: now, noun: Self.clockNoun))
+            effects += copy.resumedEffects(at: now)
+        }
+        self = copy
+        return effects
+    }
 }

@@ -43,13 +43,13 @@ public enum FlyAchievement: String, Codable, Sendable, CaseIterable {
     /// What it takes, in one sentence.
     public var description: String {
         switch self {
-        case .firstCatch: "Catch your first phone."
+        case .firstCatch: "Catch your first phone from 1 m or higher."
         case .club5: "Catch a throw from 5 m or higher."
         case .club10: "Catch a throw from 10 m or higher."
         case .club20: "Catch a throw from 20 m or higher."
         case .fullPower: "Throw at 99 % power or more."
-        case .perfectCatch: "Catch within 20 ms of the landing."
-        case .safeHands: "Catch cleanly three times in a row."
+        case .perfectCatch: "Catch within 20 ms of the landing from 1 m or higher."
+        case .safeHands: "Catch cleanly three times in a row from 1 m or higher."
         case .onARoll: "Reach a +50 % streak bonus."
         case .butterfingers: "Drop three phones in one game."
         case .daredevil: "Catch the flagship cleanly from 10 m or higher."

@@ -20,6 +20,12 @@ public enum FlyPhysics {
     public static let catchGraceMs: Int64 = 1000
     /// A catch this close to the landing (either side) is perfect, ms.
     public static let perfectCatchMs: Int64 = 20
+    /// The least height, mm, of a real flight: only a catch from 1 m or higher (about 0.9 s in the air; 23 % power
+    /// at the default 20 m/s) earns `firstCatch`, `perfectCatch` or counts towards `safeHands`.
+    public static let realFlightMm = 1000
+
+    /// Whether a throw of `heightMm` was a real flight, which catch achievements need (see `realFlightMm`).
+    public static func isRealFlight(heightMm: Int) -> Bool { heightMm >= realFlightMm }
 
     /// The meter at `instant`, in permille: 0 where the sweep starts, 1000 half a period later, 0 again after a
     /// whole period, and so on (a triangle wave); 0 before the sweep starts.

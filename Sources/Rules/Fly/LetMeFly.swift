@@ -274,8 +274,8 @@ public struct LetMeFly: SteeredMode, Codable, Sendable, Equatable {
     public private(set) var roundDeadline: Instant?
     /// When the next round opens (between rounds).
     public private(set) var nextRoundAt: Instant?
-    /// When the operator paused, if paused.
-    public private(set) var pausedAt: Instant?
+    /// Whether the clocks run or stand still (the operator's pause).
+    public var clock = GameClock()
     /// Challenges not yet settled.
     public private(set) var challenges: [FlyChallenge] = []
     /// Every throw that came down, in order.
@@ -301,9 +301,6 @@ public struct LetMeFly: SteeredMode, Codable, Sendable, Equatable {
     }
 
     // MARK: Reading
-
-    /// Whether the operator paused the game.
-    public var isPaused: Bool { pausedAt != nil }
 
     /// The round as it was opened (its meter and clock), while one runs.
     public var currentRound: FlyRound? {
@@ -399,7 +396,9 @@ public struct LetMeFly: SteeredMode, Codable, Sendable, Equatable {
 
     // MARK: Events
 
-    public mutating func apply(_ event: Event, at now: Instant) throws(RuleError) -> [Effect] {
+    /// Applies `event` (not `pause` or `continue`: `apply` does those) as seen at `now` on a copy, keeping it
+    /// only when accepted.
+    public mutating func play(_ event: Event, at now: Instant) throws(RuleError) -> [Effect] {
         guard phase != .finished else { throw RuleError(.gameOver, "This game of Let Me Fly is over.") }
         var copy = self
         let effects = try copy.applying(event, at: now)
@@ -520,7 +519,8 @@ public struct LetMeFly: SteeredMode, Codable, Sendable, Equatable {
         switch quality {
         case .clean:
             if FlyPhysics.extendsStreak(heightMm: thrown.heightMm) { player.streak += 1 }
-            player.cleanRun += 1
+            // A phone that hardly left the hand is no catch to be proud of: it neither counts nor breaks the run.
+            if FlyPhysics.isRealFlight(heightMm: thrown.heightMm) { player.cleanRun += 1 }
         case .fumbled:
             player.streak = 0
             player.cleanRun = 0
@@ -539,7 +539,7 @@ public struct LetMeFly: SteeredMode, Codable, Sendable, Equatable {
         results.append(result)
 
         var effects: [Effect] = [.caught(result)]
-        if quality != .dropped {
+        if quality != .dropped && FlyPhysics.isRealFlight(heightMm: thrown.heightMm) {
             effects += award(.firstCatch, to: index)
             if thrown.heightMm >= 5000 { effects += award(.club5, to: index) }
             if thrown.heightMm >= 10000 { effects += award(.club10, to: index) }
@@ -603,23 +603,36 @@ public struct LetMeFly: SteeredMode, Codable, Sendable, Equatable {
             case .notStarted, .finished:
                 throw RuleError(.wrongPhase, "There is no round to move on from.")
             }
-        case .pause:
-            guard phase != .notStarted else { throw RuleError(.wrongPhase, "The game has not started yet.") }
-            guard !isPaused else { throw RuleError(.alreadyPaused, "The game is already paused.") }
-            pausedAt = now
-            return [.paused]
-        case .resume:
-            guard let pausedAt else { throw RuleError(.notPaused, "The game is not paused.") }
-            let frozen = pausedAt.milliseconds(until: now)
-            self.pausedAt = nil
-            sweepStart = sweepStart?.advanced(byMilliseconds: frozen)
-            roundDeadline = roundDeadline?.advanced(byMilliseconds: frozen)
-            nextRoundAt = nextRoundAt?.advanced(byMilliseconds: frozen)
-            return [.resumed(round: currentRound, nextRoundAt: phase == .between ? nextRoundAt : nil)]
-                + settle(at: now)
+        case .pause, .resume:
+            return []  // `apply` pauses and continues the clock
         case .end:
             return finish()
         }
+    }
+
+    // MARK: Pause and continue
+
+    /// A game can pause once started and until it is over.
+    public func checkClockSteering(_ command: Steering) throws(RuleError) {
+        guard phase != .finished else { throw RuleError(.gameOver, "This game of Let Me Fly is over.") }
+        if command == .pause, phase == .notStarted { throw RuleError(.wrongPhase, "The game has not started yet.") }
+    }
+
+    /// Moves the meter's sweep, the round's clock and the next round by the time the clocks stood still (phones
+    /// in the air land as they would).
+    public mutating func shiftDeadlines(byMilliseconds milliseconds: Int64) {
+        sweepStart = sweepStart?.advanced(byMilliseconds: milliseconds)
+        roundDeadline = roundDeadline?.advanced(byMilliseconds: milliseconds)
+        nextRoundAt = nextRoundAt?.advanced(byMilliseconds: milliseconds)
+    }
+
+    /// The operator paused.
+    public var pausedEffects: [Effect] { [.paused] }
+
+    /// The clocks run again: the round as it now runs, or the wait for the next, and a round whose players all
+    /// finished during the pause ends.
+    public mutating func resumedEffects(at now: Instant) -> [Effect] {
+        [.resumed(round: currentRound, nextRoundAt: phase == .between ? nextRoundAt : nil)] + settle(at: now)
     }
 
     // MARK: Rounds
@@ -683,7 +696,7 @@ public struct LetMeFly: SteeredMode, Codable, Sendable, Equatable {
 
     private mutating func finish() -> [Effect] {
         phase = .finished
-        pausedAt = nil
+        clock.stop()
         nextRoundAt = nil
         return [.finished(players: standings, teams: teamStandings)]
     }

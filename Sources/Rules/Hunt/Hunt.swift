@@ -20,8 +20,9 @@ public struct Hunt: Codable, Sendable, Hashable, Identifiable {
     public static let codeLengths = 3...8
     /// The letters generated codes use: no look-alikes (no B/8, G/6, I/1, O/0, S/5, Z/2).
     public static let codeAlphabet = Array("ACDEFHJKLMNPQRTUVWXY")
-    /// How many letters a generated code has.
-    public static let generatedCodeLength = 4
+    /// How many letters a generated code has: six of twenty letters are 64 million codes (four were 160,000, which
+    /// throwaway teams could try in minutes); codes written in a hunt file may still have 3 to 8 characters.
+    public static let generatedCodeLength = 6
 
     /// A short stable identifier (`office`).
     public var id: String

@@ -20,10 +20,8 @@ public struct StationHunt: SteeredMode, Codable, Sendable, Equatable {
     /// Where the hunt is.
     public private(set) var phase: Phase = .notStarted
     private var startedAt = Instant(milliseconds: 0)
-    /// When the operator paused, or nil while the clock runs.
-    public private(set) var pausedAt: Instant?
-    /// Whether the operator paused the game (it waits for `continue`).
-    public var isPaused: Bool { pausedAt != nil }
+    /// Whether the hunt clock runs or stands still (the operator's pause).
+    public var clock = GameClock()
     private var pausedMs: Int64 = 0
     /// The final ranking once the hunt is over.
     public private(set) var finalRanking: [Ranked]?
@@ -43,7 +41,7 @@ public struct StationHunt: SteeredMode, Codable, Sendable, Equatable {
     // MARK: - Views for the host
 
     /// When the hunt clock runs out; nil while paused or when not running.
-    public var nextDeadline: Instant? { phase == .running && pausedAt == nil ? endsAt : nil }
+    public var nextDeadline: Instant? { phase == .running && !isPaused ? endsAt : nil }
 
     /// When the hunt clock runs out (a frozen value while paused).
     public var endsAt: Instant {
@@ -53,7 +51,7 @@ public struct StationHunt: SteeredMode, Codable, Sendable, Equatable {
     /// Hunt time at `now`: milliseconds since the start, pauses excluded.
     public func huntTime(at now: Instant) -> Int64 {
         guard phase != .notStarted else { return 0 }
-        let end = pausedAt ?? now
+        let end = clock.frozen(now)
         return max(0, startedAt.milliseconds(until: end) - pausedMs)
     }
 
@@ -98,6 +96,13 @@ public struct StationHunt: SteeredMode, Codable, Sendable, Equatable {
     /// Every team's public progress, in join order.
     public var progress: [Progress] { teams.map(progressRow) }
 
+    /// Whether `team` belongs in the progress and rankings everyone sees: every team there at the start, and a team
+    /// formed mid-hunt once it checked in somewhere (one that never did is a ghost, shown to operators only).
+    public func isShown(_ team: String) -> Bool {
+        guard let state = states[team] else { return false }
+        return !state.joinedLate || state.hasCheckedIn
+    }
+
     /// Every solve so far as the operators saw it, oldest first.
     public var solveLog: [(team: String, solved: Solved)] {
         var log: [(team: String, solved: Solved)] = []
@@ -136,8 +141,9 @@ public struct StationHunt: SteeredMode, Codable, Sendable, Equatable {
 
     // MARK: - Applying events
 
-    /// Applies `event` as seen at `now`; a refused event leaves the hunt unchanged.
-    public mutating func apply(_ event: Event, at now: Instant) throws(RuleError) -> [Effect] {
+    /// Applies `event` (not `pause` or `continue`: `apply` does those) as seen at `now`; a refused event leaves
+    /// the hunt unchanged.
+    public mutating func play(_ event: Event, at now: Instant) throws(RuleError) -> [Effect] {
         var game = self
         var effects = game.runClock(until: now)
         try game.handle(event, at: now, into: &effects)
@@ -159,6 +165,11 @@ public struct StationHunt: SteeredMode, Codable, Sendable, Equatable {
             guard phase != .finished else { throw Self.gameOver }
             try register(team, startingCount: nil)
             if phase == .running {
+                // A team formed mid-hunt costs a wait before its first check-in (and shows in the progress only
+                // once it checked in), so throwaway teams multiply neither guesses nor rows.
+                states[team]!.joinedLate = true
+                let wait = settings.lateTeamWaitSeconds ?? 0
+                if wait > 0 { states[team]!.lockedUntil = now.advanced(bySeconds: wait) }
                 effects.append(.clue(team: team, clue(states[team]!)))
                 effects.append(.progress([progressRow(team)]))
             }
@@ -212,21 +223,8 @@ public struct StationHunt: SteeredMode, Codable, Sendable, Equatable {
         case .steer(.next):
             try checkRunning()
             throw RuleError(.wrongPhase, "A hunt has no rounds to skip; `end` stops it.")
-        case .steer(.pause):
-            try checkRunning()
-            guard pausedAt == nil else { throw RuleError(.alreadyPaused, "The hunt is already paused.") }
-            pausedAt = now
-            effects.append(.paused)
-        case .steer(.resume):
-            try checkRunning()
-            guard let pausedAt else { throw RuleError(.notPaused, "The hunt is not paused.") }
-            let frozen = pausedAt.milliseconds(until: now)
-            pausedMs += frozen
-            for team in teams {
-                states[team]!.lockedUntil = states[team]!.lockedUntil?.advanced(byMilliseconds: frozen)
-            }
-            self.pausedAt = nil
-            effects.append(.resumed(endsAt: endsAt))
+        case .steer(.pause), .steer(.resume):
+            break  // `apply` pauses and continues the clock
         case .steer(.end):
             guard phase != .finished else { throw Self.gameOver }
             effects.append(finish(at: now))
@@ -240,6 +238,12 @@ public struct StationHunt: SteeredMode, Codable, Sendable, Equatable {
         }
         if let lockedUntil = state.lockedUntil, now < lockedUntil {
             let seconds = (now.milliseconds(until: lockedUntil) + 999) / 1000
+            if state.joinedLate && !state.hasCheckedIn && state.wrongCodes == 0 {
+                throw RuleError(
+                    .codeLocked,
+                    "Your team joined the running hunt: it may check in \(seconds) seconds from now. Find the station "
+                        + "meanwhile.")
+            }
             throw RuleError(
                 .codeLocked, "Too many wrong codes: check-ins are locked for \(seconds) more seconds.")
         }
@@ -257,10 +261,14 @@ public struct StationHunt: SteeredMode, Codable, Sendable, Equatable {
                 states[team]!.wrongCodes = 0
                 states[team]!.lockedUntil = nil
                 states[team]!.hintsShown = 0
+                let isFirst = !states[team]!.hasCheckedIn
+                states[team]!.hasCheckedIn = true
                 if case .puzzle(let puzzle) = hunt.stations[index].task {
                     states[team]!.words = DifficultyDraw.shuffled(puzzle.words, using: &rng)
                 }
-                return [.task(team: team, task(states[team]!))]
+                // A late team's row joins everyone's progress at its first check-in.
+                let shown: [Effect] = isFirst && state.joinedLate ? [.progress([progressRow(team)])] : []
+                return [.task(team: team, task(states[team]!))] + shown
             }
             if place < state.solvedCount {
                 throw RuleError(.alreadyCheckedIn, "Your team already solved that station; follow your clue onwards.")
@@ -322,10 +330,7 @@ public struct StationHunt: SteeredMode, Codable, Sendable, Equatable {
     }
 
     private mutating func finish(at now: Instant) -> Effect {
-        if let pausedAt {
-            pausedMs += pausedAt.milliseconds(until: now)
-            self.pausedAt = nil
-        }
+        if let pausedAt = clock.stop() { pausedMs += pausedAt.milliseconds(until: now) }
         phase = .finished
         finalRanking = ranking
         return .scoreboard(finalRanking!)
@@ -410,6 +415,28 @@ public struct StationHunt: SteeredMode, Codable, Sendable, Equatable {
         states[team] = TeamState(route: (0..<count).map { ($0 + start) % count })
     }
 
+    // MARK: - Pause and continue
+
+    /// A hunt says "The hunt is already paused."
+    public static var clockNoun: String { "hunt" }
+
+    /// Refuses before the start and after the end.
+    public func checkClockSteering(_ command: Steering) throws(RuleError) { try checkRunning() }
+
+    /// Moves the hunt clock's end and every team's lockout by the time the clock stood still.
+    public mutating func shiftDeadlines(byMilliseconds milliseconds: Int64) {
+        pausedMs += milliseconds
+        for team in teams {
+            states[team]!.lockedUntil = states[team]!.lockedUntil?.advanced(byMilliseconds: milliseconds)
+        }
+    }
+
+    /// The operator paused.
+    public var pausedEffects: [Effect] { [.paused] }
+
+    /// The clock runs again: when the hunt now ends.
+    public mutating func resumedEffects(at now: Instant) -> [Effect] { [.resumed(endsAt: endsAt)] }
+
     private func checkRunning() throws(RuleError) {
         switch phase {
         case .notStarted: throw RuleError(.notStarted, "The hunt has not started yet.")
@@ -424,7 +451,7 @@ public struct StationHunt: SteeredMode, Codable, Sendable, Equatable {
         guard let state = states[team] else {
             throw RuleError(.unknownTeam, "There is no team called \(team) in this hunt.")
         }
-        guard pausedAt == nil else { throw RuleError(.paused, "The hunt is paused; wait for the operator to resume.") }
+        guard !isPaused else { throw RuleError(.paused, "The hunt is paused; wait for the operator to resume.") }
         return state
     }
 

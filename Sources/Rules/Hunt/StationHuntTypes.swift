@@ -27,11 +27,19 @@ public struct HuntSettings: Codable, Sendable, Equatable, Hashable {
     public var lockSeconds: Int
     /// Whether small spelling mistakes in typed answers are forgiven (`AnswerJudge`).
     public var isForgiving: Bool
+    /// How long a team formed while the hunt runs waits before its first check-in, in seconds, so that throwaway
+    /// teams cannot multiply the guesses at check-in codes; nil (journals from before the rule) is 0.
+    public var lateTeamWaitSeconds: Int?
+
+    /// The wait of a team formed mid-hunt that new games use, in seconds.
+    public static let defaultLateTeamWaitSeconds = 60
+    /// The waits an operator may set for teams formed mid-hunt, in seconds.
+    public static let lateTeamWaitSecondsRange = 0...3600
 
     /// Creates settings: fixed order, 45 minutes, 30-second penalties, a 30-second lock after 5 wrong codes.
     public init(
         order: Order = .fixed, minutes: Int = 45, penaltySeconds: Int = 30, wrongCodeLimit: Int = 5,
-        lockSeconds: Int = 30, isForgiving: Bool = true
+        lockSeconds: Int = 30, isForgiving: Bool = true, lateTeamWaitSeconds: Int? = nil
     ) {
         self.order = order
         self.minutes = minutes
@@ -39,6 +47,7 @@ public struct HuntSettings: Codable, Sendable, Equatable, Hashable {
         self.wrongCodeLimit = wrongCodeLimit
         self.lockSeconds = lockSeconds
         self.isForgiving = isForgiving
+        self.lateTeamWaitSeconds = lateTeamWaitSeconds
     }
 
     /// Refuses values outside their ranges.
@@ -48,6 +57,10 @@ public struct HuntSettings: Codable, Sendable, Equatable, Hashable {
         }
         guard Self.penaltySecondsRange.contains(penaltySeconds) else {
             throw RuleError(.invalidSettings, "A penalty is 0 to 3600 seconds, not \(penaltySeconds).")
+        }
+        guard Self.lateTeamWaitSecondsRange.contains(lateTeamWaitSeconds ?? 0) else {
+            throw RuleError(
+                .invalidSettings, "A new team's wait is 0 to 3600 seconds, not \(lateTeamWaitSeconds ?? 0).")
         }
         guard wrongCodeLimit >= 1, (0...3600).contains(lockSeconds) else {
             throw RuleError(.invalidSettings, "The code lock needs at least one try and 0 to 3600 seconds.")
@@ -241,5 +254,9 @@ extension StationHunt {
         public var wrongCodes = 0
         /// Until when check-ins are locked; nil when they are not.
         public var lockedUntil: Instant?
+        /// Whether the team was formed while the hunt ran (it waits `lateTeamWaitSeconds` before checking in).
+        public var joinedLate = false
+        /// Whether it ever checked in at a station (a late team shows in everyone's progress from then on).
+        public var hasCheckedIn = false
     }
 }

@@ -22,10 +22,8 @@ public struct OddOneOut: SteeredMode, Codable, Sendable, Equatable {
     private var rng: SplitMix64
     /// Where the game is.
     public private(set) var phase: Phase = .notStarted
-    /// When the operator paused, or nil while the clocks run.
-    public private(set) var pausedAt: Instant?
-    /// Whether the operator paused the game (it waits for `continue`).
-    public var isPaused: Bool { pausedAt != nil }
+    /// Whether the clocks run or stand still (the operator's pause).
+    public var clock = GameClock()
     /// During a reveal, when the next round opens by itself (nil when waiting for the operator).
     public private(set) var nextRoundAt: Instant?
     private var round = Round()
@@ -82,7 +80,7 @@ public struct OddOneOut: SteeredMode, Codable, Sendable, Equatable {
 
     /// The earliest instant at which the game wants a tick; nil while paused or when nothing is pending.
     public var nextDeadline: Instant? {
-        guard pausedAt == nil else { return nil }
+        guard !isPaused else { return nil }
         switch phase {
         case .round: return [round.settleDeadline, round.deadline].compactMap { $0 }.min()
         case .reveal: return nextRoundAt
@@ -146,8 +144,9 @@ public struct OddOneOut: SteeredMode, Codable, Sendable, Equatable {
 
     // MARK: - Applying events
 
-    /// Applies `event` as seen at `now`; a refused event leaves the game unchanged.
-    public mutating func apply(_ event: Event, at now: Instant) throws(RuleError) -> [Effect] {
+    /// Applies `event` (not `pause` or `continue`: `apply` does those) as seen at `now`; a refused event leaves
+    /// the game unchanged.
+    public mutating func play(_ event: Event, at now: Instant) throws(RuleError) -> [Effect] {
         var game = self
         var effects = game.runClocks(until: now)
         try game.handle(event, at: now, into: &effects)
@@ -177,23 +176,8 @@ public struct OddOneOut: SteeredMode, Codable, Sendable, Equatable {
             try checkStarted()
             try checkNotPaused()
             effects += phase == .round ? endRound(at: now) : [openNextOrFinish(at: now)]
-        case .steer(.pause):
-            try checkStarted()
-            guard pausedAt == nil else { throw RuleError(.alreadyPaused, "The game is already paused.") }
-            pausedAt = now
-            effects.append(.paused)
-        case .steer(.resume):
-            try checkStarted()
-            guard let pausedAt else { throw RuleError(.notPaused, "The game is not paused.") }
-            let frozen = pausedAt.milliseconds(until: now)
-            // Shifting the opening keeps later presses' elapsed time free of the pause.
-            round.openedAt = round.openedAt.advanced(byMilliseconds: frozen)
-            round.deadline = round.deadline.advanced(byMilliseconds: frozen)
-            round.settleDeadline = round.settleDeadline?.advanced(byMilliseconds: frozen)
-            nextRoundAt = nextRoundAt?.advanced(byMilliseconds: frozen)
-            lastReveal?.nextRoundAt = nextRoundAt
-            self.pausedAt = nil
-            effects.append(.resumed(roundDeadline: roundDeadline, nextRoundAt: phase == .reveal ? nextRoundAt : nil))
+        case .steer(.pause), .steer(.resume):
+            break  // `apply` pauses and continues the clock
         case .steer(.end):
             guard phase != .finished else { throw Self.gameOver }
             if phase == .round { effects += announceSettled() }
@@ -325,7 +309,7 @@ public struct OddOneOut: SteeredMode, Codable, Sendable, Equatable {
 
     private mutating func finish() -> Effect {
         phase = .finished
-        pausedAt = nil
+        clock.stop()
         nextRoundAt = nil
         round.settleDeadline = nil
         finalRanking = standings
@@ -358,6 +342,29 @@ public struct OddOneOut: SteeredMode, Codable, Sendable, Equatable {
     }
 
     private func checkNotPaused() throws(RuleError) {
-        guard pausedAt == nil else { throw RuleError(.paused, "The game is paused; wait for the operator to resume.") }
+        guard !isPaused else { throw RuleError(.paused, "The game is paused; wait for the operator to resume.") }
+    }
+
+    // MARK: - Pause and continue
+
+    /// Refuses before the start and after the end.
+    public func checkClockSteering(_ command: Steering) throws(RuleError) { try checkStarted() }
+
+    /// Moves the round's opening, clock and settling and the next round by the time the clocks stood still.
+    public mutating func shiftDeadlines(byMilliseconds milliseconds: Int64) {
+        // Shifting the opening keeps later presses' elapsed time free of the pause.
+        round.openedAt = round.openedAt.advanced(byMilliseconds: milliseconds)
+        round.deadline = round.deadline.advanced(byMilliseconds: milliseconds)
+        round.settleDeadline = round.settleDeadline?.advanced(byMilliseconds: milliseconds)
+        nextRoundAt = nextRoundAt?.advanced(byMilliseconds: milliseconds)
+        lastReveal?.nextRoundAt = nextRoundAt
+    }
+
+    /// The operator paused.
+    public var pausedEffects: [Effect] { [.paused] }
+
+    /// The clocks run again: when the round or the wait for the next one now ends.
+    public mutating func resumedEffects(at now: Instant) -> [Effect] {
+        [.resumed(roundDeadline: roundDeadline, nextRoundAt: phase == .reveal ? nextRoundAt : nil)]
     }
 }

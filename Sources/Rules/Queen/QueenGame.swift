@@ -130,18 +130,14 @@ public struct QueenGame: SteeredMode, Sendable, Equatable, Codable {
     public private(set) var players: [String]
     /// Where the game stands.
     public private(set) var phase: Phase = .waitingForDeal
-    /// Whether the clocks are frozen.
-    public private(set) var isPaused = false
+    /// Whether the clocks run or stand still (the operator's pause).
+    public var clock = GameClock()
     /// The round being played, or the last one revealed.
     public private(set) var currentRound: QueenRound?
     /// Every revealed round, oldest first.
     public private(set) var history: [QueenRoundRecord] = []
-    /// When the current phase times out, unless paused.
+    /// When the current phase times out (moved on by every pause).
     private var deadline: Instant?
-    /// Milliseconds that were left before `deadline` when the game was paused.
-    private var remainingWhenPaused: Int64?
-    /// When the operator paused, while paused.
-    public private(set) var pausedAt: Instant?
     /// The game's only source of randomness.
     private var rng: SplitMix64
     /// The commands given so far in this game (as written, placeholders unfilled), oldest first.
@@ -186,17 +182,15 @@ public struct QueenGame: SteeredMode, Sendable, Equatable, Codable {
     public func number(of player: String) -> Int? { currentRound?.numbers[player] }
 
     /// When the host must send `.tick`: the Queen's timeout, the reveal, or the automatic next deal.
-    public var nextDeadline: Instant? { deadline }
+    public var nextDeadline: Instant? { isPaused ? nil : deadline }
 
     /// When the running clock of this phase ends; while paused, when it would end had the pause not lasted
     /// beyond its start (so a viewer freezing it at `pausedAt` sees the time that was left).
-    public var clockEnd: Instant? {
-        if let pausedAt { return remainingWhenPaused.map { pausedAt.advanced(byMilliseconds: $0) } }
-        return deadline
-    }
+    public var clockEnd: Instant? { deadline }
 
-    /// Applies `event` as seen at `now`, returning what to announce, or throws why it is refused.
-    public mutating func apply(_ event: Event, at now: Instant) throws(RuleError) -> [Effect] {
+    /// Applies `event` (not `pause` or `continue`: `apply` does those) as seen at `now`, returning what to
+    /// announce, or throws why it is refused.
+    public mutating func play(_ event: Event, at now: Instant) throws(RuleError) -> [Effect] {
         if event == .tick { return tick(at: now) }
         guard phase != .finished else { throw RuleError(.gameOver, "The Queen's game has ended.") }
         switch event {
@@ -220,26 +214,13 @@ public struct QueenGame: SteeredMode, Sendable, Equatable, Codable {
             // A Queen who leaves while choosing would keep the room waiting for her whole clock: the automatic
             // command comes at once (at the end of a pause, when paused), as if her time had run out.
             guard phase == .choosing, currentRound?.queen == name else { return [] }
-            if isPaused {
-                remainingWhenPaused = 0
+            if let pausedAt = clock.pausedAt {
+                deadline = pausedAt
                 return []
             }
             return give(automaticTemplate(queenIsHere: false), at: now)
-        case .steer(.pause):
-            guard !isPaused else { throw RuleError(.alreadyPaused, "The game is already paused.") }
-            isPaused = true
-            pausedAt = now
-            remainingWhenPaused = deadline.map { max(0, now.milliseconds(until: $0)) }
-            deadline = nil
-            return [.paused]
-        case .steer(.resume):
-            guard isPaused else { throw RuleError(.notPaused, "The game is not paused.") }
-            isPaused = false
-            pausedAt = nil
-            deadline = remainingWhenPaused.map { now.advanced(byMilliseconds: $0) }
-            remainingWhenPaused = nil
-            if phase == .countdown, let deadline { currentRound?.order?.revealAt = deadline }
-            return [.resumed(nextDeadline: deadline)]
+        case .steer(.pause), .steer(.resume):
+            return []  // `apply` pauses and continues the clock
         case .steer(.end):
             // A round cut short still opens its commitment, so every deal can be checked.
             var effects: [Effect] = []
@@ -247,10 +228,8 @@ public struct QueenGame: SteeredMode, Sendable, Equatable, Codable {
                 effects.append(.revealed(numbers: round.numbers, targets: [], salt: round.salt, round: round.number))
             }
             phase = .finished
-            isPaused = false
-            pausedAt = nil
+            clock.stop()
             deadline = nil
-            remainingWhenPaused = nil
             return effects + [.ended(history: history)]
         case .tick:
             return []
@@ -430,6 +409,23 @@ public struct QueenGame: SteeredMode, Sendable, Equatable, Codable {
     private func requireRunningClock() throws(RuleError) {
         if isPaused { throw RuleError(.paused, "The game is paused; resume it first.") }
     }
+
+    /// A game that has ended can no longer pause or continue.
+    public func checkClockSteering(_ command: Steering) throws(RuleError) {
+        guard phase != .finished else { throw RuleError(.gameOver, "The Queen's game has ended.") }
+    }
+
+    /// Moves the phase's timeout, and the reveal it announced, by the time the clocks stood still.
+    public mutating func shiftDeadlines(byMilliseconds milliseconds: Int64) {
+        deadline = deadline?.advanced(byMilliseconds: milliseconds)
+        if phase == .countdown, let deadline { currentRound?.order?.revealAt = deadline }
+    }
+
+    /// The operator paused.
+    public var pausedEffects: [Effect] { [.paused] }
+
+    /// The clocks run again with the time left.
+    public mutating func resumedEffects(at now: Instant) -> [Effect] { [.resumed(nextDeadline: deadline)] }
 
     /// Throws unless `count` players may play under `settings`.
     private static func checkPlayerCount(_ count: Int, _ settings: QueenSettings) throws(RuleError) {

@@ -18,8 +18,8 @@ public struct ShakyWords: SteeredMode, Codable, Sendable, Equatable {
     private var rng: SplitMix64
     /// Where the game is.
     public private(set) var phase: Phase = .notStarted
-    /// When the operator paused, or nil while the clocks run.
-    public private(set) var pausedAt: Instant?
+    /// Whether the clocks run or stand still (the operator's pause).
+    public var clock = GameClock()
     /// During a reveal, when the next question opens by itself (nil when waiting for the operator).
     public private(set) var nextQuestionAt: Instant?
     private var round = Round(
@@ -76,9 +76,6 @@ public struct ShakyWords: SteeredMode, Codable, Sendable, Equatable {
 
     /// The earliest instant at which the game wants a tick; nil while paused or when nothing is pending.
     public var nextDeadline: Instant? { dueClock()?.instant }
-
-    /// Whether the operator has paused the clocks.
-    public var isPaused: Bool { pausedAt != nil }
 
     /// How many questions the game has.
     public var questionCount: Int { questions.count }
@@ -213,8 +210,9 @@ public struct ShakyWords: SteeredMode, Codable, Sendable, Equatable {
 
     // MARK: - Applying events
 
-    /// Applies `event` as seen at `now`; a refused event leaves the game unchanged.
-    public mutating func apply(_ event: Event, at now: Instant) throws(RuleError) -> [Effect] {
+    /// Applies `event` (not `pause` or `continue`: `apply` does those) as seen at `now`; a refused event leaves
+    /// the game unchanged.
+    public mutating func play(_ event: Event, at now: Instant) throws(RuleError) -> [Effect] {
         var game = self
         var effects = game.runClocks(until: now)
         try game.handle(event, at: now, into: &effects)
@@ -264,26 +262,8 @@ public struct ShakyWords: SteeredMode, Codable, Sendable, Equatable {
             } else {
                 effects.append(openNextOrFinish(at: now))
             }
-        case .steer(.pause):
-            try checkStarted()
-            guard pausedAt == nil else { throw RuleError(.alreadyPaused, "The game is already paused.") }
-            pausedAt = now
-            effects.append(.paused)
-        case .steer(.resume):
-            try checkStarted()
-            guard let pausedAt else { throw RuleError(.notPaused, "The game is not paused.") }
-            let frozen = pausedAt.milliseconds(until: now)
-            round.buzzDeadline = round.buzzDeadline.advanced(byMilliseconds: frozen)
-            round.answerDeadline = round.answerDeadline?.advanced(byMilliseconds: frozen)
-            round.queue.shiftDeadlines(byMilliseconds: frozen)
-            nextQuestionAt = nextQuestionAt?.advanced(byMilliseconds: frozen)
-            lastReveal?.nextQuestionAt = nextQuestionAt
-            self.pausedAt = nil
-            effects.append(
-                .resumed(
-                    Clocks(
-                        buzzDeadline: buzzDeadline, answerDeadline: answerDeadline,
-                        nextQuestionAt: nextQuestionAt)))
+        case .steer(.pause), .steer(.resume):
+            break  // `apply` pauses and continues the clock
         case .steer(.end):
             guard phase != .finished else { throw Self.gameOver }
             effects.append(finish())
@@ -448,6 +428,28 @@ public struct ShakyWords: SteeredMode, Codable, Sendable, Equatable {
 
     // MARK: - Clocks
 
+    // MARK: - Pause and continue
+
+    /// Refuses before the start and after the end.
+    public func checkClockSteering(_ command: Steering) throws(RuleError) { try checkStarted() }
+
+    /// Moves the buzz, answer, settling and next-question clocks by the time they stood still.
+    public mutating func shiftDeadlines(byMilliseconds milliseconds: Int64) {
+        round.buzzDeadline = round.buzzDeadline.advanced(byMilliseconds: milliseconds)
+        round.answerDeadline = round.answerDeadline?.advanced(byMilliseconds: milliseconds)
+        round.queue.shiftDeadlines(byMilliseconds: milliseconds)
+        nextQuestionAt = nextQuestionAt?.advanced(byMilliseconds: milliseconds)
+        lastReveal?.nextQuestionAt = nextQuestionAt
+    }
+
+    /// The quizmaster paused.
+    public var pausedEffects: [Effect] { [.paused] }
+
+    /// The clocks run again: when each now ends.
+    public mutating func resumedEffects(at now: Instant) -> [Effect] {
+        [.resumed(Clocks(buzzDeadline: buzzDeadline, answerDeadline: answerDeadline, nextQuestionAt: nextQuestionAt))]
+    }
+
     private enum Clock: Int, Comparable {
         // Raw values order clocks that fall due at the same instant.
         case settle, answer, buzz, reveal
@@ -457,7 +459,7 @@ public struct ShakyWords: SteeredMode, Codable, Sendable, Equatable {
 
     /// The earliest running clock, or nil while paused or when none runs.
     private func dueClock() -> (instant: Instant, clock: Clock)? {
-        guard pausedAt == nil else { return nil }
+        guard !isPaused else { return nil }
         var clocks: [(instant: Instant, clock: Clock)] = []
         switch phase {
         case .question:
@@ -563,7 +565,7 @@ public struct ShakyWords: SteeredMode, Codable, Sendable, Equatable {
 
     private mutating func finish() -> Effect {
         phase = .finished
-        pausedAt = nil
+        clock.stop()
         nextQuestionAt = nil
         round.answerDeadline = nil
         finalStandings = standings
@@ -600,7 +602,7 @@ public struct ShakyWords: SteeredMode, Codable, Sendable, Equatable {
     }
 
     private func checkNotPaused() throws(RuleError) {
-        guard pausedAt == nil else {
+        guard !isPaused else {
             throw RuleError(.paused, "The game is paused; wait for the quizmaster to continue.")
         }
     }

@@ -224,8 +224,8 @@ public struct CompoundWords: SteeredMode, Codable, Sendable, Equatable {
     public private(set) var isStarted = false
     /// Whether the game is over.
     public private(set) var isFinished = false
-    /// When the operator paused, while paused.
-    public private(set) var pausedAt: Instant?
+    /// Whether the clocks run or stand still (the operator's pause).
+    public var clock = GameClock()
     /// Every answer given, in order.
     public private(set) var answers: [WordAnswer] = []
     /// The game's only source of randomness.
@@ -297,9 +297,6 @@ public struct CompoundWords: SteeredMode, Codable, Sendable, Equatable {
         }
     }
 
-    /// Whether the clocks are frozen.
-    public var isPaused: Bool { pausedAt != nil }
-
     /// When the next lockout ends (nil while paused or when nobody is locked out).
     public var nextDeadline: Instant? {
         guard !isPaused, !isFinished else { return nil }
@@ -349,8 +346,9 @@ public struct CompoundWords: SteeredMode, Codable, Sendable, Equatable {
 
     // MARK: Applying events
 
-    /// Applies `event` as seen at `now` on a copy, keeping it only when accepted.
-    public mutating func apply(_ event: Event, at now: Instant) throws(RuleError) -> [Effect] {
+    /// Applies `event` (not `pause` or `continue`: `apply` does those) as seen at `now` on a copy, keeping it
+    /// only when accepted.
+    public mutating func play(_ event: Event, at now: Instant) throws(RuleError) -> [Effect] {
         var copy = self
         let effects = try copy.applying(event, at: now)
         self = copy
@@ -383,23 +381,8 @@ public struct CompoundWords: SteeredMode, Codable, Sendable, Equatable {
             guard team(named: name) == nil else { return [] }
             teams.append(newTeam(name, at: now))
             return [.teamJoined(name)] + (isStarted ? begin(team: teams.count - 1, at: now) : [])
-        case .steer(.pause):
-            guard !isPaused else { throw RuleError(.alreadyPaused, "The game is already paused.") }
-            pausedAt = now
-            return [.paused]
-        case .steer(.resume):
-            guard let pausedAt else { throw RuleError(.notPaused, "The game is not paused.") }
-            let pause = pausedAt.milliseconds(until: now)
-            self.pausedAt = nil
-            var effects: [Effect] = [.resumed]
-            for index in teams.indices where teams[index].place == nil {
-                teams[index].readyAt = teams[index].readyAt.advanced(byMilliseconds: pause)
-                if let until = teams[index].lockedUntil {
-                    teams[index].lockedUntil = until.advanced(byMilliseconds: pause)
-                    effects.append(.lockout(team: teams[index].name, until: teams[index].lockedUntil))
-                }
-            }
-            return effects
+        case .steer(.pause), .steer(.resume):
+            return []  // `apply` pauses and continues the clock
         case .steer(.next):
             throw RuleError(
                 .wrongPhase,
@@ -435,6 +418,32 @@ public struct CompoundWords: SteeredMode, Codable, Sendable, Equatable {
             throw RuleError(.teamFinished, "Your team is through already, in place \(place). Well done!")
         }
         return index
+    }
+
+    // MARK: Pause and continue
+
+    /// A game that is over can no longer pause or continue.
+    public func checkClockSteering(_ command: Steering) throws(RuleError) {
+        guard !isFinished else { throw RuleError(.gameOver, "The compound-words game is over.") }
+    }
+
+    /// Moves every playing team's lockout and card clock by the time the clocks stood still.
+    public mutating func shiftDeadlines(byMilliseconds milliseconds: Int64) {
+        for index in teams.indices where teams[index].place == nil {
+            teams[index].readyAt = teams[index].readyAt.advanced(byMilliseconds: milliseconds)
+            teams[index].lockedUntil = teams[index].lockedUntil?.advanced(byMilliseconds: milliseconds)
+        }
+    }
+
+    /// The operator paused.
+    public var pausedEffects: [Effect] { [.paused] }
+
+    /// The clocks run again: every lockout's new end.
+    public mutating func resumedEffects(at now: Instant) -> [Effect] {
+        [.resumed]
+            + teams.filter { $0.place == nil && $0.lockedUntil != nil }.map {
+                .lockout(team: $0.name, until: $0.lockedUntil)
+            }
     }
 
     // MARK: Dealing
@@ -630,7 +639,7 @@ public struct CompoundWords: SteeredMode, Codable, Sendable, Equatable {
 
     private mutating func end() -> [Effect] {
         isFinished = true
-        pausedAt = nil
+        clock.stop()
         for index in teams.indices { teams[index].lockedUntil = nil }
         return [.ended]
     }
