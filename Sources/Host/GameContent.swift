@@ -319,7 +319,7 @@ enum Hunts: ManagedContent {
             guard let format = HuntSheets.Format(rawValue: name) else {
                 throw RuleError(.badField, "Sheets print as text, markdown or html, not \"\(name)\".")
             }
-            let sheets = HuntSheets.sheets(hunt, format: format)
+            let sheets = HuntSheets.sheets(hunt, format: format, pageAddress: request.pageAddress)
             guard let file else { return HuntSheetsReply(text: sheets) }
             // A file keeps the text sheets' page breaks (a terminal shows none), one station per printed page.
             do {
@@ -327,9 +327,12 @@ enum Hunts: ManagedContent {
             } catch {
                 throw RuleError(.storage, "Could not write \(file): \(error).")
             }
+            let scan =
+                request.pageAddress.map { " Each has a QR code that checks a team in at \($0) (while this host runs)." }
+                ?? " Print from the running host's console to add QR codes that check a team in."
             return OkReply(
                 message: "Wrote \(file): \(Wording.count(hunt.stations.count, "sheet")) (\(format.rawValue)), one per "
-                    + "station. Print it and tape each sheet where its station is.")
+                    + "station. Print it and tape each sheet where its station is." + scan)
         case "history":
             let halls = HallsOfFame(dataDirectory: (folder as NSString).deletingLastPathComponent)
             let stored = try halls.read(hunt: id)

@@ -187,7 +187,8 @@ final class HostCore: SessionHandler {
             case .usage(let usage)?: return operators.refuse(target, .badField, "Usage: " + usage)
             case nil: break
             }
-            switch operators.tools.run(line: words, caller: target.caller) {
+            let address = target.isConsole ? pageAddress : nil
+            switch operators.tools.run(line: words, caller: target.caller, pageAddress: address) {
             case .success(let reply)?: operators.answer(target, reply)
             case .failure(let error)?: operators.refuse(target, error.code, error.message)
             case nil:
@@ -215,6 +216,16 @@ final class HostCore: SessionHandler {
                 environment.consoleOutput(JoinCodes.drawing(of: url, size: size, colour: false).joined(separator: "\n"))
             }
         }
+    }
+
+    /// The address phones open this host's page at: the bound address when the host listens on one, else the first
+    /// LAN address (as `qr` shows it), with the room (`http://192.168.1.20:4747/ABCD`).
+    var pageAddress: String {
+        let bound = options.bindAddress
+        let addresses =
+            ["0.0.0.0", "::", ""].contains(bound)
+            ? environment.addresses() : [bound.contains(":") ? "[\(bound)]" : bound]
+        return JoinCodes.urls(addresses: addresses, port: sessions.settings.port, room: room.room.code)[0]
     }
 
     /// `history` on the console: the finished games, or game `which` in detail (as `partyline-host history`).

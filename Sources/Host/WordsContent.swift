@@ -53,6 +53,7 @@ enum WordLists: ManagedContent {
         "words create NAME [language=xx] · words rename ID NAME · words copy ID [NAME]",
         "words add ID LEVEL WORD: opt* opt … · words edit ID LEVEL WORD: … · words remove ID WORD",
         "words history [FOLDER]   a CSV per finished game (team, player, word, answer, correct, ms)",
+        "words audio ID [WORD FILE | WORD --remove]   a recording of a word or compound (.ogg .mp3 .wav .m4a)",
     ]
 
     static func parseEdit(_ words: [String]) -> ToolRequest? {
@@ -86,6 +87,16 @@ enum WordLists: ManagedContent {
         case "history":
             return ToolRequest(
                 action: "history", fields: rest.isEmpty ? [:] : ["folder": .string(rest.joined(separator: " "))])
+        case "audio" where rest.count == 1 || rest.count >= 3:
+            var fields: JSONObject = ["list": .string(rest[0])]
+            if rest.count == 3, rest[2].lowercased() == "--remove" {
+                fields["word"] = .string(rest[1])
+                fields["remove"] = true
+            } else if rest.count >= 3 {
+                fields["word"] = .string(rest[1])
+                fields["file"] = .string(rest.dropFirst(2).joined(separator: " "))
+            }
+            return ToolRequest(action: "audio", fields: fields)
         default:
             return nil
         }
@@ -147,6 +158,7 @@ enum WordLists: ManagedContent {
     static func query(_ request: ToolRequest, in library: WordListLibrary, folder: String, caller: ToolCaller)
         throws(RuleError) -> (any HostMessage)?
     {
+        if request.action == "audio" { return try audio(request, in: library, folder: folder, caller: caller) }
         guard request.action == "history" else { return nil }
         guard caller.isLocal else {
             throw RuleError(.forbidden, "The teacher's CSV files are written on the host; ask at its console.")
@@ -167,6 +179,67 @@ enum WordLists: ManagedContent {
         }
         return OkReply(message: lines.joined(separator: "\n"))
     }
+}
+
+extension WordLists {
+    /// `words audio LIST [WORD FILE | WORD --remove]`: lists a list's recordings, imports one from a file on the
+    /// host (its console and command line only), or removes one.
+    static func audio(_ request: ToolRequest, in library: WordListLibrary, folder: String, caller: ToolCaller)
+        throws(RuleError) -> any HostMessage
+    {
+        let id = request.fields["list"]?.stringValue ?? request.fields["id"]?.stringValue ?? ""
+        guard let list = library.list(id: id) else { throw unknownItem(id) }
+        let audio = WordAudio(wordsFolder: folder)
+        guard let word = request.fields["word"]?.stringValue else {
+            let recorded = audio.recordings(list: list).sorted { $0.key < $1.key }
+            guard !recorded.isEmpty else {
+                return OkReply(message: "The list \(id) has no recordings yet: words audio \(id) WORD FILE adds one.")
+            }
+            return OkReply(
+                message: "Recordings of \(id): "
+                    + recorded.map { "\($0.key) (.\($0.value.rawValue))" }.joined(separator: ", ") + ".")
+        }
+        if request.fields["remove"]?.boolValue == true {
+            guard audio.remove(list: list, word: word) else {
+                throw RuleError(.badField, "The list \(id) has no recording of \(word).")
+            }
+            return OkReply(message: "Removed the recording of \(word) from \(id).")
+        }
+        guard caller.isLocal else {
+            throw RuleError(
+                .forbidden, "Recordings are read from files on the host; import them at its console: words audio …")
+        }
+        let file = request.fields["file"]?.stringValue ?? ""
+        guard let size = (try? FileManager.default.attributesOfItem(atPath: file))?[.size] as? Int else {
+            throw RuleError(.storage, "Could not read \(file): there is no such file.")
+        }
+        // A file far too big is refused before it is read.
+        guard size <= WordAudio.maximumBytes else {
+            throw RuleError(
+                .badField,
+                "\(file) is \(size / 1024) KiB; a recording may be at most \(WordAudio.maximumBytes / 1024) KiB "
+                    + "(a word or two, compressed: .ogg or .mp3).")
+        }
+        guard let data = FileManager.default.contents(atPath: file) else {
+            throw RuleError(.storage, "Could not read \(file): it cannot be read.")
+        }
+        let stored = try audio.store(Array(data), name: file, list: list, word: word)
+        return OkReply(message: "Recorded \(stored) for \(id): phones play it when the word is spoken.")
+    }
+
+    static func exported(_ id: String, in library: WordListLibrary, to file: String, folder: String)
+        throws(RuleError) -> String?
+    {
+        guard let list = library.list(id: id) else { return nil }
+        return try WordAudio(wordsFolder: folder).export(list: list, besideFile: file)
+    }
+
+    static func imported(_ id: String, in library: WordListLibrary, from file: String, folder: String) -> String? {
+        guard let list = library.list(id: id) else { return nil }
+        return WordAudio(wordsFolder: folder).importBundle(besideFile: file, into: list)
+    }
+
+    static func deleted(_ id: String, folder: String) { WordAudio(wordsFolder: folder).removeAll(list: id) }
 }
 
 /// The teacher's CSV files made from the game logs of finished compound-words games.

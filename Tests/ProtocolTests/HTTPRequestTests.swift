@@ -120,6 +120,23 @@ import Testing
         }
     }
 
+    @Test func recordingsAreRoutedAsAListAndAFileToLookUpNeverAsAPath() {
+        let assets: Set<String> = ["index.html"]
+        #expect(
+            HTTPRoute.route(path: "/audio/en/sunflower.ogg", assets: assets)
+                == .audio(list: "en", file: "sunflower.ogg"))
+        #expect(
+            HTTPRoute.route(path: "/audio/sv/sol%C3%B6ga.mp3", assets: assets)
+                == .audio(list: "sv", file: "sol%C3%B6ga.mp3"))
+        for path in [
+            "/audio/en/../../etc/passwd", "/audio/en/x/sunflower.ogg", "/audio/en/.ogg", "/audio//sun.ogg",
+            "/audio/en/", "/audio/en", "/audio/../en/sun.ogg", "/audio/en/sun\\.ogg", "/audio/e.n/sun.ogg",
+            "/audio/en/sun flower.ogg",
+        ] {
+            #expect(HTTPRoute.route(path: path, assets: assets) == nil, "\(path)")
+        }
+    }
+
     @Test func aRefusalSaysWhyInPlainTextAndAHeadAnswerHasNoBody() {
         let failure = HTTPFailure(405, "Only GET.", headers: [("Allow", "GET, HEAD")])
         let text = String(decoding: HTTPResponse.failure(failure), as: UTF8.self)

@@ -125,13 +125,17 @@ struct GameToolTests {
         #expect(host.console("hunt print nowhere") == [#"! There is no hunt "nowhere". See `hunt list`."#])
         // A file keeps one sheet a page (form feeds); its extension picks the format.
         let file = host.data.path + "/sheets.txt"
+        // Printed at the running host's console, each sheet has the QR code of its check-in address (issue 26).
+        let address = host.core.pageAddress
+        #expect(address.hasPrefix("http://") && address.hasSuffix("/ROOM"), "\(address)")
         #expect(
             host.console("hunt print demo \(file)") == [
                 "Wrote \(file): 5 sheets (text), one per station. "
-                    + "Print it and tape each sheet where its station is."
+                    + "Print it and tape each sheet where its station is. "
+                    + "Each has a QR code that checks a team in at \(address) (while this host runs)."
             ])
         let written = try String(contentsOfFile: file, encoding: .utf8)
-        #expect(written == HuntSheets.sheets(try #require(HuntLibrary().hunt(id: "demo"))))
+        #expect(written == HuntSheets.sheets(try #require(HuntLibrary().hunt(id: "demo")), pageAddress: address))
         #expect(written.components(separatedBy: "\u{0C}").count == 5)
         #expect(host.console("hunt print demo \(host.data.path)/sheets.html").first?.contains("(html)") == true)
         #expect(

@@ -26,6 +26,10 @@ final class WordsHost: GameAdapter {
         /// The game's seed, as decimal text: JSON numbers cannot carry every UInt64 exactly.
         var seedText: Seed
         var seed: UInt64 { seedText.value }
+        /// The list's language code (`sv`), nil when it names none (or the game began before lists told it).
+        var language: String?
+        /// The words recorded when the game began (`WordAudio`), lowercased, with each file's extension.
+        var audio: [String: String]?
     }
 
     static let entry = ModeEntry(
@@ -49,7 +53,8 @@ final class WordsHost: GameAdapter {
     /// Reads `start` options: `exercise` (cards), `list` (en; for the board, a board id too), `level` (1, or the
     /// board's), `board`, `lockoutSeconds`, `lines` (bingo), `places` and `boardHands` (on).
     static func make(options: StartOptions, context: GameContext) throws(RuleError) -> WordsHost {
-        let lists = context.tools.tool(ContentTool<WordLists>.self)?.library ?? WordListLibrary()
+        let listTool = context.tools.tool(ContentTool<WordLists>.self)
+        let lists = listTool?.library ?? WordListLibrary()
         let boards = context.tools.tool(ContentTool<DiceBoards>.self)?.library ?? DiceBoardLibrary()
         let exercise = CompoundWords.Exercise(rawValue: try options.choice("exercise")) ?? .cards
         var listID = try options.string("list")
@@ -111,10 +116,13 @@ final class WordsHost: GameAdapter {
         let settings = CompoundWords.Settings(
             exercise: exercise, lockoutMilliseconds: Int64(lockout) * 1000, lines: lines,
             places: places == 0 ? nil : places)
+        let recorded = listTool.map { WordAudio(wordsFolder: $0.store.folder).recordings(list: list) } ?? [:]
         return try WordsHost(
             record: StartRecord(
                 teams: teams, listID: list.id, listName: list.name, level: level, words: words, board: board,
-                settings: settings, boardHands: boardHands ? nil : false, seedText: Seed(context.seed)))
+                settings: settings, boardHands: boardHands ? nil : false, seedText: Seed(context.seed),
+                language: list.language.isEmpty ? nil : list.language,
+                audio: recorded.isEmpty ? nil : recorded.mapValues(\.rawValue)))
     }
 
     var startRecord: JSONValue { (try? JSONCoding.encode(record)) ?? .null }
@@ -198,23 +206,33 @@ final class WordsHost: GameAdapter {
         return WordsWire.Intro(
             exercise: game.settings.exercise.rawValue, list: game.listID, listName: game.listName, level: game.level,
             words: game.words.count, teams: game.teams.map(\.name), lockoutMs: game.settings.lockoutMilliseconds,
-            lines: game.settings.lines.map(\.rawValue), board: board)
+            lines: game.settings.lines.map(\.rawValue), board: board, language: record.language)
+    }
+
+    /// Where the page fetches the recording of `word` (a question word or a compound), nil when it has none.
+    private func audioURL(_ word: String?) -> String? {
+        guard let word, let ext = record.audio?[WordAudio.key(word)], let format = WordAudio.Format(rawValue: ext)
+        else { return nil }
+        return WordAudio.urlPath(list: game.listID, word: word, format: format)
     }
 
     private func hand(_ team: String, _ hand: CompoundWords.Hand) -> WordsWire.Hand {
         WordsWire.Hand(
-            team: team, word: hand.word, options: hand.cards, number: hand.number, of: hand.of, tile: hand.tile)
+            team: team, word: hand.word, options: hand.cards, number: hand.number, of: hand.of, tile: hand.tile,
+            wordAudioURL: audioURL(hand.word))
     }
 
     private func card(_ team: String, word: String?, cells: [CompoundWords.Cell?]) -> WordsWire.Card {
         WordsWire.Card(
-            team: team, word: word, cells: cells.map { $0.map { WordsWire.Cell(text: $0.text, marked: $0.isMarked) } })
+            team: team, word: word, cells: cells.map { $0.map { WordsWire.Cell(text: $0.text, marked: $0.isMarked) } },
+            wordAudioURL: audioURL(word))
     }
 
     private func result(_ answer: WordAnswer) -> WordsWire.Result {
-        WordsWire.Result(
-            team: answer.team, correct: answer.correct, compound: answer.correct ? answer.word + answer.answer : nil,
-            player: answer.player, word: answer.word, answer: answer.answer, ms: answer.ms)
+        let compound = answer.correct ? answer.word + answer.answer : nil
+        return WordsWire.Result(
+            team: answer.team, correct: answer.correct, compound: compound, player: answer.player, word: answer.word,
+            answer: answer.answer, ms: answer.ms, audioURL: audioURL(compound))
     }
 
     private func lockout(_ team: String, until: Instant?, at now: Instant) -> WordsWire.Lockout {

@@ -6,6 +6,9 @@ import Rules
 struct ToolRequest: Equatable {
     var action: String
     var fields: JSONObject = JSONObject()
+    /// The address phones open the running host's page at (`http://HOST:PORT/ROOM`), set by the host for its own
+    /// console's requests; nil on the command line, where no host runs (`hunt print` draws its QR codes with it).
+    var pageAddress: String?
 }
 
 /// Who asked a tool, which decides what it may do (files live on the host).
@@ -71,13 +74,17 @@ struct ToolShelf {
     /// The tool of type `T`, for a game that reads its content at start.
     func tool<T: OperatorTool>(_ type: T.Type) -> T? { tools.lazy.compactMap { $0 as? T }.first }
 
-    /// Runs a typed line whose first word is a tool's noun; nil when no tool has that noun.
-    func run(line words: [String], caller: ToolCaller) -> Result<any HostMessage, RuleError>? {
+    /// Runs a typed line whose first word is a tool's noun, telling it the running host's `pageAddress` when there
+    /// is one; nil when no tool has that noun.
+    func run(line words: [String], caller: ToolCaller, pageAddress: String? = nil) -> Result<
+        any HostMessage, RuleError
+    >? {
         guard let first = words.first, let tool = tool(noun: first) else { return nil }
-        guard let request = tool.parse(Array(words.dropFirst())) else {
+        guard var request = tool.parse(Array(words.dropFirst())) else {
             return .failure(
                 RuleError(.unknownCommand, "Usage:\n" + tool.usage.map { "  " + $0 }.joined(separator: "\n")))
         }
+        request.pageAddress = pageAddress
         do {
             return .success(try tool.run(request, caller: caller))
         } catch {
@@ -113,6 +120,14 @@ protocol ManagedContent: ContentKind, SendableMetatype {
     /// nil when the action is not one of them.
     static func query(_ request: ToolRequest, in library: Library, folder: String, caller: ToolCaller)
         throws(RuleError) -> (any HostMessage)?
+    /// Files that travel with the item `id` (a word list's recordings), after it was exported to `file`, with the
+    /// kind's data folder at hand; returns a sentence for the reply, or nil when there were none.
+    static func exported(_ id: String, in library: Library, to file: String, folder: String) throws(RuleError)
+        -> String?
+    /// Files that travel with an item imported from `file` as `id`; returns a sentence for the reply, or nil.
+    static func imported(_ id: String, in library: Library, from file: String, folder: String) -> String?
+    /// Removes what the data folder keeps beside the item `id`, which was deleted.
+    static func deleted(_ id: String, folder: String)
 }
 
 extension ManagedContent {
@@ -128,6 +143,11 @@ extension ManagedContent {
     {
         nil
     }
+    static func exported(_ id: String, in library: Library, to file: String, folder: String) throws(RuleError)
+        -> String?
+    { nil }
+    static func imported(_ id: String, in library: Library, from file: String, folder: String) -> String? { nil }
+    static func deleted(_ id: String, folder: String) {}
 
     /// A factory for the mode's `ModeEntry.tools`.
     static var tool: @Sendable (Storage) throws -> any OperatorTool {
@@ -201,18 +221,23 @@ final class ContentTool<Kind: ManagedContent>: OperatorTool {
                 try library.remove(id: id)
                 return id
             }
+            Kind.deleted(id, folder: store.folder)
             return OkReply(message: "Deleted \(Kind.noun) \(id).")
         case "import":
             try checkLocal(caller)
             let file = request.fields["file"]?.stringValue ?? ""
             let item = try store.importFile(file)
             let summary = Kind.summary(of: item)
-            return OkReply(message: "Imported \(Kind.noun) \(summary.id) (\(summary.name)).", created: summary.id)
+            let note = Kind.imported(summary.id, in: store.library, from: file, folder: store.folder)
+            return OkReply(
+                message: "Imported \(Kind.noun) \(summary.id) (\(summary.name))." + (note.map { " " + $0 } ?? ""),
+                created: summary.id)
         case "export":
             try checkLocal(caller)
             let file = request.fields["file"]?.stringValue ?? ""
             try store.export(id: id, to: file)
-            return OkReply(message: "Wrote \(file).")
+            let note = try Kind.exported(id, in: store.library, to: file, folder: store.folder)
+            return OkReply(message: "Wrote \(file)." + (note.map { " " + $0 } ?? ""))
         default:
             if let answer = try Kind.query(request, in: store.library, folder: store.folder, caller: caller) {
                 return answer

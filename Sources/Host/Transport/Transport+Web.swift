@@ -111,17 +111,24 @@ extension Transport {
                 link, HTTPFailure(404, "This Partyline host has no page at this address; the game is at /."),
                 isHead: isHead)
         }
-        let name: String
-        var body: [UInt8]
+        let served: (name: String, body: [UInt8], contentType: String)
         switch route {
         case .webSocket: return upgrade(link, head, at: now)
-        case .page: (name, body) = (WebAssets.page, WebAssets.files[WebAssets.page] ?? [])
-        case .asset(let asset): (name, body) = (asset, WebAssets.files[asset] ?? [])
-        case .joinCode: (name, body) = ("join.svg", Array((joinCode?(head.header("host")) ?? "").utf8))
+        case .page: served = Self.asset(WebAssets.page)
+        case .asset(let asset): served = Self.asset(asset)
+        case .joinCode:
+            let svg = Array((joinCode?(head.header("host")) ?? "").utf8)
+            served = ("join.svg", svg, WebAssets.contentType(of: "join.svg"))
+        case .audio(let list, let file):
+            guard let recording = events?.recording(list: list, file: file) else {
+                return refuse(link, HTTPFailure(404, "This word list has no recording of that word."), isHead: isHead)
+            }
+            served = ("audio/\(list)/\(file)", recording.bytes, recording.contentType)
         }
+        let (name, body) = (served.name, served.body)
         let keepsAlive = head.keepsAlive && link.requestsServed < Self.maximumRequestsPerConnection
         var headers: [(name: String, value: String)] = [
-            ("Content-Type", WebAssets.contentType(of: name)), ("Content-Length", "\(body.count)"),
+            ("Content-Type", served.contentType), ("Content-Length", "\(body.count)"),
             ("Cache-Control", "no-cache"), ("X-Content-Type-Options", "nosniff"), ("Referrer-Policy", "no-referrer"),
         ]
         if name.hasSuffix(".html") { headers.append(("Content-Security-Policy", WebAssets.contentSecurityPolicy)) }
@@ -142,6 +149,11 @@ extension Transport {
             link.closeReason = "HTTP answered (Connection: close)"
             closeAfterFlush(link)
         }
+    }
+
+    /// An embedded file of the page, as `answer` serves it.
+    private static func asset(_ name: String) -> (name: String, body: [UInt8], contentType: String) {
+        (name, WebAssets.files[name] ?? [], WebAssets.contentType(of: name))
     }
 
     /// Opens a WebSocket on `/ws`, or refuses the upgrade (400, 403, 426).

@@ -19,6 +19,8 @@ protocol TransportEvents: AnyObject {
     /// A WebSocket ping or pong arrived (the page is there); for a ping, false means it is over the connection's
     /// message rate and gets no pong.
     func heard(from id: SessionID, isPing: Bool) -> Bool
+    /// The recording `/audio/LIST/FILE` names (a word list's word, looked up, never a path), or nil (404).
+    func recording(list: String, file: String) -> (bytes: [UInt8], contentType: String)?
 }
 
 /// The transport: the listening socket, accepting (with the host's connection limits), reading lines, and

@@ -32,6 +32,10 @@ if (isBoard) {
   room = roomPattern.test(fromUrl) ? fromUrl.toUpperCase() : store('pl:boardRoom') || null;
   document.body.classList.add('board-view');
 }
+// A hunt sheet's QR code opens /ROOM#checkin=CODE: the code waits for this phone's player to be at a clue, then
+// goes as their team's check-in (mode-hunt.js); the fragment leaves the address bar so a reload does not resend it.
+let pendingCheckIn = isBoard ? null : (/^#checkin=([A-Za-z0-9-]{1,32})$/.exec(location.hash) || [])[1] || null;
+if (pendingCheckIn) history.replaceState(null, '', location.pathname + location.search);
 
 // ---- storage (the token and rejoin code per room and name; recent teams) ----
 function store(key, value) {
@@ -699,6 +703,11 @@ const ctx = {
   sound: (name, msg) => sound.play(name, msg),
   speak: (word, opts) => performance.now() >= quietUntil && !endedCatchUp && sound.speak(word, opts),
   speechLang,
+  takeCheckIn: () => {
+    const code = pendingCheckIn;
+    pendingCheckIn = null;
+    return code;
+  },
   moment,
   store,
   vibrate: (pattern) => {

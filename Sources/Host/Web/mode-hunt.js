@@ -91,6 +91,14 @@ export default {
       fill(main, el('p', { class: 'status-line', text: 'Your first clue is coming…' }));
     }
 
+    // A station sheet's QR code opened this page (`#checkin=CODE`): check the team in as if the code were typed.
+    async function checkInFromLink() {
+      const code = player && ctx.takeCheckIn ? ctx.takeCheckIn() : null;
+      if (!code) return;
+      const r = await ctx.send({ type: 'checkin', code });
+      window.partylineCheckIn = { code, reply: r.type === 'error' ? r.code : r.type };
+    }
+
     function drawProgress(rows) {
       fill(progress, rows.map((r) => el('li', { class: r.team === team ? 'good' : null },
         el('span', { text: `${r.team}${r.team === team ? ' (you)' : ''}` }),
@@ -112,6 +120,7 @@ export default {
           s.task = null;
           s.hints = [];
           draw();
+          checkInFromLink();
           return true;
         case 'puzzle':
         case 'question':

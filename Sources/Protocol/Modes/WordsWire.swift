@@ -203,11 +203,14 @@ public enum WordsWire: GameWire {
         @Nullable public var board: Board?
         /// The version of the team list, which the `gameUpdate`s that follow continue (PROTOCOL.md §6.0).
         public var seq: Int?
+        /// The list's language code from its `# language:` header (`sv`, `en`), for speaking its words; absent
+        /// when the list names none.
+        public var language: String?
 
         /// Creates the intro.
         public init(
             exercise: String, list: String, listName: String, level: Int, words: Int, teams: [String],
-            lockoutMs: Int64, lines: [String], board: Board?, seq: Int? = nil
+            lockoutMs: Int64, lines: [String], board: Board?, seq: Int? = nil, language: String? = nil
         ) {
             self.exercise = exercise
             self.list = list
@@ -219,6 +222,7 @@ public enum WordsWire: GameWire {
             self.lines = lines
             self.board = board
             self.seq = seq
+            self.language = language
         }
 
         public func line(for reader: Perspective) -> String? {
@@ -307,15 +311,21 @@ public enum WordsWire: GameWire {
         public var of: Int
         /// Board: the tile it is asked on; null in the card race.
         @Nullable public var tile: Int?
+        /// Where the host serves the question word's recording (`/audio/LIST/WORD.ogg`); absent when it has none.
+        public var wordAudioURL: String?
 
         /// Creates the message.
-        public init(team: String, word: String, options: [String?], number: Int, of: Int, tile: Int?) {
+        public init(
+            team: String, word: String, options: [String?], number: Int, of: Int, tile: Int?,
+            wordAudioURL: String? = nil
+        ) {
             self.team = team
             self.word = word
             self.options = options
             self.number = number
             self.of = of
             self.tile = tile
+            self.wordAudioURL = wordAudioURL
         }
 
         public func line(for reader: Perspective) -> String? {
@@ -346,10 +356,13 @@ public enum WordsWire: GameWire {
         public var answer: String
         /// How long the team thought, ms (from its question or the end of its lockout).
         public var ms: Int64
+        /// Where the host serves the compound's recording (`/audio/LIST/sunflower.ogg`); absent when it has none.
+        public var audioURL: String?
 
         /// Creates the message.
         public init(
-            team: String, correct: Bool, compound: String?, player: String, word: String, answer: String, ms: Int64
+            team: String, correct: Bool, compound: String?, player: String, word: String, answer: String, ms: Int64,
+            audioURL: String? = nil
         ) {
             self.team = team
             self.correct = correct
@@ -358,6 +371,7 @@ public enum WordsWire: GameWire {
             self.word = word
             self.answer = answer
             self.ms = ms
+            self.audioURL = audioURL
         }
 
         public func line(for reader: Perspective) -> String? {
@@ -406,12 +420,15 @@ public enum WordsWire: GameWire {
         @Nullable public var word: String?
         /// 16 cells, row by row (a1 a2 a3 a4 b1 …); null for an empty cell.
         public var cells: [Cell?]
+        /// Where the host serves the question word's recording; absent when it has none.
+        public var wordAudioURL: String?
 
         /// Creates the message.
-        public init(team: String, word: String?, cells: [Cell?]) {
+        public init(team: String, word: String?, cells: [Cell?], wordAudioURL: String? = nil) {
             self.team = team
             self.word = word
             self.cells = cells
+            self.wordAudioURL = wordAudioURL
         }
 
         public func line(for reader: Perspective) -> String? {

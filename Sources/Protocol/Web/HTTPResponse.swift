@@ -47,6 +47,9 @@ public enum HTTPRoute: Equatable, Sendable {
     case asset(String)
     /// The WebSocket endpoint `/ws`.
     case webSocket
+    /// A word's recording, `/audio/LIST/FILE`: the list id (letters, digits, `-`, `_`) and the file part as sent
+    /// (letters, digits, `%`, `-`, `.`), which the host looks up among the list's words, never as a path.
+    case audio(list: String, file: String)
     /// `/join.svg`: the QR code of the address phones join at, drawn by the host for the board.
     case joinCode
 
@@ -62,7 +65,19 @@ public enum HTTPRoute: Equatable, Sendable {
         if name == "join.svg" { return .joinCode }
         if assets.contains(String(name)) { return .asset(String(name)) }
         if (4...8).contains(name.utf8.count), name.utf8.allSatisfy(isLetterOrDigit) { return .page }
+        if name.hasPrefix("audio/") { return audioRoute(name.dropFirst("audio/".count)) }
         return nil
+    }
+
+    /// The recording route of what follows `/audio/`: exactly `LIST/FILE`, nothing decoded.
+    private static func audioRoute(_ rest: Substring) -> HTTPRoute? {
+        let parts = rest.split(separator: "/", omittingEmptySubsequences: false)
+        guard parts.count == 2, (1...64).contains(parts[0].utf8.count), (3...200).contains(parts[1].utf8.count),
+            parts[0].utf8.allSatisfy({ isLetterOrDigit($0) || $0 == 0x2D || $0 == 0x5F }),
+            parts[1].utf8.allSatisfy({ isLetterOrDigit($0) || $0 == 0x25 || $0 == 0x2D || $0 == 0x2E }),
+            parts[1].utf8.first != 0x2E
+        else { return nil }
+        return .audio(list: String(parts[0]), file: String(parts[1]))
     }
 
     private static func isLetterOrDigit(_ byte: UInt8) -> Bool {

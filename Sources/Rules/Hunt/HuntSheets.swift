@@ -4,6 +4,9 @@ import Foundation
 /// The printable check-in sheets of a hunt (`partyline-host hunt print ID`): one sheet per station for the organiser
 /// to tape up there, with the station's name and its check-in code in large block letters and once more as plain
 /// `Code: FRDG`. Clues, tasks and answers are never printed: the sheet hangs where everyone can read it.
+///
+/// Printed from a running host's console, each sheet also carries a QR code of the check-in address
+/// (`checkInAddress`): a phone's own camera opens the page, which checks its player's team in with the code.
 public enum HuntSheets {
     /// The format of the sheets.
     public enum Format: String, Sendable, CaseIterable {
@@ -15,13 +18,30 @@ public enum HuntSheets {
         case html
     }
 
-    /// Every sheet of `hunt` in `format`.
-    public static func sheets(_ hunt: Hunt, format: Format = .text) -> String {
+    /// Every sheet of `hunt` in `format`; with `pageAddress` (the running host's `http://HOST:PORT/ROOM`), each
+    /// with the QR code of its station's check-in address.
+    public static func sheets(_ hunt: Hunt, format: Format = .text, pageAddress: String? = nil) -> String {
+        let stations = hunt.stations.indices
         switch format {
-        case .text: return hunt.stations.indices.map { text(hunt, station: $0) }.joined(separator: "\u{0C}\n")
-        case .markdown: return hunt.stations.indices.map { markdown(hunt, station: $0) }.joined(separator: "\n---\n\n")
-        case .html: return html(hunt)
+        case .text:
+            return stations.map { text(hunt, station: $0, pageAddress: pageAddress) }.joined(separator: "\u{0C}\n")
+        case .markdown:
+            return stations.map { markdown(hunt, station: $0, pageAddress: pageAddress) }
+                .joined(separator: "\n---\n\n")
+        case .html: return html(hunt, pageAddress: pageAddress)
         }
+    }
+
+    /// The address a station's QR code opens: the page with the code in its fragment (`…/ROOM#checkin=FRDG`), which
+    /// the page sends as its player's `checkin` once joined (the fragment never reaches the host's logs).
+    public static func checkInAddress(pageAddress: String, code: String) -> String {
+        pageAddress + "#checkin=" + code
+    }
+
+    /// The QR code of a station's check-in address, nil without an address (or when it is too long for a code).
+    static func checkInCode(pageAddress: String?, code: String) -> QRCode? {
+        guard let pageAddress else { return nil }
+        return try? QRCode(encoding: checkInAddress(pageAddress: pageAddress, code: code))
     }
 
     /// The width of a plain-text sheet, in columns.
@@ -33,8 +53,17 @@ public enum HuntSheets {
         return (large.first?.count ?? 0) <= width - 4 ? large : BigFont.rows(of: code, ink: "#")
     }
 
-    /// One plain-text sheet.
-    public static func text(_ hunt: Hunt, station index: Int) -> String {
+    /// The QR code as text lines of half blocks, dark blocks on the light paper, with the widest quiet zone that
+    /// fits a sheet; empty when none fits.
+    static func qrLines(_ code: QRCode) -> [String] {
+        for quietZone in [4, 2] where code.drawnSize(quietZone: quietZone) <= width {
+            return code.halfBlockLines(quietZone: quietZone, inkIsDark: true)
+        }
+        return []
+    }
+
+    /// One plain-text sheet, with the station's check-in QR code when `pageAddress` is given.
+    public static func text(_ hunt: Hunt, station index: Int, pageAddress: String? = nil) -> String {
         let station = hunt.stations[index]
         let rule = String(repeating: "=", count: width)
         func centred(_ line: String) -> String {
@@ -61,15 +90,25 @@ public enum HuntSheets {
             "",
             centred("Type it in the Partyline app, or `checkin \(station.code)`"),
             centred("when you play from a plain terminal (nc or telnet)."),
-            "",
-            rule,
         ]
+        if let qr = checkInCode(pageAddress: pageAddress, code: station.code).map(qrLines), !qr.isEmpty {
+            let qrMargin = String(repeating: " ", count: max(0, (width - (qr.first?.count ?? 0)) / 2))
+            lines += ["", centred("Or scan this with your phone's camera to check in:"), ""]
+            lines += qr.map { qrMargin + $0 }
+        }
+        lines += ["", rule]
         return lines.map(\.trimmingTrailingSpaces).joined(separator: "\n") + "\n"
     }
 
-    /// One Markdown sheet.
-    public static func markdown(_ hunt: Hunt, station index: Int) -> String {
+    /// One Markdown sheet, with the station's check-in QR code when `pageAddress` is given.
+    public static func markdown(_ hunt: Hunt, station index: Int, pageAddress: String? = nil) -> String {
         let station = hunt.stations[index]
+        var scan = ""
+        if let qr = checkInCode(pageAddress: pageAddress, code: station.code).map(qrLines), !qr.isEmpty {
+            scan =
+                "\nOr scan this with your phone's camera to check in:\n\n```\n" + qr.joined(separator: "\n")
+                + "\n```\n"
+        }
         return """
             # \(hunt.name) — station \(index + 1) of \(hunt.stations.count): \(station.name)
 
@@ -82,27 +121,31 @@ public enum HuntSheets {
             **Code: \(station.code)**
 
             Type it in the Partyline app, or `checkin \(station.code)` from a plain terminal.
-
+            \(scan)
             """
     }
 
-    /// The sheets as one HTML page, a page break between stations.
-    public static func html(_ hunt: Hunt) -> String {
+    /// The sheets as one HTML page, a page break between stations, each with its check-in QR code as an inline SVG
+    /// when `pageAddress` is given.
+    public static func html(_ hunt: Hunt, pageAddress: String? = nil) -> String {
         func escaped(_ text: String) -> String {
             text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
                 .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\"", with: "&quot;")
         }
         let sheets = hunt.stations.enumerated().map { index, station in
-            """
-            <section class="sheet">
-            <h1>\(escaped(hunt.name))</h1>
-            <h2>Station \(index + 1) of \(hunt.stations.count): \(escaped(station.name))</h2>
-            <p>You found it! Check in with this code:</p>
-            <p class="code">\(escaped(station.code))</p>
-            <p><strong>Code: \(escaped(station.code))</strong></p>
-            <p>Type it in the Partyline app, or <code>checkin \(escaped(station.code))</code> from a plain terminal.</p>
-            </section>
-            """
+            let scan = checkInCode(pageAddress: pageAddress, code: station.code).map {
+                "<p>Or scan this with your phone's camera to check in:</p>\n<div class=\"qr\">\($0.svg())</div>\n"
+            }
+            return """
+                <section class="sheet">
+                <h1>\(escaped(hunt.name))</h1>
+                <h2>Station \(index + 1) of \(hunt.stations.count): \(escaped(station.name))</h2>
+                <p>You found it! Check in with this code:</p>
+                <p class="code">\(escaped(station.code))</p>
+                <p><strong>Code: \(escaped(station.code))</strong></p>
+                <p>Type it in the Partyline app, or <code>checkin \(escaped(station.code))</code> from a plain terminal.</p>
+                \(scan ?? "")</section>
+                """
         }
         return """
             <!DOCTYPE html>
@@ -110,6 +153,7 @@ public enum HuntSheets {
             <style>
             body { font-family: sans-serif; text-align: center; }
             .sheet { page-break-after: always; padding-top: 3em; }
+            .qr svg { width: 6cm; height: 6cm; }
             .code { font-size: 12em; font-weight: bold; letter-spacing: 0.1em; margin: 0.2em 0;
                     font-family: monospace; }
             </style></head><body>
