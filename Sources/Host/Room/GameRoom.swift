@@ -364,7 +364,8 @@ final class GameRoom {
     ///
     /// Natural batching: a changed state goes out at the end of the turn that changed it, unless the host is behind
     /// (`isBehind`: more input waiting, or the last flush not drained), when it gathers the changes of the next
-    /// turns into one message — for `maximumStaleness` ms at most. A host that keeps up thus never waits.
+    /// turns into one message — until a turn finds it caught up, for `maximumStaleness` ms at most. A host that keeps
+    /// up thus never waits.
     func sendDueStates(at now: Int64) {
         var behind: Bool?
         func isHostBehind() -> Bool {
@@ -373,7 +374,7 @@ final class GameRoom {
             behind = answer
             return answer
         }
-        if isLobbyDirty && (lobbyDueAt ?? now) <= now {
+        if isLobbyDirty {
             let staleAt = lobbyStaleAt ?? now + GameRoom.maximumStaleness
             if now >= staleAt || !isHostBehind() {
                 sendLobby()
@@ -387,7 +388,7 @@ final class GameRoom {
             teamSizesSentAt = now
             send(states.note(teamSizes(), to: .players, owner: .room, whole: false, at: now))
         }
-        for stream in states.pending() where (stream.dueAt ?? .max) <= now {
+        for stream in states.pending() {
             if now >= (stream.staleAt ?? now) || !isHostBehind() {
                 send(stream)
             } else {

@@ -30,8 +30,8 @@ final class StateStream {
     private(set) var pending: (any GrowingState)?
     /// Whether the pending value must go out whole.
     private var isWholeRequested = false
-    /// When the pending value is next looked at (host ms): the end of the turn it was noted in, or, after the host
-    /// held it back because it was behind, `staleAt`.
+    /// When the loop must next run a turn for the pending value (host ms): the end of the turn it was noted in, or,
+    /// after the host held it back because it was behind, `staleAt` (every turn before then looks at it too).
     private(set) var dueAt: Int64?
     /// When the pending value goes out even while the host is behind: its first unsent change plus the bound.
     private(set) var staleAt: Int64?
