@@ -93,6 +93,9 @@ struct BenchOptions {
     /// Whether the hosts in the buzz fan-out order buzzes by press time (fair buzzing waits a settle window of
     /// at least 10 ms before announcing `buzzed`) — off by default, so the figure is the fan-out itself.
     var isHostFairnessOn = false
+    /// Whether the fan-out also runs a host (fsync on) whose clients speak WebSocket, beside the TCP ones, and the
+    /// buzz storm's clients speak WebSocket (as phones do).
+    var isWebSocket = false
     var sections = Set(Section.allCases)
     var isKeepingData = false
     var isVerbose = false
@@ -212,6 +215,10 @@ struct BenchOptions {
                     "--json", \.jsonPath, .text(placeholder: "PATH"), help: "where to write the results", section: how),
                 .value(
                     "--readers", \.readers, count(1...64), help: "client reader threads (each epolls a share)",
+                    section: how),
+                .flag(
+                    "--websocket", sets: \.isWebSocket, to: true,
+                    help: "fan-out: add a host with WebSocket clients beside the TCP ones; storm: WebSocket clients",
                     section: how),
                 .flag(
                     "--keep-data", sets: \.isKeepingData, to: true,

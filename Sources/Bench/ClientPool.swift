@@ -645,6 +645,52 @@ final class ReaderThread: @unchecked Sendable {
                 let fd = readiness.fd
                 let slot = pool.slot(ofDescriptor: fd)
                 guard slot >= 0, let assembly = pool.assembly(slot) else { continue }
+                /// One whole line (or WebSocket message) of `slot`.
+                func take(_ line: ReceivedLine) {
+                    if line.kind == .ping { pool.sendBestEffort(fd: fd, pong) }
+                    switch line.kind {
+                    case .welcome, .lobby, .buzzed, .buzzedUpdate, .question, .reveal, .ping, .error, .result,
+                        .roundOver, .lockedIn, .lockedInUpdate, .progress, .progressUpdate:
+                        lines.append(line)
+                    default: if assembly.isKeeping { lines.append(line) }
+                    }
+                }
+                if let frames = pool.frameReader(slot) {
+                    // A WebSocket client: frames, not lines (the handshake's leftover first).
+                    func feed(_ bytes: UnsafeRawBufferPointer, at now: Int64) {
+                        frames.feed(
+                            bytes, text: { assembly.consume($0) },
+                            end: { take(assembly.finish(slot: slot, at: now)) },
+                            ping: {
+                                pool.sendBestEffort(
+                                    fd: fd,
+                                    raw: WebSocketFrame.encode(
+                                        opcode: WebSocketFrame.pong, payload: $0, mask: WebSocketClients.mask))
+                            })
+                    }
+                    if !frames.leftover.isEmpty {
+                        let leftover = frames.leftover
+                        frames.leftover = []
+                        leftover.withUnsafeBytes { feed($0, at: MonotonicClock.nanoseconds()) }
+                    }
+                    var reads = 0
+                    while reads < 16 {
+                        reads += 1
+                        let count = Glue.recv(fd, buffer.baseAddress, bufferSize, 0)
+                        let now = MonotonicClock.nanoseconds()
+                        if count <= 0 {
+                            if count < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR) { break }
+                            poller.remove(fd)
+                            closed.append((slot, now))
+                            break
+                        }
+                        bytes += count
+                        slotBytes.append((slot, count))
+                        feed(UnsafeRawBufferPointer(start: buffer.baseAddress, count: count), at: now)
+                        if count < bufferSize { break }
+                    }
+                    continue
+                }
                 var reads = 0
                 reading: while reads < 16 {
                     reads += 1
@@ -667,14 +713,7 @@ final class ReaderThread: @unchecked Sendable {
                             assembly.consume(UnsafeRawBufferPointer(start: base + offset, count: end - offset))
                         }
                         guard newline != nil else { break }
-                        let line = assembly.finish(slot: slot, at: now)
-                        if line.kind == .ping { pool.sendBestEffort(fd: fd, pong) }
-                        switch line.kind {
-                        case .welcome, .lobby, .buzzed, .buzzedUpdate, .question, .reveal, .ping, .error, .result,
-                            .roundOver, .lockedIn, .lockedInUpdate, .progress, .progressUpdate:
-                            lines.append(line)
-                        default: if assembly.isKeeping { lines.append(line) }
-                        }
+                        take(assembly.finish(slot: slot, at: now))
                         offset = end + 1
                     }
                     if count < bufferSize { break reading }
@@ -704,11 +743,18 @@ final class ClientPool: @unchecked Sendable {
     private(set) var descriptors: [Int32] = []
     /// Whether connections keep and decode buzz order lines (the storm follows every client's order).
     let followsOrders: Bool
+    /// Whether the clients speak WebSocket (as phones do) instead of lines over TCP.
+    let isWebSocket: Bool
+    /// Each WebSocket client's frame reader (nil for TCP clients).
+    private let frameReaders: UnsafeMutablePointer<FrameReader?>
 
-    init(port: UInt16, capacity: Int, readerCount: Int, followsOrders: Bool = false) throws {
+    init(port: UInt16, capacity: Int, readerCount: Int, followsOrders: Bool = false, webSocket: Bool = false) throws {
         self.port = port
         self.capacity = capacity
         self.followsOrders = followsOrders
+        isWebSocket = webSocket
+        frameReaders = .allocate(capacity: capacity)
+        frameReaders.initialize(repeating: nil, count: capacity)
         tally = Tally(capacity: capacity)
         slotOfDescriptor = .allocate(capacity: descriptorLimit)
         slotOfDescriptor.initialize(repeating: -1, count: descriptorLimit)
@@ -722,6 +768,8 @@ final class ClientPool: @unchecked Sendable {
         slotOfDescriptor.deallocate()
         assemblies.deinitialize(count: capacity)
         assemblies.deallocate()
+        frameReaders.deinitialize(count: capacity)
+        frameReaders.deallocate()
     }
 
     var count: Int { descriptors.count }
@@ -731,6 +779,9 @@ final class ClientPool: @unchecked Sendable {
     }
 
     func assembly(_ slot: Int) -> LineAssembly? { assemblies[slot] }
+
+    /// The frame reader of a WebSocket client's slot (nil for a TCP client).
+    func frameReader(_ slot: Int) -> FrameReader? { frameReaders[slot] }
 
     /// Opens one more connection; returns its slot.
     @discardableResult
@@ -744,6 +795,15 @@ final class ClientPool: @unchecked Sendable {
         }
         var one: Int32 = 1
         setsockopt(socket.fd, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
+        var leftover: [UInt8]?
+        if isWebSocket {
+            do {
+                leftover = try WebSocketClients.upgrade(socket, port: port)
+            } catch {
+                socket.close()
+                throw error
+            }
+        }
         do {
             try socket.setNonBlocking()
         } catch {
@@ -758,6 +818,11 @@ final class ClientPool: @unchecked Sendable {
         descriptors.append(socket.fd)
         assemblies[slot] = LineAssembly(
             isKeeping: isKeeping, keepsOrders: followsOrders, decodesOrders: slot % LineAssembly.decodedEvery == 0)
+        if let leftover {
+            let frames = FrameReader()
+            frames.leftover = leftover
+            frameReaders[slot] = frames
+        }
         slotOfDescriptor[Int(socket.fd)] = Int32(slot)
         tally.locked { tally in
             tally.isTarget[slot] = isTarget
@@ -774,6 +839,7 @@ final class ClientPool: @unchecked Sendable {
 
     /// Writes all of `bytes` to `slot`, waiting for room when the socket is full.
     func send(_ slot: Int, _ bytes: [UInt8]) throws {
+        let bytes = isWebSocket ? WebSocketClients.frames(bytes) : bytes
         let fd = descriptors[slot]
         var offset = 0
         let deadline = MonotonicClock.milliseconds() + 10_000
@@ -802,6 +868,11 @@ final class ClientPool: @unchecked Sendable {
 
     /// One write attempt from a reader thread (a pong); a full socket just drops it.
     func sendBestEffort(fd: Int32, _ bytes: [UInt8]) {
+        sendBestEffort(fd: fd, raw: isWebSocket ? WebSocketClients.frames(bytes) : bytes)
+    }
+
+    /// One write attempt of bytes as they are (a WebSocket pong frame).
+    func sendBestEffort(fd: Int32, raw bytes: [UInt8]) {
         _ = bytes.withUnsafeBytes { Glue.send(fd, $0.baseAddress, $0.count, sendFlags) }
     }
 

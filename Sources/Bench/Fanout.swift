@@ -32,15 +32,23 @@ final class SyncProbe {
 }
 
 /// Buzz fan-out: one client buzzes (or, on the floor, writes a line); the time until every client has read the `buzzed` line.
+///
+/// On the host, each question takes `buzzesPerQuestion` buzzes from different teams in turn, as a real question does:
+/// the first goes out whole (a fresh order), the second whole too (a list of two), the later ones as deltas
+/// (PROTOCOL.md §6.0): the first buzz and the deltas are reported as two paths beside the same floor.
 struct FanoutRun {
     let context: BenchContext
     var options: BenchOptions { context.options }
     var rounds: Int { options.warmupBuzzes + options.buzzes }
+    /// Buzzes by different teams within one question on the host (the third on are deltas).
+    static let buzzesPerQuestion = 4
 
     /// The per-buzz figures of one series: time from the write to the last client's read, and to the median client's.
     struct Series {
         var last: [Double] = []
         var median: [Double] = []
+        /// The later buzzes of a question (third on: the delta path), to the last client's read.
+        var delta: [Double] = []
         var cycle: [Double] = []
         /// One `fdatasync` measured right after each measured round (the C floor's durable twin).
         var fsync: [Double] = []
@@ -57,6 +65,7 @@ struct FanoutRun {
                 "setupSeconds": .double(rounded(setupSeconds)),
             ]
             if !cycle.isEmpty { object["cycleMs"] = Summary(cycle).json }
+            if !delta.isEmpty { object["deltaAllClientsMs"] = Summary(delta).json }
             if !fsync.isEmpty { object["fsyncMs"] = Summary(fsync).json }
             if let hostCPUSeconds { object["hostCPUSecondsPerRound"] = .double(rounded(hostCPUSeconds)) }
             if let failure { object["failure"] = .string(failure) }
@@ -72,10 +81,11 @@ struct FanoutRun {
         ).encodedLine()
     }
 
-    /// Times one write on `writer` until all `clients` targets have a `buzzed` line; appends to `series`.
+    /// Times one write on `writer` until all `clients` targets have a `buzzed` line; appends to `series` (the first
+    /// buzz of a question) or to its deltas (`isDelta`).
     private func timeOneBuzz(
         pool: ClientPool, writer: Int, bytes: [UInt8], clients: Int, isMeasured: Bool,
-        into series: inout Series
+        into series: inout Series, isDelta: Bool = false
     ) throws {
         usleep(2000)  // let the previous round's acknowledgements settle, the same for host and floor
         pool.tally.arm(.buzzed)
@@ -90,6 +100,10 @@ struct FanoutRun {
             (0..<pool.count).filter { tally.isTarget[$0] }.map { tally.arrivals[$0] }.sorted()
         }
         guard isMeasured, let last = arrivals.last else { return }
+        if isDelta {
+            series.delta.append(Double(last - start) / 1e6)
+            return
+        }
         series.last.append(Double(last - start) / 1e6)
         series.median.append(Double(arrivals[arrivals.count / 2] - start) / 1e6)
     }
@@ -102,11 +116,14 @@ struct FanoutRun {
         }
         let kind: Kind
         let pool: ClientPool
+        /// Whether the host's clients speak WebSocket (as phones do).
+        let isWebSocket: Bool
         var series = Series()
         var cpuBefore: Double?
-        init(kind: Kind, pool: ClientPool) {
+        init(kind: Kind, pool: ClientPool, isWebSocket: Bool = false) {
             self.kind = kind
             self.pool = pool
+            self.isWebSocket = isWebSocket
         }
 
         var session: HostSession? { if case .host(let session, _) = kind { return session } else { return nil } }
@@ -147,16 +164,20 @@ struct FanoutRun {
         return contender
     }
 
-    /// A host with `clients` players in teams and an operator, a game of one question per buzz started.
-    func makeHost(clients: Int, fsync: Bool) throws -> Contender {
+    /// A host with `clients` players in teams and an operator, a game of one question per round started; its
+    /// clients speak WebSocket when `webSocket` is set.
+    func makeHost(clients: Int, fsync: Bool, webSocket: Bool = false) throws -> Contender {
         let started = MonotonicClock.nanoseconds()
         let session = try HostSession(
             context: context, capacity: clients, maxClients: max(2000, clients + 100), fsync: fsync,
-            extra: ["--idle-timeout", "3600", "--fairness", options.isHostFairnessOn ? "on" : "off"])
-        let contender = Contender(kind: .host(session, fsync: fsync), pool: session.pool)
+            extra: ["--idle-timeout", "3600", "--fairness", options.isHostFairnessOn ? "on" : "off"],
+            webSocket: webSocket)
+        let contender = Contender(kind: .host(session, fsync: fsync), pool: session.pool, isWebSocket: webSocket)
         do {
             try session.ensurePack(questions: rounds + 1)
-            try session.joinPlayers(clients, teamSize: options.teamSize)
+            // Enough teams for every buzz of a question to be a different team's (8 clients: 4 teams of 2).
+            let teamSize = min(options.teamSize, max(1, clients / FanoutRun.buzzesPerQuestion))
+            try session.joinPlayers(clients, teamSize: teamSize)
             contender.series.setupSeconds = Double(MonotonicClock.nanoseconds() - started) / 1e9
             try session.startShaky(
                 questions: rounds + 1,
@@ -188,11 +209,14 @@ struct FanoutRun {
                 clients: clients, isMeasured: isMeasured, into: &contender.series)
             if isMeasured, language == .c, let syncProbe { contender.series.fsync.append(syncProbe.measure()) }
         case .host(let session, _):
-            // Player index i is in team i % teams, so player `round % teams` belongs to a different team each round.
-            let buzzer = session.players[round % session.teamCount].slot
-            try timeOneBuzz(
-                pool: session.pool, writer: buzzer, bytes: FanoutRun.buzzLine, clients: clients, isMeasured: isMeasured,
-                into: &contender.series)
+            // Player index i is in team i % teams, so players `round`, `round + 1`, … (mod teams) are of different
+            // teams: a different team opens each question, and the others follow it.
+            for turn in 0..<min(FanoutRun.buzzesPerQuestion, session.teamCount) {
+                let buzzer = session.players[(round + turn) % session.teamCount].slot
+                try timeOneBuzz(
+                    pool: session.pool, writer: buzzer, bytes: FanoutRun.buzzLine, clients: clients,
+                    isMeasured: isMeasured && turn != 1, into: &contender.series, isDelta: turn >= 2)
+            }
             let cycleStart = MonotonicClock.nanoseconds()
             try session.request(["type": "next"])
             try session.request(["type": "next"])
@@ -236,6 +260,15 @@ struct FanoutRun {
                     hostFailures[fsync] = "\(error)"
                 }
             }
+            var webSocketFailure: String?
+            if options.isWebSocket {
+                do {
+                    context.say("  setting up the host with WebSocket clients (fsync on)", detail: true)
+                    contenders.append(try makeHost(clients: clients, fsync: true, webSocket: true))
+                } catch {
+                    webSocketFailure = "\(error)"
+                }
+            }
             for round in 0..<rounds {
                 for index in contenders.indices {
                     let contender = contenders[(index + round) % contenders.count]
@@ -274,7 +307,8 @@ struct FanoutRun {
             var hostRuns: [JSONValue] = []
             for fsync in options.fsync.settings {
                 let contender = contenders.first {
-                    if case .host(_, let value) = $0.kind { return value == fsync } else { return false }
+                    if case .host(_, let value) = $0.kind { return value == fsync && !$0.isWebSocket }
+                    return false
                 }
                 let series = contender?.series ?? Series(failure: hostFailures[fsync] ?? "not run")
                 // The floor beside the host: the C relay, plus one fdatasync of a journal line when the host syncs.
@@ -298,6 +332,56 @@ struct FanoutRun {
                         ratio: formatRatio(ratio) + " (Swift floor \(formatRatio(swiftRatio)))",
                         target: fsync ? "p99 ≤ 1.5× floor" : "", status: check?.statusText ?? ""))
                 if let failure = series.failure { report.problems.append("\(name): \(failure)") }
+                // The later buzzes of a question: the delta path, against the same floor.
+                let deltaP99 = p99(series.delta, series)
+                let deltaRatio = deltaP99.flatMap { value in p99(floorValues, cFloor).map { value / $0 } }
+                if let deltaRatio { entry["deltaRatioP99"] = .double(rounded(deltaRatio)) }
+                hostRuns[hostRuns.count - 1] = .object(entry)
+                let deltaCheck =
+                    fsync
+                    ? report.check(
+                        "buzz fan-out p99, later buzzes (deltas), \(clients) clients, fsync on (host/floor)",
+                        value: deltaRatio, limit: 1.5, unit: "ratio") : nil
+                report.add(
+                    TableRow(
+                        measure:
+                            "Buzz fan-out p50/p99/max, later buzzes of a question (deltas), \(clients) clients "
+                            + "(fsync \(fsync ? "on" : "off"))",
+                        value: cell(series.delta, series),
+                        floor: (fsync ? "C+sync " : "C ") + cell(floorValues, cFloor),
+                        ratio: formatRatio(deltaRatio),
+                        target: fsync ? "p99 ≤ 1.5× floor" : "", status: deltaCheck?.statusText ?? ""))
+            }
+            if options.isWebSocket {
+                // WebSocket clients (fsync on) against the TCP clients of the same host configuration, same run.
+                let tcp = contenders.first { if case .host(_, true) = $0.kind { !$0.isWebSocket } else { false } }
+                let web = contenders.first { $0.isWebSocket }
+                let series = web?.series ?? Series(failure: webSocketFailure ?? "not run")
+                let tcpSeries = tcp?.series ?? Series(failure: "not run")
+                var entry = series.json.objectValue!
+                entry["fsync"] = true
+                entry["webSocket"] = true
+                for (name, values, tcpValues) in [
+                    ("first", series.last, tcpSeries.last), ("delta", series.delta, tcpSeries.delta),
+                ] {
+                    let ratio = p99(values, series).flatMap { value in p99(tcpValues, tcpSeries).map { value / $0 } }
+                    entry[name == "first" ? "ratioP99ToTCP" : "deltaRatioP99ToTCP"] =
+                        ratio.map { .double(rounded($0)) } ?? .null
+                    let check = report.check(
+                        "WebSocket fan-out p99, \(name == "first" ? "first buzz" : "later buzzes"), \(clients) "
+                            + "clients (WebSocket/TCP)", value: ratio, limit: 1.2, unit: "ratio")
+                    report.add(
+                        TableRow(
+                            measure: "WebSocket clients: buzz fan-out p50/p99/max, "
+                                + (name == "first" ? "first buzz" : "later buzzes (deltas)")
+                                + ", \(clients) clients (fsync on)",
+                            value: cell(values, series), floor: "TCP " + cell(tcpValues, tcpSeries),
+                            ratio: formatRatio(ratio), target: "p99 ≤ 1.2× TCP", status: check.statusText))
+                }
+                hostRuns.append(.object(entry))
+                if let failure = series.failure {
+                    report.problems.append("WebSocket fan-out, \(clients) clients: \(failure)")
+                }
             }
             let floorCells = [(swiftFloor.last, swiftFloor), (cFloor.last, cFloor), (cFloor.fsync, cFloor)].map {
                 $1.failure != nil
@@ -321,7 +405,7 @@ struct FanoutRun {
                 ]))
             for contender in contenders {
                 if kept == nil, clients == keptClients, case .host(let session, true) = contender.kind,
-                    contender.series.failure == nil
+                    contender.series.failure == nil, !contender.isWebSocket
                 {
                     kept = session
                 } else {

@@ -89,7 +89,7 @@ final class HostSession {
 
     init(
         context: BenchContext, capacity: Int, maxClients: Int, fsync: Bool = true, extra: [String] = [],
-        withAdmin: Bool = true, followsOrders: Bool = false
+        withAdmin: Bool = true, followsOrders: Bool = false, webSocket: Bool = false
     ) throws {
         self.context = context
         host = try context.startHost(maxClients: maxClients, fsync: fsync, extra: extra)
@@ -98,7 +98,7 @@ final class HostSession {
         do {
             pool = try ClientPool(
                 port: host.port, capacity: capacity + 1, readerCount: context.options.readers,
-                followsOrders: followsOrders)
+                followsOrders: followsOrders, webSocket: webSocket)
         } catch {
             host.stop()
             throw error

@@ -42,14 +42,16 @@ struct StormRun {
         context.say("buzz storm: \(spec.players) players in \(spec.teams) teams press within \(spec.windowMs) ms")
         var object: JSONObject = [
             "players": .number(spec.players), "teams": .number(spec.teams), "windowMs": .number(spec.windowMs),
+            "webSocket": .bool(options.isWebSocket),
         ]
-        let title = "Buzz storm \(spec.text)"
+        let title = "Buzz storm \(spec.text)" + (options.isWebSocket ? " (WebSocket clients)" : "")
         do {
             let session = try HostSession(
                 context: context, capacity: spec.players, maxClients: max(2000, spec.players + 100),
                 // An output cap high enough for a host that sends the whole order on every buzz (about 1.3 MB per
                 // client at 200 teams), so the "before" host is measured rather than cut off.
-                extra: ["--idle-timeout", "3600", "--fairness", "on", "--max-output-kb", "65536"], followsOrders: true)
+                extra: ["--idle-timeout", "3600", "--fairness", "on", "--max-output-kb", "65536"], followsOrders: true,
+                webSocket: options.isWebSocket)
             defer { session.close() }
             try session.ensurePack(questions: 2)
             let teamSize = (spec.players + spec.teams - 1) / spec.teams

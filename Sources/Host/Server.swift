@@ -80,6 +80,7 @@ final class Server {
         self.inbox = inbox
         self.options = options
         transport.events = core
+        core.room.isBehind = { [unowned transport] in transport.isBehind }
     }
 
     var poller: Poller { transport.poller }

@@ -131,6 +131,17 @@ public final class Poller {
         #endif
     }
 
+    /// Whether a report is waiting now (a `wait` would return at once), without taking it: one `poll` of the
+    /// epoll or kqueue descriptor, which is readable while any of its descriptors is ready.
+    public var hasReadyReports: Bool {
+        #if canImport(Glibc)
+            var entry = pollfd(fd: epoll, events: Int16(POLLIN), revents: 0)
+        #else
+            var entry = pollfd(fd: queue, events: Int16(POLLIN), revents: 0)
+        #endif
+        return poll(&entry, 1, 0) > 0
+    }
+
     /// Sleeps until something is ready or `timeoutMilliseconds` pass (-1: no timeout), then reports readiness.
     public func wait(timeoutMilliseconds: Int32) throws(SocketError) -> ArraySlice<Readiness> {
         #if canImport(Glibc)

@@ -18,9 +18,11 @@ final class GameRoom {
     let log: Logger
     /// The growing states: the lobby (the room's) and the running game's (PROTOCOL.md §6.0).
     let states = StateStreams()
-    /// Whether the lobby changed since it was last sent, and when the coalesced send is due.
+    /// Whether the lobby changed since it was last sent; when it is looked at again (nil: at the end of this turn)
+    /// and when it goes out even while the host is behind.
     private var isLobbyDirty = false
     private var lobbyDueAt: Int64?
+    private var lobbyStaleAt: Int64?
     /// The teams (by name key, with a name) whose roster changed, for the per-team lists of a hall.
     private var changedTeams: [String: String] = [:]
     /// Whether team sizes changed since they were last sent to a hall's players, and when they were.
@@ -36,14 +38,15 @@ final class GameRoom {
     private(set) var isLocked = false
     /// Where the quizmaster's feed goes besides operator connections: the host's console.
     var consoleFeed: ((FeedLine) -> Void)?
+    /// Whether the host is behind: input waiting to be read, or an earlier turn's output still queued. The loop
+    /// asks its transport; while it is behind, changed states gather (natural batching, PROTOCOL.md §6.0).
+    var isBehind: () -> Bool = { false }
 
     /// Rooms up to this size show every player the whole list; in larger ones (halls) players get their own team's
     /// list and every team's size, boards and operators the whole list.
     static let fullLobbyLimit = 200
-    /// With more connections than this, changes to a state are coalesced over `coalescingWindow` ms, not one turn.
-    static let crowdedConnections = 256
-    /// How long a crowded room gathers changes to one state into one message (at most 50 ms: PROTOCOL.md §6.0).
-    static let coalescingWindow: Int64 = 40
+    /// How long, at most, a changed state waits while the host is behind (ms; never more than 50: PROTOCOL.md §6.0).
+    static let maximumStaleness: Int64 = 40
     /// How often, at most, a hall's players get the team sizes (ms): a summary, not worth a message per join.
     static let teamSizesInterval: Int64 = 2000
 
@@ -200,7 +203,7 @@ final class GameRoom {
 
     /// Journals a step's events, then sends its messages; closes the game when it is over.
     ///
-    /// Growing states are noted and go out at the end of the turn (or the coalescing window), coalesced; any other
+    /// Growing states are noted and go out at the end of the turn (later, coalesced, while the host is behind); any other
     /// message of the game first sends what is noted, so every reader sees the game's messages in their order.
     func apply(_ step: Step, at now: Instant) {
         for event in step.events { storage.journalEvent(event, at: now.milliseconds) }
@@ -223,9 +226,9 @@ final class GameRoom {
                 }
             case .state, .wholeState:
                 guard let state = outgoing.message as? any GrowingState else { continue }
-                let due = now.milliseconds + (isCrowded ? GameRoom.coalescingWindow : 0)
                 states.note(
-                    state, to: outgoing.audience, owner: .game, whole: outgoing.publication == .wholeState, dueAt: due)
+                    state, to: outgoing.audience, owner: .game, whole: outgoing.publication == .wholeState,
+                    at: now.milliseconds, staleness: GameRoom.maximumStaleness)
             case .endState:
                 guard let stream = states.stream(outgoing.stateType, to: outgoing.audience) else { continue }
                 send(stream)
@@ -326,9 +329,6 @@ final class GameRoom {
 
     // MARK: Growing states
 
-    /// Whether the room has so many connections that changes are coalesced over a window, not one turn.
-    private var isCrowded: Bool { sessions.sessions.count > GameRoom.crowdedConnections }
-
     /// Sends a stream's pending value to its audience (but `session`, which gets the whole state instead).
     private func send(_ stream: StateStream, except session: Session? = nil) {
         guard let message = stream.take() else { return }
@@ -395,24 +395,47 @@ final class GameRoom {
         return due
     }
 
-    /// Sends the states that are due: the lobby, a hall's team sizes, the game's coalesced changes.
+    /// Sends the states that are due at the end of a turn: the lobby, a hall's team sizes, the game's changes.
+    ///
+    /// Natural batching: a changed state goes out at the end of the turn that changed it, unless the host is behind
+    /// (`isBehind`: more input waiting, or the last flush not drained), when it gathers the changes of the next
+    /// turns into one message — until a turn finds it caught up, for `maximumStaleness` ms at most. A host that keeps
+    /// up thus never waits.
     func sendDueStates(at now: Int64) {
+        var behind: Bool?
+        func isHostBehind() -> Bool {
+            if let behind { return behind }
+            let answer = isBehind()
+            behind = answer
+            return answer
+        }
         if isLobbyDirty {
-            let due = lobbyDueAt ?? now + (isCrowded ? GameRoom.coalescingWindow : 0)
-            lobbyDueAt = due
-            if now >= due { sendLobby() }
+            let staleAt = lobbyStaleAt ?? now + GameRoom.maximumStaleness
+            if now >= staleAt || !isHostBehind() {
+                sendLobby()
+            } else {
+                lobbyStaleAt = staleAt
+                lobbyDueAt = staleAt
+            }
         }
         if isTeamSizesDirty && isHallLayout && now >= teamSizesSentAt + GameRoom.teamSizesInterval {
             isTeamSizesDirty = false
             teamSizesSentAt = now
-            send(states.note(teamSizes(), to: .players, owner: .room, whole: false, dueAt: now))
+            send(states.note(teamSizes(), to: .players, owner: .room, whole: false, at: now))
         }
-        for stream in states.pending() where (stream.dueAt ?? .max) <= now { send(stream) }
+        for stream in states.pending() {
+            if now >= (stream.staleAt ?? now) || !isHostBehind() {
+                send(stream)
+            } else {
+                stream.holdBack()
+            }
+        }
     }
 
     /// Notes that the lobby changed (`team`'s roster, when known); it goes out at the end of the turn.
     func lobbyChanged(team: String? = nil) {
         isLobbyDirty = true
+        lobbyDueAt = nil  // looked at again at the end of this turn (or the next, when this one has ended)
         isStatusDirty = true
         isTeamSizesDirty = true
         if let team { changedTeams[Room.key(team)] = team }
@@ -426,6 +449,7 @@ final class GameRoom {
     private func sendLobby() {
         isLobbyDirty = false
         lobbyDueAt = nil
+        lobbyStaleAt = nil
         let isHall = room.players.count > GameRoom.fullLobbyLimit
         if isHall != isHallLayout {
             for stream in states.all where stream.owner == .room { states.remove(stream) }
@@ -435,12 +459,12 @@ final class GameRoom {
             isTeamSizesDirty = true
         }
         if !isHall {
-            send(states.note(lobby(), to: .everyone, owner: .room, whole: false, dueAt: 0))
+            send(states.note(lobby(), to: .everyone, owner: .room, whole: false, at: 0))
         } else {
             // The whole list costs a 1,000-name diff a turn: kept only while a board or an operator watches (one who
             // joins later gets it whole at the end of that turn).
             if sessions.sessions.values.contains(where: { $0.membership != nil && $0.role != .player }) {
-                send(states.note(lobby(), to: .spectators, owner: .room, whole: false, dueAt: 0))
+                send(states.note(lobby(), to: .spectators, owner: .room, whole: false, at: 0))
             } else if let stream = states.stream(Lobby.type, to: .spectators) {
                 states.remove(stream)
             }
@@ -450,7 +474,7 @@ final class GameRoom {
                 if members.isEmpty {
                     if let stream = states.stream(Lobby.type, to: .team(name)) { states.remove(stream) }
                 } else {
-                    send(states.note(lobby(only: members), to: .team(name), owner: .room, whole: false, dueAt: 0))
+                    send(states.note(lobby(only: members), to: .team(name), owner: .room, whole: false, at: 0))
                 }
             }
         }

@@ -2,7 +2,7 @@ import Protocol
 
 /// Who keeps a growing state: the room itself (the lobby) or the running game (a buzz order, a leaderboard).
 enum StreamOwner {
-    /// The room's own states; changes go out at the end of the loop's turn (or its coalescing window).
+    /// The room's own states; changes go out at the end of the loop's turn (later only while the host is behind).
     case room
     /// The running game's states: ended with the game, and sent before any other message of the game.
     case game
@@ -30,8 +30,11 @@ final class StateStream {
     private(set) var pending: (any GrowingState)?
     /// Whether the pending value must go out whole.
     private var isWholeRequested = false
-    /// When the pending value is due (host ms): the end of this turn, or the end of the coalescing window.
+    /// When the loop must next run a turn for the pending value (host ms): the end of the turn it was noted in, or,
+    /// after the host held it back because it was behind, `staleAt` (every turn before then looks at it too).
     private(set) var dueAt: Int64?
+    /// When the pending value goes out even while the host is behind: its first unsent change plus the bound.
+    private(set) var staleAt: Int64?
 
     init(type: String, audience: Audience, owner: StreamOwner) {
         self.type = type
@@ -39,11 +42,18 @@ final class StateStream {
         self.owner = owner
     }
 
-    /// Notes the state's latest value; `whole` asks for it to go out whole (a phase change, a committed order).
-    func note(_ state: any GrowingState, whole: Bool, dueAt due: Int64) {
+    /// Notes the state's latest value at `now`, due at the end of this turn and at `now + staleness` at the latest;
+    /// `whole` asks for it to go out whole (a phase change, a committed order).
+    func note(_ state: any GrowingState, whole: Bool, at now: Int64, staleness: Int64) {
         pending = state
         isWholeRequested = isWholeRequested || whole
-        dueAt = min(dueAt ?? due, due)
+        dueAt = now
+        staleAt = min(staleAt ?? .max, now + staleness)
+    }
+
+    /// The host is behind: the pending value waits for more changes, until `staleAt` at the latest.
+    func holdBack() {
+        dueAt = staleAt
     }
 
     /// The message that brings the audience from `sent` to the pending value (whole or delta), recorded as sent;
@@ -52,6 +62,7 @@ final class StateStream {
         guard let latest = pending else { return nil }
         pending = nil
         dueAt = nil
+        staleAt = nil
         let wantsWhole = isWholeRequested
         isWholeRequested = false
         return message(for: latest, wantsWhole: wantsWhole)
@@ -131,10 +142,11 @@ final class StateStreams {
     /// The stream of `type` to `audience`, if there is one.
     func stream(_ type: String, to audience: Audience) -> StateStream? { streams[StateStreams.key(type, audience)] }
 
-    /// Notes a new value of a state for `audience`, making its stream when needed.
+    /// Notes a new value of a state for `audience` at `now` (see `StateStream.note`), making its stream when needed.
     @discardableResult
     func note(
-        _ state: any GrowingState, to audience: Audience, owner: StreamOwner, whole: Bool, dueAt: Int64
+        _ state: any GrowingState, to audience: Audience, owner: StreamOwner, whole: Bool, at now: Int64,
+        staleness: Int64 = 0
     ) -> StateStream {
         let type = Swift.type(of: state).type
         let key = StateStreams.key(type, audience)
@@ -146,7 +158,7 @@ final class StateStreams {
             streams[key] = stream
             order.append(key)
         }
-        stream.note(state, whole: whole, dueAt: dueAt)
+        stream.note(state, whole: whole, at: now, staleness: staleness)
         return stream
     }
 
@@ -163,7 +175,7 @@ final class StateStreams {
         all.filter { $0.pending != nil && (owner == nil || $0.owner == owner) }
     }
 
-    /// When the next waiting value is due.
+    /// When the next waiting value is due (to be looked at again, or stale).
     var nextDue: Int64? { all.compactMap(\.dueAt).min() }
 }
 

@@ -180,6 +180,16 @@ final class Transport: Outlet {
     /// The SVG of the QR code phones join at, for a page asking through the `Host` it named (`/join.svg`).
     var joinCode: ((_ hostHeader: String?) -> String)?
 
+    /// Whether the host is behind its connections: input is waiting to be read, or an earlier turn's output is still
+    /// queued (the socket took no more) at more than an eighth of them — one slow reader holds nobody else back,
+    /// nor does a page being downloaded.
+    var isBehind: Bool {
+        if poller.hasReadyReports { return true }
+        var backedUp = 0
+        for link in links.values where link.outputOffset < link.committedEnd && link.kind != .http { backedUp += 1 }
+        return backedUp * 8 > links.count
+    }
+
     // MARK: Readiness
 
     /// Handles one readiness report for the listener or a connection; false when the descriptor is not ours.
