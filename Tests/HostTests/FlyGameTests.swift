@@ -171,7 +171,9 @@ struct FlyGameTests {
             let air = try #require(thrown["airMs"]?.intValue)
             let landsAt = try #require(thrown["landsAt"]?.intValue)
             let press = landsAt - air
-            if let aimedAt { #expect(abs(press - aimedAt) <= 50, "\(player) pressed at \(press), aimed at \(aimedAt)") }
+            // A press judged at its stamp lands where it was aimed; one a busy machine sent late (its stamp then
+            // outside what the network allows) counts at its arrival, later, never earlier.
+            if let aimedAt { #expect(press >= aimedAt - 2, "\(player) pressed at \(press), aimed at \(aimedAt)") }
             let power = typedPower ?? FlyFormula.power(press: press, sweepStart: sweepStart, period: period)
             #expect(air == FlyFormula.airMs(power: power), "\(player): air time from power \(power) ‰")
             let height = FlyFormula.heightMm(airMs: air)
@@ -232,8 +234,17 @@ struct FlyGameTests {
         try check(annUp, annDown, round: round1, phoneID: "flagship", aimedAt: annAim)
         try check(bobUp, bobDown, round: round1, phoneID: "pro", aimedAt: start1 + 2640)
         try check(cleoUp, cleoDown, round: round1, phoneID: "brick", aimedAt: nil, typedPower: 950)
-        #expect(annDown["quality"] == "clean" && abs((annDown["offsetMs"]?.intValue ?? 99) - 20) <= 45)
-        #expect(bobDown["quality"] == "fumbled")
+        // Each catch is judged at its stamp, unless the machine made the test send it late (then it only counts
+        // later, and `check` holds its points to the formula for the offset it got).
+        func judgedAtStamp(_ caught: JSONValue, aimedOffset: Int64) throws -> Bool {
+            let offset = try #require(caught["offsetMs"]?.intValue)
+            #expect(offset >= aimedOffset - 2, "\(caught["player"] ?? .null)'s catch counted earlier than it was made")
+            return abs(offset - aimedOffset) <= 2
+        }
+        let annThrewOnTime = abs((annUp["landsAt"]?.intValue ?? 0) - (annUp["airMs"]?.intValue ?? 0) - annAim) <= 2
+        let annOnTime = try judgedAtStamp(annDown, aimedOffset: 20) && annThrewOnTime
+        if annOnTime { #expect(annDown["quality"] == "clean") }
+        if try judgedAtStamp(bobDown, aimedOffset: -165) { #expect(bobDown["quality"] == "fumbled") }
         // A typed catch counts 250 ms before it arrives, and it cannot arrive before the CATCH NOW line was sent.
         let cleoOffset = try #require(cleoDown["offsetMs"]?.intValue)
         #expect(
@@ -251,6 +262,7 @@ struct FlyGameTests {
         let bobUp2 = try FlyGameTests.take("thrown", of: "Bob", from: players, board: board)
         try ann.press("catch", atHost: try #require(annUp2["landsAt"]?.intValue) - 10)
         let annDown2 = try FlyGameTests.take("caught", of: "Ann", from: players, board: board)
+        _ = try judgedAtStamp(annDown2, aimedOffset: -10)
         let bobDown2 = try FlyGameTests.take("caught", of: "Bob", from: players, board: board)
         try check(annUp2, annDown2, round: round2, phoneID: "flagship", aimedAt: start2 + 800)
         try check(bobUp2, bobDown2, round: round2, phoneID: "pro", aimedAt: start2 + 1200)
@@ -265,13 +277,14 @@ struct FlyGameTests {
             let name = entry["player"]?.stringValue ?? ""
             #expect(entry["score"]?.intValue == scores[name] ?? 0, "\(name)'s final score")
         }
-        #expect(ranking.first?["player"] == "Ann")
+        // Ann leads when her first round was judged at its stamps (round 1 alone outscores Bob's and Cleo's best).
+        if annOnTime { #expect(ranking.first?["player"] == "Ann") }
         let teams = final["teams"]?.arrayValue ?? []
         let red = teams.first { $0["team"] == "Red" }?["score"]?.intValue
         #expect(red == (scores["Ann"] ?? 0) + (scores["Cleo"] ?? 0))
         #expect(teams.first { $0["team"] == "Blue" }?["score"]?.intValue == scores["Bob"] ?? 0)
         let allTime = try board.waitFor("leaderboard") { $0["scope"] == "allTime" }
-        #expect(allTime["players"]?.arrayValue?.first?["player"] == "Ann")
+        if annOnTime { #expect(allTime["players"]?.arrayValue?.first?["player"] == "Ann") }
 
         // The nc player read every throw and catch as text.
         let text = try cleo.waitForText("=== Final scoreboard") + cleo.transcriptText
