@@ -96,7 +96,9 @@ struct PhonePageModeTests {
         let page = room.page
         var held = false
         var ordered = false
-        for number in 1...4 where !(held && ordered) {
+        // The Queen is drawn at random each round (1 in 3 for Ann): deal until the phone has been both, which
+        // 30 rounds make all but certain ((2/3)^30 ≈ 5·10⁻⁶), and most runs reach in two or three.
+        for number in 1...30 where !(held && ordered) {
             let round = try room.bob.waitFor("round") { $0["number"] == .number(number) }
             let queen = round["queen"]?.stringValue
             if queen == "Ann" {
@@ -141,7 +143,7 @@ struct PhonePageModeTests {
             if number == 1 { try PhoneRig.screenshot(page, "queen-revealed") }
             if !(held && ordered) { try room.rig.operate(["type": "next"]) }
         }
-        #expect(held && ordered, "in four rounds the phone both held a number and was the Queen")
+        #expect(held && ordered, "in 30 rounds the phone both held a number and was the Queen")
         try room.rig.operate(["type": "end"])
         try room.page.waitFor("document.querySelector('.final')", timeout: Patience.generous, "the game over")
         _ = try room.cy.waitForText("Game over")
