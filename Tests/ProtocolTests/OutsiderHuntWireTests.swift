@@ -99,12 +99,12 @@ struct OutsiderHuntWireTests {
             OutsiderWire.LockedIn(teams: [red, blue]).line(for: Perspective(team: "Red"))
                 == "Locked in: Your team (1st) · Blue (2nd).")
         #expect(
-            OutsiderWire.LockedInUpdate(seq: 3, count: 3, teams: [green]).line(for: Perspective(team: "Red"))
+            OutsiderWire.LockedInUpdate(seq: 3, count: 3, items: [green]).line(for: Perspective(team: "Red"))
                 == "Green locked in (3rd).")
         #expect(
             HuntWire.ProgressUpdate(
                 seq: 2, count: 2,
-                teams: [.init(team: "Red", station: 1, of: 3, elapsedMs: 184_000, penaltiesMs: 0, finished: false)]
+                items: [.init(team: "Red", station: 1, of: 3, elapsedMs: 184_000, penaltiesMs: 0, finished: false)]
             ).line(for: Perspective()) == "Progress: Red 1/3")
         #expect(
             [1, 2, 3, 4, 11, 12, 13, 21, 22, 101].map(Wording.ordinal) == [

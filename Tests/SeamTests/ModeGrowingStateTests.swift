@@ -115,16 +115,16 @@ struct ModeGrowingStateTests {
         }
         let players = { (state: ClientState) in (state.game as? FlyView)?.players }
         _ = state.apply(intro(["Ann", "Bob"], 1).json, at: 0)
-        let skipping = FlyWire.IntroUpdate(seq: 3, count: 3, players: [FlyWire.Entrant(name: "Cy")])
+        let skipping = FlyWire.IntroUpdate(seq: 3, count: 3, items: [FlyWire.Entrant(name: "Cy")])
         #expect(state.apply(skipping.json, at: 1) == [.send(.resync(state: "game"))])
         // The game ends before the whole roster comes back; the next game's intro is a whole roster of its own.
         _ = state.apply(FlyWire.Scoreboard(ranking: [], teams: []).json, at: 2)
         _ = state.apply(intro(["Ann", "Bob", "Cy"], 1).json, at: 3)
-        let next = FlyWire.IntroUpdate(seq: 2, count: 4, players: [FlyWire.Entrant(name: "Dee")])
+        let next = FlyWire.IntroUpdate(seq: 2, count: 4, items: [FlyWire.Entrant(name: "Dee")])
         #expect(state.apply(next.json, at: 4).isEmpty)
         #expect(players(state) == ["Ann", "Bob", "Cy", "Dee"], "the new game's deltas apply")
         // A count that does not add up asks for the whole roster once.
-        let wrong = FlyWire.IntroUpdate(seq: 3, count: 9, players: [FlyWire.Entrant(name: "Eve")])
+        let wrong = FlyWire.IntroUpdate(seq: 3, count: 9, items: [FlyWire.Entrant(name: "Eve")])
         #expect(state.apply(wrong.json, at: 5) == [.send(.resync(state: "game"))])
         #expect(players(state) == ["Ann", "Bob", "Cy", "Dee"])
     }

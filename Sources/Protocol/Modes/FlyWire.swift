@@ -112,36 +112,7 @@ public enum FlyWire: GameWire {
     }
 
     /// What changed in the roster since the last `game` or `gameUpdate`: players who joined (or came back) mid-game.
-    public struct IntroUpdate: StateDelta {
-        public static let type = "gameUpdate"
-        public static let stateType = Intro.type
-        /// The roster's version after this change.
-        public var seq: Int?
-        /// Players in the game now.
-        public var count: Int
-        /// Players new to the roster.
-        public var players: [Entrant]
-
-        /// Creates the delta.
-        public init(seq: Int, count: Int, players: [Entrant]) {
-            self.seq = seq
-            self.count = count
-            self.players = players
-        }
-
-        public var changed: [Entrant] { players }
-        /// Nobody leaves a game's roster (a player removed from the room stops throwing but keeps their points).
-        public var removed: [String] { [] }
-
-        /// `Dan and Eve join the game (5 players).`
-        public func line(for reader: Perspective) -> String? {
-            guard !players.isEmpty else { return nil }
-            let names = players.map { reader.name == $0.name ? "You" : $0.name }
-            let verb = names == ["You"] || names.count > 1 ? "join" : "joins"
-            let list = names.count > 1 ? names.dropLast().joined(separator: ", ") + " and " + names.last! : names[0]
-            return "\(list) \(verb) the game (\(Wording.count(count, "player")))."
-        }
-    }
+    public typealias IntroUpdate = KeptListDelta<Intro>
 
     /// One phone on offer.
     public struct Phone: Codable, Sendable, Equatable {
@@ -862,16 +833,28 @@ public enum FlyWire: GameWire {
     }
 }
 
-extension FlyWire.Intro: GrowingState {
+extension FlyWire.Intro: KeptList {
+    /// The roster's delta: players who joined (or came back) mid-game.
+    public static let deltaType = "gameUpdate"
+    /// The new players, as `players`.
+    public static let deltaItemsKey = "players"
+
+    /// The roster, as entrants.
     public var items: [FlyWire.Entrant] { players.map { FlyWire.Entrant(name: $0) } }
 
-    public func delta(seq: Int, changed: [FlyWire.Entrant], removed: [String]) -> FlyWire.IntroUpdate {
-        FlyWire.IntroUpdate(seq: seq, count: players.count, players: changed)
-    }
-
-    public func updated(items: [FlyWire.Entrant], by delta: FlyWire.IntroUpdate) -> FlyWire.Intro {
+    /// This intro with `items` as its roster.
+    public func holding(_ items: [FlyWire.Entrant]) -> FlyWire.Intro {
         var next = self
         next.players = items.map(\.name)
         return next
+    }
+
+    /// `Dan and Eve join the game (5 players).` Nobody leaves a game's roster (a player removed from the room stops
+    /// throwing but keeps their points).
+    public static func line(for items: [FlyWire.Entrant], count: Int, reader: Perspective) -> String? {
+        guard !items.isEmpty else { return nil }
+        let names = items.map { reader.name == $0.name ? "You" : $0.name }
+        let verb = names == ["You"] || names.count > 1 ? "join" : "joins"
+        return "\(Wording.list(names)) \(verb) the game (\(Wording.count(count, "player")))."
     }
 }

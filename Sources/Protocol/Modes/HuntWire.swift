@@ -272,34 +272,7 @@ public enum HuntWire: GameWire {
     }
 
     /// The rows that changed since the last `progress`/`progressUpdate` (PROTOCOL.md §6.0, §6.8).
-    public struct ProgressUpdate: StateDelta {
-        public static let type = "progressUpdate"
-        public static let stateType = Progress.type
-        /// The rows' version after this change.
-        public var seq: Int?
-        /// Teams in the hunt now.
-        public var count: Int
-        /// The rows of the teams that solved, were penalised, took a hint or joined (with `at` where needed).
-        public var teams: [TeamProgress]
-
-        /// Creates the delta.
-        public init(seq: Int, count: Int, teams: [TeamProgress]) {
-            self.seq = seq
-            self.count = count
-            self.teams = teams
-        }
-
-        /// The rows that changed.
-        public var changed: [TeamProgress] { teams }
-        /// No team leaves a hunt.
-        public var removed: [String] { [] }
-
-        /// `Progress: Red 2/5 (+0:30)`.
-        public func line(for reader: Perspective) -> String? {
-            guard !teams.isEmpty else { return nil }
-            return "Progress: " + teams.map(\.summary).joined(separator: " · ")
-        }
-    }
+    public typealias ProgressUpdate = KeptListDelta<Progress>
 
     /// Who solved which station and when (operators only).
     public struct StationSolved: HostMessage {
@@ -579,14 +552,23 @@ extension Wording {
     }
 }
 
-extension HuntWire.Progress: GrowingState {
+extension HuntWire.Progress: KeptList {
+    /// The rows that changed: teams that solved, were penalised, took a hint or joined (PROTOCOL.md §6.8).
+    public static let deltaType = "progressUpdate"
+    /// The changed rows, as `teams`.
+    public static let deltaItemsKey = "teams"
+
+    /// The rows.
     public var items: [HuntWire.TeamProgress] { teams }
 
-    public func delta(seq: Int, changed: [HuntWire.TeamProgress], removed: [String]) -> HuntWire.ProgressUpdate {
-        HuntWire.ProgressUpdate(seq: seq, count: teams.count, teams: changed)
+    /// This progress with `items` as its rows.
+    public func holding(_ items: [HuntWire.TeamProgress]) -> HuntWire.Progress {
+        HuntWire.Progress(teams: items, seq: seq)
     }
 
-    public func updated(items: [HuntWire.TeamProgress], by delta: HuntWire.ProgressUpdate) -> HuntWire.Progress {
-        HuntWire.Progress(teams: items, seq: seq)
+    /// `Progress: Red 2/5 (+0:30)`. No team leaves a hunt.
+    public static func line(for items: [HuntWire.TeamProgress], count: Int, reader: Perspective) -> String? {
+        guard !items.isEmpty else { return nil }
+        return "Progress: " + items.map(\.summary).joined(separator: " · ")
     }
 }

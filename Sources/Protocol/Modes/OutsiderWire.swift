@@ -180,34 +180,7 @@ public enum OutsiderWire: GameWire {
     }
 
     /// Teams that locked in since the last `lockedIn`/`lockedInUpdate` (PROTOCOL.md §6.0, §6.7).
-    public struct LockedInUpdate: StateDelta {
-        public static let type = "lockedInUpdate"
-        public static let stateType = LockedIn.type
-        /// The list's version after this change.
-        public var seq: Int?
-        /// Teams locked in now.
-        public var count: Int
-        /// The teams that locked in (with `at` where needed).
-        public var teams: [LockIn]
-
-        /// Creates the delta.
-        public init(seq: Int, count: Int, teams: [LockIn]) {
-            self.seq = seq
-            self.count = count
-            self.teams = teams
-        }
-
-        /// The new lock-ins.
-        public var changed: [LockIn] { teams }
-        /// A lock-in is final: no team leaves the list of its round.
-        public var removed: [String] { [] }
-
-        /// `Blue locked in (2nd). Green locked in (3rd).`
-        public func line(for reader: Perspective) -> String? {
-            guard !teams.isEmpty else { return nil }
-            return teams.map { $0.line(for: reader) }.joined(separator: " ")
-        }
-    }
+    public typealias LockedInUpdate = KeptListDelta<LockedIn>
 
     /// How one team's round went.
     public struct Result: Codable, Sendable, Equatable {
@@ -434,14 +407,23 @@ extension Wording {
     }
 }
 
-extension OutsiderWire.LockedIn: GrowingState {
+extension OutsiderWire.LockedIn: KeptList {
+    /// Teams that locked in since the last `lockedIn` or `lockedInUpdate` (PROTOCOL.md §6.7).
+    public static let deltaType = "lockedInUpdate"
+    /// The new lock-ins, as `teams`.
+    public static let deltaItemsKey = "teams"
+
+    /// The lock-ins.
     public var items: [OutsiderWire.LockIn] { teams }
 
-    public func delta(seq: Int, changed: [OutsiderWire.LockIn], removed: [String]) -> OutsiderWire.LockedInUpdate {
-        OutsiderWire.LockedInUpdate(seq: seq, count: teams.count, teams: changed)
+    /// This list with `items` as its lock-ins.
+    public func holding(_ items: [OutsiderWire.LockIn]) -> OutsiderWire.LockedIn {
+        OutsiderWire.LockedIn(teams: items, seq: seq)
     }
 
-    public func updated(items: [OutsiderWire.LockIn], by delta: OutsiderWire.LockedInUpdate) -> OutsiderWire.LockedIn {
-        OutsiderWire.LockedIn(teams: items, seq: seq)
+    /// `Blue locked in (2nd). Green locked in (3rd).` A lock-in is final: no team leaves the list of its round.
+    public static func line(for items: [OutsiderWire.LockIn], count: Int, reader: Perspective) -> String? {
+        guard !items.isEmpty else { return nil }
+        return items.map { $0.line(for: reader) }.joined(separator: " ")
     }
 }

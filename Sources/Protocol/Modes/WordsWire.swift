@@ -265,36 +265,7 @@ public enum WordsWire: GameWire {
 
     /// What changed in the team list since the last `game` or `gameUpdate`: teams formed mid-game. The board and
     /// the rest of the intro never change, so a join costs the new team's name, not the board again.
-    public struct IntroUpdate: StateDelta {
-        public static let type = "gameUpdate"
-        public static let stateType = Intro.type
-        /// The team list's version after this change.
-        public var seq: Int?
-        /// Teams in the game now.
-        public var count: Int
-        /// Teams new to the game.
-        public var teams: [Entrant]
-
-        /// Creates the delta.
-        public init(seq: Int, count: Int, teams: [Entrant]) {
-            self.seq = seq
-            self.count = count
-            self.teams = teams
-        }
-
-        public var changed: [Entrant] { teams }
-        /// A team stays in the game once in it (its players may leave; its progress stays on the standings).
-        public var removed: [String] { [] }
-
-        /// `Team Gold joins the game (3 teams).`
-        public func line(for reader: Perspective) -> String? {
-            guard !teams.isEmpty else { return nil }
-            let names = teams.map(\.team)
-            let list = names.count > 1 ? names.dropLast().joined(separator: ", ") + " and " + names.last! : names[0]
-            return (names.count > 1 ? "Teams \(list) join" : "Team \(list) joins")
-                + " the game (\(Wording.count(count, "team")))."
-        }
-    }
+    public typealias IntroUpdate = KeptListDelta<Intro>
 
     /// A team's question and its option cards (cards and board), to the team and to boards and operators.
     public struct Hand: HostMessage {
@@ -863,16 +834,28 @@ public enum WordsWire: GameWire {
     }
 }
 
-extension WordsWire.Intro: GrowingState {
+extension WordsWire.Intro: KeptList {
+    /// The team list's delta: teams formed mid-game. The board and the rest of the intro never change, so a join
+    /// costs the new team's name, not the board again.
+    public static let deltaType = "gameUpdate"
+    /// The new teams, as `teams`.
+    public static let deltaItemsKey = "teams"
+
+    /// The team list, as entrants.
     public var items: [WordsWire.Entrant] { teams.map { WordsWire.Entrant(team: $0) } }
 
-    public func delta(seq: Int, changed: [WordsWire.Entrant], removed: [String]) -> WordsWire.IntroUpdate {
-        WordsWire.IntroUpdate(seq: seq, count: teams.count, teams: changed)
-    }
-
-    public func updated(items: [WordsWire.Entrant], by delta: WordsWire.IntroUpdate) -> WordsWire.Intro {
+    /// This intro with `items` as its team list.
+    public func holding(_ items: [WordsWire.Entrant]) -> WordsWire.Intro {
         var next = self
         next.teams = items.map(\.team)
         return next
+    }
+
+    /// `Team Gold joins the game (3 teams).` A team stays in the game once in it (its players may leave; its
+    /// progress stays on the standings).
+    public static func line(for items: [WordsWire.Entrant], count: Int, reader: Perspective) -> String? {
+        guard !items.isEmpty else { return nil }
+        return (items.count > 1 ? "Teams \(Wording.list(items.map(\.team))) join" : "Team \(items[0].team) joins")
+            + " the game (\(Wording.count(count, "team")))."
     }
 }

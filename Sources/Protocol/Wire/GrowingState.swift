@@ -42,6 +42,14 @@ public protocol StateDelta: HostMessage {
     var changed: [Item] { get }
     /// Keys of the items that left the list.
     var removed: [String] { get }
+    /// How many items the list must hold after this change, when the delta says (else nil): a list that comes to
+    /// another length missed a change and is asked for whole.
+    var expectedCount: Int? { get }
+}
+
+extension StateDelta {
+    /// Most deltas do not say the list's length.
+    public var expectedCount: Int? { nil }
 }
 
 /// What a reader does with a delta, given the whole state it holds.
@@ -57,7 +65,9 @@ public enum DeltaFollowing<State: GrowingState>: Equatable {
 extension GrowingState {
     /// This state changed by `delta`; nil when the delta does not fit it.
     public func applying(_ delta: Delta) -> Self? {
-        guard let items = ListDiff.apply(changed: delta.changed, removed: delta.removed, to: items) else { return nil }
+        guard let items = ListDiff.apply(changed: delta.changed, removed: delta.removed, to: items),
+            delta.expectedCount.map({ $0 == items.count }) ?? true
+        else { return nil }
         var next = updated(items: items, by: delta)
         next.seq = delta.seq
         return next

@@ -118,4 +118,10 @@ public enum Wording {
     public static func count(_ number: Int, _ singular: String, _ plural: String? = nil) -> String {
         "\(number) \(number == 1 ? singular : (plural ?? singular + "s"))"
     }
+
+    /// `Ann`, `Ann and Bo`, `Ann, Bo and Cy`.
+    public static func list(_ names: [String]) -> String {
+        guard let last = names.last else { return "" }
+        return names.count > 1 ? names.dropLast().joined(separator: ", ") + " and " + last : last
+    }
 }
