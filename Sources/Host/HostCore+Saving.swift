@@ -124,7 +124,7 @@ extension HostCore {
         log.error("Cannot save the journal: \(failure). The game is paused until it can.")
         environment.consoleOutput(SavingWords.operatorAdvice(failure, directory: storage.directory))
         let words = SavingWords.pause(failure)
-        if let game = room.game, !game.isFinished {
+        if let game = room.game, !game.status.isFinished {
             room.deliver(Paused(at: current, reason: words), to: .everyone)
         } else {
             room.deliver(Notice(words), to: .everyone)
@@ -154,14 +154,16 @@ extension HostCore {
     /// and a continue now, so the time without saving is no time for the game (and replays the same way).
     private func resumeAfterBlockage(since: Int64, at current: Int64) {
         let words = "The host can save again; the game goes on."
-        guard let game = room.game, !game.isFinished else {
+        guard let game = room.game, !game.status.isFinished else {
             environment.consoleOutput(words)
             return room.deliver(Notice(words), to: .everyone)
         }
         do {
-            let pause = try game.steer(.pause, at: Instant(milliseconds: since))
+            let pause = try game.steer(.steering(.pause), at: Instant(milliseconds: since))
             room.apply(Step(events: pause.events), at: Instant(milliseconds: since))  // everyone saw it stop already
-            room.apply(try game.steer(.resume, at: Instant(milliseconds: current)), at: Instant(milliseconds: current))
+            room.apply(
+                try game.steer(.steering(.resume), at: Instant(milliseconds: current)),
+                at: Instant(milliseconds: current))
             environment.consoleOutput(words)
             room.deliver(Notice(words), to: .everyone)
         } catch {

@@ -154,7 +154,7 @@ final class HostCore: SessionHandler {
             guard target.isConsole else {
                 return operators.refuse(target, .forbidden, "quit stops the host: only its own console can do that.")
             }
-            if let game = room.game, !game.isFinished, !isQuitConfirmed {
+            if let game = room.game, !game.status.isFinished, !isQuitConfirmed {
                 quitAskedAt = now
                 return environment.consoleOutput(
                     "A game of \(game.mode.title) is running. Type quit again (or quit!) to stop the host anyway — "
@@ -182,7 +182,7 @@ final class HostCore: SessionHandler {
                     return consoleHistory(words.dropFirst().first, replyTo: target)
                 }
             }
-            switch room.game?.parseCommand(text: trimmed) {
+            switch room.game?.mode.parseCommand(trimmed) {
             case .action(let request)?: return operatorCommand(request, replyTo: target)
             case .usage(let usage)?: return operators.refuse(target, .badField, "Usage: " + usage)
             case nil: break
@@ -253,7 +253,7 @@ final class HostCore: SessionHandler {
             return min(nextHousekeepingAt, blockage.nextTryAt, sessions.nextDeadline ?? .max)
         }
         var due = nextHousekeepingAt
-        if let deadline = room.game?.nextDeadline?.milliseconds { due = min(due, deadline) }
+        if let deadline = room.game?.status.nextDeadline?.milliseconds { due = min(due, deadline) }
         if let sessionsDue = sessions.nextDeadline { due = min(due, sessionsDue) }
         if let states = room.nextStateDeadline { due = min(due, states) }
         return due
@@ -307,7 +307,7 @@ final class HostCore: SessionHandler {
             "Resumed room \(room.room.code): \(Wording.count(state.players.count, "player")), "
                 + (room.game.map { "game \($0.statusLine)" } ?? "no game running") + ".")
         // The console's feed came from the host that stopped: say where the game stands, answer included.
-        for line in room.game?.operatorBriefing ?? [] { room.consoleFeed?(FeedLine(line)) }
+        for line in (room.game as? any OperatorNotes)?.operatorBriefing ?? [] { room.consoleFeed?(FeedLine(line)) }
     }
 
     /// One of the running game's own operator commands (a quizmaster's verdict).
@@ -324,7 +324,7 @@ final class HostCore: SessionHandler {
         }
         let now = instant  // one instant for the game and its journal record, so a replay applies it the same
         do {
-            let step = try game.command(request, at: now)
+            let step = try game.steer(.command(request), at: now)
             operators.okay(target, step.reply ?? "Done.")
             room.apply(step, at: now)
         } catch {
@@ -334,7 +334,7 @@ final class HostCore: SessionHandler {
 
     /// Says goodbye to every connection (the host is stopping); a host between games notes that nothing needs resuming.
     func shutDown() {
-        if room.game?.isFinished != false { room.journal(.closed) }  // between games, a finished one too
+        if room.game?.status.isFinished != false { room.journal(.closed) }  // between games, a finished one too
         for session in sessions.joined + sessions.sessions.values.filter({ $0.membership == nil }) {
             sessions.send(Closing(.shutdown, "The host is shutting down. Thanks for playing!"), to: session)
         }
@@ -495,12 +495,12 @@ final class HostCore: SessionHandler {
 
     func awaitsTypedLine(from session: Session) -> Bool {
         guard let ref = session.player, let player = room.room.player(id: ref.id) else { return false }
-        return room.game?.awaitsTypedLine(from: player) ?? false
+        return (room.game as? any TypedLines)?.awaitsTypedLine(from: player) ?? false
     }
 
     func typedAwaited(_ line: String, session: Session) {
         guard let ref = session.player, let player = room.room.player(id: ref.id),
-            let request = room.game?.interpretFreeText(line, from: player)
+            let request = (room.game as? any TypedLines)?.interpretFreeText(line, from: player)
         else { return typed(line, session: session) }
         play(request, by: ref, session: session, id: nil)
     }
@@ -527,7 +527,7 @@ final class HostCore: SessionHandler {
                 ErrorReply(.wrongGame, "\(game.mode.title) has no \"\(request.type)\"\(owner)."), to: session, re: id)
         }
         guard let member = room.room.player(id: player.id) else { return }
-        let isGuess = game.isGuess(request)
+        let isGuess = (game as? any GuardsSecrets)?.isGuess(request) ?? false
         if isGuess, let refusal = guessLimits.refusal(session: session, at: now) {
             return sessions.send(ErrorReply(.rateLimited, refusal), to: session, re: id)
         }
@@ -590,7 +590,7 @@ final class HostCore: SessionHandler {
         }
         switch message {
         case .scores:
-            sessions.send(room.game?.scores ?? room.lobby(), to: session, re: id)
+            sessions.send((room.game as? any KeepsScore)?.scores ?? room.lobby(), to: session, re: id)
         case .resync(let state):
             if let id { sessions.send(OkReply(), to: session, re: id) }
             room.resync(state, for: session)
@@ -641,9 +641,9 @@ final class HostCore: SessionHandler {
     }
 
     private func mayAddCommand(_ session: Session) -> Bool {
-        guard let ref = session.player, let player = room.room.player(id: ref.id), let game = room.game else {
-            return false
-        }
+        guard let ref = session.player, let player = room.room.player(id: ref.id),
+            let game = room.game as? any GrantsPermissions
+        else { return false }
         return game.grants(.addLibraryCommand, to: player)
     }
 
@@ -654,19 +654,19 @@ final class HostCore: SessionHandler {
                 "! Unknown command \"\(line.prefix(40))\". Type help for the commands.", to: session)
         }
         if let game = room.game {
-            switch game.parse(text: line) {
+            switch game.parseTyped(line) {
             case .action(let request)?:
                 return play(request, by: ref, session: session, id: nil)
             case .usage(let usage)?:
                 return sessions.sendText("Usage: " + usage, to: session)
             case nil:
-                if let request = game.interpretFreeText(line, from: player) {
+                if let request = (game as? any TypedLines)?.interpretFreeText(line, from: player) {
                     return play(request, by: ref, session: session, id: nil)
                 }
             }
         }
         let elsewhere = room.catalog.entries.first { entry in
-            entry.name != room.game?.mode.name && entry.parsesText(line)
+            entry.name != room.game?.mode.name && entry.parseText(line) != nil
         }
         if let elsewhere {
             guard let game = room.game else {
@@ -675,7 +675,7 @@ final class HostCore: SessionHandler {
             return sessions.sendText(
                 "! That is a command of \(elsewhere.title), but this is \(game.mode.title).", to: session)
         }
-        if let help = room.game?.helpForUnknownLine(line, from: player) {
+        if let help = (room.game as? any TypedLines)?.helpForUnknownLine(line, from: player) {
             return sessions.sendText("! " + help, to: session)
         }
         sessions.sendText("! Unknown command \"\(line.prefix(40))\". Type help for the commands.", to: session)

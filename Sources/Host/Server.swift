@@ -170,7 +170,7 @@ final class Server {
             log.error(
                 "Host stopped, but its last moves could not be saved (\(storage.journalFailure?.description ?? "?")); "
                     + "nobody was shown them. A --resume comes back from before them.")
-        } else if let game = core.room.game, !game.isFinished {
+        } else if let game = core.room.game, !game.status.isFinished {
             log.info(
                 "Host stopped during \(game.mode.title); everything is saved in \(storage.directory). "
                     + "Starting the host again brings the game back where it stood.")

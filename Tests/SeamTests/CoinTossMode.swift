@@ -223,7 +223,7 @@ enum CoinWire: GameWire {
 
 // MARK: 3. Host adapter: actions → events, effects → addressed messages, catch-up from the same builders.
 
-final class CoinHost: GameAdapter {
+final class CoinHost: GameAdapter, KeepsScore {
     typealias Wire = CoinWire
     struct StartRecord: Codable {
         var teams: [String]
@@ -251,7 +251,7 @@ final class CoinHost: GameAdapter {
     var isFinished: Bool { game.isFinished }
     var statusLine: String { "Coin toss · round \(game.round)/\(game.rounds)" }
     var startRecord: JSONValue { (try? JSONCoding.encode(record)) ?? .null }
-    var scores: (any HostMessage)? { CoinWire.Over(final: game.isFinished, ranking: ranking(game.scores)) }
+    var scores: any HostMessage { CoinWire.Over(final: game.isFinished, ranking: ranking(game.scores)) }
     var gameLog: JSONValue { (try? JSONCoding.encode(ranking(game.scores))) ?? .null }
 
     func start(at now: Instant) -> Step {
@@ -262,9 +262,6 @@ final class CoinHost: GameAdapter {
         guard case .call(let side) = action else { return Step() }
         return try apply(.call(team: context.player.team, side: side), at: context.now)
     }
-
-    func playerJoined(_ player: Player, at now: Instant) -> Step { Step() }
-    func playerRemoved(_ player: Player, at now: Instant) -> Step { Step() }
 
     private var intro: CoinWire.Intro { CoinWire.Intro(teams: game.teams, rounds: game.rounds) }
 

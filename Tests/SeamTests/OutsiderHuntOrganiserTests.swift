@@ -57,7 +57,7 @@ struct OutsiderHuntOrganiserTests {
         #expect(revealBriefing.dropFirst().first?.hasPrefix("Revealed: \(puzzle.outsider).") == true)
         #expect(revealBriefing.last == "Waiting for you: type next for the next round.", "\(revealBriefing)")
         #expect(host.console("next").first == "Moving on.")
-        #expect(host.core.room.game.map { $0.operatorPrompt == nil } == true)
+        #expect(host.core.room.game.map { ($0 as? any OperatorNotes)?.operatorPrompt == nil } == true)
         // In an open round: the round and each lock-in with its verdict.
         let second = game.record.puzzles[1].puzzle
         bob.send(["type": "pick", "word": .string(second.outsider)])
@@ -94,7 +94,7 @@ struct OutsiderHuntOrganiserTests {
         _ = ann.drain()
         ann.send(["type": "pick", "choice": 1])
         host.advance(by: 21_000)
-        let log = try #require(host.core.room.game?.gameLog)
+        let log = try #require(host.core.room.game?.record.log)
         let lines = OutsiderHost.entry.logLines(log)
         #expect(lines.first?.hasPrefix("Odd One Out · teams: Red · packs: animals · easy") == true)
         #expect(lines.contains { $0.hasPrefix("    Red: 1 ") && $0.contains(" points, ") }, "\(lines)")
@@ -181,7 +181,7 @@ struct OutsiderHuntOrganiserTests {
         #expect(!ncSeen.contains("FRDG") && !ncSeen.contains("WRNG") && !ncSeen.contains("Think of paint"))
 
         // The game log keeps every code, answer and hint, and a restart rebuilds it from the journal.
-        let log = try #require(host.core.room.game?.gameLog)
+        let log = try #require(host.core.room.game?.record.log)
         let rows = HuntHost.entry.logRows(log)
         #expect(rows.first == ["hunt time", "ms", "team", "station", "what", "typed", "penalty ms"])
         #expect(rows.dropFirst().map { $0[4] } == ["wrong code", "checked in", "hint", "wrong", "right"], "\(rows)")
@@ -190,7 +190,7 @@ struct OutsiderHuntOrganiserTests {
         host.core.storage.syncJournal()
         let replayed = try JournalReplay.load(path: host.core.storage.journalPath)
         let restored = try #require(replayed.game)
-        #expect(HuntHost.entry.logRows(restored.gameLog) == rows)
+        #expect(HuntHost.entry.logRows(restored.record.log) == rows)
 
         // An operator who was not there is briefed on where every team is, codes and answers included.
         ann.send(["type": "checkin", "code": "DESK"])

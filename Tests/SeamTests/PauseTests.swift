@@ -33,14 +33,14 @@ struct PauseTests {
         #expect(host.console("start \(start)").first?.hasPrefix("Started") == true, "start \(start)")
         host.advance(by: 1_000)
         let game = try #require(host.core.room.game, "the game of `start \(start)` runs")
-        let remaining = game.nextDeadline.map { $0.milliseconds - host.now }
+        let remaining = game.status.nextDeadline.map { $0.milliseconds - host.now }
 
         #expect(host.console("pause").first?.hasPrefix("Paused") == true)
-        #expect(game.isPaused)
-        #expect(game.nextDeadline == nil, "no deadline is pending while paused")
+        #expect(game.status.isPaused)
+        #expect(game.status.nextDeadline == nil, "no deadline is pending while paused")
         board.update()
         #expect(board.state.isPaused, "the board shows PAUSED")
-        let pausedAt = try #require(game.pausedAt)
+        let pausedAt = try #require(game.status.pausedAt)
         #expect(board.state.pausedAtHost == pausedAt.milliseconds, "the board froze its clocks where the host did")
         let frozen = board.screen()
         let received = board.connection.received.count
@@ -50,8 +50,8 @@ struct PauseTests {
             host.advance(by: 40_000)
             for connection in [ann.connection, board.connection] + others { connection.send(["type": "pong"]) }
         }
-        #expect(!game.isFinished, "no clock ran out during the pause")
-        #expect(game.isPaused)
+        #expect(!game.status.isFinished, "no clock ran out during the pause")
+        #expect(game.status.isPaused)
         board.update()
         #expect(Self.gameMessages(board.connection, since: received) == [], "nothing happened during the pause")
         #expect(board.screen() == frozen, "the board's clocks stood still:\n\(difference(board.screen(), frozen))")
@@ -61,8 +61,9 @@ struct PauseTests {
 
         let beforeContinue = board.connection.received.count
         host.console("continue")
-        #expect(!game.isPaused)
-        #expect(game.nextDeadline.map { $0.milliseconds - host.now } == remaining, "every clock has its time back")
+        #expect(!game.status.isPaused)
+        #expect(
+            game.status.nextDeadline.map { $0.milliseconds - host.now } == remaining, "every clock has its time back")
         board.update()
         #expect(!board.state.isPaused, "the board's PAUSED ends with the continue")
         #expect(Self.gameMessages(board.connection, since: beforeContinue).contains("resumed"))

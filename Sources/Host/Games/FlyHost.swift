@@ -421,7 +421,7 @@ final class FlyHost: GameAdapter {
         return messages
     }
 
-    var scores: (any HostMessage)? {
+    var scores: any HostMessage {
         FlyWire.Scores(
             final: game.phase == .finished, ranking: FlyHost.standings(game.standings),
             teams: FlyHost.teams(game.teamStandings))
@@ -488,6 +488,9 @@ final class FlyHost: GameAdapter {
         return rows
     }
 }
+
+/// What FlyHost does beyond the core every game has.
+extension FlyHost: RosterAware, OperatorNotes, KeepsScore {}
 
 extension FlyWire: HostedWire {
     static var hostEntry: ModeEntry { FlyHost.entry }

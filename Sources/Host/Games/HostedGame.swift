@@ -160,89 +160,167 @@ struct GameContext {
     var played: Set<String> = []
 }
 
-/// A running game as the room drives it, whatever the mode.
-///
-/// Modes do not implement this directly: they conform to `GameAdapter`, whose extension supplies everything
-/// the modes share (decoding actions, journaling, steering, ticking, replay).
-protocol HostedGame: AnyObject {
-    /// The mode's registry entry.
-    var mode: ModeEntry { get }
-    /// When the game next wants `tick`.
-    var nextDeadline: Instant? { get }
+/// What the room reads of a running game between turns, straight from its rules (cheap: read every loop turn).
+struct GameStatus: Equatable {
     /// Whether the game is over (the room then writes its log and returns to the lobby).
-    var isFinished: Bool { get }
+    var isFinished: Bool
+    /// When the game next wants `tick`.
+    var nextDeadline: Instant?
+    /// When the game's clocks stopped, while the operator has it paused (a joiner's catch-up ends with `paused`).
+    var pausedAt: Instant?
+
+    /// Whether the operator paused the game (it waits for `continue`).
+    var isPaused: Bool { pausedAt != nil }
+}
+
+/// What the host keeps of a game: how to recreate it, its readable log, and the content it has shown.
+struct GameRecord {
+    /// The record that, with the journaled events, recreates the game.
+    var start: JSONValue
+    /// The readable record of the game, for the game log.
+    var log: JSONValue
+    /// The content this game has shown so far (question texts, puzzles…, as keys), so later games tonight avoid it.
+    var playedContent: [String]
+}
+
+/// What the operator asks of a game: `next`, `pause`, `continue`, `end`, or one of the mode's own commands.
+enum OperatorOrder {
+    /// A command every mode takes (pause and continue are handled once, for every mode alike).
+    case steering(Steering)
+    /// One of the mode's own operator commands (a quizmaster's verdict), as sent.
+    case command(PlayRequest)
+}
+
+/// A running game as the room drives it, whatever the mode: a small core every game has. What only some modes do
+/// is opt-in, each a capability protocol the room asks for with `as?`: `RosterAware` (players joining, leaving
+/// and away mid-game), `TypedLines` (a typed line is an answer), `OperatorNotes` (a prompt, a briefing, a note
+/// at the start), `KeepsScore`, `KeepsRecords` (what outlives the game), `GrantsPermissions`, `GuardsSecrets`,
+/// `ContextualCommands` (typed commands that read differently as the game goes).
+///
+/// Modes do not implement this directly: they conform to `GameAdapter`, whose extension supplies everything the
+/// modes share (decoding actions, journaling, steering, pause, ticking, replay).
+protocol HostedGame: AnyObject {
+    /// The mode's registry entry (its names, help, and how it reads typed lines).
+    var mode: ModeEntry { get }
+    /// Whether it is over, when it next wants `tick`, whether it is paused.
+    var status: GameStatus { get }
     /// One line for the operator's status view.
     var statusLine: String { get }
-    /// The record that, with the journaled events, recreates the game.
-    var startRecord: JSONValue { get }
-    /// The current standings, if the game keeps score.
-    var scores: (any HostMessage)? { get }
-    /// The readable record of the game, for the game log.
-    var gameLog: JSONValue { get }
-    /// The content this game has shown so far (question texts, puzzles…, as keys), so later games tonight avoid it.
-    var playedContent: [String] { get }
-    /// Something the operator should know about the start ("3 questions had to repeat"), if anything.
-    var startNote: String? { get }
+    /// What the host keeps of the game.
+    var record: GameRecord { get }
 
     /// Announces the start.
     func start(at now: Instant) -> Step
     /// Applies a player's action.
     func perform(_ request: PlayRequest, context: PlayContext) throws(RuleError) -> Step
-    /// Applies the operator's `next`, `pause`, `continue` or `end` (announcing `paused` and `resumed` for every
-    /// mode alike).
-    func steer(_ command: Steering, at now: Instant) throws(RuleError) -> Step
-    /// Applies one of the mode's own operator commands (a quizmaster's verdict).
-    func command(_ request: PlayRequest, at now: Instant) throws(RuleError) -> Step
-    /// Reads one of the mode's operator commands typed on the console (`accept Red`).
-    func parseCommand(text line: String) -> TextAction<PlayRequest>?
-    /// What the game waits for the operator to type, when it waits for them ("next", "accept Red or reject Red").
-    var operatorPrompt: String? { get }
-    /// Whether the operator paused the game (it waits for `continue`).
-    var isPaused: Bool { get }
-    /// When the game's clocks stopped, while paused (a joiner's catch-up ends with `paused` at this instant).
-    var pausedAt: Instant? { get }
-    /// The feed lines that bring an operator who was not there up to date (a late admin client, the console
-    /// after a restart): the open question with its answer, what was typed, what waits for a verdict.
-    var operatorBriefing: [String] { get }
+    /// Applies the operator's order (announcing `paused` and `resumed` for every mode alike).
+    func steer(_ order: OperatorOrder, at now: Instant) throws(RuleError) -> Step
     /// Advances clocks.
     func tick(at now: Instant) -> Step
-    /// A player joined the room mid-game.
+    /// The messages that bring a (re)joining connection up to date, as that viewer may see it.
+    func snapshot(for viewer: Viewer, at now: Instant) -> [any HostMessage]
+    /// Re-applies a journaled event (effects discarded).
+    func replay(_ event: JSONValue, at now: Instant) throws
+}
+
+/// A game whose roster changes while it runs: players join mid-game, are removed, or drop and come back. A game
+/// without it plays with the room as it was at the start.
+protocol RosterAware: HostedGame {
+    /// A player joined the room mid-game (or came back).
     func playerJoined(_ player: Player, at now: Instant) -> Step
-    /// Whether `player` already plays in this game (their team does): a locked room holds back only newcomers
-    /// the game does not include.
-    func includes(_ player: Player) -> Bool
     /// A player was removed from the room (kicked or expired).
     func playerRemoved(_ player: Player, at now: Instant) -> Step
     /// A player's connection dropped: they keep their place and may come back (then `playerJoined` again), but a
     /// game that waits for everyone need not wait for them.
     func playerAway(_ player: Player, at now: Instant) -> Step
-    /// The messages that bring a (re)joining connection up to date, as that viewer may see it.
-    func snapshot(for viewer: Viewer, at now: Instant) -> [any HostMessage]
-    /// Re-applies a journaled event (effects discarded).
-    func replay(_ event: JSONValue, at now: Instant) throws
-    /// Reads one of the mode's text-mode commands (`b`, `pick b01`); nil when the line is none of them.
+    /// Whether `player` already plays in this game (their team does): a locked room holds back only newcomers
+    /// the game does not include.
+    func includes(_ player: Player) -> Bool
+}
+
+extension RosterAware {
+    func playerAway(_ player: Player, at now: Instant) -> Step { Step() }
+    func includes(_ player: Player) -> Bool { false }
+}
+
+/// A game whose typed commands read differently as it goes (a bare `2` is a card in the race, a cell in bingo).
+protocol ContextualCommands: HostedGame {
+    /// Reads one of the mode's text-mode commands as the game stands now; nil when the line is none of them.
     func parse(text line: String) -> TextAction<PlayRequest>?
+}
+
+extension HostedGame {
+    /// Reads a typed line as one of the game's text commands, as the game stands now.
+    func parseTyped(_ line: String) -> TextAction<PlayRequest>? {
+        if let contextual = self as? any ContextualCommands { return contextual.parse(text: line) }
+        return mode.parseText(line)
+    }
+}
+
+/// A game in which a typed line can be an answer (text mode): a word, a number, the Queen's order.
+protocol TypedLines: HostedGame {
+    /// Whether the game awaits a typed line from `player` now (their answer, pick or order): a text-mode line
+    /// is then that, and commands need a leading `/`.
+    func awaitsTypedLine(from player: Player) -> Bool
     /// What a typed line that is no command means for this player now (an answer on turn, the Queen's order).
     func interpretFreeText(_ text: String, from player: Player) -> PlayRequest?
     /// What to tell this player about a typed line that means nothing now, when the game knows better than
     /// "Unknown command" (a hunt team typing a bare code at its clue); nil for the generic answer.
     func helpForUnknownLine(_ text: String, from player: Player) -> String?
-    /// Whether the game awaits a typed line from `player` now (their answer, pick or order): a text-mode line
-    /// is then that, and commands need a leading `/`.
-    func awaitsTypedLine(from player: Player) -> Bool
-    /// Whether the game allows `player` something beyond playing.
-    func grants(_ permission: Permission, to player: Player) -> Bool
-    /// Whether `request` guesses at a secret (a hunt's check-in code): the host then limits wrong guesses per
-    /// connection and per address (`GuessLimits`), besides whatever the game limits per team.
-    func isGuess(_ request: PlayRequest) -> Bool
-    /// Writes what outlives the game besides its log (a hunt's hall of fame); called once, when it is over.
+}
+
+extension TypedLines {
+    func helpForUnknownLine(_ text: String, from player: Player) -> String? { nil }
+}
+
+/// A game that tells the operator more than its status line.
+protocol OperatorNotes: HostedGame {
+    /// What the game waits for the operator to type, when it waits for them ("next", "accept Red or reject Red").
+    var operatorPrompt: String? { get }
+    /// The feed lines that bring an operator who was not there up to date (a late admin client, the console
+    /// after a restart): the open question with its answer, what was typed, what waits for a verdict.
+    var operatorBriefing: [String] { get }
+    /// Something the operator should know about the start ("3 questions had to repeat"), if anything.
+    var startNote: String? { get }
+}
+
+extension OperatorNotes {
+    var operatorPrompt: String? { nil }
+    var operatorBriefing: [String] { [] }
+    var startNote: String? { nil }
+}
+
+/// A game with standings (`scores` answers with them; without, with the lobby).
+protocol KeepsScore: HostedGame {
+    /// The current standings.
+    var scores: any HostMessage { get }
+}
+
+/// A game that writes what outlives it besides its log (a hunt's hall of fame).
+protocol KeepsRecords: HostedGame {
+    /// Writes the records; called once, when the game is over.
     func keepRecords(in storage: Storage)
+}
+
+/// A game that may allow one of its players something beyond playing.
+protocol GrantsPermissions: HostedGame {
+    /// Whether the game allows `player` `permission`.
+    func grants(_ permission: Permission, to player: Player) -> Bool
+}
+
+/// A game with secrets players guess at (a hunt's check-in codes): the host then limits wrong guesses per
+/// connection and per address (`GuessLimits`), besides whatever the game limits per team.
+protocol GuardsSecrets: HostedGame {
+    /// Whether `request` guesses at a secret.
+    func isGuess(_ request: PlayRequest) -> Bool
 }
 
 /// A mode's host adapter: the mapping between its pure Rules value and its wire types.
 ///
 /// A mode writes how its actions become events (`perform`), how its effects become messages (`messages`) and
-/// what a late joiner sees (`snapshot`); the extension below does the rest the same way for every mode.
+/// what a late joiner sees (`snapshot`); the extension below does the rest the same way for every mode. What only
+/// some modes do, a mode adds by conforming to a capability (`RosterAware`, `TypedLines`, …) in an extension that
+/// names it.
 protocol GameAdapter: HostedGame {
     /// The mode's wire vocabulary.
     associatedtype Wire: GameWire
@@ -250,6 +328,16 @@ protocol GameAdapter: HostedGame {
     associatedtype Mode: SteeredMode
     /// The mode's current state.
     var game: Mode { get set }
+    /// Whether the game is over.
+    var isFinished: Bool { get }
+    /// When the game next wants `tick` (by default when its rules do).
+    var nextDeadline: Instant? { get }
+    /// The record that, with the journaled events, recreates the game.
+    var startRecord: JSONValue { get }
+    /// The readable record of the game, for the game log.
+    var gameLog: JSONValue { get }
+    /// The content this game has shown so far, as keys (none by default).
+    var playedContent: [String] { get }
     /// Applies one typed action.
     func perform(_ action: Wire.Action, context: PlayContext) throws(RuleError) -> Step
     /// Applies one of the mode's own operator commands.
@@ -259,7 +347,15 @@ protocol GameAdapter: HostedGame {
 }
 
 extension GameAdapter {
+    var status: GameStatus {
+        GameStatus(isFinished: isFinished, nextDeadline: nextDeadline, pausedAt: game.pausedAt)
+    }
+
     var nextDeadline: Instant? { game.nextDeadline }
+
+    var record: GameRecord { GameRecord(start: startRecord, log: gameLog, playedContent: playedContent) }
+
+    var playedContent: [String] { [] }
 
     /// Applies `event` to a copy and keeps it only when the mode accepts it; the step carries the event to journal.
     func apply(_ event: Mode.Event, at now: Instant) throws(RuleError) -> Step {
@@ -285,7 +381,15 @@ extension GameAdapter {
         return try perform(action, context: context)
     }
 
-    func steer(_ command: Steering, at now: Instant) throws(RuleError) -> Step {
+    func steer(_ order: OperatorOrder, at now: Instant) throws(RuleError) -> Step {
+        switch order {
+        case .steering(let command): return try steer(command, at: now)
+        case .command(let request): return try command(request, at: now)
+        }
+    }
+
+    /// Applies `next`, `pause`, `continue` or `end`; `paused` and `resumed` go out here, once for every mode.
+    private func steer(_ command: Steering, at now: Instant) throws(RuleError) -> Step {
         var step = try apply(Mode.Event.steer(command), at: now)
         switch command {
         case .pause:
@@ -298,7 +402,8 @@ extension GameAdapter {
         return step
     }
 
-    func command(_ request: PlayRequest, at now: Instant) throws(RuleError) -> Step {
+    /// Applies one of the mode's own operator commands, as sent.
+    private func command(_ request: PlayRequest, at now: Instant) throws(RuleError) -> Step {
         let command: Wire.Command
         do {
             command = try Wire.Command.decode(request)
@@ -307,32 +412,6 @@ extension GameAdapter {
         }
         return try perform(command: command, at: now)
     }
-
-    func parseCommand(text line: String) -> TextAction<PlayRequest>? {
-        switch Wire.Command.parse(text: line) {
-        case .action(let command)?: return .action(command.request)
-        case .usage(let usage)?: return .usage(usage)
-        case nil: return nil
-        }
-    }
-
-    var operatorPrompt: String? { nil }
-
-    func isGuess(_ request: PlayRequest) -> Bool { false }
-
-    var operatorBriefing: [String] { [] }
-
-    var isPaused: Bool { game.isPaused }
-
-    var pausedAt: Instant? { game.pausedAt }
-
-    func includes(_ player: Player) -> Bool { false }
-
-    func playerAway(_ player: Player, at now: Instant) -> Step { Step() }
-
-    var playedContent: [String] { [] }
-
-    var startNote: String? { nil }
 
     func tick(at now: Instant) -> Step { (try? apply(Mode.Event.tick, at: now)) ?? Step() }
 
@@ -344,24 +423,6 @@ extension GameAdapter {
             throw StorageError("the journal's \(Wire.title) event \(event) no longer applies: \(error.message)")
         }
     }
-
-    func parse(text line: String) -> TextAction<PlayRequest>? {
-        switch Wire.Action.parse(text: line) {
-        case .action(let action)?: return .action(action.request)
-        case .usage(let usage)?: return .usage(usage)
-        case nil: return nil
-        }
-    }
-
-    func interpretFreeText(_ text: String, from player: Player) -> PlayRequest? { nil }
-
-    func helpForUnknownLine(_ text: String, from player: Player) -> String? { nil }
-
-    func awaitsTypedLine(from player: Player) -> Bool { false }
-
-    func grants(_ permission: Permission, to player: Player) -> Bool { false }
-
-    func keepRecords(in storage: Storage) {}
 }
 
 extension GameAdapter where Wire.Command == NoCommands {
@@ -385,8 +446,10 @@ struct ModeEntry: Sendable {
     /// The mode's own operator command types (admin only), and their console help lines.
     var commandTypes: [String]
     var commandHelp: [String]
-    /// Whether a typed line is one of the mode's text commands.
-    var parsesText: @Sendable (String) -> Bool
+    /// Reads one of the mode's text-mode commands (`b`, `pick b01`); nil when the line is none of them.
+    var parseText: @Sendable (String) -> TextAction<PlayRequest>?
+    /// Reads one of the mode's operator commands typed on the console (`accept Red`); nil when it is none.
+    var parseCommand: @Sendable (String) -> TextAction<PlayRequest>?
     /// Creates a new game from a `start` request's options.
     var make: @Sendable (_ options: StartOptions, _ context: GameContext) throws(RuleError) -> any HostedGame
     /// Recreates a game from its journaled start record.
@@ -415,7 +478,8 @@ struct ModeEntry: Sendable {
         textHelp = Adapter.Wire.Action.textHelp
         commandTypes = Adapter.Wire.Command.types
         commandHelp = Adapter.Wire.Command.textHelp
-        parsesText = ModeEntry.recognizer(for: Adapter.Wire.Action.self)
+        parseText = ModeEntry.reader(for: Adapter.Wire.Action.self)
+        parseCommand = ModeEntry.reader(for: Adapter.Wire.Command.self)
         self.make = make
         self.restore = restore
         self.tools = tools
@@ -429,9 +493,19 @@ struct ModeEntry: Sendable {
             String.init)
     }
 
-    /// Whether a typed line is one of `Action`'s text commands.
-    private static func recognizer<Action: GameAction>(for action: Action.Type) -> @Sendable (String) -> Bool {
-        { Action.parse(text: $0) != nil }
+    /// Reads a typed line as one of `Action`'s text commands, as the request it sends.
+    private static func reader<Action: GameAction>(for action: Action.Type)
+        -> @Sendable (String) -> TextAction<
+            PlayRequest
+        >?
+    {
+        { line in
+            switch Action.parse(text: line) {
+            case .action(let action)?: .action(action.request)
+            case .usage(let usage)?: .usage(usage)
+            case nil: nil
+            }
+        }
     }
 }
 

@@ -521,7 +521,7 @@ final class HuntHost: GameAdapter {
         return Self.ranking(shown)
     }
 
-    var scores: (any HostMessage)? {
+    var scores: any HostMessage {
         HuntWire.Scores(final: game.phase == .finished, ranking: shownRanking)
     }
 
@@ -558,6 +558,9 @@ extension HuntWire.TeamProgress {
             finished: row.isFinished)
     }
 }
+
+/// What HuntHost does beyond the core every game has.
+extension HuntHost: RosterAware, TypedLines, OperatorNotes, KeepsScore, KeepsRecords, GuardsSecrets {}
 
 extension HuntWire: HostedWire {
     static var hostEntry: ModeEntry { HuntHost.entry }

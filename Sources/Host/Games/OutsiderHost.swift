@@ -403,7 +403,7 @@ final class OutsiderHost: GameAdapter {
         return messages
     }
 
-    var scores: (any HostMessage)? {
+    var scores: any HostMessage {
         ShakyWire.Scores(final: game.phase == .finished, ranking: Self.standings(game.finalRanking ?? game.standings))
     }
 
@@ -414,6 +414,9 @@ final class OutsiderHost: GameAdapter {
         return (try? JSONCoding.encode(log)) ?? .null
     }
 }
+
+/// What OutsiderHost does beyond the core every game has.
+extension OutsiderHost: RosterAware, TypedLines, OperatorNotes, KeepsScore {}
 
 extension OutsiderWire: HostedWire {
     static var hostEntry: ModeEntry { OutsiderHost.entry }

@@ -296,7 +296,7 @@ final class QueenHost: GameAdapter {
     }
 
     /// The Queen's game keeps no points; the standings are the rounds each player has been Queen.
-    var scores: (any HostMessage)? {
+    var scores: any HostMessage {
         var reigns: [String: Int] = [:]
         for record in game.history { reigns[record.queen, default: 0] += 1 }
         return QueenWire.Scores(
@@ -328,6 +328,9 @@ final class QueenHost: GameAdapter {
         return (try? JSONCoding.encode(Log(players: record.players, rounds: rounds))) ?? .null
     }
 }
+
+/// What QueenHost does beyond the core every game has.
+extension QueenHost: RosterAware, TypedLines, OperatorNotes, KeepsScore, GrantsPermissions {}
 
 extension QueenWire: HostedWire {
     static var hostEntry: ModeEntry { QueenHost.entry }

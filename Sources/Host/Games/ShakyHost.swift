@@ -566,7 +566,7 @@ final class ShakyHost: GameAdapter {
         return messages
     }
 
-    var scores: (any HostMessage)? {
+    var scores: any HostMessage {
         ShakyWire.Scores(final: game.phase == .finished, ranking: ShakyHost.standings(game.standings))
     }
 
@@ -577,6 +577,9 @@ final class ShakyHost: GameAdapter {
         return (try? JSONCoding.encode(log)) ?? .null
     }
 }
+
+/// What ShakyHost does beyond the core every game has.
+extension ShakyHost: RosterAware, TypedLines, OperatorNotes, KeepsScore {}
 
 extension ShakyWire: HostedWire {
     static var hostEntry: ModeEntry { ShakyHost.entry }

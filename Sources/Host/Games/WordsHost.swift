@@ -390,7 +390,7 @@ final class WordsHost: GameAdapter {
         return messages
     }
 
-    var scores: (any HostMessage)? { WordsWire.Scores(final: game.isFinished, ranking: ranking) }
+    var scores: any HostMessage { WordsWire.Scores(final: game.isFinished, ranking: ranking) }
 
     /// The readable record of a game (games/*.json): the standings and every answer, for the teacher.
     struct Log: Codable {
@@ -436,6 +436,9 @@ final class WordsHost: GameAdapter {
         return (try? JSONCoding.encode(log)) ?? .null
     }
 }
+
+/// What WordsHost does beyond the core every game has.
+extension WordsHost: RosterAware, KeepsScore, ContextualCommands {}
 
 extension WordsWire: HostedWire {
     static var hostEntry: ModeEntry { WordsHost.entry }

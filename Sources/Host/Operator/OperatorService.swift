@@ -79,9 +79,9 @@ final class OperatorService {
         case .status:
             answer(target, statusReport)
         case .scores:
-            answer(target, room.game?.scores ?? room.lobby())
+            answer(target, (room.game as? any KeepsScore)?.scores ?? room.lobby())
         case .start(let name, let fields):
-            if let game = room.game, !game.isFinished {
+            if let game = room.game, !game.status.isFinished {
                 return refuse(target, .gameRunning, "A game of \(game.mode.title) is running; type end first.")
             }
             let context = GameContext(
@@ -96,7 +96,7 @@ final class OperatorService {
                 return refuse(target, error.code, error.message)
             }
             // The `ok` goes before the game's first broadcasts.
-            let notes = [game.startNote, ignored.map { "Ignored: " + $0 }].compactMap { $0 }
+            let notes = [(game as? any OperatorNotes)?.startNote, ignored.map { "Ignored: " + $0 }].compactMap { $0 }
             okay(target, (["Started \(game.mode.title)."] + notes).joined(separator: " "))
             room.begin(game, at: now)
         case .next, .pause, .resume, .end:
@@ -109,7 +109,7 @@ final class OperatorService {
                 default: .end
                 }
             do {
-                let step = try game.steer(command, at: now)
+                let step = try game.steer(.steering(command), at: now)
                 switch command {
                 case .next: okay(target, "Moving on.")
                 case .pause: okay(target, "Paused: every clock stands still until you type continue.")

@@ -66,11 +66,11 @@ final class GameRoom {
         journal(.join(player))
         log.info("\(player.name) joined team \(player.team).")
         if let game {
-            if isLocked, !game.includes(player) {
+            if isLocked, (game as? any RosterAware)?.includes(player) != true {
                 heldForNextGame.insert(player.id)
                 deliverLater.append(
                     (player.id, Notice("The game has started and the room is locked: you play in the next game.")))
-            } else {
+            } else if let game = game as? any RosterAware {
                 apply(game.playerJoined(player, at: now), at: now)
             }
         }
@@ -80,7 +80,7 @@ final class GameRoom {
 
     /// A player came back (resumed): a game that left them out when they were away deals them in from now on.
     func playerReturned(_ player: Player, at now: Instant) {
-        guard let game, !heldForNextGame.contains(player.id) else { return }
+        guard let game = game as? any RosterAware, !heldForNextGame.contains(player.id) else { return }
         apply(game.playerJoined(player, at: now), at: now)
     }
 
@@ -92,7 +92,9 @@ final class GameRoom {
     func setConnected(_ playerID: String, _ isConnected: Bool, at now: Instant) {
         room.setConnected(playerID, isConnected, at: now.milliseconds)
         lobbyChanged(team: room.player(id: playerID)?.team)
-        if !isConnected, let game, !heldForNextGame.contains(playerID), let player = room.player(id: playerID) {
+        if !isConnected, let game = game as? any RosterAware, !heldForNextGame.contains(playerID),
+            let player = room.player(id: playerID)
+        {
             apply(game.playerAway(player, at: now), at: now)
         }
     }
@@ -103,7 +105,7 @@ final class GameRoom {
         journal(.leave(playerID: player.id))
         if let session = sessions.session(ofPlayer: player.id) { sessions.close(session, reason: reason) }
         log.info("\(player.name) (\(player.team)) left the room: \(reason).")
-        if let game { apply(game.playerRemoved(player, at: now), at: now) }
+        if let game = game as? any RosterAware { apply(game.playerRemoved(player, at: now), at: now) }
         lobbyChanged(team: player.team)
     }
 
@@ -120,7 +122,7 @@ final class GameRoom {
     /// After a restart every player is away until they come back: the running game hears so at `now`, as for a
     /// drop, so that it waits only for the players who return.
     func noteEveryoneAway(at now: Instant) {
-        guard let game else { return }
+        guard let game = game as? any RosterAware else { return }
         for player in room.players where !player.isConnected && !heldForNextGame.contains(player.id) {
             apply(game.playerAway(player, at: now), at: now)
         }
@@ -192,7 +194,7 @@ final class GameRoom {
 
     /// Starts `newGame` (made by the catalog from a `start` request): journals its start record and announces it.
     func begin(_ newGame: any HostedGame, at now: Instant) {
-        journal(.start(game: newGame.mode.name, record: newGame.startRecord, at: now.milliseconds))
+        journal(.start(game: newGame.mode.name, record: newGame.record.start, at: now.milliseconds))
         heldForNextGame = []
         endGameStates()
         game = newGame
@@ -241,16 +243,17 @@ final class GameRoom {
 
     /// Lets the game's clocks run.
     func tick(at now: Instant) {
-        guard let game, let deadline = game.nextDeadline, deadline <= now else { return }
+        guard let game, let deadline = game.status.nextDeadline, deadline <= now else { return }
         apply(game.tick(at: now), at: now)
     }
 
     /// When the game ended: writes its log, journals the end and returns the room to the lobby.
     private func finishIfOver() {
-        guard let game, game.isFinished else { return }
-        played.formUnion(game.playedContent)  // what was shown, so tonight's later games avoid it
-        storage.saveGameLog(game.gameLog, name: game.mode.name, log: log)
-        game.keepRecords(in: storage)
+        guard let game, game.status.isFinished else { return }
+        let record = game.record
+        played.formUnion(record.playedContent)  // what was shown, so tonight's later games avoid it
+        storage.saveGameLog(record.log, name: game.mode.name, log: log)
+        (game as? any KeepsRecords)?.keepRecords(in: storage)
         journal(.gameEnd)
         endGameStates()
         log.info("Game over: \(game.mode.title).")
@@ -520,9 +523,9 @@ final class GameRoom {
                     sessions.send(message, to: session)
                 }
             }
-            if let pausedAt = game.pausedAt { sessions.send(Paused(at: pausedAt.milliseconds), to: session) }
-            if viewer.role == .admin, self.game != nil {
-                for line in game.operatorBriefing { sessions.send(FeedLine(line), to: session) }
+            if let pausedAt = game.status.pausedAt { sessions.send(Paused(at: pausedAt.milliseconds), to: session) }
+            if viewer.role == .admin, self.game != nil, let notes = game as? any OperatorNotes {
+                for line in notes.operatorBriefing { sessions.send(FeedLine(line), to: session) }
             }
         }
     }
@@ -542,7 +545,9 @@ final class GameRoom {
         let people = room.players.count
         let boards = sessions.joined.filter { $0.role == .board }.count
         let gamePart = game.map { $0.statusLine } ?? "lobby, no game running"
-        let prompt = game.flatMap { $0.isPaused ? "continue (the game is paused)" : $0.operatorPrompt }
+        let prompt = game.flatMap {
+            $0.status.isPaused ? "continue (the game is paused)" : ($0 as? any OperatorNotes)?.operatorPrompt
+        }
         let waiting = prompt.map { "WAITING FOR YOU: type \($0) · " } ?? ""
         let locked = isLocked ? " · locked" : ""
         // The phase first: a narrow terminal cuts the player list, not what the game is doing.

@@ -94,7 +94,7 @@ enum JournalReplay {
                 if playersByID[player.id] == nil {
                     order.append(player.id)
                     // A newcomer to a locked room's running game waits for the next one, as it did live.
-                    if state.isLocked, let game = state.game, !game.includes(player) {
+                    if state.isLocked, let game = state.game, (game as? any RosterAware)?.includes(player) != true {
                         state.heldForNextGame.insert(player.id)
                     }
                 }
@@ -109,7 +109,7 @@ enum JournalReplay {
                 guard let game = state.game else { continue }
                 try game.replay(event, at: Instant(milliseconds: at))
             case .gameEnd:
-                if let game = state.game { state.played.formUnion(game.playedContent) }
+                if let game = state.game { state.played.formUnion(game.record.playedContent) }
                 state.game = nil
             case .ban(let name, let address):
                 state.bans[name] = address ?? ""
@@ -128,7 +128,7 @@ enum JournalReplay {
             player.disconnectedAt = state.lastClock
             return player
         }
-        if let game = state.game, game.isFinished { state.game = nil }
+        if let game = state.game, game.status.isFinished { state.game = nil }
         return state
     }
 }

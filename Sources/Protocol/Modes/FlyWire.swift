@@ -852,7 +852,6 @@ extension FlyWire.Intro: KeptList {
     /// `Dan and Eve join the game (5 players).` Nobody leaves a game's roster (a player removed from the room stops
     /// throwing but keeps their points).
     public static func line(for items: [FlyWire.Entrant], count: Int, reader: Perspective) -> String? {
-        guard !items.isEmpty else { return nil }
         let names = items.map { reader.name == $0.name ? "You" : $0.name }
         let verb = names == ["You"] || names.count > 1 ? "join" : "joins"
         return "\(Wording.list(names)) \(verb) the game (\(Wording.count(count, "player")))."

@@ -568,7 +568,6 @@ extension HuntWire.Progress: KeptList {
 
     /// `Progress: Red 2/5 (+0:30)`. No team leaves a hunt.
     public static func line(for items: [HuntWire.TeamProgress], count: Int, reader: Perspective) -> String? {
-        guard !items.isEmpty else { return nil }
-        return "Progress: " + items.map(\.summary).joined(separator: " · ")
+        "Progress: " + items.map(\.summary).joined(separator: " · ")
     }
 }

@@ -423,7 +423,6 @@ extension OutsiderWire.LockedIn: KeptList {
 
     /// `Blue locked in (2nd). Green locked in (3rd).` A lock-in is final: no team leaves the list of its round.
     public static func line(for items: [OutsiderWire.LockIn], count: Int, reader: Perspective) -> String? {
-        guard !items.isEmpty else { return nil }
-        return items.map { $0.line(for: reader) }.joined(separator: " ")
+        items.map { $0.line(for: reader) }.joined(separator: " ")
     }
 }

@@ -854,7 +854,6 @@ extension WordsWire.Intro: KeptList {
     /// `Team Gold joins the game (3 teams).` A team stays in the game once in it (its players may leave; its
     /// progress stays on the standings).
     public static func line(for items: [WordsWire.Entrant], count: Int, reader: Perspective) -> String? {
-        guard !items.isEmpty else { return nil }
         return (items.count > 1 ? "Teams \(Wording.list(items.map(\.team))) join" : "Team \(items[0].team) joins")
             + " the game (\(Wording.count(count, "team")))."
     }

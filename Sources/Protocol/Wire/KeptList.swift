@@ -19,7 +19,8 @@ public protocol KeptListWording: Sendable {
     static var deltaType: String { get }
     /// The wire key of the delta's items (`players`, `teams`).
     static var deltaItemsKey: String { get }
-    /// The line a person reads for a delta that brings `items`, with `count` items in the list after it.
+    /// The line a person reads for a delta that brings `items` (never empty), with `count` items in the list after
+    /// it.
     static func line(for items: [Item], count: Int, reader: Perspective) -> String?
 }
 
@@ -62,7 +63,7 @@ public struct KeptListDelta<State: KeptListWording>: StateDelta {
 
     /// The list's own line for these items (`Dan joins the game (5 players).`).
     public func line(for reader: Perspective) -> String? {
-        State.line(for: items, count: count, reader: reader)
+        items.isEmpty ? nil : State.line(for: items, count: count, reader: reader)
     }
 
     private struct Key: CodingKey {
