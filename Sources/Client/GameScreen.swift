@@ -95,15 +95,7 @@ struct ScreenCatalog: Sendable {
     let screens: [any GameScreen.Type]
 
     /// Every mode this build of the client shows: `GameModes.wires`, each through its `ShownWire` conformance.
-    static let standard = ScreenCatalog.checked(GameModes.wires)
-
-    /// The catalog of `wires` as the client shows them; a wire that no screen file makes a `ShownWire` stops the
-    /// client saying what to add.
-    static func checked(_ wires: [any GameWire.Type]) -> ScreenCatalog {
-        let (catalog, problems) = built(from: wires)
-        precondition(problems.isEmpty, "The client's game screens are incomplete:\n" + problems.joined(separator: "\n"))
-        return catalog
-    }
+    static let standard = GameModes.complete(built(from: GameModes.wires), "client's game screens")
 
     /// The catalog of `wires` and what is wrong with it (empty when nothing is).
     static func built(from wires: [any GameWire.Type]) -> (catalog: ScreenCatalog, problems: [String]) {

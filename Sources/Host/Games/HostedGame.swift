@@ -521,15 +521,7 @@ struct ModeCatalog: Sendable {
     let entries: [ModeEntry]
 
     /// Every mode this build of the host plays: `GameModes.wires`, each through its `HostedWire` conformance.
-    static let standard = ModeCatalog.checked(GameModes.wires)
-
-    /// The catalog of `wires` as the host plays them; a wire that no host adapter file makes a `HostedWire` stops
-    /// the host saying what to add.
-    static func checked(_ wires: [any GameWire.Type]) -> ModeCatalog {
-        let (catalog, problems) = built(from: wires)
-        precondition(problems.isEmpty, "The host's modes are incomplete:\n" + problems.joined(separator: "\n"))
-        return catalog
-    }
+    static let standard = GameModes.complete(built(from: GameModes.wires), "host's modes")
 
     /// The catalog of `wires` and what is wrong with it (empty when nothing is).
     static func built(from wires: [any GameWire.Type]) -> (catalog: ModeCatalog, problems: [String]) {

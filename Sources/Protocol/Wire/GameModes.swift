@@ -27,6 +27,13 @@ public enum GameModes {
         return rules
     }
 
+    /// The catalog one side `built`, when nothing is wrong with it; otherwise the program stops, saying what the
+    /// side (`what`: "host's modes") lacks and which file to add, before anyone can start a game it cannot play.
+    public static func complete<Catalog>(_ built: (catalog: Catalog, problems: [String]), _ what: String) -> Catalog {
+        precondition(built.problems.isEmpty, "The \(what) are incomplete:\n" + built.problems.joined(separator: "\n"))
+        return built.catalog
+    }
+
     /// What is wrong with a set of modes as one side registered them, in sentences that name the mode and the fix;
     /// empty when nothing is.
     ///
