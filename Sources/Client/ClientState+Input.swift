@@ -26,7 +26,7 @@ extension ClientState {
     mutating func handle(line: String, at now: Int64) -> [ClientAction] {
         let trimmed = line.trimmingCharacters(in: .whitespacesAndNewlines)
         if trimmed.hasPrefix("/") { return perform(commandLine: String(trimmed.dropFirst()), at: now) }
-        if let game, game.awaitsTypedLine(self) {
+        if let game = game as? any AwaitsTypedLines, game.awaitsTypedLine(self) {
             return trimmed.isEmpty ? [] : game.awaited(line: trimmed, state: self, at: now)
         }
         return perform(commandLine: line, at: now)
@@ -144,7 +144,7 @@ extension ClientState {
         case .tab:
             if case .prompt(var prompt) = ui.mode {
                 prompt.flag.toggle()
-                ui.mode = .prompt(game?.retitled(prompt) ?? prompt)
+                ui.mode = .prompt((game as? any OpensPrompts)?.retitled(prompt) ?? prompt)
             }
         case .enter:
             let text = ui.text.trimmingCharacters(in: .whitespaces)
@@ -154,11 +154,11 @@ extension ClientState {
             switch mode {
             case .command: return perform(commandLine: text, at: now)
             case .prompt(let prompt):
-                if game?.keepsOpen(prompt) == true, !text.isEmpty {
+                if (game as? any OpensPrompts)?.keepsOpen(prompt) == true, !text.isEmpty {
                     ui.mode = mode  // stays until the game answers: a refused order is still there to mend
                     ui.text = text
                 }
-                return game?.submit(prompt, text: text, state: self) ?? []
+                return (game as? any OpensPrompts)?.submit(prompt, text: text, state: self) ?? []
             case .none: return []
             }
         default:

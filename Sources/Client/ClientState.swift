@@ -372,7 +372,7 @@ struct ClientState: Equatable, Sendable {
         case .library(let listing):
             library = listing.commands
             ui.selection = 0
-            if !(game?.usesLibrary(self) ?? false) {
+            if !((game as? any ShowsLibrary)?.usesLibrary(self) ?? false) {
                 ui.panelTitle = "Command library"
                 ui.panel = library.isEmpty ? ["No commands match."] : library.map { "\($0.id)  \($0.text)" }
             }

@@ -15,36 +15,56 @@ protocol GameScreen: Sendable, Equatable {
     var title: String { get }
     /// The body of the screen while this game runs.
     func rows(_ state: ClientState, width: Int, height: Int, now: Int64, letters: LetterStyle) -> [Row]
-    /// The footer's key hints for the player now; nil for the generic ones.
-    func keyHints(_ state: ClientState) -> String?
-    /// The footer's key hints at client time `now`: only what can be done now.
+    /// The footer's key hints for the player at client time `now` (only what can be done now); nil for the
+    /// generic ones.
     func keyHints(_ state: ClientState, now: Int64) -> String?
-    /// An input row the game shows in the footer now (an answer being typed), if any.
-    func inputRow(_ state: ClientState) -> Row?
     /// Takes a key before the generic keys; nil when the key is not the game's.
     mutating func handle(_ key: Key, state: inout ClientState, at now: Int64) -> [ClientAction]?
     /// What a typed line (plain mode, the `:` line) that is no session command means now; nil when nothing.
     func interpret(line: String, state: ClientState, at now: Int64) -> [ClientAction]?
-    /// Sends the text of one of this game's prompts (Enter in the footer).
+    /// Where the game stands, as a short tag that changes when its phase does (a notice ends with its phase).
+    var phaseTag: String { get }
+    /// The line plain mode prints for one of the mode's messages, after the state took it in.
+    func line(for message: Wire.Message, in state: ClientState) -> String?
+    /// The help screen's lines for a player of this game.
+    static var keyHelp: [String] { get }
+}
+
+/// A screen that shows a line being typed in the footer (an answer, a code, a bingo cell).
+protocol ShowsInputRow: GameScreen {
+    /// The input row the game shows in the footer now, if any.
+    func inputRow(_ state: ClientState) -> Row?
+}
+
+/// A screen that opens footer prompts of its own (the Queen's order, a challenge's name): Enter sends their text.
+protocol OpensPrompts: GameScreen {
+    /// Sends the text of one of this game's prompts.
     func submit(_ prompt: Prompt, text: String, state: ClientState) -> [ClientAction]
     /// The prompt as it reads after Tab flipped its flag.
     func retitled(_ prompt: Prompt) -> Prompt
     /// Whether a prompt stays open with its text after Enter sent it, until the game answers (an order that may
     /// be refused stays there to be mended).
     func keepsOpen(_ prompt: Prompt) -> Bool
-    /// Where the game stands, as a short tag that changes when its phase does (a notice ends with its phase).
-    var phaseTag: String { get }
-    /// Whether the game awaits a typed line from this player now (an answer on turn, the Queen's pick or order):
-    /// a plain-mode line is then that, and commands need a leading `/`.
+}
+
+extension OpensPrompts {
+    func retitled(_ prompt: Prompt) -> Prompt { prompt }
+    func keepsOpen(_ prompt: Prompt) -> Bool { false }
+}
+
+/// A screen that, at times, takes every typed line as its input (plain mode): an answer on turn, the Queen's pick.
+protocol AwaitsTypedLines: GameScreen {
+    /// Whether the game awaits a typed line from this player now: a plain-mode line is then that, and commands
+    /// need a leading `/`.
     func awaitsTypedLine(_ state: ClientState) -> Bool
-    /// What a line typed while `awaitsTypedLine` does (plain mode).
+    /// What a line typed while `awaitsTypedLine` does.
     func awaited(line: String, state: ClientState, at now: Int64) -> [ClientAction]
-    /// Whether this game shows the library listing itself (so it is no panel).
+}
+
+/// A screen that shows the Queen's library listing itself at times (so it is no panel then).
+protocol ShowsLibrary: GameScreen {
+    /// Whether the game shows the library listing itself now.
     func usesLibrary(_ state: ClientState) -> Bool
-    /// The line plain mode prints for one of the mode's messages, after the state took it in.
-    func line(for message: Wire.Message, in state: ClientState) -> String?
-    /// The help screen's lines for a player of this game.
-    static var keyHelp: [String] { get }
 }
 
 extension GameScreen {
@@ -53,16 +73,8 @@ extension GameScreen {
     /// The mode's name for people.
     var gameTitle: String { Wire.title }
 
-    func keyHints(_ state: ClientState) -> String? { nil }
-    func keyHints(_ state: ClientState, now: Int64) -> String? { keyHints(state) }
-    func inputRow(_ state: ClientState) -> Row? { nil }
-    func submit(_ prompt: Prompt, text: String, state: ClientState) -> [ClientAction] { [] }
-    func retitled(_ prompt: Prompt) -> Prompt { prompt }
-    func keepsOpen(_ prompt: Prompt) -> Bool { false }
     var phaseTag: String { title }
-    func awaitsTypedLine(_ state: ClientState) -> Bool { false }
-    func awaited(line: String, state: ClientState, at now: Int64) -> [ClientAction] { [] }
-    func usesLibrary(_ state: ClientState) -> Bool { false }
+    func keyHints(_ state: ClientState, now: Int64) -> String? { nil }
     func line(for message: Wire.Message, in state: ClientState) -> String? { message.line(for: state.perspective) }
 
     /// Takes in a wire object of this mode; nil when it is none of the mode's messages.

@@ -103,7 +103,7 @@ enum ScreenRenderer {
                 Span(" " + prompt.label, .bold), Span(state.ui.text), Span("█", .dim), Span(prompt.hint, .dim),
             ])
         case .none:
-            if let row = state.game?.inputRow(state) { rows.append(row) }
+            if let row = (state.game as? any ShowsInputRow)?.inputRow(state) { rows.append(row) }
         }
         rows.append(spread(Span(" " + keyHints(state, now: now), .dim), linkSpan(state, now: now), width: width))
         return rows

@@ -29,7 +29,7 @@ struct KeySafetyTests {
         #expect(actions.isEmpty, "no key of an answer fires: not the space, not the s")
         #expect(state.ui.answer == "napoleon bonaparte is")
         #expect(state.ui.confirmation == nil)
-        let row = try #require(state.game?.inputRow(state))
+        let row = try #require((state.game as? any ShowsInputRow)?.inputRow(state))
         #expect(row.map(\.text).joined().contains("Draft answer › napoleon bonaparte is"))
 
         // Enter with a draft buzzes and keeps the draft for the turn.

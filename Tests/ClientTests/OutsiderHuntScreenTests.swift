@@ -201,7 +201,7 @@ struct OutsiderHuntScreenTests {
         #expect(answer["type"] == "answer" && answer["text"] == "pencil")
         // Plain mode at a question: every line is the answer (a number too), but `hint`, `checkin …` and `/…`.
         var plain = Self.hunt([ModeFixtures.question])
-        #expect(plain.game?.awaitsTypedLine(plain) == true)
+        #expect((plain.game as? any AwaitsTypedLines)?.awaitsTypedLine(plain) == true)
         #expect(plain.handle(line: "checkin K7QX", at: 11_300).compactMap(sent).first?["code"] == "K7QX")
         #expect(plain.handle(line: "a pen", at: 11_400).compactMap(sent).first?["text"] == "a pen")
         #expect(plain.handle(line: "4", at: 11_450).compactMap(sent).first?["text"] == "4")
@@ -211,7 +211,7 @@ struct OutsiderHuntScreenTests {
         #expect(plain.handle(line: "graphite stick", at: 11_500).compactMap(sent).first?["text"] == "graphite stick")
         // Following a clue, commands work without the slash.
         var walking = Self.hunt([ModeFixtures.clue])
-        #expect(walking.game?.awaitsTypedLine(walking) == false)
+        #expect((walking.game as? any AwaitsTypedLines)?.awaitsTypedLine(walking) == false)
         #expect(walking.handle(line: "scores", at: 11_600).compactMap(sent).first?["type"] == "scores")
     }
 

@@ -161,19 +161,17 @@ enum CoinWire: GameWire {
         }
     }
 
-    enum Message: MessageFamily {
+    enum Message: DecodedFamily {
         case intro(Intro)
         case round(Round)
         case called(Called)
         case flipped(Flipped)
         case over(Over)
 
-        private static let decoder = FamilyDecoder<Message>([
+        static let decoder = FamilyDecoder<Message>([
             member(Intro.self, Message.intro), member(Round.self, Message.round), member(Called.self, Message.called),
             member(Flipped.self, Message.flipped), member(Over.self, Message.over),
         ])
-        static var types: [String] { decoder.types }
-        static func decode(_ object: JSONObject) -> Message? { decoder.decode(object) }
         var message: any HostMessage {
             switch self {
             case .intro(let message): message

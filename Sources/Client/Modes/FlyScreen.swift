@@ -366,7 +366,7 @@ struct FlyView: GameScreen {
         }
     }
 
-    func keyHints(_ state: ClientState) -> String? {
+    func keyHints(_ state: ClientState, now: Int64) -> String? {
         guard state.role == .player, phase != .finished else { return nil }
         if isMyPhoneUp(state) { return "Space or c CATCH · l leaderboard · ? help" }
         if mayThrow(state) {
@@ -593,6 +593,9 @@ struct FlyView: GameScreen {
         return rows
     }
 }
+
+/// What FlyView does beyond the core every game screen has.
+extension FlyView: OpensPrompts {}
 
 extension FlyWire: ShownWire {
     static var screen: any GameScreen.Type { FlyView.self }

@@ -220,35 +220,23 @@ struct HuntView: GameScreen {
             default: return nil
             }
         }
-        switch key {
-        case .character(let character):
-            if state.ui.answer.isEmpty && (character == ":" || character == "?") { return nil }
-            if state.ui.answer.count < ClientState.inputLimit { state.ui.answer.append(character) }
-            return []
-        case .backspace:
-            if !state.ui.answer.isEmpty { state.ui.answer.removeLast() }
-            return []
-        case .escape, .control(0x15):
-            state.ui.answer = ""
-            return []
-        case .tab:
+        if key == .tab {
             if case .question = task { return hintConfirmation(key: key, state: &state, at: now) }
             state.setNotice("Hints are for a station's task: check in first.", isError: false, at: now)
             return []
-        case .enter:
-            let text = state.ui.answer.trimmingCharacters(in: .whitespaces)
-            guard !text.isEmpty else {
-                state.setNotice(
-                    task.isClue
-                        ? "Type the code posted at the station, then press Enter." : "Type your answer, then Enter.",
-                    isError: false, at: now)
-                return []
-            }
-            state.ui.answer = ""
-            return [.play(task.isClue ? HuntWire.Action.checkIn(text) : HuntWire.Action.answer(text))]
-        default:
-            return []
         }
+        switch state.editAnswerLine(key) {
+        case .submitted(let text):
+            return [.play(task.isClue ? HuntWire.Action.checkIn(text) : HuntWire.Action.answer(text))]
+        case .empty:
+            state.setNotice(
+                task.isClue
+                    ? "Type the code posted at the station, then press Enter." : "Type your answer, then Enter.",
+                isError: false, at: now)
+        case .notEditing: if case .character = key { return nil }  // `:` and `?` open the command line, help
+        case .edited: break
+        }
+        return []
     }
 
     func interpret(line: String, state: ClientState, at now: Int64) -> [ClientAction]? {
@@ -266,7 +254,7 @@ struct HuntView: GameScreen {
         }
     }
 
-    func keyHints(_ state: ClientState) -> String? {
+    func keyHints(_ state: ClientState, now: Int64) -> String? {
         guard state.role == .player, !isOver, let task else { return nil }
         switch task {
         case .clue: return "type the code posted at the station · Enter checks in · Esc clears · Ctrl-C leaves"
@@ -282,7 +270,7 @@ struct HuntView: GameScreen {
     func inputRow(_ state: ClientState) -> Row? {
         guard state.role == .player, !isOver, isTyping, let task else { return nil }
         let label = task.isClue ? " Code › " : " Your answer › "
-        return [Span(label, .colored(.green, bold: true)), Span(state.ui.answer, .bold), Span("█", .dim)]
+        return state.answerRow(label)
     }
 
     // MARK: Drawing
@@ -420,6 +408,9 @@ extension HuntView.Task {
         return false
     }
 }
+
+/// What HuntView does beyond the core every game screen has.
+extension HuntView: ShowsInputRow, AwaitsTypedLines {}
 
 extension HuntWire: ShownWire {
     static var screen: any GameScreen.Type { HuntView.self }

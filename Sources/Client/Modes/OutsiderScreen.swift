@@ -155,7 +155,7 @@ struct OutsiderView: GameScreen {
         }
     }
 
-    func keyHints(_ state: ClientState) -> String? {
+    func keyHints(_ state: ClientState, now: Int64) -> String? {
         guard state.role == .player, phase == .round else { return nil }
         guard let myPick else { return "[1]-[4] pick the odd one out (your pick is final) · [?] help · [q] quit" }
         return "your team picked \(myPick.choice) (\(myPick.word)) · waiting for the others · [?] help"
@@ -276,6 +276,9 @@ struct OutsiderView: GameScreen {
         return cells.map { [Span("   " + $0.0, $0.1)] }
     }
 }
+
+/// What OutsiderView does beyond the core every game screen has.
+extension OutsiderView: AwaitsTypedLines {}
 
 extension OutsiderWire: ShownWire {
     static var screen: any GameScreen.Type { OutsiderView.self }

@@ -448,6 +448,9 @@ extension ClientState {
     var isChoosingQueen: Bool { queen?.isChoosingQueen(self) ?? false }
 }
 
+/// What QueenView does beyond the core every game screen has.
+extension QueenView: OpensPrompts, AwaitsTypedLines, ShowsLibrary {}
+
 extension QueenWire: ShownWire {
     static var screen: any GameScreen.Type { QueenView.self }
 }

@@ -405,16 +405,6 @@ struct ShakyView: GameScreen {
     /// Edits the answer line on your team's turn; nil when the key is not for it.
     private func editAnswer(_ key: Key, state: inout ClientState, at now: Int64) -> [ClientAction]? {
         switch key {
-        case .character(let character):
-            if state.ui.answer.isEmpty && (character == ":" || character == "?") { return nil }
-            if state.ui.answer.count < ClientState.inputLimit { state.ui.answer.append(character) }
-            return []
-        case .backspace:
-            if !state.ui.answer.isEmpty { state.ui.answer.removeLast() }
-            return []
-        case .escape, .control(0x15):
-            state.ui.answer = ""
-            return []
         case .tab:
             if let why = whyNoShake(state) {
                 state.setNotice(why, isError: false, at: now)
@@ -422,15 +412,13 @@ struct ShakyView: GameScreen {
                 state.ui.confirmation = shakeConfirmation(key: .tab, typedSoFar: "")
             }
             return []
-        case .enter:
-            let text = state.ui.answer.trimmingCharacters(in: .whitespaces)
-            guard !text.isEmpty else {
-                state.setNotice("Type your answer, then press Enter.", isError: false, at: now)
-                return []
-            }
-            state.ui.answer = ""
-            return [.play(ShakyWire.Action.answer(text))]
         default:
+            switch state.editAnswerLine(key) {
+            case .submitted(let text): return [.play(ShakyWire.Action.answer(text))]
+            case .empty: state.setNotice("Type your answer, then press Enter.", isError: false, at: now)
+            case .notEditing: if case .character = key { return nil }  // `:` and `?` open the command line, help
+            case .edited: break
+            }
             return []
         }
     }
@@ -465,17 +453,12 @@ struct ShakyView: GameScreen {
 
     func inputRow(_ state: ClientState) -> Row? {
         if isMyTurn(state) {
-            return [
-                Span(" Your answer › ", .colored(.green, bold: true)), Span(state.ui.answer, .bold), Span("█", .dim),
-            ]
+            return state.answerRow(" Your answer › ")
         }
         guard state.role == .player, phase == .question, !state.ui.answer.isEmpty || place(state) != nil else {
             return nil
         }
-        return [
-            Span(" Draft answer › ", .bold), Span(state.ui.answer), Span("█", .dim),
-            Span("   sent with Enter on your turn", .dim),
-        ]
+        return state.answerRow(" Draft answer › ", isDraft: true) + [Span("   sent with Enter on your turn", .dim)]
     }
 
     // MARK: Drawing
@@ -624,6 +607,9 @@ extension ClientState {
     /// Whether it is this player's team's turn to answer (Shaky Words).
     var isMyTurn: Bool { shaky?.isMyTurn(self) ?? false }
 }
+
+/// What ShakyView does beyond the core every game screen has.
+extension ShakyView: ShowsInputRow, AwaitsTypedLines {}
 
 extension ShakyWire: ShownWire {
     static var screen: any GameScreen.Type { ShakyView.self }

@@ -209,7 +209,7 @@ struct WordsView: GameScreen {
         }
     }
 
-    func keyHints(_ state: ClientState) -> String? {
+    func keyHints(_ state: ClientState, now: Int64) -> String? {
         guard state.role == .player, !isOver, let team = myTeam(state), progress[team]?.place == nil else { return nil }
         switch exercise {
         case "bingo": return "a–d then 1–4 (or arrows, Enter) mark a cell · : command · ? help · q quit"
@@ -235,6 +235,9 @@ struct WordsView: GameScreen {
         WordsDrawing(view: self, state: state, width: width, now: now, letters: letters).rows()
     }
 }
+
+/// What WordsView does beyond the core every game screen has.
+extension WordsView: ShowsInputRow {}
 
 extension WordsWire: ShownWire {
     static var screen: any GameScreen.Type { WordsView.self }

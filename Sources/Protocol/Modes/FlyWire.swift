@@ -675,7 +675,7 @@ public enum FlyWire: GameWire {
     }
 
     /// Everything the host sends during Let Me Fly.
-    public enum Message: MessageFamily {
+    public enum Message: DecodedFamily {
         case intro(Intro)
         case introUpdate(IntroUpdate)
         case phones(Phones)
@@ -694,7 +694,8 @@ public enum FlyWire: GameWire {
         case resumed(Resumed)
         case catchCue(CatchCue)
 
-        private static let decoder = FamilyDecoder<Message>([
+        /// The family's table: one entry per message type.
+        public static let decoder = FamilyDecoder<Message>([
             member(Intro.self, Message.intro), member(IntroUpdate.self, Message.introUpdate),
             member(Phones.self, Message.phones),
             member(Picked.self, Message.picked), member(Round.self, Message.round),
@@ -705,10 +706,6 @@ public enum FlyWire: GameWire {
             member(Scores.self, Message.scores), member(Leaderboard.self, Message.leaderboard),
             member(Resumed.self, Message.resumed), member(CatchCue.self, Message.catchCue),
         ])
-
-        public static var types: [String] { decoder.types }
-
-        public static func decode(_ object: JSONObject) -> Message? { decoder.decode(object) }
 
         public var message: any HostMessage {
             switch self {

@@ -421,7 +421,7 @@ public enum HuntWire: GameWire {
     }
 
     /// Everything the host sends during a hunt.
-    public enum Message: MessageFamily {
+    public enum Message: DecodedFamily {
         case intro(Intro)
         case clue(Clue)
         case puzzle(OutsiderWire.Puzzle)
@@ -436,7 +436,8 @@ public enum HuntWire: GameWire {
         case scores(Scores)
         case resumed(Resumed)
 
-        private static let decoder = FamilyDecoder<Message>([
+        /// The family's table: one entry per message type.
+        public static let decoder = FamilyDecoder<Message>([
             member(Intro.self, Message.intro), member(Clue.self, Message.clue),
             member(OutsiderWire.Puzzle.self, Message.puzzle), member(Question.self, Message.question),
             member(Wrong.self, Message.wrong), member(Hint.self, Message.hint), member(Solved.self, Message.solved),
@@ -445,10 +446,6 @@ public enum HuntWire: GameWire {
             member(Scoreboard.self, Message.scoreboard), member(Scores.self, Message.scores),
             member(Resumed.self, Message.resumed),
         ])
-
-        public static var types: [String] { decoder.types }
-
-        public static func decode(_ object: JSONObject) -> Message? { decoder.decode(object) }
 
         public var message: any HostMessage {
             switch self {

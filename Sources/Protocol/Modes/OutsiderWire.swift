@@ -280,7 +280,7 @@ public enum OutsiderWire: GameWire {
     }
 
     /// Everything the host sends during Odd One Out.
-    public enum Message: MessageFamily {
+    public enum Message: DecodedFamily {
         case intro(Intro)
         case puzzle(Puzzle)
         case picked(Picked)
@@ -291,17 +291,14 @@ public enum OutsiderWire: GameWire {
         case scores(ShakyWire.Scores)
         case resumed(Resumed)
 
-        private static let decoder = FamilyDecoder<Message>([
+        /// The family's table: one entry per message type.
+        public static let decoder = FamilyDecoder<Message>([
             member(Intro.self, Message.intro), member(Puzzle.self, Message.puzzle), member(Picked.self, Message.picked),
             member(LockedIn.self, Message.lockedIn), member(LockedInUpdate.self, Message.lockedInUpdate),
             member(Reveal.self, Message.reveal),
             member(ShakyWire.Scoreboard.self, Message.scoreboard), member(ShakyWire.Scores.self, Message.scores),
             member(Resumed.self, Message.resumed),
         ])
-
-        public static var types: [String] { decoder.types }
-
-        public static func decode(_ object: JSONObject) -> Message? { decoder.decode(object) }
 
         public var message: any HostMessage {
             switch self {

@@ -267,7 +267,7 @@ public enum QueenWire: GameWire {
     }
 
     /// Everything the host sends during the Queen's game.
-    public enum Message: MessageFamily {
+    public enum Message: DecodedFamily {
         case intro(Intro)
         case round(Round)
         case secret(Secret)
@@ -277,16 +277,13 @@ public enum QueenWire: GameWire {
         case scores(Scores)
         case resumed(Resumed)
 
-        private static let decoder = FamilyDecoder<Message>([
+        /// The family's table: one entry per message type.
+        public static let decoder = FamilyDecoder<Message>([
             member(Intro.self, Message.intro), member(Round.self, Message.round), member(Secret.self, Message.secret),
             member(Order.self, Message.order), member(Revealed.self, Message.revealed),
             member(Ended.self, Message.ended), member(Scores.self, Message.scores),
             member(Resumed.self, Message.resumed),
         ])
-
-        public static var types: [String] { decoder.types }
-
-        public static func decode(_ object: JSONObject) -> Message? { decoder.decode(object) }
 
         public var message: any HostMessage {
             switch self {

@@ -480,7 +480,7 @@ public enum ShakyWire: GameWire {
     }
 
     /// Everything the host sends during Shaky Words.
-    public enum Message: MessageFamily {
+    public enum Message: DecodedFamily {
         case intro(Intro)
         case question(Question)
         case buzzed(Buzzed)
@@ -495,7 +495,8 @@ public enum ShakyWire: GameWire {
         case judging(Judging)
         case overruled(Overruled)
 
-        private static let decoder = FamilyDecoder<Message>([
+        /// The family's table: one entry per message type.
+        public static let decoder = FamilyDecoder<Message>([
             member(Judging.self, Message.judging), member(Overruled.self, Message.overruled),
             member(Intro.self, Message.intro), member(Question.self, Message.question),
             member(Buzzed.self, Message.buzzed), member(BuzzedUpdate.self, Message.buzzedUpdate),
@@ -504,10 +505,6 @@ public enum ShakyWire: GameWire {
             member(Scoreboard.self, Message.scoreboard), member(Scores.self, Message.scores),
             member(Resumed.self, Message.resumed),
         ])
-
-        public static var types: [String] { decoder.types }
-
-        public static func decode(_ object: JSONObject) -> Message? { decoder.decode(object) }
 
         public var message: any HostMessage {
             switch self {

@@ -656,7 +656,7 @@ public enum WordsWire: GameWire {
     }
 
     /// Everything the host sends during compound words.
-    public enum Message: MessageFamily {
+    public enum Message: DecodedFamily {
         case intro(Intro)
         case introUpdate(IntroUpdate)
         case hand(Hand)
@@ -673,7 +673,8 @@ public enum WordsWire: GameWire {
         case resumed(Resumed)
         case turn(Turn)
 
-        private static let decoder = FamilyDecoder<Message>([
+        /// The family's table: one entry per message type.
+        public static let decoder = FamilyDecoder<Message>([
             member(Intro.self, Message.intro), member(IntroUpdate.self, Message.introUpdate),
             member(Hand.self, Message.hand), member(Result.self, Message.result),
             member(Lockout.self, Message.lockout), member(Card.self, Message.card), member(Bingo.self, Message.bingo),
@@ -682,10 +683,6 @@ public enum WordsWire: GameWire {
             member(Scoreboard.self, Message.scoreboard), member(Resumed.self, Message.resumed),
             member(Turn.self, Message.turn),
         ])
-
-        public static var types: [String] { decoder.types }
-
-        public static func decode(_ object: JSONObject) -> Message? { decoder.decode(object) }
 
         public var message: any HostMessage {
             switch self {

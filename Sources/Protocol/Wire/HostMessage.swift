@@ -73,6 +73,20 @@ extension MessageFamily {
     public func line(for reader: Perspective) -> String? { message.line(for: reader) }
 }
 
+/// A family read by one `FamilyDecoder` table (every family of the protocol): its types and decoding come from it.
+public protocol DecodedFamily: MessageFamily {
+    /// The family's table: one `member` entry per message type.
+    static var decoder: FamilyDecoder<Self> { get }
+}
+
+extension DecodedFamily {
+    /// The `type`s of the family's messages, from its table.
+    public static var types: [String] { decoder.types }
+
+    /// Decodes a wire object by its `type`, through the family's table.
+    public static func decode(_ object: JSONObject) -> Self? { decoder.decode(object) }
+}
+
 /// Decodes a family member by trying the decoder registered for its `type`.
 public struct FamilyDecoder<Family: Sendable>: Sendable {
     private let decoders: [String: @Sendable (JSONObject) -> Family?]

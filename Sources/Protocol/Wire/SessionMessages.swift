@@ -157,7 +157,7 @@ public struct StatusReport: HostMessage {
 }
 
 /// The messages of the session layer, as a client reads them.
-public enum SessionMessage: MessageFamily {
+public enum SessionMessage: DecodedFamily {
     case welcome(Welcome)
     case error(ErrorReply)
     case ok(OkReply)
@@ -179,7 +179,8 @@ public enum SessionMessage: MessageFamily {
     case content(ContentDetail)
     case feed(FeedLine)
 
-    private static let decoder = FamilyDecoder<SessionMessage>([
+    /// The family's table: one entry per message type.
+    public static let decoder = FamilyDecoder<SessionMessage>([
         member(Welcome.self, SessionMessage.welcome), member(ErrorReply.self, SessionMessage.error),
         member(OkReply.self, SessionMessage.ok), member(Notice.self, SessionMessage.notice),
         member(Closing.self, SessionMessage.closing), member(Lobby.self, SessionMessage.lobby),
@@ -191,10 +192,6 @@ public enum SessionMessage: MessageFamily {
         member(PackDetail.self, SessionMessage.pack), member(ContentListing.self, SessionMessage.contents),
         member(ContentDetail.self, SessionMessage.content), member(FeedLine.self, SessionMessage.feed),
     ])
-
-    public static var types: [String] { decoder.types }
-
-    public static func decode(_ object: JSONObject) -> SessionMessage? { decoder.decode(object) }
 
     public var message: any HostMessage {
         switch self {
