@@ -59,7 +59,10 @@ final class HostCore: SessionHandler {
     /// it (kept in memory only: after a restart, the rejoin code or the token does it).
     private var lastAddresses: [String: String] = [:]
     /// Wrong guesses at a game's secrets (a hunt's check-in codes) per connection and per address.
-    private var guessLimits = GuessLimits()
+    var guessLimits = GuessLimits()
+    /// The teacher's board code (`board code` on the console): it opens the board editor and saves boards only;
+    /// nil until the operator asks for one (kept in memory: a restarted host makes a new one).
+    var boardCode: String?
     /// When each address gave a wrong `rejoin` name or code lately, to keep the short codes from being guessed.
     private var wrongRejoins: [String: [Int64]] = [:]
 
@@ -171,6 +174,7 @@ final class HostCore: SessionHandler {
         default:
             var words = trimmed.split(separator: " ").map(String.init)
             if words.count == 1, words[0].lowercased() == "qr" { return showJoinCodes(replyTo: target) }
+            if let renewing = Self.boardCodeRequest(words) { return showBoardCode(renewing: renewing, replyTo: target) }
             if words.first?.lowercased() == "history" {
                 // `history --fly tonight` (or `history fly tonight`) is the tool `fly` with the words
                 // `history tonight`, as on the command line.
@@ -344,7 +348,7 @@ final class HostCore: SessionHandler {
 
     var actionTypes: Set<String> { room.catalog.actionTypes }
 
-    var toolTypes: Set<String> { operators.tools.requestTypes }
+    var toolTypes: Set<String> { operators.tools.requestTypes.union(boardEditorTypes) }
 
     var startGrammars: StartGrammars { room.catalog.startGrammars }
 
@@ -587,6 +591,9 @@ final class HostCore: SessionHandler {
             case .resume where session.role == .admin, .console where session.role == .admin: break
             default: return sessions.send(ErrorReply(.storage, refusal), to: session, re: id)
             }
+        }
+        if case .tool(let type, let action, let fields) = message, boardEditorTypes.contains(type) {
+            return boardEditor(action, fields: fields, session: session, id: id)
         }
         switch message {
         case .scores:
