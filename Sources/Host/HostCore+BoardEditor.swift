@@ -127,7 +127,8 @@ extension HostCore {
             return BoardRefusal(reply: reply)
         }
         guard case .object(let object)? = fields["board"] else {
-            throw refusal(.badField, "\"board\" must be the board: {\"name\", \"list\", \"level\", \"tiles\", \"paths\"}.")
+            throw refusal(
+                .badField, "\"board\" must be the board: {\"name\", \"list\", \"level\", \"tiles\", \"paths\"}.")
         }
         let board = try Self.editedBoard(object)
         do throws(RuleError) {

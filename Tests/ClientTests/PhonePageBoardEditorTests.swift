@@ -93,7 +93,8 @@ struct PhonePageBoardEditorTests {
         try page.tap(selector: "button[type=submit]", containing: "Start building")
         try page.waitFor("!document.getElementById('editor').hidden", timeout: Patience.generous, "the editor")
         try page.evaluate(
-            "(() => { const s = document.getElementById('list'); s.value = 'en'; s.dispatchEvent(new Event('change')); })()")
+            "(() => { const s = document.getElementById('list'); s.value = 'en'; s.dispatchEvent(new Event('change')); })()"
+        )
         try page.type(name, into: "#name")
 
         // Three words dragged onto the grid: sun and rain on one row, bed under rain.
@@ -120,8 +121,10 @@ struct PhonePageBoardEditorTests {
         try Self.tapSave(page)
         try page.waitFor(PhoneRig.shows("Saved!"), timeout: Patience.generous, "the saved board")
         try PhoneRig.screenshot(page, "editor-\(width)-saved")
-        let id = try #require(try page.evaluate(
-            "document.getElementById('say').textContent.match(/start words board (\\S+)\\.$/)?.[1]").stringValue)
+        let id = try #require(
+            try page.evaluate(
+                "document.getElementById('say').textContent.match(/start words board (\\S+)\\.$/)?.[1]"
+            ).stringValue)
 
         let red = try rig.host.join("Ann", team: "Red")
         try rig.operate(["type": "console", "line": .string("start words board \(id)")])

@@ -45,7 +45,8 @@ struct BoardEditorTests {
 
         // A tile on no path: refused in the child's words, naming the tile to mark.
         try tablet.send([
-            "type": "boardEditor", "action": "save", "key": .string(code.lowercased()), "board": Self.board(paths: [[1, 2]]),
+            "type": "boardEditor", "action": "save", "key": .string(code.lowercased()),
+            "board": Self.board(paths: [[1, 2]]),
             "id": 4,
         ])
         let lonely = try tablet.waitFor("error") { $0["re"] == 4 }
@@ -54,7 +55,8 @@ struct BoardEditorTests {
         #expect(lonely["tiles"] == [3])
         // A path that is not straight: the path to mark.
         try tablet.send([
-            "type": "boardEditor", "action": "save", "key": .string(code), "board": Self.board(paths: [[1, 2], [1, 3]]),
+            "type": "boardEditor", "action": "save", "key": .string(code),
+            "board": Self.board(paths: [[1, 2], [1, 3]]),
             "id": 5,
         ])
         let bent = try tablet.waitFor("error") { $0["re"] == 5 }
@@ -63,7 +65,8 @@ struct BoardEditorTests {
 
         // The whole board: saved, in the library, and started at once.
         try tablet.send([
-            "type": "boardEditor", "action": "save", "key": .string(code), "board": Self.board(paths: [[1, 2], [2, 3]]),
+            "type": "boardEditor", "action": "save", "key": .string(code),
+            "board": Self.board(paths: [[1, 2], [2, 3]]),
             "id": 6,
         ])
         let saved = try tablet.waitFor("ok") { $0["re"] == 6 }
@@ -87,7 +90,8 @@ struct BoardEditorTests {
         ])
         #expect(try tablet.waitFor("ok") { $0["re"] == 8 }["created"] == "our-path")
         try tablet.send([
-            "type": "boardEditor", "action": "save", "key": .string(code), "board": Self.board(paths: [[1, 2], [2, 3]]),
+            "type": "boardEditor", "action": "save", "key": .string(code),
+            "board": Self.board(paths: [[1, 2], [2, 3]]),
             "id": 9,
         ])
         #expect(try tablet.waitFor("error") { $0["re"] == 9 }["code"] == "bad_board")

@@ -21,7 +21,9 @@ import Testing
         }
 
         let over = makeBoard([(0, 0), (1, 0), (2, 0)], paths: [(1, 3)], words: words)
-        #expect(over.firstFlaw?.editorMessage(on: over) == "The path “sun”–“bed” goes over “rain”. Join tiles that are next to each other.")
+        #expect(
+            over.firstFlaw?.editorMessage(on: over)
+                == "The path “sun”–“bed” goes over “rain”. Join tiles that are next to each other.")
         #expect(over.firstFlaw?.tiles == [2])
 
         let bent = makeBoard([(0, 0), (1, 1)], paths: [(1, 2)], words: words)

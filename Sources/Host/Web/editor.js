@@ -42,7 +42,8 @@ export function boardObject(s) {
 
 function start() {
   const $ = (id) => document.getElementById(id);
-  const s = { name: '', list: '', level: 1, tiles: [], paths: [], chosen: null, selected: null, bad: null, saved: null };
+  const s = { name: '', list: '', level: 1, tiles: [], paths: [] };
+  Object.assign(s, { chosen: null, selected: null, bad: null, saved: null });
   let key = '';
   let lists = [];
   let cols = 12;
@@ -58,7 +59,10 @@ function start() {
       ws = new WebSocket(`${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/ws`);
       ws.onopen = () => resolve();
       ws.onerror = () => reject(new Error('The host cannot be reached. Is it running?'));
-      ws.onclose = () => { for (const w of waiting.values()) w({ type: 'error', message: 'The connection closed.' }); waiting.clear(); };
+      ws.onclose = () => {
+        for (const w of waiting.values()) w({ type: 'error', message: 'The connection closed. Try again.' });
+        waiting.clear();
+      };
       ws.onmessage = (e) => {
         let m;
         try { m = JSON.parse(e.data); } catch { return; }
@@ -238,7 +242,7 @@ function start() {
         el('svg:rect', { x: t.x * U + 4, y: t.y * U + 4, width: U - 8, height: U - 8, rx: 10 }),
         el('svg:text', { x: mid(t.x), y: mid(t.y), 'text-anchor': 'middle', 'dominant-baseline': 'central',
           'font-size': 17, ...long, text: t.word }),
-        t.start ? el('svg:text', { class: 'flag', x: t.x * U + 8, y: t.y * U + 18, 'font-size': 14, text: '▶' }) : null);
+        t.start && el('svg:text', { class: 'flag', x: t.x * U + 8, y: t.y * U + 18, 'font-size': 14, text: '▶' }));
     });
     fill(svg, cells, lines, tiles);
   }
