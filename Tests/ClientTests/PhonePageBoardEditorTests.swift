@@ -89,6 +89,13 @@ struct PhonePageBoardEditorTests {
         let page = try browser.newPage(width: width, height: height, touch: true)
         defer { page.close() }
         try page.navigate("\(rig.origin)/edit.html")
+        // A wrong code is told on the page; the right one opens the editor.
+        try page.type("WRONG123", into: "#code")
+        try page.tap(selector: "button[type=submit]", containing: "Start building")
+        try page.waitFor(
+            PhoneRig.shows("That code is not right."), timeout: Patience.generous, "the wrong code refused")
+        try PhoneRig.screenshot(page, "editor-\(width)-code")
+        try page.evaluate("document.getElementById('code').value = ''")
         try page.type(code, into: "#code")
         try page.tap(selector: "button[type=submit]", containing: "Start building")
         try page.waitFor("!document.getElementById('editor').hidden", timeout: Patience.generous, "the editor")
