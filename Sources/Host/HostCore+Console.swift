@@ -46,6 +46,7 @@ extension HostCore {
         default:
             var words = trimmed.split(separator: " ").map(String.init)
             if words.count == 1, words[0].lowercased() == "qr" { return showJoinCodes(replyTo: target) }
+            if let renewing = Self.boardCodeRequest(words) { return showBoardCode(renewing: renewing, replyTo: target) }
             if words.first?.lowercased() == "history" {
                 // `history --fly tonight` (or `history fly tonight`) is the tool `fly` with the words
                 // `history tonight`, as on the command line.

@@ -7,7 +7,7 @@ import Rules
 extension HostCore {
     var actionTypes: Set<String> { room.catalog.actionTypes }
 
-    var toolTypes: Set<String> { operators.tools.requestTypes }
+    var toolTypes: Set<String> { operators.tools.requestTypes.union(boardEditorTypes) }
 
     var startGrammars: StartGrammars { room.catalog.startGrammars }
 
@@ -249,6 +249,9 @@ extension HostCore {
             case .resume where session.role == .admin, .console where session.role == .admin: break
             default: return sessions.send(ErrorReply(.storage, refusal), to: session, re: id)
             }
+        }
+        if case .tool(let type, let action, let fields) = message, boardEditorTypes.contains(type) {
+            return boardEditor(action, fields: fields, session: session, id: id)
         }
         switch message {
         case .scores:

@@ -60,6 +60,9 @@ final class HostCore: SessionHandler {
     var lastAddresses: [String: String] = [:]
     /// Wrong guesses at a game's secrets (a hunt's check-in codes) per connection and per address.
     var guessLimits = GuessLimits()
+    /// The teacher's board code (`board code` on the console): it opens the board editor and saves boards only;
+    /// nil until the operator asks for one (kept in memory: a restarted host makes a new one).
+    var boardCode: String?
     /// When each address gave a wrong `rejoin` name or code lately, to keep the short codes from being guessed.
     var cachedSettleWindow: (at: Int64, window: Int64)?
     var wrongRejoins: [String: [Int64]] = [:]

@@ -318,6 +318,7 @@ enum DiceBoards: ManagedContent {
         "board tile ID WORD X Y · board move ID TILE X Y · board word ID TILE WORD",
         "board untile ID TILE · board path ID TILE TILE · board unpath ID TILE TILE",
         "board start ID TILE   (the grid is x 0–11, y 0–7)",
+        "board code [new]   the teacher's code for the tablets' board editor at /edit.html (new: a fresh one)",
     ]
 
     static func parseEdit(_ words: [String]) -> ToolRequest? {

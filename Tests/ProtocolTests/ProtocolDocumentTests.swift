@@ -60,7 +60,7 @@ struct ProtocolDocumentTests {
     static let actions = Set(vocabularies.flatMap { $0.types })
 
     /// The request types of the games' operator tools that have an example (their replies are session messages).
-    static let tools: Set<String> = ["flyRecords", "hunts"]
+    static let tools: Set<String> = ["flyRecords", "hunts", "boardEditor"]
 
     /// A game request as its game reads it and writes it back; nil when no game reads it.
     static func rewritten(_ request: PlayRequest) -> JSONObject? {

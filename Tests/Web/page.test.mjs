@@ -10,17 +10,34 @@ const web = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'Sources',
 const files = readdirSync(web);
 const MODES = ['shaky', 'queen', 'words', 'fly', 'outsider', 'hunt'];
 
-test('the assets are flat files and weigh at most 150 KiB', () => {
-  let total = 0;
-  for (const f of files) {
-    const st = statSync(join(web, f));
-    assert.ok(st.isFile(), `${f} is a file`);
-    total += st.size;
+// What a page loads: its own file, the scripts and styles it links, and every module they import, transitively.
+function loaded(page) {
+  const seen = new Set([page]);
+  const queue = [page];
+  while (queue.length) {
+    const text = readFileSync(join(web, queue.shift()), 'utf8');
+    const refs = [...text.matchAll(/(?:src|href)="\/?([\w.-]+\.(?:js|css))"|from '\.\/([\w.-]+\.js)'/g)];
+    for (const m of refs) {
+      const f = m[1] ?? m[2];
+      if (!seen.has(f)) { seen.add(f); queue.push(f); }
+    }
   }
-  assert.ok(total <= 150 * 1024, `${total} bytes`);
+  return seen;
+}
+
+const weight = (names) => [...names].reduce((sum, f) => sum + statSync(join(web, f)).size, 0);
+
+test('the assets are flat files; the phone page weighs at most 150 KiB and the board editor 48 KiB (style.css included)', () => {
+  for (const f of files) assert.ok(statSync(join(web, f)).isFile(), `${f} is a file`);
+  const phone = loaded('index.html');
+  const editor = loaded('edit.html');
   for (const f of ['index.html', 'style.css', 'app.js', 'delta.js', 'clock.js', 'ui.js', 'sound.js']) {
-    assert.ok(files.includes(f), f);
+    assert.ok(phone.has(f), `the phone page loads ${f}`);
   }
+  assert.ok(weight(phone) <= 150 * 1024, `the phone page: ${weight(phone)} bytes`);
+  assert.ok(weight(editor) <= 48 * 1024, `the board editor: ${weight(editor)} bytes`);
+  const unused = files.filter((f) => !phone.has(f) && !editor.has(f));
+  assert.deepEqual(unused, [], 'every asset is loaded by a page');
 });
 
 test('every mode has its file, with the contract shape and its wire name', async () => {

@@ -262,6 +262,8 @@ final class Sessions {
             case .admin: handler?.request(message, session: session, id: id)  // a game's operator command
             case .board: send(ErrorReply(.forbidden, "A board only watches; it cannot play."), to: session, re: id)
             }
+        case .tool(let type, _, _) where type == Sessions.boardEditorType:
+            handler?.request(message, session: session, id: id)  // carries its own key: no join needed
         default:
             guard session.membership != nil else { return refuseNotJoined(session, id: id) }
             handler?.request(message, session: session, id: id)

@@ -59,6 +59,10 @@ public struct ErrorReply: HostMessage {
     public var code: ErrorCode
     /// What was wrong, for people.
     public var message: String
+    /// The tiles (ids) a board editor's refused `save` is about, to mark on its grid; absent otherwise.
+    public var tiles: [Int]?
+    /// The paths ([tile id, tile id]) a board editor's refused `save` is about; absent otherwise.
+    public var paths: [[Int]]?
 
     /// Creates an error reply.
     public init(_ code: ErrorCode, _ message: String) {

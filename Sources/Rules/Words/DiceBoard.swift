@@ -122,81 +122,60 @@ public struct DiceBoard: Codable, Sendable, Hashable, Identifiable {
 
     /// Throws `bad_board` with the first structural rule the board breaks (see the type's invariants).
     public func checkStructure() throws(RuleError) {
-        func refuse(_ message: String) -> RuleError { RuleError(.badBoard, message) }
+        if let flaw = structuralFlaw { throw RuleError(.badBoard, flaw.message(on: self)) }
+    }
+
+    /// Why the board cannot be played yet, or nil when it can.
+    public var completenessProblem: String? { completenessFlaw?.message(on: self) }
+
+    /// The first structural rule the board breaks (see the type's invariants), or nil.
+    public var structuralFlaw: Flaw? {
         var ids: Set<Int> = []
         var cells: [[Int]: Int] = [:]
         for tile in tiles {
-            guard (1...Self.maximumTileID).contains(tile.id) else {
-                throw refuse("Tile ids are 1 to \(Self.maximumTileID), not \(tile.id).")
-            }
-            guard ids.insert(tile.id).inserted else { throw refuse("The tile id \(tile.id) is used twice.") }
+            guard (1...Self.maximumTileID).contains(tile.id) else { return .tileIDOutOfRange(tile.id) }
+            guard ids.insert(tile.id).inserted else { return .tileIDTwice(tile.id) }
             guard !tile.word.isEmpty, tile.word.allSatisfy(\.isLetter), tile.word.count <= WordList.maximumWordLength
-            else {
-                throw refuse(
-                    "Tile \(tile.id)'s word must be one word of letters, not "
-                        + "\"\(ContentText.excerpt(tile.word, limit: 30))\"."
-                )
-            }
+            else { return .badWord(tile.id) }
             guard (0..<Self.gridWidth).contains(tile.x), (0..<Self.gridHeight).contains(tile.y) else {
-                throw refuse(
-                    "Tile \(tile.id) at x \(tile.x), y \(tile.y) is off the grid (x 0…\(Self.gridWidth - 1), "
-                        + "y 0…\(Self.gridHeight - 1)).")
+                return .offGrid(tile.id)
             }
-            if let other = cells[[tile.x, tile.y]] {
-                throw refuse("Tiles \(other) and \(tile.id) are both at x \(tile.x), y \(tile.y).")
-            }
+            if let other = cells[[tile.x, tile.y]] { return .sameCell(other, tile.id) }
             cells[[tile.x, tile.y]] = tile.id
         }
         var seen: Set<Path> = []
         for path in paths {
-            guard path.a != path.b else {
-                throw refuse("A path must join two different tiles, not tile \(path.a) to itself.")
-            }
+            guard path.a != path.b else { return .pathToItself(path.a) }
             guard let first = tile(path.a), let second = tile(path.b) else {
-                let missing = tile(path.a) == nil ? path.a : path.b
-                throw refuse("The path \(path.a)–\(path.b) names tile \(missing), which is not on the board.")
+                return .pathToMissingTile(path, missing: tile(path.a) == nil ? path.a : path.b)
             }
-            guard first.x == second.x || first.y == second.y else {
-                throw refuse(
-                    "The path \(path.a)–\(path.b) must run along a row or a column; tile \(path.a) is at "
-                        + "\(first.x),\(first.y) and tile \(path.b) at \(second.x),\(second.y).")
-            }
+            guard first.x == second.x || first.y == second.y else { return .pathNotStraight(path) }
             if let between = cellsBetween(first, second).compactMap({ cells[$0] }).first {
-                throw refuse(
-                    "The path \(path.a)–\(path.b) runs over tile \(between); join the tiles next to each other.")
+                return .pathOverTile(path, between)
             }
-            guard seen.insert(path).inserted else { throw refuse("The path \(path.a)–\(path.b) is there twice.") }
+            guard seen.insert(path).inserted else { return .pathTwice(path) }
         }
         for (index, path) in paths.enumerated() {
-            for other in paths[(index + 1)...] where crosses(path, other) {
-                throw refuse(
-                    "The paths \(path.a)–\(path.b) and \(other.a)–\(other.b) cross; paths may meet only at tiles.")
-            }
+            for other in paths[(index + 1)...] where crosses(path, other) { return .pathsCross(path, other) }
         }
+        return nil
     }
 
-    /// Why the board cannot be played yet, or nil when it can.
-    public var completenessProblem: String? {
-        guard tiles.count >= 2 else { return "The board \"\(name)\" needs at least two tiles." }
+    /// Why the board cannot be played yet (two tiles or more, every tile on a path, one start, every tile
+    /// reachable from it), or nil when it can.
+    public var completenessFlaw: Flaw? {
+        guard tiles.count >= 2 else { return .tooFewTiles }
         let starts = tiles.filter(\.isStart)
-        guard let start = starts.first else { return "The board \"\(name)\" has no start tile." }
-        guard starts.count == 1 else {
-            return
-                "The board \"\(name)\" has \(starts.count) start tiles "
-                + "(\(starts.map { String($0.id) }.joined(separator: ", "))); choose one."
-        }
-        if let lonely = tiles.first(where: { neighbours(of: $0.id).isEmpty }) {
-            return "Tile \(lonely.id) (\(lonely.word)) of \"\(name)\" is on no path; every tile needs one."
-        }
+        guard let start = starts.first else { return .noStart }
+        guard starts.count == 1 else { return .manyStarts(starts.map(\.id)) }
+        if let lonely = tiles.first(where: { neighbours(of: $0.id).isEmpty }) { return .lonelyTile(lonely.id) }
         var reached: Set<Int> = []
         var frontier = [start.id]
         while let id = frontier.popLast() {
             guard reached.insert(id).inserted else { continue }
             frontier += neighbours(of: id)
         }
-        if let away = tiles.first(where: { !reached.contains($0.id) }) {
-            return "Tile \(away.id) (\(away.word)) of \"\(name)\" cannot be reached from the start tile."
-        }
+        if let away = tiles.first(where: { !reached.contains($0.id) }) { return .unreachable(away.id) }
         return nil
     }
 

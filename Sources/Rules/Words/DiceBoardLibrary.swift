@@ -135,6 +135,28 @@ public struct DiceBoardLibrary: ShelvedLibrary, Hashable {
         }
     }
 
+    /// Saves a whole board built in the board editor and returns its id: it replaces the custom board `replacing`
+    /// (keeping that id) when given, else it is added as a new board. The board must pass every rule, complete
+    /// included, so it can be played at once; the refusal is the rule's console wording.
+    @discardableResult
+    public mutating func save(_ board: DiceBoard, replacing id: String?) throws(RuleError) -> String {
+        func checked(_ board: DiceBoard) throws(RuleError) -> DiceBoard {
+            guard (1...WordList.maximumLevel).contains(board.level) else {
+                throw RuleError(.badBoard, "The level must be 1 to \(WordList.maximumLevel), not \(board.level).")
+            }
+            if let flaw = board.firstFlaw { throw RuleError(.badBoard, flaw.message(on: board)) }
+            return board
+        }
+        guard let id else { return try shelf.add(board, validating: checked) }
+        let name = try shelf.checkedFreeName(board.name, ignoring: id)
+        return try shelf.change(id) { (saved: inout DiceBoard) throws(RuleError) -> String in
+            var replacement = board
+            replacement.name = name
+            saved = try checked(replacement)
+            return id
+        }
+    }
+
     /// Creates an empty custom board called `name` for `list` at `level`; returns its id.
     @discardableResult
     public mutating func createBoard(named name: String, list: String, level: Int = 1) throws(RuleError) -> String {
