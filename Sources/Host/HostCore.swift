@@ -243,7 +243,9 @@ final class HostCore: SessionHandler {
                 target, .unknownCommand,
                 "There is no finished game \"\(which)\"; history lists them with their numbers.")
         }
-        let lines = room.catalog.entry(named: game)?.logLines(log) ?? ModeEntry.plainLines(log)
+        let lines =
+            (room.catalog.entry(named: game)?.logLines(log) ?? ModeEntry.plainLines(log))
+            + RewardKeeper.GameRecord.lines(inLog: log)
         operators.answer(target, OkReply(message: lines.joined(separator: "\n")))
     }
 
@@ -279,6 +281,7 @@ final class HostCore: SessionHandler {
             MemoryTrim.releaseFreePages()
         }
         sessions.housekeeping(at: current)
+        if let problem = room.rewards.save() { log.warning(problem) }  // the right answers counted lately
         for player in room.expiredPlayers(at: current, windowSeconds: options.resumeWindowSeconds)
         where !isBlockedOnSaving {
             room.removePlayer(
@@ -334,6 +337,7 @@ final class HostCore: SessionHandler {
 
     /// Says goodbye to every connection (the host is stopping); a host between games notes that nothing needs resuming.
     func shutDown() {
+        if let problem = room.rewards.save() { log.warning(problem) }
         if room.game?.isFinished != false { room.journal(.closed) }  // between games, a finished one too
         for session in sessions.joined + sessions.sessions.values.filter({ $0.membership == nil }) {
             sessions.send(Closing(.shutdown, "The host is shutting down. Thanks for playing!"), to: session)
@@ -594,6 +598,23 @@ final class HostCore: SessionHandler {
         case .resync(let state):
             if let id { sessions.send(OkReply(), to: session, re: id) }
             room.resync(state, for: session)
+        case .character(let choice):
+            guard let player = session.player else {
+                return sessions.send(
+                    ErrorReply(.forbidden, "Only players have a reward character; boards and operators watch."),
+                    to: session, re: id)
+            }
+            do {
+                let progress = try room.pickCharacter(choice, for: player.name)
+                if let id { sessions.send(OkReply(), to: session, re: id) }
+                if session.dialect == .text, progress.line(for: Perspective()) == nil {
+                    sessions.sendText(progress.summary, to: session)  // a typed `character` always answers
+                } else {
+                    sessions.send(progress, to: session)
+                }
+            } catch {
+                sessions.send(ErrorReply(error.code, error.message), to: session, re: id)
+            }
         case .library(let action, let fields) where session.role != .admin:
             // Reading is for everyone; the Queen may save her own command; the rest is the operator's.
             let request: LibraryRequest

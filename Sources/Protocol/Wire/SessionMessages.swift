@@ -589,6 +589,7 @@ public enum SessionMessage: MessageFamily {
     case contents(ContentListing)
     case content(ContentDetail)
     case feed(FeedLine)
+    case character(CharacterProgress)
 
     private static let decoder = FamilyDecoder<SessionMessage>([
         member(Welcome.self, SessionMessage.welcome), member(ErrorReply.self, SessionMessage.error),
@@ -601,6 +602,7 @@ public enum SessionMessage: MessageFamily {
         member(LibraryListing.self, SessionMessage.library), member(PackListing.self, SessionMessage.packs),
         member(PackDetail.self, SessionMessage.pack), member(ContentListing.self, SessionMessage.contents),
         member(ContentDetail.self, SessionMessage.content), member(FeedLine.self, SessionMessage.feed),
+        member(CharacterProgress.self, SessionMessage.character),
     ])
 
     public static var types: [String] { decoder.types }
@@ -629,6 +631,7 @@ public enum SessionMessage: MessageFamily {
         case .contents(let message): message
         case .content(let message): message
         case .feed(let message): message
+        case .character(let message): message
         }
     }
 }
