@@ -6,7 +6,7 @@ export const NAMES = { fox: 'Fox', owl: 'Owl', frog: 'Frog', bear: 'Bear', robot
 const LOOK = { fox: ['#e8772e', '#fff1e0'], owl: ['#8a5a3c', '#f1dcc0'], frog: ['#3fa34d', '#dff5c8'],
   bear: ['#9c6b43', '#ecd2ad'], robot: ['#7890a8', '#dfe7ef'] };
 const D = '#222';
-const s = (tag, a) => el(`svg:${tag}`, a);
+const s = (tag, a, ...c) => el(`svg:${tag}`, a, ...c);
 const poly = (points, fill) => s('polygon', { points, fill });
 const dot = (cx, cy, r, fill) => s('circle', { cx, cy, r, fill });
 const oval = (cx, cy, rx, ry, fill) => s('ellipse', { cx, cy, rx, ry, fill });
