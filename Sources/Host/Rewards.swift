@@ -25,10 +25,15 @@ final class RewardKeeper {
 
     /// What one player's character did in one game: the right answers counted and the stages reached.
     struct GameRecord: Codable, Equatable {
+        /// The player's name as kept.
         var player: String
+        /// Their character's id.
         var character: String
+        /// The right answers counted in this game.
         var rightAnswers: Int
+        /// The stage reached by the game's end.
         var stage: Int
+        /// The stages reached in this game.
         var unlocked: [Int]
     }
 
@@ -72,7 +77,9 @@ final class RewardKeeper {
 
     /// Counts one right answer for each of `names` (a name twice counts twice) in the game `game`: the players who
     /// have a character, with where they now stand, in the order first named. A growth is written at once.
-    func credit(_ names: [String], game: String?) -> (updates: [(name: String, progress: RewardProgress)], problem: String?) {
+    func credit(_ names: [String], game: String?) -> (
+        updates: [(name: String, progress: RewardProgress)], problem: String?
+    ) {
         var order: [String] = []
         var counts: [String: (name: String, count: Int)] = [:]
         for name in names {
@@ -175,17 +182,24 @@ extension RewardKeeper.GameRecord {
 /// `{"type":"rewards","action":"list"}` and `partyline-host history --rewards [--csv]`: every player's character,
 /// stage, right answers and each stage reached with its date and game.
 final class RewardsTool: OperatorTool {
+    /// The data folder the rewards are read from (afresh at each request).
     let storage: Storage
 
+    /// The tool on `storage`'s data folder.
     init(storage: Storage) { self.storage = storage }
 
+    /// `rewards` on the console and the command line.
     var noun: String { "rewards" }
+    /// `reward` and `characters` work too.
     var aliases: [String] { ["reward", "characters"] }
+    /// `{"type":"rewards","action":"list"}` from admin clients.
     var requestType: String { "rewards" }
+    /// The console's help line.
     var usage: [String] {
         ["rewards [--csv]                 the players' characters and what they unlocked (history --rewards)"]
     }
 
+    /// `rewards`, `rewards history`, `rewards --csv` (or `csv`): the list, readable or as a spreadsheet.
     func parse(_ words: [String]) -> ToolRequest? {
         var rest = words.map { $0.lowercased() }
         rest.removeAll { ["history", "list"].contains($0) }
@@ -195,6 +209,7 @@ final class RewardsTool: OperatorTool {
         return ToolRequest(action: "list", fields: isCSV ? ["csv": true] : [:])
     }
 
+    /// Every player's character, stage and unlocks as a `content` (or, with `csv`, the spreadsheet in an `ok`).
     func run(_ request: ToolRequest, caller: ToolCaller) throws(RuleError) -> any HostMessage {
         guard request.action == "list" || request.action == "history" else {
             throw RuleError(.unknownCommand, "The rewards answer \"list\" (with \"csv\": true for a spreadsheet).")

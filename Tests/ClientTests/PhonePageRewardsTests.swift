@@ -64,8 +64,8 @@ struct PhonePageRewardsTests {
         // The badge opens the character anywhere, during the game too.
         _ = try page.tap(selector: ".rw-badge")
         try page.waitFor(
-            "(() => { const s = document.querySelector('.rw-sheet'); return !s.hidden && "
-                + "s.innerText.includes('Stage 2 of 4 — a scarf') && s.innerText.includes('7 more right answers'); })()",
+            "(() => { const s = document.querySelector('.rw-sheet'); return !s.hidden && s.innerText.includes("
+                + "'Stage 2 of 4 — a scarf') && s.innerText.includes('7 more right answers'); })()",
             timeout: Patience.generous, "the sheet with the grown fox")
         #expect(try page.evaluate("!!document.querySelector('.rw-sheet svg[aria-label=\"Fox, stage 2\"]')") == true)
         #expect(try page.evaluate(PhoneRig.shows("Pick another")) == false, "a grown fox stays")

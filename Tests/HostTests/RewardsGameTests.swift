@@ -46,7 +46,8 @@ struct RewardsGameTests {
         try bob.send(line: "character")
         _ = try bob.waitForText("Pick a character that grows with your right answers: type character NAME")
         try bob.send(line: "character owl")
-        _ = try bob.waitForText("Your character is the owl: stage 1 of 4, 0 right answers. 3 more right answers to grow.")
+        _ = try bob.waitForText(
+            "Your character is the owl: stage 1 of 4, 0 right answers. 3 more right answers to grow.")
         try board.send(["type": "character", "character": "fox", "id": 4])
         #expect(try board.waitFor("error") { $0["re"] == 4 }["code"] == "forbidden")
 

@@ -6,9 +6,10 @@ import Testing
 /// kept for the teacher.
 @Suite("Rewards: characters that grow with right answers")
 struct RewardsTests {
-    @Test(arguments: [
-        (0, 1, 3), (2, 1, 3), (3, 2, 10), (9, 2, 10), (10, 3, 25), (24, 3, 25), (25, 4, nil), (400, 4, nil),
-    ] as [(Int, Int, Int?)])
+    @Test(
+        arguments: [
+            (0, 1, 3), (2, 1, 3), (3, 2, 10), (9, 2, 10), (10, 3, 25), (24, 3, 25), (25, 4, nil), (400, 4, nil),
+        ] as [(Int, Int, Int?)])
     func stagesAtTheThresholds(rightAnswers: Int, stage: Int, next: Int?) {
         #expect(Rewards.stage(rightAnswers: rightAnswers) == stage)
         #expect(Rewards.next(after: rightAnswers) == next)
@@ -46,7 +47,8 @@ struct RewardsTests {
         let unlocked = try #require(book.players["ann"]?.unlocked)
         #expect(unlocked.map(\.stage) == [2, 3, 4])
         #expect(unlocked.map(\.game) == ["words", "shaky", "shaky"])
-        #expect(unlocked[0] == RewardBook.Unlock(character: "fox", stage: 2, date: "2026-11-28T20:02:00Z", game: "words"))
+        #expect(
+            unlocked[0] == RewardBook.Unlock(character: "fox", stage: 2, date: "2026-11-28T20:02:00Z", game: "words"))
         #expect(book.entries.map(\.name) == ["Ann"])
     }
 

@@ -15,21 +15,22 @@ const STAR = '0,-10 3,-3 10,0 3,3 0,10 -3,3 -10,0 -3,-3';
 /** The character `id` at `stage` (1–4) as an SVG element: bigger each stage, then a scarf, a hat, a crown. */
 export function draw(id, stage = 1, size = 96) {
   const [c, l] = LOOK[id] || LOOK.fox;
-  const parts = [oval(50, 84, 22, 15, c), oval(50, 87, 13, 10, l), ...{
+  const parts = [oval(50, 84, 22, 15, c), oval(50, 87, 13, 10, l), ...({
     fox: [poly('26,38 30,12 46,26', c), poly('74,38 70,12 54,26', c)],
     owl: [poly('28,32 30,14 42,26', c), poly('72,32 70,14 58,26', c)],
     frog: [dot(37, 28, 10, c), dot(63, 28, 10, c), dot(37, 28, 6, '#fff'), dot(63, 28, 6, '#fff')],
     bear: [dot(30, 28, 9, c), dot(70, 28, 9, c), dot(30, 28, 4, l), dot(70, 28, 4, l)],
     robot: [s('line', { x1: 50, y1: 26, x2: 50, y2: 12, stroke: D, 'stroke-width': 3 }), dot(50, 11, 5, '#f33')],
-  }[id], id === 'robot' ? s('rect', { x: 24, y: 26, width: 52, height: 44, rx: 10, fill: c }) : dot(50, 48, 26, c),
+  }[id] || []),
+  id === 'robot' ? s('rect', { x: 24, y: 26, width: 52, height: 44, rx: 10, fill: c }) : dot(50, 48, 26, c),
   ...(id === 'owl' ? [dot(40, 46, 9, '#fff'), dot(60, 46, 9, '#fff')] : []),
-  dot(40, id === 'owl' ? 46 : 44, 4, D), dot(60, id === 'owl' ? 46 : 44, 4, D), ...{
+  dot(40, id === 'owl' ? 46 : 44, 4, D), dot(60, id === 'owl' ? 46 : 44, 4, D), ...({
     fox: [oval(50, 58, 14, 9, l), poly('46,54 54,54 50,59', D)],
     owl: [poly('46,53 54,53 50,61', '#f0a020')],
     frog: [s('path', { d: 'M38 58 Q50 66 62 58', fill: 'none', stroke: D, 'stroke-width': 3 })],
     bear: [oval(50, 57, 10, 7, l), dot(50, 54, 3, D)],
     robot: [s('rect', { x: 40, y: 56, width: 20, height: 5, fill: D })],
-  }[id], dot(33, 56, 4, '#f7a1a1'), dot(67, 56, 4, '#f7a1a1')];
+  }[id] || []), dot(33, 56, 4, '#f7a1a1'), dot(67, 56, 4, '#f7a1a1')];
   if (stage >= 2) {
     parts.push(s('path', { d: 'M30 68Q50 78 70 68V75Q50 85 30 75Z', fill: '#d33' }),
       s('rect', { x: 58, y: 72, width: 8, height: 16, rx: 3, fill: '#d33' }));
