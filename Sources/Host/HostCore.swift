@@ -733,6 +733,7 @@ final class HostCore: SessionHandler {
                 lines += entry.textHelp.map { "  " + $0 }
             }
             lines.append("  scores           the standings        help    this text        quit    leave")
+            lines.append("  character [NAME] your reward character, growing with right answers (character fox)")
             lines.append("  When the game waits for your answer (your turn, the Queen choosing, an open")
             lines.append("  Odd One Out round, a hunt station's task), every line is that answer; then")
             lines.append("  commands start with /: /help, /scores, /quit.")
