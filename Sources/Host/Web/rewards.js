@@ -99,6 +99,9 @@ export function createRewards({ send, play, toast }) {
   }
   return {
     ask() {
+      state = null; // another name may have joined on this phone: nothing shows until the host answers
+      sheet.hidden = true;
+      redraw();
       send({ type: 'character' }, { quiet: true });
     },
     handle(msg) {
