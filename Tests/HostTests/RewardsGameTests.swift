@@ -109,6 +109,36 @@ struct RewardsGameTests {
         #expect(rows.contains { $0.hasPrefix("Bob,owl,2,a scarf,3,") })
     }
 
+    @Test func theCountGoesOnWhenTheHostIsStoppedAndResumedMidGame() throws {
+        let data = NSTemporaryDirectory() + "partyline-rewards-" + UUID().uuidString
+        defer { try? FileManager.default.removeItem(atPath: data) }
+        let host = try HostProcess(["--rate", "10000", "--fresh"], data: data)
+        let admin = try host.admin()
+        let ann = try host.join("Ann", team: "Red")
+        try ann.send(["type": "character", "character": "bear"])
+        #expect(try ann.waitFor("character")["picked"] == true)
+        try admin.send([
+            "type": "start", "game": "words", "exercise": "cards", "list": "en", "level": 1, "lockoutSeconds": 0,
+            "id": 1,
+        ])
+        _ = try admin.waitFor("ok") { $0["re"] == 1 }
+        #expect(try Self.playRight(1, as: ann).map { $0["rightAnswers"] } == [1])
+        let token = try #require(ann.token)
+        let room = host.room
+        host.stop()
+
+        // The same game, resumed: the count (not a growth, so written when the host stopped) goes on to the growth.
+        let again = try HostProcess(["--rate", "10000", "--resume"], data: data)
+        #expect(again.room == room)
+        let back = try again.connect()
+        try back.send(["type": "hello", "room": .string(room), "resume": .string(token)])
+        _ = try back.waitFor("welcome")
+        let counted = try Self.playRight(2, as: back)
+        #expect(counted.map { $0["rightAnswers"] } == [2, 3])
+        #expect(counted.last?["grew"] == true && counted.last?["stage"] == 2)
+        again.stop()
+    }
+
     @Test func aRewardsFileThatCannotBeReadIsKeptBesideAndTheEveningGoesOn() throws {
         let data = NSTemporaryDirectory() + "partyline-rewards-" + UUID().uuidString
         defer { try? FileManager.default.removeItem(atPath: data) }
