@@ -121,6 +121,7 @@ export function createRewards({ send, play, toast }) {
       return true;
     },
     card() {
+      for (const c of cards) if (!c.isConnected) cards.delete(c); // the lobby is drawn afresh at every change
       const box = el('div', { class: 'card rw-card' });
       cards.add(box);
       render(box);
