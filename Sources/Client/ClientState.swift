@@ -392,7 +392,7 @@ struct ClientState: Equatable, Sendable {
         case .content(let detail):
             ui.panelTitle = "\(detail.id): \(detail.name)"
             ui.panel = detail.lines
-        case .feed, .pong:
+        case .feed, .pong, .character:
             break  // the feed shows in the operator's list of recent events
         }
         return []

@@ -119,7 +119,9 @@ extension HostCore {
                 target, .unknownCommand,
                 "There is no finished game \"\(which)\"; history lists them with their numbers.")
         }
-        let lines = room.catalog.entry(named: game)?.logLines(log) ?? ModeEntry.plainLines(log)
+        let lines =
+            (room.catalog.entry(named: game)?.logLines(log) ?? ModeEntry.plainLines(log))
+            + RewardKeeper.GameRecord.lines(inLog: log)
         operators.answer(target, OkReply(message: lines.joined(separator: "\n")))
     }
 
@@ -166,6 +168,7 @@ extension HostCore {
                 lines += entry.textHelp.map { "  " + $0 }
             }
             lines.append("  scores           the standings        help    this text        quit    leave")
+            lines.append("  character [NAME] your reward character, growing with right answers (character fox)")
             lines.append("  When the game waits for your answer (your turn, the Queen choosing, an open")
             lines.append("  Odd One Out round, a hunt station's task), every line is that answer; then")
             lines.append("  commands start with /: /help, /scores, /quit.")

@@ -259,6 +259,23 @@ extension HostCore {
         case .resync(let state):
             if let id { sessions.send(OkReply(), to: session, re: id) }
             room.resync(state, for: session)
+        case .character(let choice):
+            guard let player = session.player else {
+                return sessions.send(
+                    ErrorReply(.forbidden, "Only players have a reward character; boards and operators watch."),
+                    to: session, re: id)
+            }
+            do {
+                let progress = try room.pickCharacter(choice, for: player.name)
+                if let id { sessions.send(OkReply(), to: session, re: id) }
+                if session.dialect == .text, progress.line(for: Perspective()) == nil {
+                    sessions.sendText(progress.summary, to: session)  // a typed `character` always answers
+                } else {
+                    sessions.send(progress, to: session)
+                }
+            } catch {
+                sessions.send(ErrorReply(error.code, error.message), to: session, re: id)
+            }
         case .library(let action, let fields) where session.role != .admin:
             // Reading is for everyone; the Queen may save her own command; the rest is the operator's.
             let request: LibraryRequest

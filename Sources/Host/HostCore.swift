@@ -166,6 +166,7 @@ final class HostCore: SessionHandler {
             MemoryTrim.releaseFreePages()
         }
         sessions.housekeeping(at: current)
+        if let problem = room.rewards.save() { log.warning(problem) }  // the right answers counted lately
         for player in room.expiredPlayers(at: current, windowSeconds: options.resumeWindowSeconds)
         where !isBlockedOnSaving {
             room.removePlayer(
@@ -199,6 +200,7 @@ final class HostCore: SessionHandler {
 
     /// Says goodbye to every connection (the host is stopping); a host between games notes that nothing needs resuming.
     func shutDown() {
+        if let problem = room.rewards.save() { log.warning(problem) }
         if room.game?.status.isFinished != false { room.journal(.closed) }  // between games, a finished one too
         for session in sessions.joined + sessions.sessions.values.filter({ $0.membership == nil }) {
             sessions.send(Closing(.shutdown, "The host is shutting down. Thanks for playing!"), to: session)

@@ -324,8 +324,13 @@ final class Storage {
             return "\(entry.rank.map { "#\($0) " } ?? "")\(name)\(entry.score.map { " \($0)" } ?? "")"
         }
         let rounds = summary.rounds.map { Wording.count($0.count, "round") } ?? ""
+        // Whose reward character grew in this game, for the teacher: `grew: Ann's fox (stage 2)`.
+        let grown = (summary.rewards ?? []).filter { !$0.unlocked.isEmpty }.map {
+            "\($0.player)'s \($0.character) (stage \($0.stage))"
+        }
         return "\(summary.finishedAt ?? "?")  \(summary.game ?? "?")  "
-            + (ranking.isEmpty ? rounds : ranking.joined(separator: ", ")) + "  [\(file)]"
+            + (ranking.isEmpty ? rounds : ranking.joined(separator: ", "))
+            + (grown.isEmpty ? "" : " · grew: " + grown.joined(separator: ", ")) + "  [\(file)]"
     }
 }
 
@@ -343,6 +348,8 @@ struct GameLogSummary: Codable {
     var finishedAt: String?
     var ranking: [Entry]?
     var rounds: [JSONValue]?
+    /// What the players' reward characters did in the game (`RewardKeeper.GameRecord`), when any counted.
+    var rewards: [RewardKeeper.GameRecord]?
 
     init(game: String, finishedAt: String) {
         self.game = game

@@ -93,14 +93,16 @@ case .history(let words) where !words.isEmpty:
             guard let header = rows.first else { fail("The \(game) game \(file) has no rows for a spreadsheet.") }
             print(CSV.document(header: header, rows: Array(rows.dropFirst())), terminator: "")
         } else {
-            print((entry?.logLines(log) ?? ModeEntry.plainLines(log)).joined(separator: "\n"))
+            let lines = (entry?.logLines(log) ?? ModeEntry.plainLines(log)) + RewardKeeper.GameRecord.lines(inLog: log)
+            print(lines.joined(separator: "\n"))
         }
         exit(0)
     }
     if words.count == 1, words[0].allSatisfy(\.isNumber) || words[0].hasSuffix(".json") {
         fail("There is no finished game \"\(words[0])\"; partyline-host history lists them with their numbers.")
     }
-    runTool(["history"] + words, storage: storage)
+    // `history --rewards --csv`: the flag was read as an option; the rewards tool takes it as a word.
+    runTool(["history"] + words + (options.isCSV && words.first == "rewards" ? ["--csv"] : []), storage: storage)
 case .history:
     let lines = storage.history()
     print(
@@ -108,7 +110,7 @@ case .history:
             lines.isEmpty ? "No finished games yet in \(storage.gamesDirectory)." : lines.joined(separator: "\n")))
     finish(0)
 case .tool(let words):
-    runTool(words, storage: storage)
+    runTool(words + (options.isCSV && words.first == "rewards" ? ["--csv"] : []), storage: storage)
 case .packImport(let file):
     do {
         let pack = try storage.importPack(file: file)

@@ -126,11 +126,13 @@ public enum ClientMessage: Equatable, Sendable {
     case pong
     /// Asks for the whole of a growing state (by the `type` of its whole message) after a missed delta.
     case resync(state: String)
+    /// A player picks their reward character (`fox`), or with nil asks where theirs stands.
+    case character(String?)
 
     /// The `type` names of the session's own messages, for help texts and errors.
     public static let typeNames = [
         "hello", "ping", "sync", "start", "next", "pause", "continue", "end", "kick", "unban", "tidy", "lock", "unlock",
-        "library", "packs", "console", "status", "scores", "bye", "pong", "resync",
+        "library", "packs", "console", "status", "scores", "bye", "pong", "resync", "character",
     ]
 
     /// The wire object of this message (the inverse of `ClientMessageDecoding`).
@@ -176,6 +178,8 @@ public enum ClientMessage: Equatable, Sendable {
         case .bye: return ["type": "bye"]
         case .pong: return ["type": "pong"]
         case .resync(let state): return ["type": "resync", "state": .string(state)]
+        case .character(let id?): return ["type": "character", "character": .string(id)]
+        case .character(nil): return ["type": "character"]
         }
     }
 }
@@ -449,6 +453,7 @@ public struct MessageFields: Sendable {
         case "bye", "quit": return .bye
         case "pong": return .pong
         case "resync": return .resync(state: try requiredString("state", limit: 32))
+        case "character": return .character(try string("character", required: false, limit: 32))
         default: return nil
         }
     }

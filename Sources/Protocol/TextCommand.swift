@@ -27,7 +27,7 @@ public enum TextCommandParsing {
     public static let sessionWords: [String] = [
         "join", "j", "watch", "admin", "help", "?", "h", "scores", "score", "status", "quit", "exit", "bye", "next",
         "n", "pause", "continue", "resume", "end", "kick", "unban", "tidy", "tidy!", "lock", "unlock", "ping", "start",
-        "commands", "library", "lib", "packs", "pack", "rejoin",
+        "commands", "library", "lib", "packs", "pack", "rejoin", "character",
     ]
 
     /// Parses `line` (already framed, without terminator); `games` say how each game reads `start`'s words.
@@ -75,6 +75,7 @@ public enum TextCommandParsing {
             return .message((rest.isEmpty ? LibraryRequest.list(includingHidden: false) : .search(rest)).message)
         case "library", "lib": return parseLibrary(rest)
         case "packs": return .message(PackRequest.list.message)
+        case "character": return .message(.character(rest.isEmpty ? nil : rest))
         case "pack": return parsePack(rest)
         default: return .freeText(trimmed)
         }

@@ -10,15 +10,18 @@ const web = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'Sources',
 const files = readdirSync(web);
 const MODES = ['shaky', 'queen', 'words', 'fly', 'outsider', 'hunt'];
 
-// What a page loads: its own file, the scripts and styles it links, and every module they import, transitively.
+// What a page loads: its own file, the scripts and styles it links, every module they import and every style sheet
+// a module adds ('/x.css'), transitively.
 function loaded(page) {
   const seen = new Set([page]);
   const queue = [page];
   while (queue.length) {
     const text = readFileSync(join(web, queue.shift()), 'utf8');
-    const refs = [...text.matchAll(/(?:src|href)="\/?([\w.-]+\.(?:js|css))"|from '\.\/([\w.-]+\.js)'/g)];
+    const refs = [
+      ...text.matchAll(/(?:src|href)="\/?([\w.-]+\.(?:js|css))"|from '\.\/([\w.-]+\.js)'|'\/([\w.-]+\.css)'/g),
+    ];
     for (const m of refs) {
-      const f = m[1] ?? m[2];
+      const f = m[1] ?? m[2] ?? m[3];
       if (!seen.has(f)) { seen.add(f); queue.push(f); }
     }
   }

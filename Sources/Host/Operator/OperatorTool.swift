@@ -56,6 +56,7 @@ struct ToolShelf {
         for entry in catalog.entries {
             for make in entry.tools { tools.append(try make(storage)) }
         }
+        tools.append(RewardsTool(storage: storage))  // the players' characters, whatever the game
         self.tools = tools
     }
 

@@ -18,6 +18,8 @@ final class GameRoom {
     let log: Logger
     /// The growing states: the lobby (the room's) and the running game's (PROTOCOL.md §6.0).
     let states = StateStreams()
+    /// Every player's reward character, kept in the data folder across games (`Rewards.swift`).
+    let rewards: RewardKeeper
     /// Whether the lobby changed since it was last sent; when it is looked at again (nil: at the end of this turn)
     /// and when it goes out even while the host is behind.
     private var isLobbyDirty = false
@@ -56,6 +58,8 @@ final class GameRoom {
         self.sessions = sessions
         self.storage = storage
         self.log = log
+        rewards = RewardKeeper(directory: storage.directory)
+        if let problem = rewards.problem { log.warning(problem) }
     }
 
     // MARK: Players
@@ -199,6 +203,7 @@ final class GameRoom {
         endGameStates()
         game = newGame
         finishedGame = nil
+        _ = rewards.takeGameRecords()
         log.info("Game started: \(newGame.mode.title).")
         apply(newGame.start(at: now), at: now)
     }
@@ -237,8 +242,37 @@ final class GameRoom {
                 states.remove(stream)
             }
         }
+        creditRightAnswers(in: step.messages)
         isStatusDirty = true
         finishIfOver()
+    }
+
+    /// Counts the right answers a step announced for the players who picked a character: each gets their new
+    /// standing (after the step's own messages), and the operators a feed line when a character grows.
+    private func creditRightAnswers(in messages: [Outgoing]) {
+        var names: [String] = []
+        for outgoing in messages { names += RewardKeeper.rightAnswers(in: outgoing.message, room: room) }
+        guard !names.isEmpty else { return }
+        let (updates, problem) = rewards.credit(names, game: game?.mode.name)
+        for (name, progress) in updates {
+            deliver(RewardKeeper.message(progress, grew: progress.grew), to: .playerNamed(name))
+            guard progress.grew, let character = progress.character else { continue }
+            deliver(
+                FeedLine(
+                    "\(name)'s \(character) grew: stage \(progress.stage) of \(Rewards.stages) "
+                        + "(\(Rewards.upgrade(progress.stage)), \(Wording.count(progress.rightAnswers, "right answer"))).",
+                    isSecondary: true), to: .operators)
+        }
+        if let problem { log.warning(problem) }
+    }
+
+    /// `name` picks their reward character `id` (nil: only asks where theirs stands); the answer goes to them.
+    func pickCharacter(_ id: String?, for name: String) throws(RuleError) -> CharacterProgress {
+        guard let id else { return rewards.message(for: name) }
+        let (message, problem) = try rewards.pick(id, for: name)
+        if let problem { log.warning(problem) }
+        log.info("\(name) picked the \(message.character ?? id) as their character.")
+        return message
     }
 
     /// Lets the game's clocks run.
@@ -252,7 +286,14 @@ final class GameRoom {
         guard let game, game.status.isFinished else { return }
         let record = game.record
         played.formUnion(record.playedContent)  // what was shown, so tonight's later games avoid it
-        storage.saveGameLog(record.log, name: game.mode.name, log: log)
+        var gameLog = record.log
+        let rewarded = rewards.takeGameRecords()
+        if !rewarded.isEmpty, case .object(var object) = gameLog, let records = try? JSONCoding.encode(rewarded) {
+            object["rewards"] = records  // who grew their character in this game (`history N`)
+            gameLog = .object(object)
+        }
+        if let problem = rewards.save() { log.warning(problem) }
+        storage.saveGameLog(gameLog, name: game.mode.name, log: log)
         (game as? any KeepsRecords)?.keepRecords(in: storage)
         journal(.gameEnd)
         endGameStates()

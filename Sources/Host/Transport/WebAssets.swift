@@ -18,6 +18,8 @@ enum WebAssets {
         "mode-queen.js": PackageResources.mode_queen_js,
         "mode-shaky.js": PackageResources.mode_shaky_js,
         "mode-words.js": PackageResources.mode_words_js,
+        "rewards.css": PackageResources.rewards_css,
+        "rewards.js": PackageResources.rewards_js,
         "sound.js": PackageResources.sound_js,
         "style.css": PackageResources.style_css,
         "ui.js": PackageResources.ui_js,

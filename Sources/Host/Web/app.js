@@ -9,6 +9,7 @@ import words from './mode-words.js';
 import fly from './mode-fly.js';
 import outsider from './mode-outsider.js';
 import hunt from './mode-hunt.js';
+import { createRewards } from './rewards.js';
 
 const MODES = { shaky, queen, words, fly, outsider, hunt };
 const TITLES = { shaky: 'Shaky Words', queen: "The Queen's game", words: 'Compound words', fly: 'Let Me Fly',
@@ -72,6 +73,7 @@ for (const ev of ['pointerdown', 'touchend', 'click', 'keydown']) {
   document.addEventListener(ev, () => sound.unlock(), { capture: true });
 }
 soundOn.addEventListener('click', () => sound.unlock());
+const rewards = createRewards({ send, play: (name, msg) => sound.play(name, msg), toast: (text) => toast(text) });
 function playFor(msg) {
   const name = soundFor(viewGame, msg, me, soundMemo);
   if (name && performance.now() >= quietUntil && !endedCatchUp) sound.play(name, msg);
@@ -324,6 +326,7 @@ function onHelloReply(msg, at) {
     rememberTeam(msg.team);
     whoLine.textContent = `${msg.name} · ${msg.team}`;
     renderLobby();
+    rewards.ask();
     if (!msg.game) show('lobby');
     else {
       fill(screens.game, el('p', { class: 'muted', text: `Catching up with ${TITLES[msg.game] || msg.game}…` }));
@@ -656,6 +659,7 @@ function renderLobby() {
     el('h1', { text: 'Lobby' }),
     el('p', { class: 'status-line', text: waitingNotice || 'Waiting for the host to start a game.' }),
     finals,
+    rewards.card(),
     lobbyList(me.team),
     rejoinCodeBox(),
     leave);
@@ -773,6 +777,7 @@ function dispatch(msg) {
     if (!g.whole) return;
     msg = g.whole;
   }
+  if (rewards.handle(msg)) return;
   switch (msg.type) {
     case 'lobby':
       lobby = msg;

@@ -182,6 +182,7 @@ public enum SessionMessage: DecodedFamily {
     case contents(ContentListing)
     case content(ContentDetail)
     case feed(FeedLine)
+    case character(CharacterProgress)
 
     /// The family's table: one entry per message type.
     public static let decoder = FamilyDecoder<SessionMessage>([
@@ -195,6 +196,7 @@ public enum SessionMessage: DecodedFamily {
         member(LibraryListing.self, SessionMessage.library), member(PackListing.self, SessionMessage.packs),
         member(PackDetail.self, SessionMessage.pack), member(ContentListing.self, SessionMessage.contents),
         member(ContentDetail.self, SessionMessage.content), member(FeedLine.self, SessionMessage.feed),
+        member(CharacterProgress.self, SessionMessage.character),
     ])
 
     public var message: any HostMessage {
@@ -219,6 +221,7 @@ public enum SessionMessage: DecodedFamily {
         case .contents(let message): message
         case .content(let message): message
         case .feed(let message): message
+        case .character(let message): message
         }
     }
 }
