@@ -91,6 +91,16 @@ struct ClockView: Equatable, Sendable {
     func remaining(until deadline: Int64, now: Int64) -> Int64 { max(0, deadline + offset - now) }
 }
 
+/// A refusal that holds until a deadline (`error` with `deadline`, PROTOCOL.md §6.1): a screen counts it down.
+struct LastingRefusal: Equatable, Sendable {
+    /// Why, as the host's code (`code_locked`).
+    var code: ErrorCode
+    /// The host's sentence.
+    var message: String
+    /// When it ends, host ms.
+    var deadline: Int64
+}
+
 /// One person in the lobby.
 struct LobbyPlayer: Equatable, Sendable {
     var name: String
@@ -180,6 +190,8 @@ struct ClientState: Equatable, Sendable {
     /// Client ms when the host became unreachable, while it is: clocks are shown stopped there.
     var unreachableSince: Int64?
     var notice: StatusNote?
+    /// The last refusal that holds a while (a hunt team's check-in lock), with its end; nil when none came.
+    var lastingRefusal: LastingRefusal?
     /// The Queen's command library as last listed.
     var library: [LibraryEntry] = []
     var ui = UIState()
@@ -203,7 +215,7 @@ struct ClientState: Equatable, Sendable {
             && lhs.lobbyState == rhs.lobbyState && lhs.teamSizes == rhs.teamSizes
             && lhs.awaitingResync == rhs.awaitingResync
             && lhs.isPaused == rhs.isPaused && lhs.pausedAtHost == rhs.pausedAtHost && lhs.notice == rhs.notice
-            && lhs.unreachableSince == rhs.unreachableSince
+            && lhs.unreachableSince == rhs.unreachableSince && lhs.lastingRefusal == rhs.lastingRefusal
             && lhs.library == rhs.library && lhs.ui == rhs.ui && lhs.recent == rhs.recent
             && sameGame(lhs.game, rhs.game)
     }
@@ -335,6 +347,9 @@ struct ClientState: Equatable, Sendable {
             if let text = ok.message { setNotice(text, isError: false, at: now) }
         case .error(let error):
             setNotice(error.message, isError: true, at: now)
+            if let end = deadline(error.deadline, remaining: error.remainingMs, now: now) {
+                lastingRefusal = LastingRefusal(code: error.code, message: error.message, deadline: end)
+            }
             if error.code == .kicked { link = .closed(error.message) }
         case .notice(let notice):
             setNotice(notice.message, isError: false, at: now)

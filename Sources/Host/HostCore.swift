@@ -560,13 +560,13 @@ final class HostCore: SessionHandler {
                 if isGuess && [.wrongCode, .codeLocked].contains(refusal.code) {
                     guessLimits.noteWrong(session: session, at: arrival)
                 }
-                sessions.send(ErrorReply(refusal.code, refusal.message), to: session, re: id)
+                sessions.send(ErrorReply(refusal, at: context.now), to: session, re: id)
             } else if let id {
                 sessions.send(OkReply(), to: session, re: id)
             }
             room.apply(step, at: context.now)
         } catch {
-            sessions.send(ErrorReply(error.code, error.message), to: session, re: id)
+            sessions.send(ErrorReply(error, at: context.now), to: session, re: id)
         }
     }
 
@@ -765,3 +765,11 @@ final class HostCore: SessionHandler {
 
 @available(*, unavailable)
 extension HostCore: Sendable {}
+
+extension ErrorReply {
+    /// A game's refusal as sent at `now`: a lasting one (a hunt team's check-in lock) says when it ends.
+    init(_ error: RuleError, at now: Instant) {
+        let remaining = error.until.map { max(0, now.milliseconds(until: $0)) }
+        self.init(error.code, error.message, remainingMs: remaining, deadline: error.until?.milliseconds)
+    }
+}

@@ -297,7 +297,7 @@ struct HuntView: GameScreen {
             clock += [Span(" · ", .dim), Span(ScreenText.clock(remaining), style), Span(" left", .dim)]
         }
         rows.append(clock)
-        if state.role == .player { rows += playerRows(state, width: width) }
+        if state.role == .player { rows += playerRows(state, width: width, now: now) }
         rows.append([])
         rows += progressRows(state, width: width)
         if state.role == .admin, !log.isEmpty {
@@ -310,7 +310,15 @@ struct HuntView: GameScreen {
         return rows
     }
 
-    private func playerRows(_ state: ClientState, width: Int) -> [Row] {
+    /// How long this team's check-ins stay locked (the host's `code_locked` with its deadline); nil when they are not.
+    func lockLeft(_ state: ClientState, now: Int64) -> Int64? {
+        guard let lock = state.lastingRefusal, lock.code == .codeLocked,
+            let left = state.remaining(until: lock.deadline, now: now), left > 0
+        else { return nil }
+        return left
+    }
+
+    private func playerRows(_ state: ClientState, width: Int, now: Int64) -> [Row] {
         var rows: [Row] = []
         if let row = mine(state), row.finished {
             rows.append([])
@@ -326,8 +334,14 @@ struct HuntView: GameScreen {
             rows.append(ScreenRenderer.indent("Station \(clue.station) of \(clue.of) — your clue:", .bold))
             rows += ScreenRenderer.wrapped(clue.text, width: width, style: .colored(.cyan, bold: true))
             rows.append([])
-            rows += ScreenRenderer.wrapped(
-                "Find the station, then type the code posted there and press Enter.", width: width, style: .dim)
+            if let left = lockLeft(state, now: now) {
+                rows += ScreenRenderer.wrapped(
+                    "Check-ins are locked: \(ScreenText.clock(left)) left. Find the station meanwhile.", width: width,
+                    style: .colored(.red, bold: true))
+            } else {
+                rows += ScreenRenderer.wrapped(
+                    "Find the station, then type the code posted there and press Enter.", width: width, style: .dim)
+            }
         case .puzzle(let puzzle)?:
             rows.append(
                 ScreenRenderer.indent("Station \(puzzle.number) of \(puzzle.of) — which is the odd one out?", .bold))

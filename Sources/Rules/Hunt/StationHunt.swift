@@ -244,10 +244,11 @@ public struct StationHunt: SteeredMode, Codable, Sendable, Equatable {
                 throw RuleError(
                     .codeLocked,
                     "Your team joined the running hunt: it may check in \(seconds) seconds from now. Find the station "
-                        + "meanwhile.")
+                        + "meanwhile.", until: lockedUntil)
             }
             throw RuleError(
-                .codeLocked, "Too many wrong codes: check-ins are locked for \(seconds) more seconds.")
+                .codeLocked, "Too many wrong codes: check-ins are locked for \(seconds) more seconds.",
+                until: lockedUntil)
         }
         let typed = Hunt.normalizedCode(code)
         guard !typed.isEmpty else { throw RuleError(.emptyAnswer, "Type the code posted at the station.") }
