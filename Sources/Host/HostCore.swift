@@ -336,8 +336,18 @@ final class HostCore: SessionHandler {
     func shutDown() {
         if room.game?.isFinished != false { room.journal(.closed) }  // between games, a finished one too
         for session in sessions.joined + sessions.sessions.values.filter({ $0.membership == nil }) {
-            sessions.send(Closing(.shutdown, "The host is shutting down. Thanks for playing!"), to: session)
+            sessions.send(Closing(.shutdown, shutdownReason(for: session)), to: session)
         }
+    }
+
+    /// The goodbye at shutdown: a text-mode player reads how to come back should the host start again.
+    private func shutdownReason(for session: Session) -> String {
+        let bye = "The host is shutting down. Thanks for playing!"
+        guard session.dialect == .text, let ref = session.player, let player = room.room.player(id: ref.id),
+            let code = player.code
+        else { return bye }
+        return bye + " If the organiser starts it again, your place is kept: connect again and type "
+            + "rejoin \(player.name) \(code)"
     }
 
     // MARK: SessionHandler
@@ -420,8 +430,9 @@ final class HostCore: SessionHandler {
             room.playerReturned(player, at: now)
         } else if let existing = room.room.player(named: hello.name.trimmingCharacters(in: .whitespaces)) {
             // The same name, written the same way, from the address the player dropped from: they are back.
+            // (After a restart the address is the one the player joined from, as journaled.)
             guard !existing.isConnected, existing.name == hello.name.trimmingCharacters(in: .whitespaces),
-                lastAddresses[existing.id] == session.peer
+                (lastAddresses[existing.id] ?? existing.address) == session.peer
             else {
                 sessions.send(
                     ErrorReply(
@@ -454,7 +465,8 @@ final class HostCore: SessionHandler {
             var code = Secrets.rejoinCode(using: &generator)
             while room.room.hasPlayer(code: code) { code = Secrets.rejoinCode(using: &generator) }
             player = room.addPlayer(
-                name: name, team: team, token: Secrets.hex(byteCount: 16, using: &generator), code: code, at: now)
+                name: name, team: team, token: Secrets.hex(byteCount: 16, using: &generator), code: code,
+                address: session.peer, at: now)
         }
         sessions.admit(session, as: .player(PlayerRef(id: player.id, name: player.name, team: player.team)))
         room.setConnected(player.id, true, at: now)

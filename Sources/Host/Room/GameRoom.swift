@@ -61,8 +61,10 @@ final class GameRoom {
     // MARK: Players
 
     /// Adds a new player, journals it and tells the game.
-    func addPlayer(name: String, team: String, token: String, code: String? = nil, at now: Instant) -> Player {
-        let player = room.add(name: name, team: team, token: token, code: code)
+    func addPlayer(
+        name: String, team: String, token: String, code: String? = nil, address: String? = nil, at now: Instant
+    ) -> Player {
+        let player = room.add(name: name, team: team, token: token, code: code, address: address)
         journal(.join(player))
         log.info("\(player.name) joined team \(player.team).")
         if let game {

@@ -1,0 +1,44 @@
+import Foundation
+import Protocol
+import Rules
+import Testing
+
+@testable import Host
+
+/// An `nc` player across a host restart (issue #27): the goodbye says how to come back, and joining again with the
+/// same name from the same computer works after the restart as README promises.
+@Suite("A text player across a host restart")
+struct TextRestartTests {
+    @Test func theGoodbyeSaysHowToComeBackAndTheSameComputerJoinsByNameAfterARestart() throws {
+        let first = try EmbeddedHost()
+        let nc = first.connect(peer: "10.0.0.5")
+        nc.send(line: "join ROOM Ann Red")
+        let welcome = nc.text()
+        let code = try #require(
+            welcome.split(separator: "\n").first { $0.hasPrefix("Your rejoin code: ") }?
+                .dropFirst("Your rejoin code: ".count).prefix { $0 != " " })
+        _ = try first.player("Bob", team: "Blue")
+        first.console("start shaky 3 easy")
+        _ = nc.text()
+        // The organiser stops the host (Ctrl-C): the goodbye is no farewell for ever.
+        first.core.shutDown()
+        first.turn()
+        let goodbye = nc.text()
+        #expect(goodbye.contains("rejoin Ann \(code)"), "\(goodbye)")
+        first.core.storage.syncJournal()
+
+        // Started again with --resume: the same computer joins by name and is back in its place.
+        let second = try EmbeddedHost()
+        second.advance(by: first.now - second.now)
+        second.core.adopt(try JournalReplay.load(path: first.core.storage.journalPath))
+        let again = second.connect(peer: "10.0.0.5")
+        again.send(line: "join ROOM Ann Red")
+        let back = again.text()
+        #expect(back.contains("Welcome, Ann! You play for team Red."), "\(back)")
+        #expect(!back.contains("is taken"), "\(back)")
+        // Another computer still cannot take the name.
+        let stranger = second.connect(peer: "10.0.0.9")
+        stranger.send(line: "join ROOM Bob Blue")
+        #expect(stranger.text().contains("The name \"Bob\" is taken"))
+    }
+}
