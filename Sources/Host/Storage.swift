@@ -251,8 +251,8 @@ final class Storage {
 
     // MARK: Game log
 
-    /// Saves a finished game's readable record under `games/`.
-    func saveGameLog(_ record: JSONValue, name: String, log: Logger) {
+    /// Saves a finished game's readable record under `games/`; `endedByOrganiser` when `end` stopped it.
+    func saveGameLog(_ record: JSONValue, name: String, endedByOrganiser: Bool = false, log: Logger) {
         let formatter = DateFormatter()
         formatter.locale = Locale(identifier: "en_US_POSIX")
         formatter.timeZone = TimeZone(identifier: "UTC")
@@ -269,7 +269,8 @@ final class Storage {
             path = stem + "-\(number).json"
         }
         var object = record.objectValue ?? JSONObject()
-        let header = GameLogSummary(game: name, finishedAt: ISO8601DateFormatter().string(from: Date()))
+        var header = GameLogSummary(game: name, finishedAt: ISO8601DateFormatter().string(from: Date()))
+        if endedByOrganiser { header.endedBy = "organiser" }
         for member in (try? JSONCoding.encode(header))?.objectValue ?? JSONObject() {
             object[member.key] = member.value
         }
@@ -324,8 +325,9 @@ final class Storage {
             return "\(entry.rank.map { "#\($0) " } ?? "")\(name)\(entry.score.map { " \($0)" } ?? "")"
         }
         let rounds = summary.rounds.map { Wording.count($0.count, "round") } ?? ""
+        let ended = summary.endedBy == nil ? "" : "  (ended by the organiser)"
         return "\(summary.finishedAt ?? "?")  \(summary.game ?? "?")  "
-            + (ranking.isEmpty ? rounds : ranking.joined(separator: ", ")) + "  [\(file)]"
+            + (ranking.isEmpty ? rounds : ranking.joined(separator: ", ")) + ended + "  [\(file)]"
     }
 }
 
@@ -341,6 +343,8 @@ struct GameLogSummary: Codable {
 
     var game: String?
     var finishedAt: String?
+    /// Who stopped the game before its end: `organiser` (the `end` command); absent when it played to its end.
+    var endedBy: String?
     var ranking: [Entry]?
     var rounds: [JSONValue]?
 

@@ -113,6 +113,7 @@ final class GameRoom {
     func adopt(_ state: ResumedState) {
         for player in state.players { room.restore(player) }
         game = state.game
+        eventsPlayed = state.game == nil ? 0 : 1  // what it played before the restart is not counted: say it played
         played = state.played
         heldForNextGame = state.heldForNextGame
         bans = state.bans
@@ -191,6 +192,17 @@ final class GameRoom {
 
     /// What was played since the host started, so later games tonight avoid it.
     private(set) var played: Set<String> = []
+    /// Events the running game journaled since its start before any `end` (a resumed game counts as played).
+    private var eventsPlayed = 0
+    /// Whether the organiser ended the running game (`end`): its log says so, and is not kept when nothing was played.
+    private var isEndedByOrganiser = false
+
+    /// The organiser's `end` of the running game: the game's `step` is applied as any other.
+    func end(_ step: Step, at now: Instant) {
+        isEndedByOrganiser = true
+        apply(step, at: now)
+        isEndedByOrganiser = false
+    }
 
     /// Starts `newGame` (made by the catalog from a `start` request): journals its start record and announces it.
     func begin(_ newGame: any HostedGame, at now: Instant) {
@@ -198,9 +210,11 @@ final class GameRoom {
         heldForNextGame = []
         endGameStates()
         game = newGame
+        eventsPlayed = 0
         finishedGame = nil
         log.info("Game started: \(newGame.mode.title).")
         apply(newGame.start(at: now), at: now)
+        eventsPlayed = 0  // the start's own events are no play
     }
 
     /// Journals a step's events, then sends its messages; closes the game when it is over.
@@ -209,6 +223,7 @@ final class GameRoom {
     /// message of the game first sends what is noted, so every reader sees the game's messages in their order.
     func apply(_ step: Step, at now: Instant) {
         for event in step.events { storage.journalEvent(event, at: now.milliseconds) }
+        if !isEndedByOrganiser { eventsPlayed += step.events.count }
         // Big-room starts (issue 29): a step of 2,000 teams carries a clue per team and a feed line per team for the
         // operators. Finding "the operators" walked every connection once per line (O(teams × connections)); the
         // broad audiences' recipients cannot change within one step, so they are found once per step here.
@@ -251,7 +266,13 @@ final class GameRoom {
     private func finishIfOver() {
         guard let game, game.isFinished else { return }
         played.formUnion(game.playedContent)  // what was shown, so tonight's later games avoid it
-        storage.saveGameLog(game.gameLog, name: game.mode.name, log: log)
+        if isEndedByOrganiser && eventsPlayed == 0 {
+            // Started and stopped at once: no 0-point game in `history` and the teacher's files.
+            log.info("The game was ended before anything was played: it is not kept in history.")
+        } else {
+            storage.saveGameLog(
+                game.gameLog, name: game.mode.name, endedByOrganiser: isEndedByOrganiser, log: log)
+        }
         game.keepRecords(in: storage)
         journal(.gameEnd)
         endGameStates()
