@@ -109,4 +109,32 @@ struct SmallScreenTests {
         }
         #expect(checked >= 10)
     }
+
+    /// A hunt whose clock runs out says "Time's up!" (text and screen), and the final times name their penalties.
+    @Test func aHuntThatRunsOutOfTimeSaysTimesUpAndNamesThePenalties() throws {
+        let host = try EmbeddedHost()
+        var ann = Watcher(try host.player("Ann", team: "Red"), role: .player, name: "Ann", team: "Red")
+        let nc = host.connect()
+        nc.send(line: "join ROOM Cid Blue")
+        host.console("start hunt demo fixed 1")
+        let live = try #require(host.core.room.game as? HuntHost)
+        let station = live.game.hunt.stations[0]
+        ann.connection.send(["type": "checkin", "code": .string(station.code)])
+        guard case .puzzle(let puzzle) = station.task else {
+            Issue.record("the demo's first station is a puzzle")
+            return
+        }
+        let wrong = try #require(puzzle.words.first { $0 != puzzle.outsider })
+        ann.connection.send(["type": "answer", "text": .string(wrong)])
+        ann.connection.send(["type": "answer", "text": .string(puzzle.outsider)])
+        _ = nc.text()
+        host.advance(by: 61_000)
+        #expect(host.core.room.game == nil)
+        let over = nc.text()
+        #expect(over.contains("=== Time's up! Hunt over: "), "\(over)")
+        ann.update()
+        let screen = ann.screen(width: 60, height: 20).joined(separator: "\n")
+        #expect(screen.contains("TIME'S UP! HUNT OVER"), "\(screen)")
+        #expect(screen.contains("(+0:30 penalties)"), "\(screen)")
+    }
 }

@@ -34,6 +34,8 @@ struct HuntView: GameScreen {
     var ranking: [HuntWire.Ranked] = []
     var hallOfFame: [HuntWire.Fame] = []
     var isOver = false
+    /// Whether the hunt ended because its clock ran out.
+    var isTimeUp = false
 
     init?(intro: HuntWire.Message) {
         guard case .intro(let intro) = intro else { return nil }
@@ -187,6 +189,7 @@ struct HuntView: GameScreen {
         case .scoreboard(let scoreboard):
             ranking = scoreboard.ranking
             hallOfFame = scoreboard.hallOfFame
+            isTimeUp = scoreboard.timeUp == true
             isOver = true
             task = nil
             deadline = nil
@@ -399,12 +402,13 @@ struct HuntView: GameScreen {
     }
 
     private func finishedRows(_ state: ClientState, width: Int) -> [Row] {
-        var rows: [Row] = [[], ScreenRenderer.indent("HUNT OVER — \(huntName)", Style(isBold: true, color: .yellow))]
+        let over = isTimeUp ? "TIME'S UP! HUNT OVER" : "HUNT OVER"
+        var rows: [Row] = [[], ScreenRenderer.indent("\(over) — \(huntName)", Style(isBold: true, color: .yellow))]
         // Team names padded to one column, so the times line up.
         let nameWidth = min(16, (ranking.map(\.team) + hallOfFame.map(\.team)).map(ScreenText.width(of:)).max() ?? 0)
         for entry in ranking {
             let mine = state.isMine(team: entry.team)
-            let penalty = entry.penaltiesMs > 0 ? " (+\(DurationText.clock(entry.penaltiesMs)))" : ""
+            let penalty = entry.penaltiesMs > 0 ? " (+\(DurationText.clock(entry.penaltiesMs)) penalties)" : ""
             let text =
                 "  #\(entry.rank)  \(ScreenRenderer.pad(entry.team, nameWidth))  "
                 + "\(Wording.count(entry.stations, "station"))  "

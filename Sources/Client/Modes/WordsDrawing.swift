@@ -19,9 +19,13 @@ struct WordsDrawing {
         // The renderer tries smaller letters first; with the smallest, a screen still too short (60×20 with four
         // teams) loses blank rows, repeated path rows and the team list's bars, never the team list itself.
         guard full.count > height, letters == ScreenRenderer.LetterStyle.allCases.last else { return full }
+        let top = [heading()] + topRows(isCompact: true)
+        for candidate in [top + [[]] + progressRows(), top + [[]] + compactProgressRows()]
+        where candidate.count <= height {
+            return candidate
+        }
         let teams = compactProgressRows()
-        let top = ([heading()] + topRows(isCompact: true)).filter { !$0.isEmpty }
-        return Array(top.prefix(max(1, height - teams.count))) + teams
+        return Array(top.filter { !$0.isEmpty }.prefix(max(1, height - teams.count))) + teams
     }
 
     /// The exercise's own part above the team list.
@@ -188,7 +192,7 @@ struct WordsDrawing {
             if let place = progress?.place { text += " place \(place) ✔" }
             if view.isLockedOut(team, state, now: now) { text += " thinking" }
             if state.isMine(team: team) { text += " ◀ you" }
-            return text
+            return text.replacingOccurrences(of: " ", with: "\u{00A0}")  // a team's entry is never split
         }
         return ScreenRenderer.wrapped("Teams: " + entries.joined(separator: " · "), width: width, style: .bold)
     }

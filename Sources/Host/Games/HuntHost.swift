@@ -389,7 +389,7 @@ final class HuntHost: GameAdapter {
     private static func fame(_ hall: HallOfFame) -> [HuntWire.Fame] { HallsOfFame.fame(hall) }
 
     private var scoreboard: HuntWire.Scoreboard {
-        HuntWire.Scoreboard(ranking: shownRanking, hallOfFame: Self.fame(hallOfFame))
+        HuntWire.Scoreboard(ranking: shownRanking, hallOfFame: Self.fame(hallOfFame), timeUp: game.isTimeUp)
     }
 
     func messages(for effects: [StationHunt.Effect], at now: Instant) -> [Outgoing] {

@@ -25,6 +25,8 @@ public struct StationHunt: SteeredMode, Codable, Sendable, Equatable {
     private var pausedMs: Int64 = 0
     /// The final ranking once the hunt is over.
     public private(set) var finalRanking: [Ranked]?
+    /// True when the hunt clock ran out (not every team found every station, nor the organiser's `end`).
+    public private(set) var isTimeUp: Bool?
 
     /// Creates a hunt; refuses no teams, duplicate or blank team names and nonsensical settings.
     public init(hunt: Hunt, teams: [String], settings: HuntSettings = HuntSettings(), seed: UInt64) throws(RuleError) {
@@ -339,6 +341,7 @@ public struct StationHunt: SteeredMode, Codable, Sendable, Equatable {
 
     private mutating func runClock(until now: Instant) -> [Effect] {
         guard let deadline = nextDeadline, deadline <= now else { return [] }
+        isTimeUp = true
         return [finish(at: deadline)]
     }
 
