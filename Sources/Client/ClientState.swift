@@ -45,6 +45,8 @@ struct StatusNote: Equatable, Sendable {
     var at: Int64
     /// The phase of the game it belongs to (`GameScreen.phaseTag`, "lobby" without a game); nil: any phase.
     var phase: String? = nil
+    /// For a refusal that holds until a deadline (host ms): it is no longer shown after it, as it is no longer true.
+    var until: Int64? = nil
 }
 
 /// A question the screen asks before a key that costs something acts ("shake: −50 points, press s again").
@@ -265,6 +267,7 @@ struct ClientState: Equatable, Sendable {
     func visibleNotice(now: Int64) -> StatusNote? {
         guard let notice else { return nil }
         if let phase = notice.phase, phase != phaseTag { return nil }
+        if let until = notice.until, (remaining(until: until, now: now) ?? 0) <= 0 { return nil }
         return now - notice.at < (notice.isError ? 10_000 : 6_000) ? notice : nil
     }
 
@@ -349,6 +352,7 @@ struct ClientState: Equatable, Sendable {
             setNotice(error.message, isError: true, at: now)
             if let end = deadline(error.deadline, remaining: error.remainingMs, now: now) {
                 lastingRefusal = LastingRefusal(code: error.code, message: error.message, deadline: end)
+                notice?.until = end
             }
             if error.code == .kicked { link = .closed(error.message) }
         case .notice(let notice):

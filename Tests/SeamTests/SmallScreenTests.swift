@@ -137,4 +137,18 @@ struct SmallScreenTests {
         #expect(screen.contains("TIME'S UP! HUNT OVER"), "\(screen)")
         #expect(screen.contains("(+0:30 penalties)"), "\(screen)")
     }
+
+    /// A compound-words pick refused during the think pause ("Think first: … in 3 s") is not shown after the pause.
+    @Test func theThinkFirstRefusalGoesWithTheLockout() throws {
+        var (host, ann, _, _) = try WordsSeamTests.room()
+        host.console("start words cards en 1")
+        ann.connection.send(try #require(try WordsSeamTests.pick(host, "Red", correct: false)))
+        ann.connection.send(try #require(try WordsSeamTests.pick(host, "Red")))
+        let refusal = try #require(Self.lastError(&ann))
+        #expect(refusal["code"] == "locked_out" && refusal["deadline"]?.intValue == host.now + 3_000)
+        #expect(ann.state.visibleNotice(now: host.now)?.text.hasPrefix("Think first") == true)
+        host.advance(by: 3_100)
+        ann.update()
+        #expect(ann.state.visibleNotice(now: host.now) == nil, "a stale 'Think first' after the pause")
+    }
 }
