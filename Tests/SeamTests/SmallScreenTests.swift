@@ -8,7 +8,7 @@ import Testing
 
 /// What issue #27 asks of small terminals: the hunt's code lock read whole with its countdown, the dice board's
 /// team list kept at 60×20.
-@Suite("Small terminals (issue #27)")
+@Suite("Text mode and small terminals (issue #27)")
 struct SmallScreenTests {
     /// Takes in what arrived for `watcher` and returns the last `error` among it.
     static func lastError(_ watcher: inout Watcher) -> JSONValue? {
@@ -150,5 +150,20 @@ struct SmallScreenTests {
         host.advance(by: 3_100)
         ann.update()
         #expect(ann.state.visibleNotice(now: host.now) == nil, "a stale 'Think first' after the pause")
+    }
+
+    /// `hunt list` (and every content listing) lines its columns up.
+    @Test func contentListingsLineTheirColumnsUp() throws {
+        let host = try EmbeddedHost()
+        host.console(
+            "hunt create Office party hunt | name=Kitchen | clue=Where the cold things sleep | words=dog, green, red, "
+                + "blue | outsider=dog | link=colours")
+        let rows = host.console("hunt list").joined(separator: "\n").split(separator: "\n").dropFirst()
+        #expect(rows.count == 2)
+        let names = rows.compactMap { row in
+            ["The party hunt", "Office party hunt"].compactMap { row.range(of: $0) }.first
+        }
+        let columns = Set(zip(rows, names).map { row, name in row.distance(from: row.startIndex, to: name.lowerBound) })
+        #expect(names.count == 2 && columns.count == 1, "\(rows.joined(separator: "\n"))")
     }
 }
