@@ -506,7 +506,9 @@ final class HostCore: SessionHandler {
     }
 
     func awaitsTypedLine(from session: Session) -> Bool {
-        guard let ref = session.player, let player = room.room.player(id: ref.id) else { return false }
+        guard let ref = session.player, let player = room.room.player(id: ref.id),
+            !room.heldForNextGame.contains(player.id)  // who waits for the next game answers nothing in this one
+        else { return false }
         return room.game?.awaitsTypedLine(from: player) ?? false
     }
 
@@ -539,6 +541,14 @@ final class HostCore: SessionHandler {
                 ErrorReply(.wrongGame, "\(game.mode.title) has no \"\(request.type)\"\(owner)."), to: session, re: id)
         }
         guard let member = room.room.player(id: player.id) else { return }
+        if room.heldForNextGame.contains(member.id) {
+            // A newcomer to a locked room watches this game (a mode would only say it knows no such team).
+            return sessions.send(
+                ErrorReply(
+                    .unknownTeam,
+                    "The room is locked and this game had started when you came: you play in the next one. "
+                        + "Watch this one meanwhile."), to: session, re: id)
+        }
         let isGuess = game.isGuess(request)
         if isGuess, let refusal = guessLimits.refusal(session: session, at: now) {
             return sessions.send(ErrorReply(.rateLimited, refusal), to: session, re: id)

@@ -41,4 +41,24 @@ struct TextRestartTests {
         stranger.send(line: "join ROOM Bob Blue")
         #expect(stranger.text().contains("The name \"Bob\" is taken"))
     }
+
+    /// A newcomer to a locked room who types a pick at `nc` reads that they play in the next game, not that their
+    /// team does not exist (issue #27).
+    @Test func aLockedRoomsNewcomerIsToldTheyPlayTheNextGame() throws {
+        let host = try EmbeddedHost()
+        _ = try host.player("Ann", team: "Red")
+        _ = try host.player("Bob", team: "Blue")
+        host.console("lock")
+        host.console("start outsider 3")
+        let yan = host.connect()
+        yan.send(line: "join ROOM Yan Orange")
+        #expect(yan.text().contains("the room is locked: you play in the next game"))
+        yan.send(line: "2")
+        let reply = yan.text()
+        #expect(reply.contains("you play in the next one"), "\(reply)")
+        #expect(!reply.contains("There is no team called"), "\(reply)")
+        // Nothing waits for their answer: a command needs no /.
+        yan.send(line: "scores")
+        #expect(yan.text().contains("Scores: "))
+    }
 }
