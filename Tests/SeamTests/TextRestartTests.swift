@@ -7,7 +7,7 @@ import Testing
 
 /// An `nc` player across a host restart (issue #27): the goodbye says how to come back, and joining again with the
 /// same name from the same computer works after the restart as README promises.
-@Suite("A text player across a host restart")
+@Suite("Text players: a host restart, a locked room, a challenge (issue #27)")
 struct TextRestartTests {
     @Test func theGoodbyeSaysHowToComeBackAndTheSameComputerJoinsByNameAfterARestart() throws {
         let first = try EmbeddedHost()
@@ -60,5 +60,39 @@ struct TextRestartTests {
         // Nothing waits for their answer: a command needs no /.
         yan.send(line: "scores")
         #expect(yan.text().contains("Scores: "))
+    }
+
+    /// A Let Me Fly challenge to a player already higher says so, instead of passing silently (issue #27).
+    @Test func aChallengeToSomeoneAlreadyHigherSaysSo() throws {
+        let host = try EmbeddedHost()
+        let ann = try host.player("Ann", team: "Red")
+        let bob = try host.player("Bob", team: "Blue")
+        let cid = host.connect()
+        cid.send(line: "join ROOM Cid Green")
+        host.console("start fly 3 round-seconds=30 break-seconds=0")
+        /// Throws `who`'s phone now and catches it at its landing.
+        func throwAndCatch(_ who: String, _ player: EmbeddedConnection) throws {
+            player.send(["type": "throw"])
+            guard case .inAir(let thrown)? = try FlyModeTests.game(host).game.player(named: who)?.turn else {
+                Issue.record("\(who)'s phone is not up")
+                return
+            }
+            host.advance(by: thrown.landsAt.milliseconds - host.now)
+            player.send(["type": "catch"])
+        }
+        host.advance(by: 800)  // full power for Bob
+        try throwAndCatch("Bob", bob)
+        host.advance(by: 1_600 - (host.now % 1_600) + 400)  // a quarter of the sweep for Ann: lower
+        try throwAndCatch("Ann", ann)
+        _ = cid.text()
+        ann.send(["type": "challenge", "player": "Bob"])
+        let challenged = try bob.expect("challenged")
+        #expect(challenged["bestM"] != nil, "\(challenged)")
+        #expect(
+            (try? JSONCoding.decode(FlyWire.Challenged.self, from: challenged))?.line(
+                for: Perspective(team: "Blue", name: "Bob"))?
+                .contains("Your best is already") == true)
+        let line = cid.text()
+        #expect(line.contains("Bob's best is already"), "\(line)")
     }
 }
