@@ -125,7 +125,7 @@ struct WordsGameTests {
         let ranking = final["ranking"]?.arrayValue ?? []
         #expect(ranking.map { $0["team"] } == ["Blue", "Red"])
         #expect(ranking.map { $0["place"] } == [1, 2])
-        _ = try blue.waitForText("=== Final: #1 Blue 22/22 (place 1) · #2 Red 22/22 (place 2) ===")
+        _ = try blue.waitForText("=== Final: #1 Blue 22/22 (place 1), 0 wrong · #2 Red 22/22 (place 2), 1 wrong ===")
 
         // A team's hand is its own: the other team's players never see it; the board sees both.
         let redBytes = red.transcriptText

@@ -402,6 +402,7 @@ struct WordsDrawing {
             var text = "  #\(standing.rank)  " + ScreenRenderer.pad(standing.team, nameWidth + 1)
             text += standing.place.map { "place \($0) · " } ?? "not through · "
             text += "\(standing.done)/\(standing.of) · \(standing.score) right"
+            if let wrong = standing.wrong { text += " · \(wrong) wrong" }
             if mine { text += "   ◀ your team" }
             rows.append(ScreenRenderer.indent(text, mine ? .colored(.green, bold: true) : .plain))
         }
