@@ -322,11 +322,17 @@ final class Storage {
         else { return "\(file): unreadable" }
         let ranking = (summary.ranking ?? []).prefix(5).compactMap { entry -> String? in
             guard let name = entry.team ?? entry.player else { return nil }
-            return "\(entry.rank.map { "#\($0) " } ?? "")\(name)\(entry.score.map { " \($0)" } ?? "")"
+            let rank = entry.rank.map { "#\($0) " } ?? ""
+            // Compound words rank by place and progress, not by a score: show what the rank stands for.
+            if let done = entry.done, let of = entry.of {
+                return rank + "\(name) \(done)/\(of)" + (entry.place.map { " (place \($0))" } ?? "")
+            }
+            return rank + name + (entry.score.map { " \($0)" } ?? "")
         }
         let rounds = summary.rounds.map { Wording.count($0.count, "round") } ?? ""
         let ended = summary.endedBy == nil ? "" : "  (ended by the organiser)"
-        return "\(summary.finishedAt ?? "?")  \(summary.game ?? "?")  "
+        let exercise = summary.exercise.map { " " + $0 } ?? ""  // `words bingo`
+        return "\(summary.finishedAt ?? "?")  \(summary.game ?? "?")\(exercise)  "
             + (ranking.isEmpty ? rounds : ranking.joined(separator: ", ")) + ended + "  [\(file)]"
     }
 }
@@ -339,9 +345,15 @@ struct GameLogSummary: Codable {
         var player: String?
         var rank: Int?
         var score: Int?
+        /// Compound words: what the team got through, of how many, and its place once through.
+        var done: Int?
+        var of: Int?
+        var place: Int?
     }
 
     var game: String?
+    /// Compound words: the exercise played (`cards`, `bingo`, `board`).
+    var exercise: String?
     var finishedAt: String?
     /// Who stopped the game before its end: `organiser` (the `end` command); absent when it played to its end.
     var endedBy: String?

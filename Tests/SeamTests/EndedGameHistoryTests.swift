@@ -35,4 +35,15 @@ struct EndedGameHistoryTests {
         #expect(all.count == 2, "\(all)")
         #expect(all.last?.contains("ended by") == false, "\(all)")
     }
+
+    /// A compound-words game in `history` names its exercise and ranks by progress, as its final standings do.
+    @Test func aWordsGameInHistoryNamesItsExerciseAndShowsWhatItsRanksStandFor() throws {
+        let (host, ann, _, _) = try WordsSeamTests.room()
+        host.console("start words cards en 1")
+        ann.connection.send(try #require(try WordsSeamTests.pick(host, "Red")))
+        host.console("end")
+        let line = try #require(host.core.storage.history().first)
+        #expect(line.contains(" words cards  "), "\(line)")
+        #expect(line.contains("#1 Red 1/22"), "\(line)")
+    }
 }
