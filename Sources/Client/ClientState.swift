@@ -283,6 +283,8 @@ struct ClientState: Equatable, Sendable {
         var line: String?
         var isQuiet = false
         if let name = introducedGame(in: object) {
+            // A new game starts a new list of recent events: the last game's rounds are not this one's.
+            if !(game.map { $0.name == name && !$0.isOver } ?? false) { recent = [] }
             startGame(named: name, intro: object, at: now)
             line = game.flatMap { $0.line(for: object, in: self) }
         } else if let session = SessionMessage.decode(object) {
@@ -300,7 +302,9 @@ struct ClientState: Equatable, Sendable {
                 actions += taken
                 game = screen
                 if screen.isOver { endPause() }  // a game that is over is not paused (an `end` while paused)
-                line = screen.line(for: object, in: self)
+                // An operator's recent events are the quizmaster's feed, which tells every event already: the
+                // game's own line for it would show each event twice.
+                if role != .admin { line = screen.line(for: object, in: self) }
             }
         }
         if let line, !isQuiet {

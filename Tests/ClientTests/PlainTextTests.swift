@@ -27,4 +27,17 @@ struct PlainTextTests {
         #expect(DiscoveryList.joinQuestion(hostCount: 1).hasPrefix("Join it?"))
         #expect(DiscoveryList.joinQuestion(hostCount: 3).contains("[1-3, Enter = 1"))
     }
+
+    @Test func aBoardsRecentEventsStartAgainWithEachGame() {
+        let welcome = #"{"type":"welcome","room":"ABCD","role":"board","hostTime":9000}"#
+        let over = FlyRendererTests.scoreboard
+        let state = Fixtures.state(
+            role: .board,
+            [
+                welcome, Fixtures.lobby, FlyRendererTests.game, FlyRendererTests.phones, FlyRendererTests.round,
+                FlyRendererTests.annThrown, over, FlyRendererTests.game,
+            ])
+        #expect(!state.recent.contains { $0.contains("Ann threw") }, "the last game's throws: \(state.recent)")
+        #expect(state.recent.count == 1, "\(state.recent)")
+    }
 }
