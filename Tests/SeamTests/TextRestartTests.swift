@@ -95,4 +95,24 @@ struct TextRestartTests {
         let line = cid.text()
         #expect(line.contains("Bob's best is already"), "\(line)")
     }
+
+    /// The Queen's reveal says the order again with the names in it (issue #27).
+    @Test func theQueensRevealRestatesTheOrderWithNames() throws {
+        let host = try EmbeddedHost()
+        var players: [String: EmbeddedConnection] = [:]
+        for (name, team) in [("Ann", "Red"), ("Bob", "Blue"), ("Cid", "Green")] {
+            players[name] = try host.player(name, team: team)
+        }
+        host.console("start queen")
+        let round = try #require((host.core.room.game as? QueenHost)?.game.currentRound)
+        try #require(players[round.queen]).send(["type": "command", "text": "No. {1} hops on one leg"])
+        host.advance(by: 30_000)
+        let board = try #require(players.first { $0.key != round.queen }?.value)
+        let revealed = try board.expect("revealed")
+        let order = try #require(revealed["order"]?.stringValue, "\(revealed)")
+        let holders = round.numbers.filter { order.contains("No. \($0.value) (\($0.key))") }
+        #expect(holders.count == 1 && order.hasSuffix("hops on one leg"), "\(order)")
+        let decoded = try JSONCoding.decode(QueenWire.Revealed.self, from: revealed)
+        #expect(decoded.line(for: Perspective())?.contains("The order: No. ") == true)
+    }
 }
