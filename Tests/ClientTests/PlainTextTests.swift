@@ -40,4 +40,11 @@ struct PlainTextTests {
         #expect(!state.recent.contains { $0.contains("Ann threw") }, "the last game's throws: \(state.recent)")
         #expect(state.recent.count == 1, "\(state.recent)")
     }
+
+    @Test func swedishLettersAreDrawnInTheBigFontLikeTheOthers() {
+        #expect(BigFont.canRender("Blåbär och smörgås"))
+        let word = ScreenRenderer.lettersBlock("BLÅBÄR", fixedCount: 0, preferred: .big, width: 80)
+        #expect(word.count == ScreenRenderer.lettersBlock("BLABAR", fixedCount: 0, preferred: .big, width: 80).count)
+        #expect(word.count >= BigFont.height, "not the boxed fallback: \(word)")
+    }
 }
