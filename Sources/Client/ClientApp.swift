@@ -29,6 +29,8 @@ final class ClientApp {
     static let connectTimeout: Int64 = 3000
     /// How long the host may take to answer a hello.
     static let helloTimeout: Int64 = 10_000
+    /// How often a barred player asks again, so that the organiser's `unban` lets them in without a restart.
+    static let barredRetry: Int64 = 15_000
 
     let options: ClientOptions
     let mode: DisplayMode
@@ -53,6 +55,8 @@ final class ClientApp {
     private var nextAttemptAt: Int64?
     private var lostAt: Int64?
     private var lastError = ""
+    /// The host's last "you are barred" refusal, said once however often the client asks again.
+    private var barredMessage: String?
     /// Set when the host said we must not come back (kicked, replaced by another connection, bye).
     private var goodbye: String?
     private var exitStatus: Int32?
@@ -464,6 +468,9 @@ final class ClientApp {
             state.setNotice(
                 "Your old place had expired; you joined again as \(joinName).", isError: false, at: now,
                 isLasting: true)
+        case .banned:
+            waitWhileBarred(message)
+            return true
         case .badVersion:
             return fail(message)
         case .full, .rateLimited:
@@ -474,6 +481,35 @@ final class ClientApp {
         }
         sendHello()
         return true
+    }
+
+    /// The name (or this computer) is barred for tonight: says so once, with what happens next, then asks again every
+    /// `barredRetry` without a word, so that the organiser's `unban` lets the player in without starting again.
+    private func waitWhileBarred(_ message: String) {
+        if barredMessage != message {
+            barredMessage = message
+            let wait = Int(ClientApp.barredRetry / 1000)
+            let next =
+                "You join by yourself once the organiser lets you back in (unban \(joinName)): this asks again every "
+                + "\(wait) s. Ctrl-C stops."
+            if isScreenActive {
+                state.setNotice(message + " " + next, isError: true, at: now, isLasting: true)
+            } else {
+                Output.line("! " + message)
+                Output.line(next)
+            }
+        }
+        helloSentAt = nil
+        if let socket {
+            poller.remove(socket.fd)
+            socket.close()
+            self.socket = nil
+        }
+        isConnecting = false
+        isWatchingWrites = false
+        outbox = []
+        attempt = 0
+        nextAttemptAt = now + ClientApp.barredRetry
     }
 
     private func fail(_ message: String) -> Bool {

@@ -45,6 +45,8 @@ struct StatusNote: Equatable, Sendable {
     var at: Int64
     /// The phase of the game it belongs to (`GameScreen.phaseTag`, "lobby" without a game); nil: any phase.
     var phase: String? = nil
+    /// For a refusal that holds until a deadline (host ms): it is no longer shown after it, as it is no longer true.
+    var until: Int64? = nil
 }
 
 /// A question the screen asks before a key that costs something acts ("shake: −50 points, press s again").
@@ -89,6 +91,16 @@ struct ClockView: Equatable, Sendable {
 
     /// Milliseconds left until the host-clock `deadline`, as seen at client time `now` (never negative).
     func remaining(until deadline: Int64, now: Int64) -> Int64 { max(0, deadline + offset - now) }
+}
+
+/// A refusal that holds until a deadline (`error` with `deadline`, PROTOCOL.md §6.1): a screen counts it down.
+struct LastingRefusal: Equatable, Sendable {
+    /// Why, as the host's code (`code_locked`).
+    var code: ErrorCode
+    /// The host's sentence.
+    var message: String
+    /// When it ends, host ms.
+    var deadline: Int64
 }
 
 /// One person in the lobby.
@@ -180,6 +192,8 @@ struct ClientState: Equatable, Sendable {
     /// Client ms when the host became unreachable, while it is: clocks are shown stopped there.
     var unreachableSince: Int64?
     var notice: StatusNote?
+    /// The last refusal that holds a while (a hunt team's check-in lock), with its end; nil when none came.
+    var lastingRefusal: LastingRefusal?
     /// The Queen's command library as last listed.
     var library: [LibraryEntry] = []
     var ui = UIState()
@@ -203,7 +217,7 @@ struct ClientState: Equatable, Sendable {
             && lhs.lobbyState == rhs.lobbyState && lhs.teamSizes == rhs.teamSizes
             && lhs.awaitingResync == rhs.awaitingResync
             && lhs.isPaused == rhs.isPaused && lhs.pausedAtHost == rhs.pausedAtHost && lhs.notice == rhs.notice
-            && lhs.unreachableSince == rhs.unreachableSince
+            && lhs.unreachableSince == rhs.unreachableSince && lhs.lastingRefusal == rhs.lastingRefusal
             && lhs.library == rhs.library && lhs.ui == rhs.ui && lhs.recent == rhs.recent
             && sameGame(lhs.game, rhs.game)
     }
@@ -253,6 +267,7 @@ struct ClientState: Equatable, Sendable {
     func visibleNotice(now: Int64) -> StatusNote? {
         guard let notice else { return nil }
         if let phase = notice.phase, phase != phaseTag { return nil }
+        if let until = notice.until, (remaining(until: until, now: now) ?? 0) <= 0 { return nil }
         return now - notice.at < (notice.isError ? 10_000 : 6_000) ? notice : nil
     }
 
@@ -268,6 +283,8 @@ struct ClientState: Equatable, Sendable {
         var line: String?
         var isQuiet = false
         if let name = introducedGame(in: object) {
+            // A new game starts a new list of recent events: the last game's rounds are not this one's.
+            if !(game.map { $0.name == name && !$0.isOver } ?? false) { recent = [] }
             startGame(named: name, intro: object, at: now)
             line = game.flatMap { $0.line(for: object, in: self) }
         } else if let session = SessionMessage.decode(object) {
@@ -285,7 +302,9 @@ struct ClientState: Equatable, Sendable {
                 actions += taken
                 game = screen
                 if screen.isOver { endPause() }  // a game that is over is not paused (an `end` while paused)
-                line = screen.line(for: object, in: self)
+                // An operator's recent events are the quizmaster's feed, which tells every event already: the
+                // game's own line for it would show each event twice.
+                if role != .admin { line = screen.line(for: object, in: self) }
             }
         }
         if let line, !isQuiet {
@@ -335,6 +354,10 @@ struct ClientState: Equatable, Sendable {
             if let text = ok.message { setNotice(text, isError: false, at: now) }
         case .error(let error):
             setNotice(error.message, isError: true, at: now)
+            if let end = deadline(error.deadline, remaining: error.remainingMs, now: now) {
+                lastingRefusal = LastingRefusal(code: error.code, message: error.message, deadline: end)
+                notice?.until = end
+            }
             if error.code == .kicked { link = .closed(error.message) }
         case .notice(let notice):
             setNotice(notice.message, isError: false, at: now)

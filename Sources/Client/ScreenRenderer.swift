@@ -92,9 +92,12 @@ enum ScreenRenderer {
             rows.append([Span(" \(confirmation.question) ", Style(isBold: true, isInverse: true, color: .yellow))])
         } else if let notice = state.visibleNotice(now: now) {
             let text = notice.text.replacingOccurrences(of: "\n", with: " ")
-            rows.append(
-                notice.isError
-                    ? [Span(" ! " + text, .colored(.red, bold: true))] : [Span(" › " + text, .colored(.cyan))])
+            // Two rows at most, so a long refusal is read whole on a small terminal (the second is cut if need be).
+            let lines = ScreenText.wrap(text, to: max(1, width - 3))
+            let style: Style = notice.isError ? .colored(.red, bold: true) : .colored(.cyan)
+            let rest = lines.dropFirst().joined(separator: " ")
+            rows.append([Span((notice.isError ? " ! " : " › ") + (lines.first ?? ""), style)])
+            if !rest.isEmpty { rows.append([Span("   " + rest, style)]) }
         }
         switch state.ui.mode {
         case .command: rows.append([Span(" : ", .bold), Span(state.ui.text), Span("█", .dim)])

@@ -1,4 +1,4 @@
-/// A 5-row block font for A–Z and 0–9, so letters read from across the room.
+/// A 5-row block font for A–Z, Å, Ä, Ö, Ü and 0–9, so letters read from across the room.
 public enum BigFont {
     /// Rows of a glyph.
     public static let height = 5
@@ -42,6 +42,11 @@ public enum BigFont {
         "7": ["#####", "    #", "   # ", "  #  ", "  #  "],
         "8": [" ### ", "#   #", " ### ", "#   #", " ### "],
         "9": [" ### ", "#   #", " ####", "    #", " ### "],
+        // Swedish letters (the built-in `sv` word list): the mark on the first row, the letter squeezed below.
+        "Å": ["  #  ", " ### ", "#   #", "#####", "#   #"],
+        "Ä": ["#   #", " ### ", "#   #", "#####", "#   #"],
+        "Ö": ["#   #", " ### ", "#   #", "#   #", " ### "],
+        "Ü": ["#   #", "     ", "#   #", "#   #", " ### "],
         "-": ["     ", "     ", " ### ", "     ", "     "],
         "'": ["  #  ", "  #  ", "     ", "     ", "     "],
         ".": ["     ", "     ", "     ", "     ", "  #  "],

@@ -83,8 +83,9 @@ extension HostCore {
             room.playerReturned(player, at: now)
         } else if let existing = room.room.player(named: hello.name.trimmingCharacters(in: .whitespaces)) {
             // The same name, written the same way, from the address the player dropped from: they are back.
+            // (After a restart the address is the one the player joined from, as journaled.)
             guard !existing.isConnected, existing.name == hello.name.trimmingCharacters(in: .whitespaces),
-                lastAddresses[existing.id] == session.peer
+                (lastAddresses[existing.id] ?? existing.address) == session.peer
             else {
                 sessions.send(
                     ErrorReply(
@@ -117,7 +118,8 @@ extension HostCore {
             var code = Secrets.rejoinCode(using: &generator)
             while room.room.hasPlayer(code: code) { code = Secrets.rejoinCode(using: &generator) }
             player = room.addPlayer(
-                name: name, team: team, token: Secrets.hex(byteCount: 16, using: &generator), code: code, at: now)
+                name: name, team: team, token: Secrets.hex(byteCount: 16, using: &generator), code: code,
+                address: session.peer, at: now)
         }
         sessions.admit(session, as: .player(PlayerRef(id: player.id, name: player.name, team: player.team)))
         room.setConnected(player.id, true, at: now)
@@ -157,7 +159,9 @@ extension HostCore {
     }
 
     func awaitsTypedLine(from session: Session) -> Bool {
-        guard let ref = session.player, let player = room.room.player(id: ref.id) else { return false }
+        guard let ref = session.player, let player = room.room.player(id: ref.id),
+            !room.heldForNextGame.contains(player.id)  // who waits for the next game answers nothing in this one
+        else { return false }
         return (room.game as? any TypedLines)?.awaitsTypedLine(from: player) ?? false
     }
 
@@ -190,6 +194,14 @@ extension HostCore {
                 ErrorReply(.wrongGame, "\(game.mode.title) has no \"\(request.type)\"\(owner)."), to: session, re: id)
         }
         guard let member = room.room.player(id: player.id) else { return }
+        if room.heldForNextGame.contains(member.id) {
+            // A newcomer to a locked room watches this game (a mode would only say it knows no such team).
+            return sessions.send(
+                ErrorReply(
+                    .unknownTeam,
+                    "The room is locked and this game had started when you came: you play in the next one. "
+                        + "Watch this one meanwhile."), to: session, re: id)
+        }
         let isGuess = (game as? any GuardsSecrets)?.isGuess(request) ?? false
         if isGuess, let refusal = guessLimits.refusal(session: session, at: now) {
             return sessions.send(ErrorReply(.rateLimited, refusal), to: session, re: id)
@@ -223,13 +235,13 @@ extension HostCore {
                 if isGuess && [.wrongCode, .codeLocked].contains(refusal.code) {
                     guessLimits.noteWrong(session: session, at: arrival)
                 }
-                sessions.send(ErrorReply(refusal.code, refusal.message), to: session, re: id)
+                sessions.send(ErrorReply(refusal, at: context.now), to: session, re: id)
             } else if let id {
                 sessions.send(OkReply(), to: session, re: id)
             }
             room.apply(step, at: context.now)
         } catch {
-            sessions.send(ErrorReply(error.code, error.message), to: session, re: id)
+            sessions.send(ErrorReply(error, at: context.now), to: session, re: id)
         }
     }
 

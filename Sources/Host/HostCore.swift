@@ -203,10 +203,28 @@ final class HostCore: SessionHandler {
         if let problem = room.rewards.save() { log.warning(problem) }
         if room.game?.status.isFinished != false { room.journal(.closed) }  // between games, a finished one too
         for session in sessions.joined + sessions.sessions.values.filter({ $0.membership == nil }) {
-            sessions.send(Closing(.shutdown, "The host is shutting down. Thanks for playing!"), to: session)
+            sessions.send(Closing(.shutdown, shutdownReason(for: session)), to: session)
         }
+    }
+
+    /// The goodbye at shutdown: a text-mode player reads how to come back should the host start again.
+    private func shutdownReason(for session: Session) -> String {
+        let bye = "The host is shutting down. Thanks for playing!"
+        guard session.dialect == .text, let ref = session.player, let player = room.room.player(id: ref.id),
+            let code = player.code
+        else { return bye }
+        return bye + " If the organiser starts it again, your place is kept: connect again and type "
+            + "rejoin \(player.name) \(code)"
     }
 }
 
 @available(*, unavailable)
 extension HostCore: Sendable {}
+
+extension ErrorReply {
+    /// A game's refusal as sent at `now`: a lasting one (a hunt team's check-in lock) says when it ends.
+    init(_ error: RuleError, at now: Instant) {
+        let remaining = error.until.map { max(0, now.milliseconds(until: $0)) }
+        self.init(error.code, error.message, remainingMs: remaining, deadline: error.until?.milliseconds)
+    }
+}

@@ -251,8 +251,8 @@ final class Storage {
 
     // MARK: Game log
 
-    /// Saves a finished game's readable record under `games/`.
-    func saveGameLog(_ record: JSONValue, name: String, log: Logger) {
+    /// Saves a finished game's readable record under `games/`; `endedByOrganiser` when `end` stopped it.
+    func saveGameLog(_ record: JSONValue, name: String, endedByOrganiser: Bool = false, log: Logger) {
         let formatter = DateFormatter()
         formatter.locale = Locale(identifier: "en_US_POSIX")
         formatter.timeZone = TimeZone(identifier: "UTC")
@@ -269,7 +269,8 @@ final class Storage {
             path = stem + "-\(number).json"
         }
         var object = record.objectValue ?? JSONObject()
-        let header = GameLogSummary(game: name, finishedAt: ISO8601DateFormatter().string(from: Date()))
+        var header = GameLogSummary(game: name, finishedAt: ISO8601DateFormatter().string(from: Date()))
+        if endedByOrganiser { header.endedBy = "organiser" }
         for member in (try? JSONCoding.encode(header))?.objectValue ?? JSONObject() {
             object[member.key] = member.value
         }
@@ -321,16 +322,23 @@ final class Storage {
         else { return "\(file): unreadable" }
         let ranking = (summary.ranking ?? []).prefix(5).compactMap { entry -> String? in
             guard let name = entry.team ?? entry.player else { return nil }
-            return "\(entry.rank.map { "#\($0) " } ?? "")\(name)\(entry.score.map { " \($0)" } ?? "")"
+            let rank = entry.rank.map { "#\($0) " } ?? ""
+            // Compound words rank by place and progress, not by a score: show what the rank stands for.
+            if let done = entry.done, let of = entry.of {
+                return rank + "\(name) \(done)/\(of)" + (entry.place.map { " (place \($0))" } ?? "")
+            }
+            return rank + name + (entry.score.map { " \($0)" } ?? "")
         }
         let rounds = summary.rounds.map { Wording.count($0.count, "round") } ?? ""
         // Whose reward character grew in this game, for the teacher: `grew: Ann's fox (stage 2)`.
         let grown = (summary.rewards ?? []).filter { !$0.unlocked.isEmpty }.map {
             "\($0.player)'s \($0.character) (stage \($0.stage))"
         }
-        return "\(summary.finishedAt ?? "?")  \(summary.game ?? "?")  "
+        let ended = summary.endedBy == nil ? "" : "  (ended by the organiser)"
+        let exercise = summary.exercise.map { " " + $0 } ?? ""  // `words bingo`
+        return "\(summary.finishedAt ?? "?")  \(summary.game ?? "?")\(exercise)  "
             + (ranking.isEmpty ? rounds : ranking.joined(separator: ", "))
-            + (grown.isEmpty ? "" : " · grew: " + grown.joined(separator: ", ")) + "  [\(file)]"
+            + (grown.isEmpty ? "" : " · grew: " + grown.joined(separator: ", ")) + ended + "  [\(file)]"
     }
 }
 
@@ -342,10 +350,18 @@ struct GameLogSummary: Codable {
         var player: String?
         var rank: Int?
         var score: Int?
+        /// Compound words: what the team got through, of how many, and its place once through.
+        var done: Int?
+        var of: Int?
+        var place: Int?
     }
 
     var game: String?
+    /// Compound words: the exercise played (`cards`, `bingo`, `board`).
+    var exercise: String?
     var finishedAt: String?
+    /// Who stopped the game before its end: `organiser` (the `end` command); absent when it played to its end.
+    var endedBy: String?
     var ranking: [Entry]?
     var rounds: [JSONValue]?
     /// What the players' reward characters did in the game (`RewardKeeper.GameRecord`), when any counted.

@@ -173,7 +173,8 @@ extension String {
                 #"{"type":"feed","text":"Waiting for you: type next for round 2."}"#,
             ])
         let thrown = state.recent.filter { $0.contains("Ann threw the flagship") }
-        #expect(thrown == ["Ann threw the flagship: 20.38 m (100 % power)."], "\(state.recent)")
+        // An operator's recent events are the feed's lines: each event once (issue #27).
+        #expect(thrown == ["· Ann threw the flagship: 20.38 m (100 % power)."], "\(state.recent)")
         #expect(state.recent.last == "· Waiting for you: type next for round 2.")
     }
 }

@@ -230,7 +230,9 @@ struct OutsiderHuntScreenTests {
         let overText = screen(over, modeSizes[size]).text
         #expect(overText.contains("HUNT OVER"))
         // Team names in one column: the times line up.
-        #expect(overText.contains("#1  Red   3 stations  13:34 (+1:00)  ◀ your team") || modeSizes[size].width < 60)
+        #expect(
+            overText.contains("#1  Red   3 stations  13:34 (+1:00 penalties)  ◀ your team")
+                || modeSizes[size].width < 60)
         #expect(overText.contains("#2  Blue  1 station  5:00") || modeSizes[size].width < 50)
         if modeSizes[size].height >= 16 {
             #expect(overText.contains("Hall of fame"))

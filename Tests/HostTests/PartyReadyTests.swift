@@ -89,18 +89,25 @@ struct PartyReadyTests {
 
         let second = try HostProcess(["--resume"], data: data.path)
         #expect(second.room == first.room)
+        // From another computer the name is taken: the refusal says how its owner comes back.
+        let stranger = try second.connect(from: "127.0.0.2")
+        _ = try stranger.waitForText("rejoin NAME CODE")
+        try stranger.send(line: "join \(second.room) Ann Red")
+        let taken = try stranger.waitForText("is taken")
+        #expect(taken.contains("rejoin Ann CODE"))
+        // From the computer she joined from, her name alone brings her back, after the restart too (issue #27).
         let back = try second.connect()
         let banner = try back.waitForText("rejoin NAME CODE")
         #expect(banner.contains("Back again"))
         try back.send(line: "join \(second.room) Ann Red")
-        let taken = try back.waitForText("is taken")
-        #expect(taken.contains("rejoin Ann CODE"))
-        try back.send(line: "rejoin Ann \(code)")
         _ = try back.waitForText("Welcome, Ann! You play for team Red.")
         // the same player: the question as Red saw it
         let again = try back.waitForText("Question 1/2")
         #expect(again.split(separator: ":").first == question.split(separator: ":").first)
         #expect(again.contains(question.components(separatedBy: "Letters: ")[1].components(separatedBy: "  ·")[0]))
+        // And the short code works from anywhere.
+        try stranger.send(line: "rejoin Ann \(code)")
+        _ = try stranger.waitForText("Welcome, Ann! You play for team Red.")
         second.stop()
     }
 }

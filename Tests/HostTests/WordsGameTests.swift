@@ -125,7 +125,7 @@ struct WordsGameTests {
         let ranking = final["ranking"]?.arrayValue ?? []
         #expect(ranking.map { $0["team"] } == ["Blue", "Red"])
         #expect(ranking.map { $0["place"] } == [1, 2])
-        _ = try blue.waitForText("=== Final: #1 Blue 22/22 (place 1) · #2 Red 22/22 (place 2) ===")
+        _ = try blue.waitForText("=== Final: #1 Blue 22/22 (place 1), 0 wrong · #2 Red 22/22 (place 2), 1 wrong ===")
 
         // A team's hand is its own: the other team's players never see it; the board sees both.
         let redBytes = red.transcriptText
@@ -282,7 +282,9 @@ struct WordsGameTests {
         #expect(
             imported.terminationStatus == 0 && imported.output.contains("Imported word list garden (Garden words)."))
         let listed = try ChildProcess.run(host, ["words", "list", "--data", data.path]).output
-        #expect(listed.contains("garden  Garden words  1 level, 13 words"), "\(listed)")
+        #expect(
+            listed.range(of: "garden +Garden words +1 level, 13 words", options: .regularExpression) != nil,
+            "\(listed)")
         let out = data.path + "/out.json"
         #expect(
             try ChildProcess.run(host, ["words", "export", "garden", out, "--data", data.path]).terminationStatus == 0)

@@ -65,6 +65,8 @@ struct FlyView: GameScreen {
     var nextAt: Int64?
     var isLastRound = false
     var flights: [Flight] = []
+    /// When this player's last phone seen going up lands (host ms): a catch-up's `thrown` for it is no new throw.
+    var myLastLanding: Int64?
     var missed: [String] = []
     var standings: [Entry] = []
     var teams: [FlyWire.TeamStanding] = []
@@ -115,10 +117,11 @@ struct FlyView: GameScreen {
             && players.contains(state.name)
     }
 
-    /// The host clock at client time `now` (frozen while paused).
+    /// The host clock at client time `now` (frozen while paused, and while the host is unreachable: a phone in the
+    /// air then hangs there instead of landing on the screen during the outage).
     static func hostNow(_ state: ClientState, _ now: Int64) -> Int64 {
         if state.isPaused, let paused = state.pausedAtHost { return paused }
-        return state.clock.hostTime(atClient: now)
+        return state.clock.hostTime(atClient: state.unreachableSince.map { min($0, now) } ?? now)
     }
 
     /// The meter at host time `host`, percent (0 → 100 → 0 over a period).
@@ -225,8 +228,18 @@ struct FlyView: GameScreen {
             if let index = standings.firstIndex(where: { $0.player == thrown.player }) {
                 standings[index].phone = thrown.phone
             }
+            let isMine = thrown.player == state.name && state.role == .player
+            let isAgain = isMine && myLastLanding == thrown.landsAt
+            if isMine { myLastLanding = thrown.landsAt }
             flights.removeAll { $0.player == thrown.player }
             flights.append(flight)
+            // The catch-up after a reconnect (or a host restart) brings a phone still up back: say so.
+            let left = thrown.landsAt - FlyView.hostNow(state, now)
+            if isAgain && left > 0 {
+                state.setNotice(
+                    "Back: your phone is still in the air and comes down in \(ScreenText.clock(left)) — catch it!",
+                    isError: false, at: now, isLasting: true)
+            }
             flights.sort { $0.pressedAt < $1.pressedAt }
             if thrown.player == state.name && state.role == .player { actions.append(.bell) }
         case .caught(let caught):

@@ -34,6 +34,8 @@ struct HuntView: GameScreen {
     var ranking: [HuntWire.Ranked] = []
     var hallOfFame: [HuntWire.Fame] = []
     var isOver = false
+    /// Whether the hunt ended because its clock ran out.
+    var isTimeUp = false
 
     init?(intro: HuntWire.Message) {
         guard case .intro(let intro) = intro else { return nil }
@@ -186,6 +188,7 @@ struct HuntView: GameScreen {
         case .scoreboard(let scoreboard):
             ranking = scoreboard.ranking
             hallOfFame = scoreboard.hallOfFame
+            isTimeUp = scoreboard.timeUp == true
             isOver = true
             task = nil
             deadline = nil
@@ -284,7 +287,7 @@ struct HuntView: GameScreen {
             clock += [Span(" · ", .dim), Span(ScreenText.clock(remaining), style), Span(" left", .dim)]
         }
         rows.append(clock)
-        if state.role == .player { rows += playerRows(state, width: width) }
+        if state.role == .player { rows += playerRows(state, width: width, now: now) }
         rows.append([])
         rows += progressRows(state, width: width)
         if state.role == .admin, !log.isEmpty {
@@ -297,7 +300,15 @@ struct HuntView: GameScreen {
         return rows
     }
 
-    private func playerRows(_ state: ClientState, width: Int) -> [Row] {
+    /// How long this team's check-ins stay locked (the host's `code_locked` with its deadline); nil when they are not.
+    func lockLeft(_ state: ClientState, now: Int64) -> Int64? {
+        guard let lock = state.lastingRefusal, lock.code == .codeLocked,
+            let left = state.remaining(until: lock.deadline, now: now), left > 0
+        else { return nil }
+        return left
+    }
+
+    private func playerRows(_ state: ClientState, width: Int, now: Int64) -> [Row] {
         var rows: [Row] = []
         if let row = mine(state), row.finished {
             rows.append([])
@@ -313,8 +324,14 @@ struct HuntView: GameScreen {
             rows.append(ScreenRenderer.indent("Station \(clue.station) of \(clue.of) — your clue:", .bold))
             rows += ScreenRenderer.wrapped(clue.text, width: width, style: .colored(.cyan, bold: true))
             rows.append([])
-            rows += ScreenRenderer.wrapped(
-                "Find the station, then type the code posted there and press Enter.", width: width, style: .dim)
+            if let left = lockLeft(state, now: now) {
+                rows += ScreenRenderer.wrapped(
+                    "Check-ins are locked: \(ScreenText.clock(left)) left. Find the station meanwhile.", width: width,
+                    style: .colored(.red, bold: true))
+            } else {
+                rows += ScreenRenderer.wrapped(
+                    "Find the station, then type the code posted there and press Enter.", width: width, style: .dim)
+            }
         case .puzzle(let puzzle)?:
             rows.append(
                 ScreenRenderer.indent("Station \(puzzle.number) of \(puzzle.of) — which is the odd one out?", .bold))
@@ -372,12 +389,13 @@ struct HuntView: GameScreen {
     }
 
     private func finishedRows(_ state: ClientState, width: Int) -> [Row] {
-        var rows: [Row] = [[], ScreenRenderer.indent("HUNT OVER — \(huntName)", Style(isBold: true, color: .yellow))]
+        let over = isTimeUp ? "TIME'S UP! HUNT OVER" : "HUNT OVER"
+        var rows: [Row] = [[], ScreenRenderer.indent("\(over) — \(huntName)", Style(isBold: true, color: .yellow))]
         // Team names padded to one column, so the times line up.
         let nameWidth = min(16, (ranking.map(\.team) + hallOfFame.map(\.team)).map(ScreenText.width(of:)).max() ?? 0)
         for entry in ranking {
             let mine = state.isMine(team: entry.team)
-            let penalty = entry.penaltiesMs > 0 ? " (+\(DurationText.clock(entry.penaltiesMs)))" : ""
+            let penalty = entry.penaltiesMs > 0 ? " (+\(DurationText.clock(entry.penaltiesMs)) penalties)" : ""
             let text =
                 "  #\(entry.rank)  \(ScreenRenderer.pad(entry.team, nameWidth))  "
                 + "\(Wording.count(entry.stations, "station"))  "

@@ -13,15 +13,28 @@ struct WordsDrawing {
     /// The team this client plays for.
     var me: String? { view.myTeam(state) }
 
-    func rows() -> [Row] {
+    func rows(height: Int = .max) -> [Row] {
         if view.isOver { return finalRows() }
-        var rows: [Row] = [heading()]
-        switch view.exercise {
-        case "bingo": rows += bingoRows()
-        case "board": rows += boardRows()
-        default: rows += cardRaceRows()
+        let full = [heading()] + topRows(isCompact: false) + [[]] + progressRows()
+        // The renderer tries smaller letters first; with the smallest, a screen still too short (60×20 with four
+        // teams) loses blank rows, repeated path rows and the team list's bars, never the team list itself.
+        guard full.count > height, letters == ScreenRenderer.LetterStyle.allCases.last else { return full }
+        let top = [heading()] + topRows(isCompact: true)
+        for candidate in [top + [[]] + progressRows(), top + [[]] + compactProgressRows()]
+        where candidate.count <= height {
+            return candidate
         }
-        return rows
+        let teams = compactProgressRows()
+        return Array(top.filter { !$0.isEmpty }.prefix(max(1, height - teams.count))) + teams
+    }
+
+    /// The exercise's own part above the team list.
+    private func topRows(isCompact: Bool) -> [Row] {
+        switch view.exercise {
+        case "bingo": bingoRows()
+        case "board": boardRows(isCompact: isCompact)
+        default: cardRaceRows()
+        }
     }
 
     private func heading() -> Row {
@@ -38,12 +51,9 @@ struct WordsDrawing {
         var rows: [Row] = []
         if let me {
             rows += questionRows(me)
-            rows.append([])
         } else {
             for team in view.teams { rows += spectatorHandRows(team) }
-            rows.append([])
         }
-        rows += progressRows()
         return rows
     }
 
@@ -174,6 +184,19 @@ struct WordsDrawing {
         return rows
     }
 
+    /// The team list in as few rows as the width allows: `Teams: Red 3/16 ◀ you · Blue 2/16 place 1 ✔ · …`.
+    private func compactProgressRows() -> [Row] {
+        let entries = view.teams.map { team -> String in
+            let progress = view.progress[team]
+            var text = "\(team) \(progress?.done ?? 0)/\(progress?.of ?? 0)"
+            if let place = progress?.place { text += " place \(place) ✔" }
+            if view.isLockedOut(team, state, now: now) { text += " thinking" }
+            if state.isMine(team: team) { text += " ◀ you" }
+            return text.replacingOccurrences(of: " ", with: "\u{00A0}")  // a team's entry is never split
+        }
+        return ScreenRenderer.wrapped("Teams: " + entries.joined(separator: " · "), width: width, style: .bold)
+    }
+
     // MARK: Bingo
 
     private func bingoRows() -> [Row] {
@@ -195,8 +218,6 @@ struct WordsDrawing {
         } else {
             rows += spectatorCards()
         }
-        rows.append([])
-        rows += progressRows()
         return rows
     }
 
@@ -263,9 +284,15 @@ struct WordsDrawing {
 
     // MARK: The dice board
 
-    private func boardRows() -> [Row] {
+    private func boardRows(isCompact: Bool) -> [Row] {
         guard let board = view.board else { return [] }
         var rows = mapRows(board)
+        if isCompact {
+            // Path rows that only repeat the row above (a long vertical path) are drawn once.
+            rows = rows.enumerated().filter { index, row in
+                index == 0 || row != rows[index - 1] || !row.allSatisfy { $0.text.allSatisfy { " │".contains($0) } }
+            }.map(\.element)
+        }
         rows.append([])
         if let me {
             rows += tokenRows(me, board: board)
@@ -273,8 +300,6 @@ struct WordsDrawing {
         } else {
             for team in view.teams where view.hands[team] != nil { rows += spectatorHandRows(team) }
         }
-        rows.append([])
-        rows += progressRows()
         return rows
     }
 
@@ -377,6 +402,7 @@ struct WordsDrawing {
             var text = "  #\(standing.rank)  " + ScreenRenderer.pad(standing.team, nameWidth + 1)
             text += standing.place.map { "place \($0) · " } ?? "not through · "
             text += "\(standing.done)/\(standing.of) · \(standing.score) right"
+            if let wrong = standing.wrong { text += " · \(wrong) wrong" }
             if mine { text += "   ◀ your team" }
             rows.append(ScreenRenderer.indent(text, mine ? .colored(.green, bold: true) : .plain))
         }

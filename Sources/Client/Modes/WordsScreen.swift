@@ -232,7 +232,7 @@ struct WordsView: GameScreen {
     }
 
     func rows(_ state: ClientState, width: Int, height: Int, now: Int64, letters: LetterStyle) -> [Row] {
-        WordsDrawing(view: self, state: state, width: width, now: now, letters: letters).rows()
+        WordsDrawing(view: self, state: state, width: width, now: now, letters: letters).rows(height: height)
     }
 }
 

@@ -251,8 +251,12 @@ final class FlyHost: GameAdapter {
             points: result.points, streak: result.streak, score: result.score)
     }
 
-    private static func challenged(_ challenge: FlyChallenge) -> FlyWire.Challenged {
-        FlyWire.Challenged(from: challenge.from, to: challenge.to, heightM: FlyWire.metres(challenge.heightMm))
+    /// A challenge as announced: with the challenged player's best so far when it already beats the height.
+    private func challenged(_ challenge: FlyChallenge) -> FlyWire.Challenged {
+        let best = game.player(named: challenge.to)?.bestMm.flatMap { $0 >= challenge.heightMm ? $0 : nil }
+        return FlyWire.Challenged(
+            from: challenge.from, to: challenge.to, heightM: FlyWire.metres(challenge.heightMm),
+            bestM: best.map(FlyWire.metres))
     }
 
     private static func standings(_ standings: [FlyStanding]) -> [FlyWire.Standing] {
@@ -341,7 +345,7 @@ final class FlyHost: GameAdapter {
                 let message = FlyWire.TimeUp(round: number, missed: missed)
                 outgoing += [Outgoing(.everyone, message), feed(message)]
             case .challenged(let challenge):
-                let message = FlyHost.challenged(challenge)
+                let message = challenged(challenge)
                 outgoing += [Outgoing(.everyone, message), feed(message)]
             case .challengeSettled(let result):
                 let message = FlyWire.ChallengeOver(
@@ -411,7 +415,7 @@ final class FlyHost: GameAdapter {
                 messages.append(FlyWire.TimeUp(round: game.roundNumber, missed: missed))
             }
             if game.phase == .between, let summary = game.lastSummary { messages.append(roundOver(summary, at: now)) }
-            messages += game.challenges.map(FlyHost.challenged)
+            messages += game.challenges.map(challenged)
         case .finished:
             messages.append(scoreboard)
             messages += FlyWire.Scope.allCases.map { leaderboard($0, at: current) }

@@ -389,7 +389,7 @@ final class HuntHost: GameAdapter {
     private static func fame(_ hall: HallOfFame) -> [HuntWire.Fame] { HallsOfFame.fame(hall) }
 
     private var scoreboard: HuntWire.Scoreboard {
-        HuntWire.Scoreboard(ranking: shownRanking, hallOfFame: Self.fame(hallOfFame))
+        HuntWire.Scoreboard(ranking: shownRanking, hallOfFame: Self.fame(hallOfFame), timeUp: game.isTimeUp)
     }
 
     func messages(for effects: [StationHunt.Effect], at now: Instant) -> [Outgoing] {
@@ -415,8 +415,8 @@ final class HuntHost: GameAdapter {
                     let seconds = (now.milliseconds(until: lockedUntil) + 999) / 1000
                     wrongCode = RuleError(
                         .codeLocked,
-                        "That code is not right, and that was \(game.settings.wrongCodeLimit) wrong codes in a row: "
-                            + "check-ins are locked for \(seconds) seconds.")
+                        "Wrong code, \(game.settings.wrongCodeLimit) in a row: check-ins are locked for \(seconds) s.",
+                        until: lockedUntil)
                     _ = note(team, "locked out", typed: code, at: now)
                     outgoing.append(
                         feed(

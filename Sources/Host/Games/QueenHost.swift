@@ -230,10 +230,14 @@ final class QueenHost: GameAdapter {
     private func revealedMessage(
         round: Int, numbers: [String: Int], targets: [String], salt: [UInt8], at now: Instant
     ) -> QueenWire.Revealed {
-        QueenWire.Revealed(
+        let text =
+            game.currentRound.flatMap { $0.number == round ? $0.order?.text : nil }
+            ?? game.history.last { $0.round == round }.flatMap { $0.command.isEmpty ? nil : $0.command }
+        return QueenWire.Revealed(
             round: round, numbers: numbers, targets: targets, salt: DealCommitment.saltHex(salt),
             commitment: commitment(round: round, salt: salt, numbers: numbers),
-            nextInMs: remaining(game.clockEnd, now), deadline: game.clockEnd?.milliseconds)
+            nextInMs: remaining(game.clockEnd, now), deadline: game.clockEnd?.milliseconds,
+            order: text.map { QueenWire.Revealed.named($0, numbers: numbers) })
     }
 
     func messages(for effects: [QueenGame.Effect], at now: Instant) -> [Outgoing] {

@@ -281,8 +281,12 @@ final class WordsHost: GameAdapter {
     }
 
     private var ranking: [WordsWire.Standing] {
-        game.standings.map {
-            WordsWire.Standing(team: $0.team, score: $0.score, rank: $0.rank, done: $0.done, of: $0.of, place: $0.place)
+        var wrong: [String: Int] = [:]
+        for answer in game.answers where !answer.correct { wrong[answer.team, default: 0] += 1 }
+        return game.standings.map {
+            WordsWire.Standing(
+                team: $0.team, score: $0.score, rank: $0.rank, done: $0.done, of: $0.of, place: $0.place,
+                wrong: wrong[$0.team] ?? 0)
         }
     }
 

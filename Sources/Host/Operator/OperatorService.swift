@@ -116,7 +116,7 @@ final class OperatorService {
                 case .resume: okay(target, "Continuing: the clocks run again.")
                 case .end: okay(target, "The game is over.")
                 }
-                room.apply(step, at: now)
+                if command == .end { room.end(step, at: now) } else { room.apply(step, at: now) }
             } catch {
                 refuse(target, error.code, error.message)
             }

@@ -65,8 +65,10 @@ final class GameRoom {
     // MARK: Players
 
     /// Adds a new player, journals it and tells the game.
-    func addPlayer(name: String, team: String, token: String, code: String? = nil, at now: Instant) -> Player {
-        let player = room.add(name: name, team: team, token: token, code: code)
+    func addPlayer(
+        name: String, team: String, token: String, code: String? = nil, address: String? = nil, at now: Instant
+    ) -> Player {
+        let player = room.add(name: name, team: team, token: token, code: code, address: address)
         journal(.join(player))
         log.info("\(player.name) joined team \(player.team).")
         if let game {
@@ -117,6 +119,7 @@ final class GameRoom {
     func adopt(_ state: ResumedState) {
         for player in state.players { room.restore(player) }
         game = state.game
+        eventsPlayed = state.game == nil ? 0 : 1  // what it played before the restart is not counted: say it played
         played = state.played
         heldForNextGame = state.heldForNextGame
         bans = state.bans
@@ -195,6 +198,17 @@ final class GameRoom {
 
     /// What was played since the host started, so later games tonight avoid it.
     private(set) var played: Set<String> = []
+    /// Events the running game journaled since its start before any `end` (a resumed game counts as played).
+    private var eventsPlayed = 0
+    /// Whether the organiser ended the running game (`end`): its log says so, and is not kept when nothing was played.
+    private var isEndedByOrganiser = false
+
+    /// The organiser's `end` of the running game: the game's `step` is applied as any other.
+    func end(_ step: Step, at now: Instant) {
+        isEndedByOrganiser = true
+        apply(step, at: now)
+        isEndedByOrganiser = false
+    }
 
     /// Starts `newGame` (made by the catalog from a `start` request): journals its start record and announces it.
     func begin(_ newGame: any HostedGame, at now: Instant) {
@@ -202,10 +216,12 @@ final class GameRoom {
         heldForNextGame = []
         endGameStates()
         game = newGame
+        eventsPlayed = 0
         finishedGame = nil
         _ = rewards.takeGameRecords()
         log.info("Game started: \(newGame.mode.title).")
         apply(newGame.start(at: now), at: now)
+        eventsPlayed = 0  // the start's own events are no play
     }
 
     /// Journals a step's events, then sends its messages; closes the game when it is over.
@@ -214,6 +230,7 @@ final class GameRoom {
     /// message of the game first sends what is noted, so every reader sees the game's messages in their order.
     func apply(_ step: Step, at now: Instant) {
         for event in step.events { storage.journalEvent(event, at: now.milliseconds) }
+        if !isEndedByOrganiser { eventsPlayed += step.events.count }
         // Big-room starts (issue 29): a step of 2,000 teams carries a clue per team and a feed line per team for the
         // operators. Finding "the operators" walked every connection once per line (O(teams × connections)); the
         // broad audiences' recipients cannot change within one step, so they are found once per step here.
@@ -293,7 +310,12 @@ final class GameRoom {
             gameLog = .object(object)
         }
         if let problem = rewards.save() { log.warning(problem) }
-        storage.saveGameLog(gameLog, name: game.mode.name, log: log)
+        if isEndedByOrganiser && eventsPlayed == 0 {
+            // Started and stopped at once: no 0-point game in `history` and the teacher's files.
+            log.info("The game was ended before anything was played: it is not kept in history.")
+        } else {
+            storage.saveGameLog(gameLog, name: game.mode.name, endedByOrganiser: isEndedByOrganiser, log: log)
+        }
         (game as? any KeepsRecords)?.keepRecords(in: storage)
         journal(.gameEnd)
         endGameStates()

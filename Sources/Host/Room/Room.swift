@@ -14,6 +14,9 @@ struct Player: Codable, Equatable {
     var disconnectedAt: Int64?
     /// The short code a person types to come back (`rejoin NAME CODE`); nil in journals older than codes.
     var code: String?
+    /// The address the player joined from, journaled so that joining again by name from the same computer works
+    /// after a host restart too; nil in older journals.
+    var address: String?
 }
 
 /// The lobby: who is in the room and in which team. Teams exist while they have players.
@@ -92,10 +95,12 @@ struct Room {
     }
 
     /// Adds a new player; the caller checked the name.
-    mutating func add(name: String, team: String, token: String, code: String? = nil) -> Player {
+    mutating func add(
+        name: String, team: String, token: String, code: String? = nil, address: String? = nil
+    ) -> Player {
         let player = Player(
             id: "p\(nextNumber)", name: name, team: canonicalTeam(team), token: token, isConnected: true,
-            disconnectedAt: nil, code: code)
+            disconnectedAt: nil, code: code, address: address)
         nextNumber += 1
         insert(player)
         return player

@@ -101,7 +101,15 @@ final class Sessions {
         guard let session = sessions.removeValue(forKey: id) else { return }
         let membership = session.membership
         if session.state != .closed { session.moveState(.closed) }
-        log.info("Connection \(id) from \(session.peer) closed: \(reason).")
+        // The console names whom the connection was for (a player, a board, the operator), not only its number.
+        let who: String =
+            switch membership {
+            case .player(let player)?: "\(player.name) (\(player.team))'s connection"
+            case .board?: "A board's connection"
+            case .admin?: "An operator's connection"
+            case nil: "Connection"
+            }
+        log.info("\(who) \(id) from \(session.peer) closed: \(reason).")
         if let player = membership.flatMap({ if case .player(let player) = $0 { player } else { nil } }),
             playerSessions[player.id] == id
         {

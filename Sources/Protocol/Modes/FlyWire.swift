@@ -345,18 +345,30 @@ public enum FlyWire: GameWire {
         public var to: String
         /// The height to beat, m.
         public var heightM: Double
+        /// The challenged player's best catch so far, m, when it is already that high or higher; absent otherwise.
+        public var bestM: Double?
 
         /// Creates the message.
-        public init(from: String, to: String, heightM: Double) {
+        public init(from: String, to: String, heightM: Double, bestM: Double? = nil) {
             self.from = from
             self.to = to
             self.heightM = heightM
+            self.bestM = bestM
         }
 
         public func line(for reader: Perspective) -> String? {
             let height = FlyWire.heightText(heightM)
-            if reader.name == to { return ">>> \(from) challenges you to beat \(height)!" }
-            return "\(from) challenges \(to) to beat \(height)."
+            // A challenge to someone already higher says so: only the next throw counts.
+            guard let best = bestM.map(FlyWire.heightText) else {
+                if reader.name == to { return ">>> \(from) challenges you to beat \(height)!" }
+                return "\(from) challenges \(to) to beat \(height)."
+            }
+            if reader.name == to {
+                return ">>> \(from) challenges you to beat \(height)! Your best is already \(best), but only your next "
+                    + "throw counts."
+            }
+            return
+                "\(from) challenges \(to) to beat \(height) (\(to)'s best is already \(best); only the next throw counts)."
         }
     }
 

@@ -368,16 +368,21 @@ public enum HuntWire: GameWire {
         public var ranking: [Ranked]
         /// The hunt's best finished runs ever, fastest first.
         public var hallOfFame: [Fame]
+        /// True when the hunt clock ran out; absent when every team finished or the organiser ended it.
+        public var timeUp: Bool?
 
         /// Creates the message.
-        public init(ranking: [Ranked], hallOfFame: [Fame]) {
+        public init(ranking: [Ranked], hallOfFame: [Fame], timeUp: Bool? = nil) {
             self.ranking = ranking
             self.hallOfFame = hallOfFame
+            self.timeUp = timeUp == true ? true : nil
         }
 
         public func line(for reader: Perspective) -> String? {
             let fame = hallOfFame.prefix(3).map { "#\($0.place) \($0.team) \(Wording.clock($0.totalMs))" }
-            return "=== Hunt over: " + ranking.map(\.summary).joined(separator: " · ") + " ==="
+            return "=== \(timeUp == true ? "Time's up! " : "")Hunt over: "
+                + ranking.map(\.summary).joined(separator: " · ")
+                + " ==="
                 + (fame.isEmpty ? "" : "\nHall of fame: " + fame.joined(separator: " · "))
         }
     }

@@ -180,11 +180,13 @@ public enum QueenWire: GameWire {
         @Nullable public var nextInMs: Int64?
         /// When the automatic next deal comes (host ms); null when waiting for `next`.
         @Nullable public var deadline: Int64?
+        /// The Queen's order again with the names in it ("No. 2 (Ana) tells everyone a joke."); absent without one.
+        public var order: String?
 
         /// Creates the message.
         public init(
             round: Int, numbers: [String: Int], targets: [String], salt: String, commitment: String, nextInMs: Int64?,
-            deadline: Int64?
+            deadline: Int64?, order: String? = nil
         ) {
             self.round = round
             self.numbers = Numbers(numbers)
@@ -193,11 +195,29 @@ public enum QueenWire: GameWire {
             self.commitment = commitment
             self.nextInMs = nextInMs
             self.deadline = deadline
+            self.order = order
+        }
+
+        /// `text` with each "No. N" followed by whoever held N: "No. 2 (Ana) tells everyone a joke.".
+        public static func named(_ text: String, numbers: [String: Int]) -> String {
+            let names = Dictionary(numbers.map { ($0.value, $0.key) }, uniquingKeysWith: { first, _ in first })
+            var result = ""
+            var rest = Substring(text)
+            while let mark = rest.range(of: "No. ") {
+                result += rest[..<mark.upperBound]
+                rest = rest[mark.upperBound...]
+                let digits = rest.prefix { $0.isASCII && $0.isNumber }
+                result += digits
+                rest = rest.dropFirst(digits.count)
+                if let number = Int(digits), let name = names[number] { result += " (\(name))" }
+            }
+            return result + rest
         }
 
         public func line(for reader: Perspective) -> String? {
             let shown = numbers.entries.map { "No. \($0.number) = \($0.name)" }.joined(separator: ", ")
             return "Reveal: \(shown). Must act: \(targets.isEmpty ? "nobody" : targets.joined(separator: ", "))."
+                + (order.map { " The order: \($0)" } ?? "")
         }
     }
 

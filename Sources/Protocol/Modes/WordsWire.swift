@@ -129,21 +129,27 @@ public enum WordsWire: GameWire {
         public var of: Int
         /// The place it finished in; null while it plays.
         @Nullable public var place: Int?
+        /// Wrong picks so far (the teacher's count beside the right ones); absent from older hosts.
+        public var wrong: Int?
 
         /// Creates a standing.
-        public init(team: String, score: Int, rank: Int, done: Int, of: Int, place: Int?) {
+        public init(team: String, score: Int, rank: Int, done: Int, of: Int, place: Int?, wrong: Int? = nil) {
             self.team = team
             self.score = score
             self.rank = rank
             self.done = done
             self.of = of
             self.place = place
+            self.wrong = wrong
         }
 
-        /// `#1 Red 26/26 (place 1) · #2 Blue 12/26`.
+        /// `#1 Red 26/26 (place 1), 2 wrong · #2 Blue 12/26, 0 wrong`.
         public static func summary(_ standings: [Standing]) -> String {
-            standings.map { "#\($0.rank) \($0.team) \($0.done)/\($0.of)" + ($0.place.map { " (place \($0))" } ?? "") }
-                .joined(separator: " · ")
+            standings.map {
+                "#\($0.rank) \($0.team) \($0.done)/\($0.of)" + ($0.place.map { " (place \($0))" } ?? "")
+                    + ($0.wrong.map { ", \($0) wrong" } ?? "")
+            }
+            .joined(separator: " · ")
         }
     }
 

@@ -169,7 +169,15 @@ public struct ContentListing: HostMessage {
 
     public func line(for reader: Perspective) -> String? {
         guard !items.isEmpty else { return "No \(kind) yet." }
-        let rows = items.map { "  \($0.id)  \($0.name)  \($0.summary)\($0.builtin ? " (built-in)" : "")" }
+        // Columns line up (an id or name longer than its cap runs over instead of widening every row).
+        func padded(_ text: String, _ width: Int) -> String {
+            text + String(repeating: " ", count: max(0, width - text.count))
+        }
+        let idWidth = min(24, items.map(\.id.count).max() ?? 0)
+        let nameWidth = min(32, items.map(\.name.count).max() ?? 0)
+        let rows = items.map {
+            "  \(padded($0.id, idWidth))  \(padded($0.name, nameWidth))  \($0.summary)\($0.builtin ? " (built-in)" : "")"
+        }
         return ([kind.prefix(1).uppercased() + kind.dropFirst() + ":"] + rows).joined(separator: "\n")
     }
 }

@@ -59,15 +59,21 @@ public struct ErrorReply: HostMessage {
     public var code: ErrorCode
     /// What was wrong, for people.
     public var message: String
+    /// For a refusal that holds a while (`code_locked`): the time it still holds, in ms when sent; nil otherwise.
+    public var remainingMs: Int64?
+    /// For a refusal that holds a while: when it ends, host ms (§9); nil otherwise.
+    public var deadline: Int64?
     /// The tiles (ids) a board editor's refused `save` is about, to mark on its grid; absent otherwise.
     public var tiles: [Int]?
     /// The paths ([tile id, tile id]) a board editor's refused `save` is about; absent otherwise.
     public var paths: [[Int]]?
 
-    /// Creates an error reply.
-    public init(_ code: ErrorCode, _ message: String) {
+    /// Creates an error reply; a lasting refusal gives its `deadline` (host ms) and the time left until it.
+    public init(_ code: ErrorCode, _ message: String, remainingMs: Int64? = nil, deadline: Int64? = nil) {
         self.code = code
         self.message = message
+        self.remainingMs = remainingMs
+        self.deadline = deadline
     }
 
     public func line(for reader: Perspective) -> String? { "! " + message }

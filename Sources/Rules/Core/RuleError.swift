@@ -9,11 +9,14 @@ public struct RuleError: Error, Equatable, Hashable, Sendable, CustomStringConve
     public var code: ErrorCode
     /// A clear sentence saying what went wrong and, where possible, what to do instead.
     public var message: String
+    /// When the refusal stops holding, for a refusal that lasts a while (a hunt team's check-in lock); nil otherwise.
+    public var until: Instant?
 
-    /// Creates an error with a wire `code` and a human `message`.
-    public init(_ code: ErrorCode, _ message: String) {
+    /// Creates an error with a wire `code` and a human `message`, holding `until` that instant when given.
+    public init(_ code: ErrorCode, _ message: String, until: Instant? = nil) {
         self.code = code
         self.message = message
+        self.until = until
     }
 
     public var description: String { "\(code): \(message)" }

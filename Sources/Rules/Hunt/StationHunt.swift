@@ -25,6 +25,8 @@ public struct StationHunt: SteeredMode, Codable, Sendable, Equatable {
     private var pausedMs: Int64 = 0
     /// The final ranking once the hunt is over.
     public private(set) var finalRanking: [Ranked]?
+    /// True when the hunt clock ran out (not every team found every station, nor the organiser's `end`).
+    public private(set) var isTimeUp: Bool?
 
     /// Creates a hunt; refuses no teams, duplicate or blank team names and nonsensical settings.
     public init(hunt: Hunt, teams: [String], settings: HuntSettings = HuntSettings(), seed: UInt64) throws(RuleError) {
@@ -244,10 +246,11 @@ public struct StationHunt: SteeredMode, Codable, Sendable, Equatable {
                 throw RuleError(
                     .codeLocked,
                     "Your team joined the running hunt: it may check in \(seconds) seconds from now. Find the station "
-                        + "meanwhile.")
+                        + "meanwhile.", until: lockedUntil)
             }
             throw RuleError(
-                .codeLocked, "Too many wrong codes: check-ins are locked for \(seconds) more seconds.")
+                .codeLocked, "Too many wrong codes: check-ins are locked for \(seconds) more seconds.",
+                until: lockedUntil)
         }
         let typed = Hunt.normalizedCode(code)
         guard !typed.isEmpty else { throw RuleError(.emptyAnswer, "Type the code posted at the station.") }
@@ -338,6 +341,7 @@ public struct StationHunt: SteeredMode, Codable, Sendable, Equatable {
 
     private mutating func runClock(until now: Instant) -> [Effect] {
         guard let deadline = nextDeadline, deadline <= now else { return [] }
+        isTimeUp = true
         return [finish(at: deadline)]
     }
 

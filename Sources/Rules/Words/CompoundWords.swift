@@ -521,7 +521,7 @@ public struct CompoundWords: SteeredMode, Codable, Sendable, Equatable {
     {
         if let until = teams[index].lockedUntil, now < until {
             let seconds = (now.milliseconds(until: until) + 999) / 1000
-            throw RuleError(.lockedOut, "Think first: your team can pick again in \(seconds) s.")
+            throw RuleError(.lockedOut, "Think first: your team can pick again in \(seconds) s.", until: until)
         }
         guard var hand = teams[index].hand else {
             switch teams[index].step {
