@@ -66,10 +66,6 @@ struct OutsiderView: GameScreen {
         "  1 2 3 4          Odd One Out: pick the odd one out; your team's first pick is final"
     ]
 
-    private static func standings(_ entries: [ShakyWire.Standing]) -> [Standing] {
-        entries.map { Standing(team: $0.team, score: $0.score, rank: $0.rank, correct: $0.correct) }
-    }
-
     // MARK: Messages
 
     mutating func apply(_ message: OutsiderWire.Message, to state: inout ClientState, at now: Int64) -> [ClientAction] {
@@ -107,13 +103,13 @@ struct OutsiderView: GameScreen {
             reveal = Reveal(
                 number: ended.number, outsider: ended.outsider, link: ended.link, results: ended.results,
                 nextAt: state.deadline(ended.deadline, remaining: ended.nextInMs, now: now), isLast: ended.last)
-            if !ended.scores.isEmpty { standings = Self.standings(ended.scores) }
+            if !ended.scores.isEmpty { standings = ShakyView.standings(ended.scores) }
         case .scoreboard(let scoreboard):
-            standings = Self.standings(scoreboard.ranking)
+            standings = ShakyView.standings(scoreboard.ranking)
             phase = .finished
             deadline = nil
         case .scores(let scores):
-            if !scores.ranking.isEmpty { standings = Self.standings(scores.ranking) }
+            if !scores.ranking.isEmpty { standings = ShakyView.standings(scores.ranking) }
             if scores.final { phase = .finished }
         case .resumed(let resumed):
             if phase == .round { deadline = state.hostDeadline(in: resumed.remainingMs, now: now) }

@@ -144,7 +144,8 @@ struct ShakyView: GameScreen {
         return "\(team) is \(ScreenText.ordinal(place)) in line"
     }
 
-    private static func standings(_ entries: [ShakyWire.Standing]) -> [Standing] {
+    /// The wire's quiz standings as the screen draws them (Shaky Words and Odd One Out alike).
+    static func standings(_ entries: [ShakyWire.Standing]) -> [Standing] {
         entries.map { Standing(team: $0.team, score: $0.score, rank: $0.rank, correct: $0.correct) }
     }
 

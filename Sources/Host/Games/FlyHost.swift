@@ -301,15 +301,6 @@ final class FlyHost: GameAdapter {
 
     // MARK: The organiser's feed (nothing in this game is secret: it only brings the game to the host's console)
 
-    private func feed(_ text: String, isSecondary: Bool = false) -> Outgoing {
-        Outgoing(.operators, FeedLine(text, isSecondary: isSecondary))
-    }
-
-    /// A message's line as a spectator reads it, for the feed.
-    private func feed(_ message: any HostMessage, isSecondary: Bool = false) -> Outgoing {
-        feed(message.line(for: Perspective()) ?? "", isSecondary: isSecondary)
-    }
-
     /// `Round 2/3 open: 30 s to throw for Ann, Bob and Cleo.`
     private func roundFeed(_ opened: FlyRound) -> Outgoing {
         let names = game.players.filter(\.isActive).map(\.name)

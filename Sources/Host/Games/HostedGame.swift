@@ -425,6 +425,18 @@ extension GameAdapter {
     }
 }
 
+extension GameAdapter {
+    /// A line for the organiser's feed (operators only: it may say what players must not see yet).
+    func feed(_ text: String, isSecondary: Bool = false) -> Outgoing {
+        Outgoing(.operators, FeedLine(text, isSecondary: isSecondary))
+    }
+
+    /// A message's line as a spectator reads it, for the organiser's feed.
+    func feed(_ message: any HostMessage, isSecondary: Bool = false) -> Outgoing {
+        feed(message.line(for: Perspective()) ?? "", isSecondary: isSecondary)
+    }
+}
+
 extension GameAdapter where Wire.Command == NoCommands {
     func perform(command: NoCommands, at now: Instant) throws(RuleError) -> Step {}
 }

@@ -237,10 +237,6 @@ final class HuntHost: GameAdapter {
 
     // MARK: The organiser's feed and the game log
 
-    private func feed(_ text: String, isSecondary: Bool = false) -> Outgoing {
-        Outgoing(.operators, FeedLine(text, isSecondary: isSecondary))
-    }
-
     /// The station `team` is at or heading for, by name (the last one once it found every station).
     private func stationName(of team: String) -> String {
         guard let state = game.state(of: team), !state.route.isEmpty else { return "?" }

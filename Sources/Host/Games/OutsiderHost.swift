@@ -198,10 +198,6 @@ final class OutsiderHost: GameAdapter {
         OutsiderWire.Intro(teams: game.teams, rounds: game.roundCount, roundSeconds: game.settings.roundSeconds)
     }
 
-    static func standings(_ standings: [ShakyWords.Standing]) -> [ShakyWire.Standing] {
-        standings.map { ShakyWire.Standing(team: $0.team, score: $0.score, rank: $0.rank, correct: $0.correctCount) }
-    }
-
     private func puzzle(_ opened: OddOneOut.RoundOpened, at now: Instant) -> OutsiderWire.Puzzle {
         let deadline = game.phase == .round ? opened.deadline : nil
         return OutsiderWire.Puzzle(
@@ -222,7 +218,7 @@ final class OutsiderHost: GameAdapter {
     private func reveal(_ reveal: OddOneOut.Reveal, at now: Instant) -> OutsiderWire.Reveal {
         OutsiderWire.Reveal(
             number: reveal.number, outsider: reveal.outsider, link: reveal.link, results: Self.results(reveal),
-            scores: Self.standings(reveal.standings), nextInMs: remaining(reveal.nextRoundAt, now),
+            scores: ShakyWire.Standing.list(reveal.standings), nextInMs: remaining(reveal.nextRoundAt, now),
             deadline: reveal.nextRoundAt?.milliseconds, last: reveal.isLastRound)
     }
 
@@ -255,7 +251,7 @@ final class OutsiderHost: GameAdapter {
                 outgoing.append(feed(revealLine(ended)))
                 if let prompt = operatorPrompt { outgoing.append(feed("Waiting for you: type \(prompt).")) }
             case .scoreboard(let ranking):
-                outgoing.append(Outgoing(.everyone, ShakyWire.Scoreboard(ranking: Self.standings(ranking))))
+                outgoing.append(Outgoing(.everyone, ShakyWire.Scoreboard(ranking: ShakyWire.Standing.list(ranking))))
             case .paused:
                 break  // the generic `steer` announces every pause
             case .resumed(let roundDeadline, let nextRoundAt):
@@ -270,10 +266,6 @@ final class OutsiderHost: GameAdapter {
     }
 
     // MARK: The organiser's feed and the game log
-
-    private func feed(_ text: String, isSecondary: Bool = false) -> Outgoing {
-        Outgoing(.operators, FeedLine(text, isSecondary: isSecondary))
-    }
 
     /// `Round 3/10 (Animals, easy, 100): snake · dog · cat · rabbit — odd one out: snake (they have fur)`: the
     /// organiser may know the outsider; it never reaches a player before the reveal.
@@ -312,7 +304,7 @@ final class OutsiderHost: GameAdapter {
     /// `Revealed: snake. Red ✔ snake +95 (2.1 s) · Blue ✘ cat (3.4 s). Scores: #1 Red 95 · #2 Blue 0.`
     private func revealLine(_ ended: OddOneOut.Reveal) -> String {
         let results = Self.results(ended).map(\.summary).joined(separator: " · ")
-        let scores = ShakyWire.Standing.summary(Self.standings(ended.standings))
+        let scores = ShakyWire.Standing.summary(ShakyWire.Standing.list(ended.standings))
         return "Revealed: \(ended.outsider). \(results). Scores: \(scores)."
     }
 
@@ -384,7 +376,7 @@ final class OutsiderHost: GameAdapter {
             messages.append(puzzle(opened, at: now))
             if game.phase == .round {
                 // The standings as the last reveal left them (a reveal's catch-up carries its own).
-                messages.append(ShakyWire.Scores(final: false, ranking: Self.standings(game.standings)))
+                messages.append(ShakyWire.Scores(final: false, ranking: ShakyWire.Standing.list(game.standings)))
                 if let team, let pick = game.pick(of: team) {
                     messages.append(OutsiderWire.Picked(choice: pick.choice + 1, word: game.words[pick.choice]))
                 }
@@ -395,7 +387,7 @@ final class OutsiderHost: GameAdapter {
             }
         case .finished:
             if let ranking = game.finalRanking {
-                messages.append(ShakyWire.Scoreboard(ranking: Self.standings(ranking)))
+                messages.append(ShakyWire.Scoreboard(ranking: ShakyWire.Standing.list(ranking)))
             }
         case .notStarted:
             break
@@ -404,13 +396,14 @@ final class OutsiderHost: GameAdapter {
     }
 
     var scores: any HostMessage {
-        ShakyWire.Scores(final: game.phase == .finished, ranking: Self.standings(game.finalRanking ?? game.standings))
+        ShakyWire.Scores(
+            final: game.phase == .finished, ranking: ShakyWire.Standing.list(game.finalRanking ?? game.standings))
     }
 
     var gameLog: JSONValue {
         let log = Log(
             teams: game.teams, packs: record.packs, difficulty: record.difficulty, rounds: roundLog,
-            ranking: Self.standings(game.finalRanking ?? game.standings))
+            ranking: ShakyWire.Standing.list(game.finalRanking ?? game.standings))
         return (try? JSONCoding.encode(log)) ?? .null
     }
 }

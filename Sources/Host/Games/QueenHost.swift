@@ -198,8 +198,6 @@ final class QueenHost: GameAdapter {
 
     // MARK: Messages (one builder each, for live and catch-up alike)
 
-    private func feed(_ text: String) -> Outgoing { Outgoing(.operators, FeedLine(text)) }
-
     private var intro: QueenWire.Intro { QueenWire.Intro(players: game.players) }
 
     private func commitment(round: Int, salt: [UInt8], numbers: [String: Int]) -> String {

@@ -238,7 +238,7 @@ final class ShakyHost: GameAdapter {
         guard let (number, answer) = game.latestAnswer(of: team) else { return nil }
         let verdict = answer.verdict?.isCorrect == true ? "right" : "wrong"
         let change = answer.points > 0 ? ": +\(answer.points)" : ""
-        let scores = ShakyWire.Standing.summary(ShakyHost.standings(game.standings))
+        let scores = ShakyWire.Standing.summary(ShakyWire.Standing.list(game.standings))
         let counts = answer.judgedAs == nil ? "is" : "now counts as"
         return
             "\(team)'s answer \"\(answer.text)\" to question \(number) \(counts) \(verdict)\(change). "
@@ -335,10 +335,6 @@ final class ShakyHost: GameAdapter {
 
     // MARK: The quizmaster's feed
 
-    private func feed(_ text: String, isSecondary: Bool = false) -> Outgoing {
-        Outgoing(.operators, FeedLine(text, isSecondary: isSecondary))
-    }
-
     /// `Red answered "Napolean": right, forgiven (1 letter off), +200` — what was typed and why the judge decided.
     private func verdictLine(team: String, correct: Bool, points: Int, isTimedOut: Bool) -> String {
         guard !isTimedOut, let record = game.answers.last(where: { $0.team == team }) else {
@@ -377,10 +373,6 @@ final class ShakyHost: GameAdapter {
 
     private var intro: ShakyWire.Intro { ShakyWire.Intro(teams: game.teams, questions: game.questionCount) }
 
-    private static func standings(_ standings: [ShakyWords.Standing]) -> [ShakyWire.Standing] {
-        standings.map { ShakyWire.Standing(team: $0.team, score: $0.score, rank: $0.rank, correct: $0.correctCount) }
-    }
-
     /// The question as `team` sees it (spectators: the first team's letters, never the answer).
     private func question(_ opened: ShakyWords.QuestionOpened, for team: String?, at now: Instant)
         -> ShakyWire.Question
@@ -411,7 +403,7 @@ final class ShakyHost: GameAdapter {
     private func reveal(_ reveal: ShakyWords.Reveal, at now: Instant) -> ShakyWire.Reveal {
         ShakyWire.Reveal(
             number: reveal.number, answer: reveal.answer, scorer: reveal.scorer, points: reveal.pointsAwarded,
-            scores: ShakyHost.standings(reveal.standings), nextInMs: remaining(reveal.nextQuestionAt, now),
+            scores: ShakyWire.Standing.list(reveal.standings), nextInMs: remaining(reveal.nextQuestionAt, now),
             last: reveal.isLastQuestion, deadline: reveal.nextQuestionAt?.milliseconds)
     }
 
@@ -479,7 +471,7 @@ final class ShakyHost: GameAdapter {
                         number: ended.number, question: ended.question, answer: ended.answer,
                         buzzOrder: currentBuzzOrder, results: currentResults, scorer: ended.scorer,
                         answers: ShakyHost.answerLines(ended.answers, openedAt: ended.openedAt)))
-                let scores = ShakyWire.Standing.summary(ShakyHost.standings(ended.standings))
+                let scores = ShakyWire.Standing.summary(ShakyWire.Standing.list(ended.standings))
                 outgoing.append(feed("Revealed: \(ended.answer). Scores: \(scores)."))
                 if let prompt = operatorPrompt { outgoing.append(feed("Waiting for you: type \(prompt).")) }
             case .scoreboard(let ranking):
@@ -492,7 +484,7 @@ final class ShakyHost: GameAdapter {
                             answers: ShakyHost.answerLines(
                                 game.answers, openedAt: game.questionOpenedAt ?? Instant(milliseconds: 0))))
                 }
-                outgoing.append(Outgoing(.everyone, ShakyWire.Scoreboard(ranking: ShakyHost.standings(ranking))))
+                outgoing.append(Outgoing(.everyone, ShakyWire.Scoreboard(ranking: ShakyWire.Standing.list(ranking))))
             case .paused:
                 break  // the generic `steer` announces every pause
             case .awaitingVerdict(let team, let text):
@@ -503,7 +495,7 @@ final class ShakyHost: GameAdapter {
                             + "Waiting for you: type accept \(team) or reject \(team)."))
             case .overruled(let team, let correct, let points, let standings, let number):
                 let message = ShakyWire.Overruled(
-                    team: team, correct: correct, points: points, scores: ShakyHost.standings(standings),
+                    team: team, correct: correct, points: points, scores: ShakyWire.Standing.list(standings),
                     question: number)
                 outgoing.append(Outgoing(.everyone, message))
                 if game.phase == .reveal, game.questionNumber == number { currentOverrules.append(message) }
@@ -558,7 +550,7 @@ final class ShakyHost: GameAdapter {
             }
         case .finished:
             if let ranking = game.finalRanking {
-                messages.append(ShakyWire.Scoreboard(ranking: ShakyHost.standings(ranking)))
+                messages.append(ShakyWire.Scoreboard(ranking: ShakyWire.Standing.list(ranking)))
             }
         case .notStarted:
             break
@@ -567,13 +559,13 @@ final class ShakyHost: GameAdapter {
     }
 
     var scores: any HostMessage {
-        ShakyWire.Scores(final: game.phase == .finished, ranking: ShakyHost.standings(game.standings))
+        ShakyWire.Scores(final: game.phase == .finished, ranking: ShakyWire.Standing.list(game.standings))
     }
 
     var gameLog: JSONValue {
         let log = Log(
             teams: game.teams, packs: record.packs, difficulty: record.difficulty, questions: questionLog,
-            ranking: ShakyHost.standings(game.finalRanking ?? game.standings))
+            ranking: ShakyWire.Standing.list(game.finalRanking ?? game.standings))
         return (try? JSONCoding.encode(log)) ?? .null
     }
 }
