@@ -590,7 +590,7 @@ final class HostCore: SessionHandler {
         }
         switch message {
         case .scores:
-            sessions.send(room.game?.scores ?? room.lobby(), to: session, re: id)
+            sessions.send(room.view(of: room.game?.scores ?? room.lobby(), for: session), to: session, re: id)
         case .resync(let state):
             if let id { sessions.send(OkReply(), to: session, re: id) }
             room.resync(state, for: session)
