@@ -575,11 +575,16 @@ final class GameRoom {
         LobbyEntry(name: player.name, team: player.team, connected: player.isConnected)
     }
 
-    /// The `lobby` message listing `shown` (everyone by default) with the true head count.
+    /// The `lobby` message listing `shown` (everyone by default) with the true head count; a list of some players
+    /// (a hall's team) names only their teams, as every team's name in each team's list cost O(teams) per join.
     func lobby(only shown: [Player]? = nil) -> Lobby {
         let listed = shown ?? room.players
+        var teams = shown == nil ? room.teams : []
+        if shown != nil {
+            for player in listed where !teams.contains(player.team) { teams.append(player.team) }
+        }
         return Lobby(
-            room: room.code, count: room.players.count, players: listed.map(GameRoom.entry), teams: room.teams,
+            room: room.code, count: room.players.count, players: listed.map(GameRoom.entry), teams: teams,
             truncated: listed.count < room.players.count ? true : nil)
     }
 
