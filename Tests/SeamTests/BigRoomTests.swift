@@ -47,9 +47,11 @@ struct BigRoomTests {
         let encodedBefore = host.core.sessions.linesEncoded
         let walkedBefore = host.core.room.connectionsWalked
         // One turn: the start typed on the console, then the ping read from the same poll.
+        let began = ContinuousClock.now
         host.core.console(start)
         host.core.received(Array(#"{"type":"ping","id":7}"#.utf8), from: pinger.id)
         host.turn()
+        print("\(start) with \(teams) teams: the turn took \(ContinuousClock.now - began)")  // for the record only
         let answered = pinger.drain()
         #expect(answered.contains { $0["type"] == "pong" && $0["re"] == 7 }, "the ping is answered in the start's turn")
         #expect(answered.contains { $0["type"] == "game" }, "the start went out in that turn too")
@@ -81,7 +83,8 @@ struct BigRoomTests {
         #expect(host.console("start outsider 1 easy animals").first == "Started Odd One Out.")
         let pick = try #require(wordNumbers(board.drain().first { $0["type"] == "puzzle" }).values.first)
         for index in [3, 500, 999] {
-            host.core.received(Array(#"{"type":"pick","choice":\#(pick)}"#.utf8), from: SessionID(value: 10_000 + index))
+            host.core.received(
+                Array(#"{"type":"pick","choice":\#(pick)}"#.utf8), from: SessionID(value: 10_000 + index))
         }
         host.turn()
         for index in 0..<teams { _ = bytesTaken(host, SessionID(value: 10_000 + index)) }
@@ -140,8 +143,8 @@ struct BigRoomTests {
     }
 
     /// Joins one at a time into a hall after a game (issue 29: 5,000 joins after a few games took 100 s, the first
-    /// 1,000 1.5 s): the 3,000th join costs the loop what the 1,001st did — the same lines encoded, the final scoreboard
-    /// cut to the top for the newcomer, no walk over every connection.
+    /// 1,000 1.5 s): the 3,000th join costs the loop what the 1,001st did — the same lines encoded, the final
+    /// scoreboard cut to the top for the newcomer, no walk over every connection.
     @Test func aJoinIntoAHallAfterAGameCostsTheSameAtThreeThousandPlayers() throws {
         let host = try EmbeddedHost()
         joinOnePlayerTeams(host, 1_000)

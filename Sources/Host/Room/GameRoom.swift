@@ -610,8 +610,8 @@ final class GameRoom {
         case .board?: audiences.append(.spectators)
         case nil: break
         }
-        for stream in states.streams(to: audiences) where stream.owner == .room && includes(session, in: stream.audience)
-        {
+        for stream in states.streams(to: audiences)
+        where stream.owner == .room && includes(session, in: stream.audience) {
             sendWhole(of: stream, to: session)
         }
         if let game = game ?? finishedGame {

@@ -65,7 +65,8 @@ public enum HuntWire: GameWire {
 
         public func line(for reader: Perspective) -> String? {
             "=== Station hunt: \(name)! \(Wording.count(stations, "station")), \(Wording.minutes(remainingMs)) left. "
-                + "Teams: \(teams.joined(separator: ", "))\(Wording.moreTeams(shown: teams.count, total: total)). Follow your clue; at the station type: checkin CODE ==="
+                + "Teams: \(teams.joined(separator: ", "))\(Wording.moreTeams(shown: teams.count, total: total)). "
+                + "Follow your clue; at the station type: checkin CODE ==="
         }
     }
 

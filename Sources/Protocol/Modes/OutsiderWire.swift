@@ -45,7 +45,8 @@ public enum OutsiderWire: GameWire {
 
         public func line(for reader: Perspective) -> String? {
             "=== Odd One Out! \(Wording.count(rounds, "round")) of \(roundSeconds) s. "
-                + "Teams: \(teams.joined(separator: ", "))\(Wording.moreTeams(shown: teams.count, total: total)). Pick the word that does not belong: 1-4 or the word. ==="
+                + "Teams: \(teams.joined(separator: ", "))\(Wording.moreTeams(shown: teams.count, total: total)). "
+                + "Pick the word that does not belong: 1-4 or the word. ==="
         }
     }
 
