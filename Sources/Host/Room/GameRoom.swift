@@ -543,7 +543,7 @@ final class GameRoom {
             send(states.note(lobby(), to: .everyone, owner: .room, whole: false, at: 0))
         } else {
             // The whole list costs a diff of every name: kept only while a board or an operator watches (one who
-            // joins later gets it whole at the end of that turn), and sent at most every 250 ms.
+            // joins later gets it whole within 250 ms), and sent at most every 250 ms.
             isSpectatorLobbyDirty = true
             if now >= spectatorLobbySentAt + GameRoom.hallSpectatorLobbyInterval { sendSpectatorLobby(at: now) }
             for (_, team) in changedTeams.sorted(by: { $0.key < $1.key }) {
