@@ -267,7 +267,9 @@ extension HostCore {
         }
         switch message {
         case .scores:
-            sessions.send((room.game as? any KeepsScore)?.scores ?? room.lobby(), to: session, re: id)
+            sessions.send(
+                room.view(of: (room.game as? any KeepsScore)?.scores ?? room.lobby(), for: session), to: session, re: id
+            )
         case .resync(let state):
             if let id { sessions.send(OkReply(), to: session, re: id) }
             room.resync(state, for: session)

@@ -32,6 +32,8 @@ struct HuntView: GameScreen {
     /// Who solved which station and when (operators).
     var log: [HuntWire.StationSolved] = []
     var ranking: [HuntWire.Ranked] = []
+    /// How many teams the whole ranking has, when a hall sent only the top and this team's row (PROTOCOL.md §6.0.1).
+    var rankingTotal: Int?
     var hallOfFame: [HuntWire.Fame] = []
     var isOver = false
     /// Whether the hunt ended because its clock ran out.
@@ -187,6 +189,7 @@ struct HuntView: GameScreen {
             log.sort { ($0.elapsedMs, $0.team) < ($1.elapsedMs, $1.team) }
         case .scoreboard(let scoreboard):
             ranking = scoreboard.ranking
+            rankingTotal = scoreboard.total
             hallOfFame = scoreboard.hallOfFame
             isTimeUp = scoreboard.timeUp == true
             isOver = true
@@ -194,6 +197,7 @@ struct HuntView: GameScreen {
             deadline = nil
         case .scores(let scores):
             ranking = scores.ranking
+            rankingTotal = scores.total
         case .resumed(let resumed):
             deadline = state.deadline(resumed.deadline, remaining: resumed.remainingMs, now: now)
         }
@@ -403,6 +407,8 @@ struct HuntView: GameScreen {
             rows.append(
                 ScreenRenderer.indent(text, mine ? .colored(.green, bold: true) : (entry.rank == 1 ? .bold : .plain)))
         }
+        let more = Wording.moreTeams(shown: ranking.count, total: rankingTotal)
+        if !more.isEmpty { rows.append(ScreenRenderer.indent(" " + more, .dim)) }
         if let winner = ranking.first, winner.stations > 0 {
             rows.append(ScreenRenderer.indent("\(winner.team) wins!", Style(isBold: true, color: .yellow)))
         }

@@ -43,6 +43,8 @@ struct OutsiderView: GameScreen {
     var locked: [OutsiderWire.LockIn] { lockedIn?.teams ?? [] }
     var reveal: Reveal?
     var standings: [Standing] = []
+    /// How many teams the whole table has, when a hall sent only the top and this team's row (PROTOCOL.md §6.0.1).
+    var hallTotal: Int?
 
     init?(intro: OutsiderWire.Message) {
         guard case .intro(let intro) = intro else { return nil }
@@ -104,12 +106,15 @@ struct OutsiderView: GameScreen {
                 number: ended.number, outsider: ended.outsider, link: ended.link, results: ended.results,
                 nextAt: state.deadline(ended.deadline, remaining: ended.nextInMs, now: now), isLast: ended.last)
             if !ended.scores.isEmpty { standings = ShakyView.standings(ended.scores) }
+            hallTotal = ended.total
         case .scoreboard(let scoreboard):
             standings = ShakyView.standings(scoreboard.ranking)
+            hallTotal = scoreboard.total
             phase = .finished
             deadline = nil
         case .scores(let scores):
             if !scores.ranking.isEmpty { standings = ShakyView.standings(scores.ranking) }
+            hallTotal = scores.total
             if scores.final { phase = .finished }
         case .resumed(let resumed):
             if phase == .round { deadline = state.hostDeadline(in: resumed.remainingMs, now: now) }
@@ -229,6 +234,7 @@ struct OutsiderView: GameScreen {
             }
             rows.append([])
             rows += ScreenRenderer.standingsRows(state, standings, width: width, isFinal: false)
+            rows += moreRows(shown: standings.count)
             if let remaining = state.remaining(until: reveal.nextAt, now: now) {
                 rows.append(
                     ScreenRenderer.indent(
@@ -242,10 +248,17 @@ struct OutsiderView: GameScreen {
         case .finished:
             rows.append([])
             rows += ScreenRenderer.standingsRows(state, standings, width: width, isFinal: true)
+            rows += moreRows(shown: standings.count)
             rows.append([])
             rows += ScreenRenderer.winnerRows(standings)
         }
         return rows
+    }
+
+    /// ` … and 980 more teams` under a table a hall cut to the top and this team's row; nothing otherwise.
+    private func moreRows(shown: Int) -> [Row] {
+        let more = Wording.moreTeams(shown: shown, total: hallTotal)
+        return more.isEmpty ? [] : [ScreenRenderer.indent(" " + more, .dim)]
     }
 
     /// The four words, numbered, two to a row when they fit (one to a row otherwise); the picked one marked.

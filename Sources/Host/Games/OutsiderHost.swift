@@ -369,7 +369,8 @@ final class OutsiderHost: GameAdapter {
     func snapshot(for viewer: Viewer, at current: Instant) -> [any HostMessage] {
         let now = game.pausedAt ?? current  // a paused game's clocks stand still
         var messages: [any HostMessage] = [intro]
-        let team = viewer.team.flatMap { name in game.teams.first { Room.key($0) == Room.key(name) } }
+        // Looked up only while a round is open: a hall's joiner after the game must not fold every team's name.
+        var team: String? { viewer.team.flatMap { name in game.teams.first { Room.key($0) == Room.key(name) } } }
         switch game.phase {
         case .round, .reveal:
             guard let opened = game.shownRound else { break }

@@ -32,6 +32,9 @@ final class GameRoom {
     private var teamSizesSentAt: Int64 = .min
     /// Whether the lobby streams are laid out for a hall (per-team lists and sizes) or a party (one list).
     private var isHallLayout = false
+    /// In a hall: whether the boards' and operators' whole list changed since it was last sent, and when it was.
+    private var isSpectatorLobbyDirty = false
+    private var spectatorLobbySentAt: Int64 = .min
     /// Something the operator's status line shows may have changed.
     var isStatusDirty = true
     /// Names barred for the evening (by name key), with the address each was barred at.
@@ -51,6 +54,9 @@ final class GameRoom {
     static let maximumStaleness: Int64 = 40
     /// How often, at most, a hall's players get the team sizes (ms): a summary, not worth a message per join.
     static let teamSizesInterval: Int64 = 2000
+    /// How often, at most, a hall's boards and operators get the whole list's changes (ms): building and comparing a
+    /// list of thousands of names at every join cost the loop O(players) per join (issue 29).
+    static let hallSpectatorLobbyInterval: Int64 = 250
 
     init(code: String, catalog: ModeCatalog, sessions: Sessions, storage: Storage, log: Logger) {
         room = Room(code: code)
@@ -240,7 +246,18 @@ final class GameRoom {
             case .message:
                 // The feed is the operators' commentary: it need not wait for the states it comments on.
                 if !(outgoing.message is FeedLine) { sendPendingStates(of: .game) }
-                if let key = BroadAudience(outgoing.audience) {
+                if isHall, let rows = outgoing.message as? any HallRows,
+                    outgoing.audience == .everyone || outgoing.audience == .players
+                {
+                    // A hall's reveal or ranking (issue 29): the whole table to boards and operators, each team's
+                    // players their row and the top rows, encoded once per team (not 1,000 rows per connection).
+                    if outgoing.audience == .everyone {
+                        let spectators = broad[.spectators] ?? recipients(of: .spectators)
+                        broad[.spectators] = spectators
+                        sessions.deliver(outgoing.message, to: spectators)
+                    }
+                    deliverCut(rows)
+                } else if let key = BroadAudience(outgoing.audience) {
                     let recipients = broad[key] ?? recipients(of: outgoing.audience)
                     broad[key] = recipients
                     sessions.deliver(outgoing.message, to: recipients)
@@ -358,8 +375,14 @@ final class GameRoom {
         case .everyone:
             connectionsWalked += sessions.sessions.count
             return sessions.joined
-        case .spectators: return joined { $0.role != .player }
-        case .operators: return joined { $0.role == .admin }
+        case .spectators:
+            let spectators = sessions.spectators
+            connectionsWalked += spectators.count
+            return spectators
+        case .operators:
+            let spectators = sessions.spectators
+            connectionsWalked += spectators.count
+            return spectators.filter { $0.role == .admin }
         case .players: return joined { $0.role == .player }
         case .everyoneExcept(let playerID):
             connectionsWalked += sessions.sessions.count
@@ -370,6 +393,57 @@ final class GameRoom {
         case .team(let team):
             return room.members(of: team).compactMap { sessions.session(ofPlayer: $0.id) }
         }
+    }
+
+    /// Whether the room is a hall: more players than `fullLobbyLimit`, so that its players get their own team's
+    /// lists and rows (the lobby, reveals, rankings) while boards and operators get every row.
+    var isHall: Bool { room.players.count > GameRoom.fullLobbyLimit }
+
+    /// How many top rows of a table a hall's player gets besides their own team's (PROTOCOL.md §6.0.1).
+    static let hallTopRows = 10
+
+    /// Sends each team's players their cut of `message` (their row and the top rows), encoding one cut per team
+    /// that has a row below the top and one shared cut for every other player: O(teams + rows + connections).
+    private func deliverCut<Message: HallRows>(_ message: Message) {
+        let top = GameRoom.hallTopRows
+        let tables = message.hallTables
+        guard tables.contains(where: { $0.count > top + 1 }) else {
+            return sessions.deliver(message, to: recipients(of: .players))
+        }
+        let below: [[String: Int]] = tables.map { teams in
+            var found: [String: Int] = [:]
+            for index in teams.indices.dropFirst(top) where found[Room.key(teams[index])] == nil {
+                found[Room.key(teams[index])] = index
+            }
+            return found
+        }
+        let total = tables.map(\.count).max() ?? 0
+        let head = tables.map { Array(0..<min(top, $0.count)) }
+        var headOnly: [Session] = []
+        for team in room.teams {
+            let members = recipients(of: .team(team))
+            guard !members.isEmpty else { continue }
+            let key = Room.key(team)
+            let own = below.map { $0[key] }
+            guard own.contains(where: { $0 != nil }) else {
+                headOnly += members
+                continue
+            }
+            let kept = tables.indices.map { head[$0] + (own[$0].map { [$0] } ?? []) }
+            sessions.deliver(message.keeping(kept, total: total), to: members)
+        }
+        sessions.deliver(message.keeping(head, total: total), to: headOnly)
+    }
+
+    /// `message` as `session` may see it: in a hall, a player gets a table's cut for their team (PROTOCOL.md §6.0.1).
+    func view(of message: any HostMessage, for session: Session) -> any HostMessage {
+        guard isHall, session.role == .player, let rows = message as? any HallRows else { return message }
+        return cut(rows, forTeam: session.player?.team)
+    }
+
+    /// `message` cut for a hall's player of `team` (the whole message when it is short enough already).
+    private func cut<Message: HallRows>(_ message: Message, forTeam team: String?) -> any HostMessage {
+        message.cut(forTeam: team, top: GameRoom.hallTopRows) ?? message
     }
 
     /// Sends `message` to everyone in `audience`, encoding it once; the feed also goes to the console.
@@ -458,6 +532,9 @@ final class GameRoom {
         var due = states.nextDue
         if isLobbyDirty { due = min(due ?? .max, lobbyDueAt ?? 0) }
         if isTeamSizesDirty && isHallLayout { due = min(due ?? .max, teamSizesSentAt + GameRoom.teamSizesInterval) }
+        if isSpectatorLobbyDirty && isHallLayout {
+            due = min(due ?? .max, spectatorLobbySentAt + GameRoom.hallSpectatorLobbyInterval)
+        }
         return due
     }
 
@@ -478,11 +555,14 @@ final class GameRoom {
         if isLobbyDirty {
             let staleAt = lobbyStaleAt ?? now + GameRoom.maximumStaleness
             if now >= staleAt || !isHostBehind() {
-                sendLobby()
+                sendLobby(at: now)
             } else {
                 lobbyStaleAt = staleAt
                 lobbyDueAt = staleAt
             }
+        }
+        if isSpectatorLobbyDirty && isHallLayout && now >= spectatorLobbySentAt + GameRoom.hallSpectatorLobbyInterval {
+            sendSpectatorLobby(at: now)
         }
         if isTeamSizesDirty && isHallLayout && now >= teamSizesSentAt + GameRoom.teamSizesInterval {
             isTeamSizesDirty = false
@@ -512,28 +592,26 @@ final class GameRoom {
     ///
     /// A join storm thus costs one message per turn of the loop instead of one per join, and a 1,000-player hall
     /// sends each player its own team's changes, not 1,000 names.
-    private func sendLobby() {
+    private func sendLobby(at now: Int64) {
         isLobbyDirty = false
         lobbyDueAt = nil
         lobbyStaleAt = nil
-        let isHall = room.players.count > GameRoom.fullLobbyLimit
+        let isHall = self.isHall
         if isHall != isHallLayout {
             for stream in states.all where stream.owner == .room { states.remove(stream) }
             isHallLayout = isHall
             for team in room.teams { changedTeams[Room.key(team)] = team }
             teamSizesSentAt = .min
             isTeamSizesDirty = true
+            spectatorLobbySentAt = .min
         }
         if !isHall {
             send(states.note(lobby(), to: .everyone, owner: .room, whole: false, at: 0))
         } else {
-            // The whole list costs a 1,000-name diff a turn: kept only while a board or an operator watches (one who
-            // joins later gets it whole at the end of that turn).
-            if sessions.sessions.values.contains(where: { $0.membership != nil && $0.role != .player }) {
-                send(states.note(lobby(), to: .spectators, owner: .room, whole: false, at: 0))
-            } else if let stream = states.stream(Lobby.type, to: .spectators) {
-                states.remove(stream)
-            }
+            // The whole list costs a diff of every name: kept only while a board or an operator watches (one who
+            // joins later gets it whole within 250 ms), and sent at most every 250 ms.
+            isSpectatorLobbyDirty = true
+            if now >= spectatorLobbySentAt + GameRoom.hallSpectatorLobbyInterval { sendSpectatorLobby(at: now) }
             for (_, team) in changedTeams.sorted(by: { $0.key < $1.key }) {
                 let members = room.members(of: team)
                 let name = members.first?.team ?? team
@@ -548,15 +626,31 @@ final class GameRoom {
         isStatusDirty = true
     }
 
+    /// Sends a hall's boards and operators the whole list's changes (or forgets the list while nobody watches).
+    private func sendSpectatorLobby(at now: Int64) {
+        isSpectatorLobbyDirty = false
+        spectatorLobbySentAt = now
+        if !sessions.spectators.isEmpty {
+            send(states.note(lobby(), to: .spectators, owner: .room, whole: false, at: 0))
+        } else if let stream = states.stream(Lobby.type, to: .spectators) {
+            states.remove(stream)
+        }
+    }
+
     static func entry(_ player: Player) -> LobbyEntry {
         LobbyEntry(name: player.name, team: player.team, connected: player.isConnected)
     }
 
-    /// The `lobby` message listing `shown` (everyone by default) with the true head count.
+    /// The `lobby` message listing `shown` (everyone by default) with the true head count; a list of some players
+    /// (a hall's team) names only their teams, as every team's name in each team's list cost O(teams) per join.
     func lobby(only shown: [Player]? = nil) -> Lobby {
         let listed = shown ?? room.players
+        var teams = shown == nil ? room.teams : []
+        if shown != nil {
+            for player in listed where !teams.contains(player.team) { teams.append(player.team) }
+        }
         return Lobby(
-            room: room.code, count: room.players.count, players: listed.map(GameRoom.entry), teams: room.teams,
+            room: room.code, count: room.players.count, players: listed.map(GameRoom.entry), teams: teams,
             truncated: listed.count < room.players.count ? true : nil)
     }
 
@@ -572,7 +666,18 @@ final class GameRoom {
     /// The lobby comes as its audience last received it, numbered; the change this join makes follows at the end
     /// of the turn as a `lobbyUpdate` (a stream not sent yet goes out whole then, to this session too).
     func catchUp(_ session: Session, at now: Instant) {
-        for stream in states.all where stream.owner == .room && includes(session, in: stream.audience) {
+        // The session's own streams, found by audience: a hall has a lobby stream per team (issue 29).
+        var audiences: [Audience] = [.everyone]
+        switch session.role {
+        case .player?:
+            audiences.append(.players)
+            if let team = session.player?.team { audiences.append(.team(team)) }
+        case .admin?: audiences += [.spectators, .operators]
+        case .board?: audiences.append(.spectators)
+        case nil: break
+        }
+        for stream in states.streams(to: audiences)
+        where stream.owner == .room && includes(session, in: stream.audience) {
             sendWhole(of: stream, to: session)
         }
         if let game = game ?? finishedGame {
@@ -583,7 +688,7 @@ final class GameRoom {
                 if let state = message as? any GrowingState {
                     sessions.send(numbered(state, for: session), to: session)
                 } else {
-                    sessions.send(message, to: session)
+                    sessions.send(view(of: message, for: session), to: session)
                 }
             }
             if let pausedAt = game.status.pausedAt { sessions.send(Paused(at: pausedAt.milliseconds), to: session) }

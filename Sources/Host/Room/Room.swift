@@ -38,6 +38,8 @@ struct Room {
     /// Each team's name as first written, kept after its last player left: one who joins it later joins the same
     /// team (whose points a running game kept).
     private var teamSpellings: [String: String] = [:]
+    /// The players' rejoin codes: a join draws codes until one is free, which must not scan the room (issue 29).
+    private var codes: Set<String> = []
 
     init(code: String) { self.code = code }
 
@@ -59,7 +61,7 @@ struct Room {
     }
 
     /// Whether some player has the rejoin code `code`.
-    func hasPlayer(code: String) -> Bool { players.contains { $0.code == code } }
+    func hasPlayer(code: String) -> Bool { codes.contains(code) }
 
     /// The player whose token equals `token`, compared in constant time against every player.
     func player(token: String) -> Player? {
@@ -121,6 +123,7 @@ struct Room {
         if idsByTeam[teamKey] == nil { teamOrder.append(teamKey) }
         if teamSpellings[teamKey] == nil { teamSpellings[teamKey] = player.team }
         idsByTeam[teamKey, default: []].append(player.id)
+        if let code = player.code { codes.insert(code) }
     }
 
     mutating func setConnected(_ id: String, _ isConnected: Bool, at now: Int64) {
@@ -135,6 +138,7 @@ struct Room {
         let player = players.remove(at: index)
         for later in index..<players.count { positions[players[later].id] = later }
         idsByName[Room.key(player.name)] = nil
+        if let code = player.code { codes.remove(code) }
         let teamKey = Room.key(player.team)
         idsByTeam[teamKey]?.removeAll { $0 == id }
         if idsByTeam[teamKey]?.isEmpty == true {

@@ -131,9 +131,26 @@ final class StateStreams {
     private var streams: [String: StateStream] = [:]
     /// Stream keys in the order they were made, so sends happen in a fixed order.
     private var order: [String] = []
+    /// When each stream was made (its place in `order`, which only grows).
+    private var made: [String: Int] = [:]
+    private var madeCount = 0
+    /// The streams that may have a value waiting: a hall has a lobby stream per team, and a turn must not look at
+    /// thousands of them (issue 29).
+    private var pendingKeys: Set<String> = []
+    /// Stream keys by audience: a joiner's catch-up finds its own streams without looking at every team's.
+    private var keysByAudience: [String: Set<String>] = [:]
 
     private static func key(_ type: String, _ audience: Audience) -> String {
-        type + "|" + String(describing: audience)
+        type + "|" + audienceKey(audience)
+    }
+
+    /// An audience as a dictionary key.
+    private static func audienceKey(_ audience: Audience) -> String { String(describing: audience) }
+
+    /// The streams to any of `audiences`, oldest first.
+    func streams(to audiences: [Audience]) -> [StateStream] {
+        let keys = audiences.flatMap { keysByAudience[StateStreams.audienceKey($0)] ?? [] }
+        return Set(keys).sorted { made[$0] ?? 0 < made[$1] ?? 0 }.compactMap { streams[$0] }
     }
 
     /// Every stream, oldest first.
@@ -157,8 +174,12 @@ final class StateStreams {
             stream = StateStream(type: type, audience: audience, owner: owner)
             streams[key] = stream
             order.append(key)
+            made[key] = madeCount
+            madeCount += 1
+            keysByAudience[StateStreams.audienceKey(audience), default: []].insert(key)
         }
         stream.note(state, whole: whole, at: now, staleness: staleness)
+        pendingKeys.insert(key)
         return stream
     }
 
@@ -168,15 +189,26 @@ final class StateStreams {
         guard streams[key] === stream else { return }
         streams[key] = nil
         order.removeAll { $0 == key }
+        made[key] = nil
+        pendingKeys.remove(key)
+        keysByAudience[StateStreams.audienceKey(stream.audience)]?.remove(key)
     }
 
-    /// The streams with a value waiting, oldest first.
+    /// The streams with a value waiting, oldest first (looking only at those noted since they last had none).
     func pending(owner: StreamOwner? = nil) -> [StateStream] {
-        all.filter { $0.pending != nil && (owner == nil || $0.owner == owner) }
+        var found: [(made: Int, stream: StateStream)] = []
+        for key in pendingKeys {
+            guard let stream = streams[key], stream.pending != nil else {
+                pendingKeys.remove(key)
+                continue
+            }
+            if owner == nil || stream.owner == owner { found.append((made[key] ?? 0, stream)) }
+        }
+        return found.sorted { $0.made < $1.made }.map(\.stream)
     }
 
     /// When the next waiting value is due (to be looked at again, or stale).
-    var nextDue: Int64? { all.compactMap(\.dueAt).min() }
+    var nextDue: Int64? { pendingKeys.compactMap { streams[$0]?.dueAt }.min() }
 }
 
 @available(*, unavailable)

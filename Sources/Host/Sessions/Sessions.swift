@@ -57,6 +57,9 @@ final class Sessions {
     private(set) var sessions: [SessionID: Session] = [:]
     /// The session of each connected player, by player id.
     private(set) var playerSessions: [String: SessionID] = [:]
+    /// The sessions admitted as boards or operators: a hall's lobby and feed find them without walking every
+    /// connection (issue 29: a join must not cost the loop a walk over 5,000 players).
+    private var spectatorIDs: Set<SessionID> = []
     let outlet: any Outlet
     weak var handler: (any SessionHandler)?
     let log: Logger
@@ -99,6 +102,7 @@ final class Sessions {
     /// The connection is gone (the peer left, a read or write failed, or the host closed it).
     func closed(_ id: SessionID, reason: String) {
         guard let session = sessions.removeValue(forKey: id) else { return }
+        spectatorIDs.remove(id)
         let membership = session.membership
         if session.state != .closed { session.moveState(.closed) }
         // The console names whom the connection was for (a player, a board, the operator), not only its number.
@@ -144,6 +148,12 @@ final class Sessions {
             }
         }
         session.moveState(.joined(membership))
+        if membership.role != .player { spectatorIDs.insert(session.id) }
+    }
+
+    /// The joined boards and operators, in id order.
+    var spectators: [Session] {
+        spectatorIDs.compactMap { sessions[$0] }.filter { $0.membership != nil }.sorted { $0.id < $1.id }
     }
 
     /// The session of `playerID`, when connected.
@@ -385,6 +395,9 @@ final class Sessions {
 
     // MARK: Output
 
+    /// How many JSON lines were encoded so far (one per `send`, one per `deliver`): the loop work tests count.
+    private(set) var linesEncoded = 0
+
     /// Sends one message to one session: JSON as is (with `re` for a reply), text as its readable line.
     func send(_ message: any HostMessage, to session: Session, re: JSONValue? = nil) {
         guard session.isLive else { return }
@@ -392,6 +405,7 @@ final class Sessions {
         case .text:
             if let line = message.line(for: session.perspective) { sendText(line, to: session) }
         case .json, .undecided:
+            linesEncoded += 1
             outlet.send(message.encodedLine(re: re), to: session.id)
         }
     }
@@ -413,7 +427,10 @@ final class Sessions {
             if session.dialect == .text {
                 send(message, to: session)
             } else {
-                if encoded == nil { encoded = message.encodedLine() }
+                if encoded == nil {
+                    linesEncoded += 1
+                    encoded = message.encodedLine()
+                }
                 outlet.send(encoded!, to: session.id)
             }
         }

@@ -766,8 +766,11 @@ function finalBlock(msg) {
     list = [podium(msg.ranking, me ? me.name : null, (r) => `${r.score}`, 'player'), el('h3', { text: 'Teams' }),
       standings(msg.teams, mine)];
   } else list = podium(msg.ranking, mine);
+  // A hall's player gets their team's row and the top rows, with the whole count (PROTOCOL.md §6.0.1).
+  const more = msg.ranking && msg.total > msg.ranking.length ? msg.total - msg.ranking.length : 0;
   return el('div', { class: 'card final', role: 'region', 'aria-label': 'Final scores' },
-    el('h2', { text: msg.type === 'ended' ? 'Game over' : 'Final scores' }), list);
+    el('h2', { text: msg.type === 'ended' ? 'Game over' : 'Final scores' }), list,
+    more ? el('p', { class: 'muted', text: `… and ${more} more team${more === 1 ? '' : 's'}` }) : null);
 }
 
 function dispatch(msg) {

@@ -2,6 +2,12 @@
 // who locked in, and the reveal (PROTOCOL.md §6.7).
 import { fill, countdown, standings, ordinal } from './ui.js';
 
+/** ` … and 980 more teams` when a hall's copy of a table (PROTOCOL.md §6.0.1) shows `shown` of `m.total` rows. */
+function moreTeams(m, shown) {
+  const more = (m.total || 0) - shown;
+  return more > 0 ? ` … and ${more} more team${more === 1 ? '' : 's'}` : '';
+}
+
 export default {
   name: 'outsider',
   title: 'Odd One Out',
@@ -65,7 +71,8 @@ export default {
     function handle(m) {
       switch (m.type) {
         case 'game':
-          head.textContent = `${m.rounds} rounds of ${m.roundSeconds} s · teams: ${(m.teams || []).join(', ')}`;
+          head.textContent = `${m.rounds} rounds of ${m.roundSeconds} s · teams: ${(m.teams || []).join(', ')}`
+            + moreTeams(m, (m.teams || []).length);
           draw();
           return true;
         case 'puzzle': {
@@ -112,8 +119,10 @@ export default {
             el('ul', { class: 'players' }, (m.results || []).map((r) => el('li', {},
               el('span', { text: `${r.team}: ${r.word ?? '—'}` }),
               el('span', { class: r.correct ? 'good' : 'muted', text: r.correct ? `+${r.points}` : '0' })))),
+            m.total > (m.results || []).length ? el('p', { class: 'muted', text: moreTeams(m, m.results.length) }) : null,
             el('h3', { text: 'Scores' }),
             standings(m.scores, team),
+            m.total > (m.scores || []).length ? el('p', { class: 'muted', text: moreTeams(m, m.scores.length) }) : null,
             el('p', { class: 'muted', text: m.last ? 'That was the last round.'
               : m.nextInMs == null ? 'The quizmaster starts the next round.' : '' }));
           reveal.hidden = false;

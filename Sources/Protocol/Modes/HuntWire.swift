@@ -44,6 +44,9 @@ public enum HuntWire: GameWire {
         public var remainingMs: Int64
         /// The hunt clock's end, host ms.
         public var deadline: Int64
+        /// How many teams the whole table has: only in a hall's copy for a player, which lists fewer (their own
+        /// team's row and the top rows, PROTOCOL.md §6.0.1); absent when every row is there.
+        public var total: Int? = nil
 
         /// Creates the intro.
         public init(
@@ -62,7 +65,8 @@ public enum HuntWire: GameWire {
 
         public func line(for reader: Perspective) -> String? {
             "=== Station hunt: \(name)! \(Wording.count(stations, "station")), \(Wording.minutes(remainingMs)) left. "
-                + "Teams: \(teams.joined(separator: ", ")). Follow your clue; at the station type: checkin CODE ==="
+                + "Teams: \(teams.joined(separator: ", "))\(Wording.moreTeams(shown: teams.count, total: total)). "
+                + "Follow your clue; at the station type: checkin CODE ==="
         }
     }
 
@@ -370,6 +374,9 @@ public enum HuntWire: GameWire {
         public var hallOfFame: [Fame]
         /// True when the hunt clock ran out; absent when every team finished or the organiser ended it.
         public var timeUp: Bool?
+        /// How many teams the whole table has: only in a hall's copy for a player, which lists fewer (their own
+        /// team's row and the top rows, PROTOCOL.md §6.0.1); absent when every row is there.
+        public var total: Int? = nil
 
         /// Creates the message.
         public init(ranking: [Ranked], hallOfFame: [Fame], timeUp: Bool? = nil) {
@@ -382,7 +389,7 @@ public enum HuntWire: GameWire {
             let fame = hallOfFame.prefix(3).map { "#\($0.place) \($0.team) \(Wording.clock($0.totalMs))" }
             return "=== \(timeUp == true ? "Time's up! " : "")Hunt over: "
                 + ranking.map(\.summary).joined(separator: " · ")
-                + " ==="
+                + Wording.moreTeams(shown: ranking.count, total: total) + " ==="
                 + (fame.isEmpty ? "" : "\nHall of fame: " + fame.joined(separator: " · "))
         }
     }
@@ -394,6 +401,9 @@ public enum HuntWire: GameWire {
         public var final: Bool
         /// The ranking, best first.
         public var ranking: [Ranked]
+        /// How many teams the whole table has: only in a hall's copy for a player, which lists fewer (their own
+        /// team's row and the top rows, PROTOCOL.md §6.0.1); absent when every row is there.
+        public var total: Int? = nil
 
         /// Creates the message.
         public init(final: Bool, ranking: [Ranked]) {
@@ -403,6 +413,7 @@ public enum HuntWire: GameWire {
 
         public func line(for reader: Perspective) -> String? {
             "Standings: " + ranking.map(\.summary).joined(separator: " · ")
+                + Wording.moreTeams(shown: ranking.count, total: total)
         }
     }
 

@@ -32,6 +32,9 @@ public enum OutsiderWire: GameWire {
         public var rounds: Int
         /// Seconds per round.
         public var roundSeconds: Int
+        /// How many teams the whole table has: only in a hall's copy for a player, which lists fewer (their own
+        /// team's row and the top rows, PROTOCOL.md §6.0.1); absent when every row is there.
+        public var total: Int? = nil
 
         /// Creates the intro.
         public init(teams: [String], rounds: Int, roundSeconds: Int) {
@@ -42,7 +45,8 @@ public enum OutsiderWire: GameWire {
 
         public func line(for reader: Perspective) -> String? {
             "=== Odd One Out! \(Wording.count(rounds, "round")) of \(roundSeconds) s. "
-                + "Teams: \(teams.joined(separator: ", ")). Pick the word that does not belong: 1-4 or the word. ==="
+                + "Teams: \(teams.joined(separator: ", "))\(Wording.moreTeams(shown: teams.count, total: total)). "
+                + "Pick the word that does not belong: 1-4 or the word. ==="
         }
     }
 
@@ -234,6 +238,9 @@ public enum OutsiderWire: GameWire {
         @Nullable public var deadline: Int64?
         /// Whether this was the last round.
         public var last: Bool
+        /// How many teams the whole table has: only in a hall's copy for a player, which lists fewer (their own
+        /// team's row and the top rows, PROTOCOL.md §6.0.1); absent when every row is there.
+        public var total: Int? = nil
 
         /// Creates the message.
         public init(
@@ -258,7 +265,7 @@ public enum OutsiderWire: GameWire {
                 ?? waiting
             return "The odd one out was: \(outsider) (the others: \(link)). "
                 + results.map(\.summary).joined(separator: " · ") + ". Scores: "
-                + ShakyWire.Standing.summary(scores) + "." + next
+                + ShakyWire.Standing.summary(scores) + Wording.moreTeams(shown: scores.count, total: total) + "." + next
         }
     }
 

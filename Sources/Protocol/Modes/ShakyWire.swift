@@ -370,12 +370,16 @@ public enum ShakyWire: GameWire {
         public var final = true
         /// The ranking, best first.
         public var ranking: [Standing]
+        /// How many teams the whole table has: only in a hall's copy for a player, which lists fewer (their own
+        /// team's row and the top rows, PROTOCOL.md §6.0.1); absent when every row is there.
+        public var total: Int? = nil
 
         /// Creates the message.
         public init(ranking: [Standing]) { self.ranking = ranking }
 
         public func line(for reader: Perspective) -> String? {
-            "=== Final scoreboard: " + Standing.summary(ranking, unit: " points") + " ==="
+            "=== Final scoreboard: " + Standing.summary(ranking, unit: " points")
+                + Wording.moreTeams(shown: ranking.count, total: total) + " ==="
         }
     }
 
@@ -386,6 +390,9 @@ public enum ShakyWire: GameWire {
         public var final: Bool
         /// The standings, best first.
         public var ranking: [Standing]
+        /// How many teams the whole table has: only in a hall's copy for a player, which lists fewer (their own
+        /// team's row and the top rows, PROTOCOL.md §6.0.1); absent when every row is there.
+        public var total: Int? = nil
 
         /// Creates the message.
         public init(final: Bool, ranking: [Standing]) {
@@ -395,6 +402,7 @@ public enum ShakyWire: GameWire {
 
         public func line(for reader: Perspective) -> String? {
             "Scores: " + (ranking.isEmpty ? "none yet" : Standing.summary(ranking))
+                + Wording.moreTeams(shown: ranking.count, total: total)
         }
     }
 

@@ -15,6 +15,9 @@ public struct StationHunt: SteeredMode, Codable, Sendable, Equatable {
     public let settings: HuntSettings
     /// The teams, in the order they joined.
     public private(set) var teams: [String]
+    /// Each team by its folded name: finding a team (every action, every join) and registering 2,000 teams must not
+    /// fold every name (issue 29); nil in a value decoded without it (then the teams are scanned).
+    private var foldedTeams: FoldedTeams?
     private var states: [String: TeamState] = [:]
     private var rng: SplitMix64
     /// Where the hunt is.
@@ -36,6 +39,7 @@ public struct StationHunt: SteeredMode, Codable, Sendable, Equatable {
         self.hunt = hunt
         self.settings = settings
         self.teams = []
+        foldedTeams = FoldedTeams()
         rng = SplitMix64(seed: seed)
         for team in teams { try register(team, startingCount: teams.count) }
     }
@@ -66,6 +70,7 @@ public struct StationHunt: SteeredMode, Codable, Sendable, Equatable {
     /// The team of the hunt whose name is `name` once folded.
     public func team(named name: String) -> String? {
         let key = TextFolding.fold(name)
+        if let foldedTeams { return foldedTeams.byKey[key] }
         return teams.first { TextFolding.fold($0) == key }
     }
 
@@ -418,9 +423,10 @@ public struct StationHunt: SteeredMode, Codable, Sendable, Equatable {
         guard !folded.isEmpty else {
             throw RuleError(.invalidTeamName, "A team name needs at least one letter or digit.")
         }
-        guard !teams.contains(where: { TextFolding.fold($0) == folded }) else {
+        guard !FoldedTeams.contains(folded, in: foldedTeams, teams: teams) else {
             throw RuleError(.duplicateTeam, "There is already a team called \(team).")
         }
+        foldedTeams?.byKey[folded] = team
         let count = hunt.stations.count
         let index = teams.count
         var start = 0

@@ -17,6 +17,9 @@ public struct OddOneOut: SteeredMode, Codable, Sendable, Equatable {
     private let puzzles: [DrawnPuzzle]
     /// The teams, in the order they joined.
     public private(set) var teams: [String]
+    /// Each team by its folded name, so that registering 2,000 teams does not fold every name for each (issue 29);
+    /// nil in a value decoded without it (then the teams are scanned).
+    private var foldedTeams: FoldedTeams?
     private var scoreByTeam: [String: Int]
     private var correctByTeam: [String: Int]
     private var rng: SplitMix64
@@ -70,6 +73,7 @@ public struct OddOneOut: SteeredMode, Codable, Sendable, Equatable {
         self.settings = settings
         self.puzzles = puzzles
         self.teams = []
+        foldedTeams = FoldedTeams()
         scoreByTeam = [:]
         correctByTeam = [:]
         rng = SplitMix64(seed: seed)
@@ -325,10 +329,11 @@ public struct OddOneOut: SteeredMode, Codable, Sendable, Equatable {
         guard !folded.isEmpty else {
             throw RuleError(.invalidTeamName, "A team name needs at least one letter or digit.")
         }
-        guard !teams.contains(where: { TextFolding.fold($0) == folded }) else {
+        guard !FoldedTeams.contains(folded, in: foldedTeams, teams: teams) else {
             throw RuleError(.duplicateTeam, "There is already a team called \(team).")
         }
         teams.append(team)
+        foldedTeams?.byKey[folded] = team
         scoreByTeam[team] = 0
         correctByTeam[team] = 0
     }

@@ -1,0 +1,115 @@
+/// A table cut for a hall's player (PROTOCOL.md §6.0.1): their own team's row and the top rows, with the whole
+/// table's size in `total` so that a reader can say how many it does not show.
+public protocol HallRows: HostMessage {
+    /// The team of each row of each of the message's tables (one table per list of teams), in order.
+    var hallTables: [[String]] { get }
+    /// This message with table `t` cut to the rows at `kept[t]` (ascending indices) and `total` set to `total`.
+    func keeping(_ kept: [[Int]], total: Int) -> Self
+}
+
+extension HallRows {
+    /// This message as a player of `team` sees it in a hall: each table's first `top` rows and `team`'s own row;
+    /// nil when every table is that short already. `team` matches a row's team as the room spells it (the games
+    /// name teams so), compared exactly: a join's catch-up must not fold a thousand names.
+    public func cut(forTeam team: String?, top: Int) -> Self? {
+        let tables = hallTables
+        guard tables.contains(where: { $0.count > top + 1 }) else { return nil }
+        let kept = tables.map { teams -> [Int] in
+            var rows = Array(0..<min(top, teams.count))
+            if let team, teams.count > top, let own = teams[top...].firstIndex(of: team) { rows.append(own) }
+            return rows
+        }
+        return keeping(kept, total: tables.map(\.count).max() ?? 0)
+    }
+}
+
+extension Array {
+    /// The elements at `indices` (which must be valid), in that order.
+    func picking(_ indices: [Int]) -> [Element] { indices.map { self[$0] } }
+}
+
+extension Wording {
+    /// ` … and 980 more teams` when a hall's copy of a table shows `shown` of `total` rows, else nothing.
+    public static func moreTeams(shown: Int, total: Int?) -> String {
+        guard let total, total > shown else { return "" }
+        return " … and " + count(total - shown, "more team", "more teams")
+    }
+}
+
+extension OutsiderWire.Intro: HallRows {
+    public var hallTables: [[String]] { [teams] }
+
+    public func keeping(_ kept: [[Int]], total: Int) -> Self {
+        var copy = self
+        copy.teams = teams.picking(kept[0])
+        copy.total = total
+        return copy
+    }
+}
+
+extension OutsiderWire.Reveal: HallRows {
+    public var hallTables: [[String]] { [results.map(\.team), scores.map(\.team)] }
+
+    public func keeping(_ kept: [[Int]], total: Int) -> Self {
+        var copy = self
+        copy.results = results.picking(kept[0])
+        copy.scores = scores.picking(kept[1])
+        copy.total = total
+        return copy
+    }
+}
+
+extension ShakyWire.Scoreboard: HallRows {
+    public var hallTables: [[String]] { [ranking.map(\.team)] }
+
+    public func keeping(_ kept: [[Int]], total: Int) -> Self {
+        var copy = self
+        copy.ranking = ranking.picking(kept[0])
+        copy.total = total
+        return copy
+    }
+}
+
+extension ShakyWire.Scores: HallRows {
+    public var hallTables: [[String]] { [ranking.map(\.team)] }
+
+    public func keeping(_ kept: [[Int]], total: Int) -> Self {
+        var copy = self
+        copy.ranking = ranking.picking(kept[0])
+        copy.total = total
+        return copy
+    }
+}
+
+extension HuntWire.Intro: HallRows {
+    public var hallTables: [[String]] { [teams] }
+
+    public func keeping(_ kept: [[Int]], total: Int) -> Self {
+        var copy = self
+        copy.teams = teams.picking(kept[0])
+        copy.total = total
+        return copy
+    }
+}
+
+extension HuntWire.Scoreboard: HallRows {
+    public var hallTables: [[String]] { [ranking.map(\.team)] }
+
+    public func keeping(_ kept: [[Int]], total: Int) -> Self {
+        var copy = self
+        copy.ranking = ranking.picking(kept[0])
+        copy.total = total
+        return copy
+    }
+}
+
+extension HuntWire.Scores: HallRows {
+    public var hallTables: [[String]] { [ranking.map(\.team)] }
+
+    public func keeping(_ kept: [[Int]], total: Int) -> Self {
+        var copy = self
+        copy.ranking = ranking.picking(kept[0])
+        copy.total = total
+        return copy
+    }
+}
