@@ -15,6 +15,12 @@ struct ModeStormRun {
 
     // MARK: Let Me Fly
 
+    /// Rooms of more players than this at the start play Let Me Fly in a hall (the host's `GameRoom.fullLobbyLimit`).
+    static let hallThreshold = 200
+    /// A hall round's budget per client, bytes, and in host CPU-seconds (issue #28).
+    static let hallBytesBudget = 32 * 1024
+    static let hallCPUBudget = 1.0
+
     /// A round of Let Me Fly: `spec.players` in `spec.teams` teams (and a tenth more who join mid-round) each throw
     /// once at a seeded random moment of the window and press catch when their phone should land (computed from the
     /// meter as the host reads it, PROTOCOL.md §6.6). Done at a client when it has the round's `roundOver`.
@@ -35,7 +41,9 @@ struct ModeStormRun {
             defer { session.close() }
             let pool = session.pool
             let teamSize = (spec.players + spec.teams - 1) / spec.teams
-            try session.joinPlayers(spec.players, teamSize: teamSize, prefix: "F")
+            // Players take part in clock sync and stamp their presses, as real clients do (PROTOCOL.md §9), so a
+            // catch is judged at its press, not at when a busy host read it.
+            try session.joinPlayers(spec.players, teamSize: teamSize, prefix: "F", clock: true)
             StormRun.waitForQuiet(pool, quiet: 0.3)
             session.clearAdminInbox()
             let topSpeed = 20.0
@@ -63,7 +71,7 @@ struct ModeStormRun {
                 slots.append(
                     try ModeStormRun.join(
                         session, name: "FL" + String(format: "%04d", index),
-                        team: String(format: "Team%03d", index % session.teamCount)))
+                        team: String(format: "Team%03d", index % session.teamCount), clock: true))
             }
             StormRun.waitForQuiet(pool, quiet: 0.3)
             let rosterAfter = pool.tally.locked { tally in early.map { tally.bytesBySlot[$0] } }
@@ -75,8 +83,6 @@ struct ModeStormRun {
             pool.tally.count(.roundOver, goal: 1)
             var generator = SplitMix64Bench(seed: 0xF1_0000 + UInt64(spec.players))
             let throwAt = slots.map { _ in Double(generator.next() % UInt64(spec.windowMs * 1000)) / 1000 }
-            let throwLine = JSONEncoding.encodeLine(.object(["type": "throw"]))
-            let catchLine = JSONEncoding.encodeLine(.object(["type": "catch"]))
             let before = pool.tally.locked { tally in slots.map { tally.bytesBySlot[$0] } }
             let allBefore = pool.tally.locked { $0.bytesReceived }
             let cpuBefore = session.host.cpuSeconds()
@@ -89,7 +95,8 @@ struct ModeStormRun {
                 let (due, slot, isCatch) = pending.removeFirst()
                 let left = due - MonotonicClock.nanoseconds()
                 if left > 0 { usleep(UInt32(left / 1000)) }
-                try pool.send(slot, isCatch ? catchLine : throwLine)
+                let stamp = MonotonicClock.milliseconds()  // the clock the sync replies read
+                try pool.send(slot, ["type": .string(isCatch ? "catch" : "throw"), "t": .number(Int(stamp))])
                 lastPress = MonotonicClock.nanoseconds()
                 guard !isCatch else { continue }
                 let airMs = ModeStormRun.airMilliseconds(
@@ -106,9 +113,19 @@ struct ModeStormRun {
                 (slots.map { tally.bytesBySlot[$0] }, tally.bytesReceived, tally.closedCount)
             }
             var qualities: [String: Int] = [:]
-            for line in pool.takeInbox(session.adminSlot ?? 0) where ModeStormRun.isType("caught", line.body) {
-                if let quality = (try? JSONParsing.parse(line.body))?["quality"]?.stringValue {
+            var hallCounts: JSONValue?
+            for line in pool.takeInbox(session.adminSlot ?? 0) {
+                if ModeStormRun.isType("caught", line.body),
+                    let quality = (try? JSONParsing.parse(line.body))?["quality"]?.stringValue
+                {
                     qualities[quality, default: 0] += 1
+                } else if ModeStormRun.isType("flyTally", line.body) {
+                    hallCounts = try? JSONParsing.parse(line.body)  // a hall's operator gets counts, not catches
+                }
+            }
+            if qualities.isEmpty, let hallCounts {
+                for quality in ["clean", "fumbled", "dropped"] {
+                    if let count = hallCounts[quality]?.intValue { qualities[quality] = Int(count) }
                 }
             }
             var catches = JSONObject()
@@ -120,6 +137,20 @@ struct ModeStormRun {
                 perClient: zip(after, before).map { Double($0 - $1) },
                 total: allAfter - allBefore, cpu: cpu, closed: closed, lateBytes: rosterBytes, late: late,
                 lateWhat: "players join mid-round", report: report)
+            // More than 200 players at the start: the game is laid out for a hall (PROTOCOL.md §6.6), whose round
+            // is held to 32 KiB per client and 1 host CPU-second.
+            if spec.players > ModeStormRun.hallThreshold {
+                object["hall"] = true
+                let worst = zip(after, before).map { $0 - $1 }.max() ?? 0
+                if worst > ModeStormRun.hallBytesBudget {
+                    report.problems.append(
+                        "\(title): a hall round cost a client \(worst / 1024) KiB (budget \(ModeStormRun.hallBytesBudget / 1024) KiB)")
+                }
+                if let cpu, cpu > ModeStormRun.hallCPUBudget {
+                    report.problems.append(
+                        "\(title): a hall round took \(String(format: "%.2f", cpu)) host CPU-s (budget 1)")
+                }
+            }
         } catch {
             failed(&object, title: title, error: error, report: report)
         }
@@ -224,11 +255,12 @@ struct ModeStormRun {
     }
 
     /// One player joins the running game and is welcomed; returns its slot.
-    static func join(_ session: HostSession, name: String, team: String) throws -> Int {
+    static func join(_ session: HostSession, name: String, team: String, clock: Bool = false) throws -> Int {
         let pool = session.pool
         let slot = try pool.open(isTarget: true)
-        try pool.send(
-            slot, ["type": "hello", "room": .string(session.room), "name": .string(name), "team": .string(team)])
+        var hello: JSONObject = ["type": "hello", "room": .string(session.room), "name": .string(name), "team": .string(team)]
+        if clock { hello["clock"] = true }
+        try pool.send(slot, hello)
         guard pool.tally.wait(timeout: 30, until: { $0.welcomeAt[slot] != 0 || $0.closedAt[slot] != 0 }),
             pool.tally.locked({ $0.closedAt[slot] == 0 })
         else { throw BenchError("\(name) was not welcomed; last error: \(pool.tally.locked { $0.lastError })") }
