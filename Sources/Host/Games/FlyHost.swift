@@ -81,10 +81,13 @@ final class FlyHost: GameAdapter {
     /// The hall's counts as last sent, and when (host ms); whether they changed since.
     private var sentTally: FlyHall.Tally?
     private var tallySentAt: Int64 = .min
+    /// How many results the live board counted when it was last noted.
+    private var boardNotedCount = 0
     /// When the records file was last written (host ms): a hall writes it at most every few seconds mid-round.
     private var savedAt: Int64 = .min
-    /// How often, at most, a hall's counts go out (ms), and its records file is written mid-round.
-    static let tallyInterval: Int64 = 2000
+    /// How often, at most, a hall's counts and live board go out (ms; the highest throws land last, so nearly every
+    /// catch of a storm tops the board), and its records file is written mid-round.
+    static let tallyInterval: Int64 = 1000
     static let hallSaveInterval: Int64 = 5000
 
     init(record: StartRecord) throws(RuleError) {
@@ -146,9 +149,11 @@ final class FlyHost: GameAdapter {
         return due
     }
 
-    /// When a hall's changed counts are due.
+    /// When a hall's changed counts and board are due.
     private var tallyDue: Instant? {
-        guard isHall, game.phase == .throwing || game.phase == .landing, FlyHall.tally(game) != sentTally else {
+        guard isHall, game.phase == .throwing || game.phase == .landing,
+            FlyHall.tally(game) != sentTally || game.results.count != boardNotedCount
+        else {
             return nil
         }
         return Instant(milliseconds: tallySentAt == .min ? 0 : tallySentAt + FlyHost.tallyInterval)
@@ -167,7 +172,7 @@ final class FlyHost: GameAdapter {
             guard now.milliseconds - cue.at.milliseconds < 500 || cue.inMs == 0 else { continue }
             cues.append(Outgoing(.playerNamed(cue.player), FlyWire.CatchCue(player: cue.player, inMs: cue.inMs)))
         }
-        if let due = tallyDue, due <= now { cues.append(tallyOut(at: now)) }
+        if let due = tallyDue, due <= now { cues += tallyOut(at: now) }
         guard let due = game.nextDeadline, due <= now else { return .announcing(cues) }
         var step = (try? apply(.tick, at: now)) ?? Step()
         step.messages.insert(contentsOf: cues, at: 0)
@@ -176,13 +181,16 @@ final class FlyHost: GameAdapter {
 
     // MARK: The hall
 
-    /// The round's counts for everyone, noted as sent.
-    private func tallyOut(at now: Instant) -> Outgoing {
+    /// The round's counts (when they changed) and the live board for everyone, noted as sent.
+    private func tallyOut(at now: Instant) -> [Outgoing] {
         let tally = FlyHall.tally(game)
+        var outgoing: [Outgoing] = [.state(.everyone, board)]
+        if tally != sentTally { outgoing.append(Outgoing(.everyone, FlyHost.tally(tally))) }
         sentTally = tally
         tallySentAt = now.milliseconds
+        boardNotedCount = game.results.count
         deadlineCache = nil
-        return Outgoing(.everyone, FlyHost.tally(tally))
+        return outgoing
     }
 
     private static func tally(_ tally: FlyHall.Tally) -> FlyWire.Tally {
@@ -488,7 +496,7 @@ final class FlyHost: GameAdapter {
                 shouldSave = true
                 let message = FlyHost.caught(result)
                 if isHall {
-                    outgoing += [Outgoing(.team(result.thrown.team), message), .state(.everyone, board)]
+                    outgoing.append(Outgoing(.team(result.thrown.team), message))  // the board: at most once a second
                 } else {
                     outgoing += [Outgoing(.everyone, message), feed(message)]
                 }
@@ -499,7 +507,7 @@ final class FlyHost: GameAdapter {
                         round: number, missed: team.map { grouped[$0.key] ?? [] } ?? Array(missed.prefix(FlyHall.namesShown)),
                         missedCount: missed.count)
                 }
-                outgoing.append(tallyOut(at: now))
+                outgoing += tallyOut(at: now)
                 outgoing.append(feed("Time is up for round \(number): \(Wording.count(missed.count, "player")) did not throw."))
             case .timeUp(let number, let missed):
                 let message = FlyWire.TimeUp(round: number, missed: missed)
@@ -541,7 +549,7 @@ final class FlyHost: GameAdapter {
                 outgoing += perTeam { team in
                     hallRoundOver(full, standings: summary.standings, missed: grouped, team: team)
                 }
-                outgoing.append(tallyOut(at: now))
+                outgoing += tallyOut(at: now)
                 outgoing.append(feed(hallRoundOver(full, standings: summary.standings, missed: grouped, team: nil)))
                 if let prompt = operatorPrompt { outgoing.append(feed("Waiting for you: type \(prompt).")) }
             case .roundOver(let summary):
