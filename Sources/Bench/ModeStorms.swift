@@ -17,8 +17,9 @@ struct ModeStormRun {
 
     /// Rooms of more players than this at the start play Let Me Fly in a hall (the host's `GameRoom.fullLobbyLimit`).
     static let hallThreshold = 200
-    /// A hall round's budget per client, bytes, and in host CPU-seconds (issue #28).
+    /// A hall round's budget per client in bytes (issue #28).
     static let hallBytesBudget = 32 * 1024
+    /// A hall round's budget in host CPU-seconds.
     static let hallCPUBudget = 1.0
 
     /// A round of Let Me Fly: `spec.players` in `spec.teams` teams (and a tenth more who join mid-round) each throw
@@ -144,7 +145,8 @@ struct ModeStormRun {
                 let worst = zip(after, before).map { $0 - $1 }.max() ?? 0
                 if worst > ModeStormRun.hallBytesBudget {
                     report.problems.append(
-                        "\(title): a hall round cost a client \(worst / 1024) KiB (budget \(ModeStormRun.hallBytesBudget / 1024) KiB)")
+                        "\(title): a hall round cost a client \(worst / 1024) KiB (budget \(ModeStormRun.hallBytesBudget / 1024) KiB)"
+                    )
                 }
                 if let cpu, cpu > ModeStormRun.hallCPUBudget {
                     report.problems.append(
@@ -258,7 +260,9 @@ struct ModeStormRun {
     static func join(_ session: HostSession, name: String, team: String, clock: Bool = false) throws -> Int {
         let pool = session.pool
         let slot = try pool.open(isTarget: true)
-        var hello: JSONObject = ["type": "hello", "room": .string(session.room), "name": .string(name), "team": .string(team)]
+        var hello: JSONObject = [
+            "type": "hello", "room": .string(session.room), "name": .string(name), "team": .string(team),
+        ]
         if clock { hello["clock"] = true }
         try pool.send(slot, hello)
         guard pool.tally.wait(timeout: 30, until: { $0.welcomeAt[slot] != 0 || $0.closedAt[slot] != 0 }),

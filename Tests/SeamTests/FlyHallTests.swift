@@ -87,7 +87,9 @@ struct FlyHallTests {
             #expect(connection.unreadBytes <= Self.budget, "bytes to a watcher: \(connection.unreadBytes)")
         }
         let perPlayer = connections.dropFirst(2).map(\.unreadBytes)
-        print("fly hall of \(Self.players): max \(perPlayer.max() ?? 0) bytes per player, board \(board.connection.unreadBytes), operator \(admin.unreadBytes)")
+        print(
+            "fly hall of \(Self.players): max \(perPlayer.max() ?? 0) bytes per player, board \(board.connection.unreadBytes), operator \(admin.unreadBytes)"
+        )
 
         // Each player: their own throw and catch, their team's and nobody else's.
         for connection in connections.dropFirst(2).prefix(40) {

@@ -569,7 +569,9 @@ struct FlyView: GameScreen {
 
     /// A hall's live board: the highest catches of the game, the reader's own in green.
     private func boardRows(_ state: ClientState) -> [Row] {
-        var rows: [Row] = [ScreenRenderer.indent("Highest catches of \(hallCount.map { "\($0) players" } ?? "the hall")", .bold)]
+        var rows: [Row] = [
+            ScreenRenderer.indent("Highest catches of \(hallCount.map { "\($0) players" } ?? "the hall")", .bold)
+        ]
         let listed = board?.rows ?? []
         if listed.isEmpty { rows.append(ScreenRenderer.indent("  no catch yet", .dim)) }
         for (index, row) in listed.enumerated() {
@@ -577,7 +579,8 @@ struct FlyView: GameScreen {
             rows.append(
                 ScreenRenderer.indent(
                     "  #\(index + 1)  " + ScreenRenderer.pad(row.player, 14) + ScreenRenderer.pad(row.team, 12)
-                        + ScreenRenderer.pad(FlyWire.heightText(row.heightM), 9) + (phone(row.phone)?.name ?? row.phone),
+                        + ScreenRenderer.pad(FlyWire.heightText(row.heightM), 9)
+                        + (phone(row.phone)?.name ?? row.phone),
                     mine ? .colored(.green, bold: true) : .plain))
         }
         return rows

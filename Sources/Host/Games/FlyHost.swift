@@ -88,6 +88,7 @@ final class FlyHost: GameAdapter {
     /// How often, at most, a hall's counts and live board go out (ms; the highest throws land last, so nearly every
     /// catch of a storm tops the board), and its records file is written mid-round.
     static let tallyInterval: Int64 = 1000
+    /// How often, at most, a hall writes its records file within a round (ms).
     static let hallSaveInterval: Int64 = 5000
 
     init(record: StartRecord) throws(RuleError) {
@@ -193,6 +194,7 @@ final class FlyHost: GameAdapter {
         return outgoing
     }
 
+    /// The counts as the wire carries them.
     private static func tally(_ tally: FlyHall.Tally) -> FlyWire.Tally {
         FlyWire.Tally(
             round: tally.round, players: tally.players, thrown: tally.thrown, inAir: tally.inAir, clean: tally.clean,
@@ -213,7 +215,8 @@ final class FlyHost: GameAdapter {
         return FlyWire.Board(
             round: game.roundNumber,
             rows: boardCache.rows.map {
-                FlyWire.BoardRow(player: $0.player, team: $0.team, heightM: FlyWire.metres($0.heightMm), phone: $0.phone)
+                FlyWire.BoardRow(
+                    player: $0.player, team: $0.team, heightM: FlyWire.metres($0.heightMm), phone: $0.phone)
             })
     }
 
@@ -245,7 +248,9 @@ final class FlyHost: GameAdapter {
     private func intro(team: String?) -> FlyWire.Intro {
         var intro = self.intro
         intro.hall = game.players.count
-        if let key = team?.lowercased() { intro.players = game.players.filter { $0.team.lowercased() == key }.map(\.name) }
+        if let key = team?.lowercased() {
+            intro.players = game.players.filter { $0.team.lowercased() == key }.map(\.name)
+        }
         return intro
     }
 
@@ -504,11 +509,13 @@ final class FlyHost: GameAdapter {
                 let grouped = byTeam(missed)
                 outgoing += perTeam { team in
                     FlyWire.TimeUp(
-                        round: number, missed: team.map { grouped[$0.key] ?? [] } ?? Array(missed.prefix(FlyHall.namesShown)),
+                        round: number,
+                        missed: team.map { grouped[$0.key] ?? [] } ?? Array(missed.prefix(FlyHall.namesShown)),
                         missedCount: missed.count)
                 }
                 outgoing += tallyOut(at: now)
-                outgoing.append(feed("Time is up for round \(number): \(Wording.count(missed.count, "player")) did not throw."))
+                outgoing.append(
+                    feed("Time is up for round \(number): \(Wording.count(missed.count, "player")) did not throw."))
             case .timeUp(let number, let missed):
                 let message = FlyWire.TimeUp(round: number, missed: missed)
                 outgoing += [Outgoing(.everyone, message), feed(message)]
@@ -541,7 +548,8 @@ final class FlyHost: GameAdapter {
                     player: player, id: achievement.rawValue, name: achievement.title,
                     description: achievement.description)
                 // In a hall, a first achievement is the player's own news (the operator's feed would drown in them).
-                outgoing += isHall ? [Outgoing(.playerNamed(player), message)] : [Outgoing(.everyone, message), feed(message)]
+                outgoing +=
+                    isHall ? [Outgoing(.playerNamed(player), message)] : [Outgoing(.everyone, message), feed(message)]
             case .roundOver(let summary) where isHall:
                 shouldSave = true
                 let full = roundOver(summary, at: now)
