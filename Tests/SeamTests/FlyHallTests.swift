@@ -126,6 +126,7 @@ struct FlyHallTests {
         let screen = ann.screen(width: 80, height: 24)
         #expect(screen.count <= 24 && screen.allSatisfy { ScreenText.width(of: $0) <= 80 }, "\(screen)")
         let text = screen.joined(separator: "\n")
+        print("SCREEN\n" + text + "\nBOARD\n" + board.screen(width: 80, height: 24).joined(separator: "\n"))
         #expect(text.contains("Highest catches") && text.contains("400/400 thrown"), "\(text)")
         #expect(text.contains(Self.name(0)) && text.contains("of 400 players"), "\(text)")
     }

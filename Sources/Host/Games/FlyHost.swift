@@ -56,10 +56,7 @@ final class FlyHost: GameAdapter {
     var mode: ModeEntry { FlyHost.entry }
     /// The game; any change forgets the catch cues worked out for it.
     var game: LetMeFly {
-        didSet {
-            cueCache = nil
-            deadlineCache = nil
-        }
+        didSet { deadlineCache = nil }
     }
     let record: StartRecord
     /// The data folder's records, with this game merged in as it goes.
@@ -69,8 +66,36 @@ final class FlyHost: GameAdapter {
     /// The catch cues already sent, by player, throw and seconds before the landing (not journaled: a restart
     /// sends only the cues still to come).
     private var sentCues: Set<String> = []
-    /// The cues still to send, worked out once per version of the game.
-    private var cueCache: [(at: Instant, player: String, inMs: Int64, key: String)]?
+    /// The cues still to send, in time order: worked out from the game when nil, else kept up by `messages(for:)`
+    /// as phones go up (a walk over a hall's thousand players per throw was most of the host's work).
+    private var cueCache: [Cue]?
+    /// The throws that came down since `cueCache` was worked out (`player#index`): their cues are skipped.
+    private var landedThrows: Set<String> = []
+    /// Phones thrown since the counts were last sent (kept by `messages(for:)`, replay included).
+    private var throwsSinceTally = 0
+
+    /// One catch cue: whose phone, which throw of theirs, how long before the landing, and when.
+    private struct Cue {
+        var at: Instant
+        var player: String
+        var index: Int
+        var inMs: Int64
+
+        /// What marks it sent.
+        var key: String { "\(player)#\(index)#\(inMs / 1000)" }
+        /// What marks its throw landed.
+        var throwKey: String { "\(player)#\(index)" }
+    }
+
+    /// The cues of `thrown` not sent yet: 3, 2 and 1 s before the landing (those after the throw) and the landing.
+    private func cues(of thrown: FlyThrow) -> [Cue] {
+        ([3, 2, 1, 0] as [Int64]).compactMap { seconds in
+            let cue = Cue(
+                at: thrown.landsAt.advanced(byMilliseconds: -seconds * 1000), player: thrown.player,
+                index: thrown.index, inMs: seconds * 1000)
+            return (seconds == 0 || cue.at > thrown.pressedAt) && !sentCues.contains(cue.key) ? cue : nil
+        }
+    }
     /// `nextDeadline` as last worked out (read every turn of the loop: a hall's thousand players are not walked
     /// each time), forgotten whenever the game, the cues sent or the counts sent change.
     private var deadlineCache: Instant??
@@ -126,21 +151,41 @@ final class FlyHost: GameAdapter {
 
     /// The cues still to send for phones in the air: 3, 2 and 1 s before the landing (those after the throw) and
     /// the landing itself, with the key that marks each sent.
-    private var dueCues: [(at: Instant, player: String, inMs: Int64, key: String)] {
+    private var dueCues: [Cue] {
         if let cueCache { return cueCache }
-        var cues: [(Instant, String, Int64, String)] = []
+        var cues: [Cue] = []
         for player in game.players {
-            guard case .inAir(let thrown) = player.turn else { continue }
-            for seconds in [3, 2, 1, 0] as [Int64] {
-                let at = thrown.landsAt.advanced(byMilliseconds: -seconds * 1000)
-                let key = "\(player.name)#\(thrown.index)#\(seconds)"
-                guard seconds == 0 || at > thrown.pressedAt, !sentCues.contains(key) else { continue }
-                cues.append((at, player.name, seconds * 1000, key))
-            }
+            if case .inAir(let thrown) = player.turn { cues += self.cues(of: thrown) }
         }
-        cues.sort { $0.0 < $1.0 }
+        cues.sort { $0.at < $1.at }
         cueCache = cues
+        landedThrows = []
         return cues
+    }
+
+    /// Keeps the cues up with what the game did (nil: work them out again).
+    private func followCues(_ effect: LetMeFly.Effect) {
+        switch effect {
+        case .thrown(let thrown):
+            throwsSinceTally += 1
+            guard var cues = cueCache else { return }
+            for cue in self.cues(of: thrown) {
+                var low = 0
+                var high = cues.count
+                while low < high {
+                    let middle = (low + high) / 2
+                    if cues[middle].at <= cue.at { low = middle + 1 } else { high = middle }
+                }
+                cues.insert(cue, at: low)
+            }
+            cueCache = cues
+        case .caught(let result):
+            if cueCache != nil { landedThrows.insert("\(result.thrown.player)#\(result.thrown.index)") }
+        case .round, .resumed, .paused, .roundOver, .finished, .timeUp:
+            cueCache = nil
+        default:
+            break
+        }
     }
 
     var nextDeadline: Instant? {
@@ -153,7 +198,7 @@ final class FlyHost: GameAdapter {
     /// When a hall's changed counts and board are due.
     private var tallyDue: Instant? {
         guard isHall, game.phase == .throwing || game.phase == .landing,
-            FlyHall.tally(game) != sentTally || game.results.count != boardNotedCount
+            throwsSinceTally > 0 || game.results.count != boardNotedCount
         else {
             return nil
         }
@@ -162,12 +207,13 @@ final class FlyHost: GameAdapter {
 
     func tick(at now: Instant) -> Step {
         var cues: [Outgoing] = []
-        let due = dueCues.prefix { $0.at <= now }
-        if !due.isEmpty {
-            cueCache = nil
+        let schedule = dueCues
+        let dueCount = schedule.prefix { $0.at <= now }.count
+        if dueCount > 0 {
+            cueCache = Array(schedule.dropFirst(dueCount))
             deadlineCache = nil
         }
-        for cue in due {
+        for cue in schedule.prefix(dueCount) where !landedThrows.contains(cue.throwKey) {
             sentCues.insert(cue.key)
             // A cue the host could not send in time (a restart, a stall) is stale: only the landing's still helps.
             guard now.milliseconds - cue.at.milliseconds < 500 || cue.inMs == 0 else { continue }
@@ -188,6 +234,7 @@ final class FlyHost: GameAdapter {
         var outgoing: [Outgoing] = [.state(.everyone, board)]
         if tally != sentTally { outgoing.append(Outgoing(.everyone, FlyHost.tally(tally))) }
         sentTally = tally
+        throwsSinceTally = 0
         tallySentAt = now.milliseconds
         boardNotedCount = game.results.count
         deadlineCache = nil
@@ -467,9 +514,11 @@ final class FlyHost: GameAdapter {
 
     func messages(for effects: [LetMeFly.Effect], at now: Instant) -> [Outgoing] {
         var outgoing: [Outgoing] = []
-        var today: String { FlyRecordStore.date(Date()) }
+        // Formatted once a call (a formatter per catch was a fair share of a hall's work).
+        lazy var today = FlyRecordStore.date(Date())
         var shouldSave = false
         for effect in effects {
+            followCues(effect)
             switch effect {
             case .round(let opened) where isHall:
                 outgoing.append(Outgoing(.everyone, round(opened, at: now)))
