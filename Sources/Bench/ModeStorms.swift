@@ -47,6 +47,8 @@ struct ModeStormRun {
             try session.joinPlayers(spec.players, teamSize: teamSize, prefix: "F", clock: true)
             StormRun.waitForQuiet(pool, quiet: 0.3)
             session.clearAdminInbox()
+            // This process's clock minus the host's, so that the meter's sweep is read as the host set it.
+            let offset = try ModeStormRun.hostClockOffset(session)
             let topSpeed = 20.0
             let periodMs = 1600.0
             try session.request([
@@ -61,7 +63,11 @@ struct ModeStormRun {
                         tally.inbox[session.adminSlot ?? 0].contains { ModeStormRun.isType("round", $0.body) }
                     })
             else { throw BenchError("the round did not open") }
-            let sweepStart = pool.takeInbox(session.adminSlot ?? 0).first { ModeStormRun.isType("round", $0.body) }!.at
+            let opened = pool.takeInbox(session.adminSlot ?? 0).first { ModeStormRun.isType("round", $0.body) }!
+            // Where the host started the sweep (its `sweepStart`, on this process's clock); else when it was read.
+            let sweepStart =
+                (try? JSONParsing.parse(opened.body))?["sweepStart"]?.doubleValue.map { Int64(($0 + offset) * 1e6) }
+                ?? opened.at
             StormRun.waitForQuiet(pool, quiet: 0.3)
 
             // The roster grows: a tenth more players join the running round one by one.
@@ -94,8 +100,9 @@ struct ModeStormRun {
             var lastPress = start
             while !pending.isEmpty {
                 let (due, slot, isCatch) = pending.removeFirst()
+                // A sleep shorter than a few ms overshoots on a busy machine: such presses go at once (stamped then).
                 let left = due - MonotonicClock.nanoseconds()
-                if left > 0 { usleep(UInt32(left / 1000)) }
+                if left > 2_000_000 { usleep(UInt32(left / 1000)) }
                 let stamp = MonotonicClock.milliseconds()  // the clock the sync replies read
                 try pool.send(slot, ["type": .string(isCatch ? "catch" : "throw"), "t": .number(Int(stamp))])
                 lastPress = MonotonicClock.nanoseconds()
@@ -157,6 +164,21 @@ struct ModeStormRun {
             failed(&object, title: title, error: error, report: report)
         }
         return .object(object)
+    }
+
+    /// This process's monotonic milliseconds minus the host clock, from the quickest of a few `ping`s: the host read
+    /// its clock between our send and the reply's arrival.
+    static func hostClockOffset(_ session: HostSession) throws -> Double {
+        var best: (width: Double, offset: Double)?
+        for _ in 0..<10 {
+            let sent = Double(MonotonicClock.nanoseconds()) / 1e6
+            let pong = try session.request(["type": "ping"])
+            let arrived = Double(session.lastReplyAt) / 1e6
+            guard let hostTime = pong["hostTime"]?.doubleValue else { continue }
+            if best == nil || arrived - sent < best!.width { best = (arrived - sent, (sent + arrived) / 2 - hostTime) }
+        }
+        guard let best else { throw BenchError("no pong carried hostTime") }
+        return best.offset
     }
 
     /// A phone's time in the air, ms, for a throw `elapsedMs` after the sweep started (PROTOCOL.md §6.6).

@@ -647,18 +647,24 @@ struct FlyView: GameScreen {
                 phase == .finished ? Style(isBold: true, color: .yellow) : .bold)
         ]
         let nameWidth = min(16, (standings.map { ScreenText.width(of: $0.player) }.max() ?? 4) + 2)
-        // A hall's cut ranking: its top five and the reader's team (up to seven), the reader's own line kept.
+        // A hall's cut ranking: its top three, then the reader's team (the reader's own line among the first four),
+        // so that it fits under the live board at 24 rows; a spectator's, its top ten.
         var shown = Array(standings.prefix(12))
         if isHall {
             let team = standings.first { $0.player == state.name }?.team.lowercased()
-            let mates = standings.dropFirst(5).filter { $0.team.lowercased() == team }
-            shown = Array(standings.prefix(5)) + Array(mates.prefix(7))
-            if let mine = standings.first(where: { $0.player == state.name }), !shown.contains(mine) {
-                shown.append(mine)
+            let top = state.role == .player ? 3 : 10
+            var mates = Array(standings.dropFirst(top).filter { $0.team.lowercased() == team }.prefix(4))
+            if let mine = standings.first(where: { $0.player == state.name }), !standings.prefix(top).contains(mine),
+                !mates.contains(mine)
+            {
+                mates[mates.count - 1] = mine
             }
+            shown = Array(standings.prefix(top)) + mates
         }
         for (index, entry) in shown.enumerated() {
-            if isHall, index == 5, standings.firstIndex(of: entry).map({ $0 > 5 }) == true {
+            if isHall, index > 0, let before = standings.firstIndex(of: shown[index - 1]),
+                standings.firstIndex(of: entry).map({ $0 > before + 1 }) == true
+            {
                 rows.append(ScreenRenderer.indent("  …", .dim))
             }
             let mine = state.role == .player && entry.player == state.name
