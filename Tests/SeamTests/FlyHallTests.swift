@@ -131,7 +131,6 @@ struct FlyHallTests {
         let screen = ann.screen(width: 80, height: 24)
         #expect(screen.count <= 24 && screen.allSatisfy { ScreenText.width(of: $0) <= 80 }, "\(screen)")
         let text = screen.joined(separator: "\n")
-        print("SCREEN\n" + text)
         #expect(text.contains("Highest catches") && text.contains("400/400 thrown"), "\(text)")
         #expect(text.contains("#\(Self.rank(of: Self.name(0), game))  \(Self.name(0))"), "Ann's own line: \(text)")
         #expect(text.contains("of 400 players"), "\(text)")
