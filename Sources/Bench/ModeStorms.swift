@@ -152,7 +152,8 @@ struct ModeStormRun {
                 let worst = zip(after, before).map { $0 - $1 }.max() ?? 0
                 if worst > ModeStormRun.hallBytesBudget {
                     report.problems.append(
-                        "\(title): a hall round cost a client \(worst / 1024) KiB (budget \(ModeStormRun.hallBytesBudget / 1024) KiB)"
+                        "\(title): a hall round cost a client \(worst / 1024) KiB "
+                            + "(budget \(ModeStormRun.hallBytesBudget / 1024) KiB)"
                     )
                 }
                 if let cpu, cpu > ModeStormRun.hallCPUBudget {

@@ -93,7 +93,8 @@ struct FlyHallTests {
         }
         let perPlayer = connections.dropFirst(2).map(\.unreadBytes)
         print(
-            "fly hall of \(Self.players): max \(perPlayer.max() ?? 0) bytes per player, board \(board.connection.unreadBytes), operator \(admin.unreadBytes)"
+            "fly hall of \(Self.players): max \(perPlayer.max() ?? 0) bytes per player, "
+                + "board \(board.connection.unreadBytes), operator \(admin.unreadBytes)"
         )
 
         // Each player: their own throw and catch, their team's and nobody else's.

@@ -269,7 +269,8 @@ export default {
           return true;
         case 'roundOver':
           s.open = false;
-          fill(rankBox, el('h3', { text: `After round ${m.number}${m.count ? ` · top and your team of ${m.count}` : ''}` }),
+          fill(rankBox, el('h3',
+            { text: `After round ${m.number}${m.count ? ` · top and your team of ${m.count}` : ''}` }),
             standings(m.ranking, me, (r) => `${r.score} · ${r.bestM.toFixed(1)} m`, 'player'));
           rankBox.hidden = false;
           if (m.nextInMs != null) timer.start(m.nextInMs, 'Next round in ');
