@@ -137,6 +137,51 @@ struct FlyHallTests {
         #expect(text.contains("of 400 players"), "\(text)")
     }
 
+    @Test func aLateJoinerOfAHallCatchesUpWithItsTeamAndTheBoardAndFollowsWithoutAResync() throws {
+        let host = try EmbeddedHost()
+        let connections = Self.hall(host)
+        host.console("start fly 2 round-seconds=600 break-seconds=0")
+        host.advance(by: 700)
+        for group in stride(from: 0, to: 100, by: 5) {
+            for connection in connections[group..<(group + 5)] { connection.post(["type": "throw"]) }
+            host.turn()
+            host.advance(by: 2)
+        }
+        let game = try ModeGrowingStateTests.fly(host)
+        var landings: [(at: Int64, index: Int)] = []
+        for (index, player) in game.game.players.enumerated() {
+            if case .inAir(let thrown) = player.turn { landings.append((thrown.landsAt.milliseconds, index)) }
+        }
+        for landing in landings.sorted(by: { $0.at < $1.at }).prefix(50) {
+            if landing.at > host.now { host.advance(by: landing.at - host.now) }
+            connections[landing.index].post(["type": "catch"])
+        }
+        host.advance(by: 1500)  // the board and the counts go out
+        let team = Self.team(3)
+        var late = Watcher(try host.player("Zed", team: team), role: .player, name: "Zed", team: team)
+        var board = Watcher(try host.watcher(.board), role: .board)
+        late.update()
+        board.update()
+        let mates = (0..<Self.players).filter { $0 % Self.teams == 3 }.map(Self.name)
+        let view = try ModeGrowingStateTests.flyView(late)
+        #expect(view.isHall && view.players == mates + ["Zed"], "the newcomer holds its team's roster")
+        #expect(view.board?.rows.map(\.player) == FlyHall.board(game.game.results).map(\.player))
+        #expect(!view.flights.isEmpty && view.flights.allSatisfy { mates.contains($0.player) }, "its team's throws")
+        #expect(try ModeGrowingStateTests.flyView(board).players.count == Self.players + 1)
+        // The rest of the round: every phone still up comes down (caught or dropped); both follow without a gap.
+        for connection in connections.dropFirst(100).prefix(100) { connection.post(["type": "throw"]) }
+        host.turn()
+        host.advance(by: 6000)
+        late.update()
+        board.update()
+        for watcher in [late, board] {
+            #expect(watcher.state.awaitingResync.isEmpty, "no delta was missed")
+            let followed = try ModeGrowingStateTests.flyView(watcher).board?.rows.map(\.player)
+            #expect(followed == FlyHall.board(game.game.results).map(\.player))
+        }
+        #expect(game.game.results.count == 200)
+    }
+
     @Test func aRoomOfTwoHundredIsStillAPartyWhereEveryoneSeesEveryThrow() throws {
         let host = try EmbeddedHost()
         var connections: [EmbeddedConnection] = []
