@@ -16,6 +16,8 @@ enum LineKind: UInt8 {
     case result, roundOver
     /// Odd One Out's lock-ins and the hunt's progress, whole and as deltas, which their storms follow.
     case lockedIn, lockedInUpdate, progress, progressUpdate
+    /// The host's clock-sync probe (§9), which clients that joined with `clock: true` answer at once.
+    case sync
 
     /// The kind named by the start of a line.
     static func classify(_ head: [UInt8]) -> LineKind {
@@ -39,8 +41,21 @@ enum LineKind: UInt8 {
         case "lockedInUpdate": return .lockedInUpdate
         case "progress": return .progress
         case "progressUpdate": return .progressUpdate
+        case "sync": return .sync
         default: return .other
         }
+    }
+}
+
+extension LineKind {
+    /// The answer to a `sync` probe line: its `n` and `h` echoed, `c1` and `c2` this process's monotonic clock in
+    /// ms (the clock the bench's clients stamp their presses with); nil for a probe without them.
+    static func syncReply(_ body: [UInt8]?) -> [UInt8]? {
+        guard let body, let probe = try? JSONParsing.parse(body), let n = probe["n"]?.intValue,
+            let h = probe["h"]?.intValue
+        else { return nil }
+        let now = MonotonicClock.milliseconds()
+        return Array("{\"type\":\"sync\",\"n\":\(n),\"h\":\(h),\"c1\":\(now),\"c2\":\(now)}\n".utf8)
     }
 }
 
@@ -319,7 +334,7 @@ final class Tally: @unchecked Sendable {
                 if let body = line.body { lastError = String(decoding: body.prefix(300), as: UTF8.self) }
             case .lockedIn, .lockedInUpdate, .progress, .progressUpdate:
                 if let list = line.list { followList(list, slot: slot, at: line.at) }
-            case .pong, .ok, .other, .result, .roundOver:
+            case .pong, .ok, .other, .result, .roundOver, .sync:
                 break
             }
             if isKeeping[slot], line.kind != .lobby, let body = line.body {
@@ -485,7 +500,7 @@ final class LineAssembly {
 
     func wantsBody(_ kind: LineKind) -> Bool {
         switch kind {
-        case .welcome, .error, .progress: return true
+        case .welcome, .error, .progress, .sync: return true
         case .buzzed, .buzzedUpdate: return keepsOrders && (decodesOrders || isKeeping)
         case .lobby: return false
         default: return isKeeping
@@ -648,6 +663,10 @@ final class ReaderThread: @unchecked Sendable {
                 /// One whole line (or WebSocket message) of `slot`.
                 func take(_ line: ReceivedLine) {
                     if line.kind == .ping { pool.sendBestEffort(fd: fd, pong) }
+                    // A clock-sync probe is answered the moment it is read, as a real client does (line clients).
+                    if line.kind == .sync, pool.frameReader(slot) == nil, let reply = LineKind.syncReply(line.body) {
+                        pool.sendBestEffort(fd: fd, reply)
+                    }
                     switch line.kind {
                     case .welcome, .lobby, .buzzed, .buzzedUpdate, .question, .reveal, .ping, .error, .result,
                         .roundOver, .lockedIn, .lockedInUpdate, .progress, .progressUpdate:

@@ -15,6 +15,13 @@ struct ModeStormRun {
 
     // MARK: Let Me Fly
 
+    /// Rooms of more players than this at the start play Let Me Fly in a hall (the host's `GameRoom.fullLobbyLimit`).
+    static let hallThreshold = 200
+    /// A hall round's budget per client in bytes (issue #28).
+    static let hallBytesBudget = 32 * 1024
+    /// A hall round's budget in host CPU-seconds.
+    static let hallCPUBudget = 1.0
+
     /// A round of Let Me Fly: `spec.players` in `spec.teams` teams (and a tenth more who join mid-round) each throw
     /// once at a seeded random moment of the window and press catch when their phone should land (computed from the
     /// meter as the host reads it, PROTOCOL.md §6.6). Done at a client when it has the round's `roundOver`.
@@ -35,9 +42,13 @@ struct ModeStormRun {
             defer { session.close() }
             let pool = session.pool
             let teamSize = (spec.players + spec.teams - 1) / spec.teams
-            try session.joinPlayers(spec.players, teamSize: teamSize, prefix: "F")
+            // Players take part in clock sync and stamp their presses, as real clients do (PROTOCOL.md §9), so a
+            // catch is judged at its press, not at when a busy host read it.
+            try session.joinPlayers(spec.players, teamSize: teamSize, prefix: "F", clock: true)
             StormRun.waitForQuiet(pool, quiet: 0.3)
             session.clearAdminInbox()
+            // This process's clock minus the host's, so that the meter's sweep is read as the host set it.
+            let offset = try ModeStormRun.hostClockOffset(session)
             let topSpeed = 20.0
             let periodMs = 1600.0
             try session.request([
@@ -52,7 +63,11 @@ struct ModeStormRun {
                         tally.inbox[session.adminSlot ?? 0].contains { ModeStormRun.isType("round", $0.body) }
                     })
             else { throw BenchError("the round did not open") }
-            let sweepStart = pool.takeInbox(session.adminSlot ?? 0).first { ModeStormRun.isType("round", $0.body) }!.at
+            let opened = pool.takeInbox(session.adminSlot ?? 0).first { ModeStormRun.isType("round", $0.body) }!
+            // Where the host started the sweep (its `sweepStart`, on this process's clock); else when it was read.
+            let sweepStart =
+                (try? JSONParsing.parse(opened.body))?["sweepStart"]?.doubleValue.map { Int64(($0 + offset) * 1e6) }
+                ?? opened.at
             StormRun.waitForQuiet(pool, quiet: 0.3)
 
             // The roster grows: a tenth more players join the running round one by one.
@@ -63,7 +78,7 @@ struct ModeStormRun {
                 slots.append(
                     try ModeStormRun.join(
                         session, name: "FL" + String(format: "%04d", index),
-                        team: String(format: "Team%03d", index % session.teamCount)))
+                        team: String(format: "Team%03d", index % session.teamCount), clock: true))
             }
             StormRun.waitForQuiet(pool, quiet: 0.3)
             let rosterAfter = pool.tally.locked { tally in early.map { tally.bytesBySlot[$0] } }
@@ -75,8 +90,6 @@ struct ModeStormRun {
             pool.tally.count(.roundOver, goal: 1)
             var generator = SplitMix64Bench(seed: 0xF1_0000 + UInt64(spec.players))
             let throwAt = slots.map { _ in Double(generator.next() % UInt64(spec.windowMs * 1000)) / 1000 }
-            let throwLine = JSONEncoding.encodeLine(.object(["type": "throw"]))
-            let catchLine = JSONEncoding.encodeLine(.object(["type": "catch"]))
             let before = pool.tally.locked { tally in slots.map { tally.bytesBySlot[$0] } }
             let allBefore = pool.tally.locked { $0.bytesReceived }
             let cpuBefore = session.host.cpuSeconds()
@@ -87,9 +100,11 @@ struct ModeStormRun {
             var lastPress = start
             while !pending.isEmpty {
                 let (due, slot, isCatch) = pending.removeFirst()
+                // A sleep shorter than a few ms overshoots on a busy machine: such presses go at once (stamped then).
                 let left = due - MonotonicClock.nanoseconds()
-                if left > 0 { usleep(UInt32(left / 1000)) }
-                try pool.send(slot, isCatch ? catchLine : throwLine)
+                if left > 2_000_000 { usleep(UInt32(left / 1000)) }
+                let stamp = MonotonicClock.milliseconds()  // the clock the sync replies read
+                try pool.send(slot, ["type": .string(isCatch ? "catch" : "throw"), "t": .number(Int(stamp))])
                 lastPress = MonotonicClock.nanoseconds()
                 guard !isCatch else { continue }
                 let airMs = ModeStormRun.airMilliseconds(
@@ -106,9 +121,19 @@ struct ModeStormRun {
                 (slots.map { tally.bytesBySlot[$0] }, tally.bytesReceived, tally.closedCount)
             }
             var qualities: [String: Int] = [:]
-            for line in pool.takeInbox(session.adminSlot ?? 0) where ModeStormRun.isType("caught", line.body) {
-                if let quality = (try? JSONParsing.parse(line.body))?["quality"]?.stringValue {
+            var hallCounts: JSONValue?
+            for line in pool.takeInbox(session.adminSlot ?? 0) {
+                if ModeStormRun.isType("caught", line.body),
+                    let quality = (try? JSONParsing.parse(line.body))?["quality"]?.stringValue
+                {
                     qualities[quality, default: 0] += 1
+                } else if ModeStormRun.isType("flyTally", line.body) {
+                    hallCounts = try? JSONParsing.parse(line.body)  // a hall's operator gets counts, not catches
+                }
+            }
+            if qualities.isEmpty, let hallCounts {
+                for quality in ["clean", "fumbled", "dropped"] {
+                    if let count = hallCounts[quality]?.intValue { qualities[quality] = Int(count) }
                 }
             }
             var catches = JSONObject()
@@ -120,10 +145,41 @@ struct ModeStormRun {
                 perClient: zip(after, before).map { Double($0 - $1) },
                 total: allAfter - allBefore, cpu: cpu, closed: closed, lateBytes: rosterBytes, late: late,
                 lateWhat: "players join mid-round", report: report)
+            // More than 200 players at the start: the game is laid out for a hall (PROTOCOL.md §6.6), whose round
+            // is held to 32 KiB per client and 1 host CPU-second.
+            if spec.players > ModeStormRun.hallThreshold {
+                object["hall"] = true
+                let worst = zip(after, before).map { $0 - $1 }.max() ?? 0
+                if worst > ModeStormRun.hallBytesBudget {
+                    report.problems.append(
+                        "\(title): a hall round cost a client \(worst / 1024) KiB "
+                            + "(budget \(ModeStormRun.hallBytesBudget / 1024) KiB)"
+                    )
+                }
+                if let cpu, cpu > ModeStormRun.hallCPUBudget {
+                    report.problems.append(
+                        "\(title): a hall round took \(String(format: "%.2f", cpu)) host CPU-s (budget 1)")
+                }
+            }
         } catch {
             failed(&object, title: title, error: error, report: report)
         }
         return .object(object)
+    }
+
+    /// This process's monotonic milliseconds minus the host clock, from the quickest of a few `ping`s: the host read
+    /// its clock between our send and the reply's arrival.
+    static func hostClockOffset(_ session: HostSession) throws -> Double {
+        var best: (width: Double, offset: Double)?
+        for _ in 0..<10 {
+            let sent = Double(MonotonicClock.nanoseconds()) / 1e6
+            let pong = try session.request(["type": "ping"])
+            let arrived = Double(session.lastReplyAt) / 1e6
+            guard let hostTime = pong["hostTime"]?.doubleValue else { continue }
+            if best == nil || arrived - sent < best!.width { best = (arrived - sent, (sent + arrived) / 2 - hostTime) }
+        }
+        guard let best else { throw BenchError("no pong carried hostTime") }
+        return best.offset
     }
 
     /// A phone's time in the air, ms, for a throw `elapsedMs` after the sweep started (PROTOCOL.md §6.6).
@@ -224,11 +280,14 @@ struct ModeStormRun {
     }
 
     /// One player joins the running game and is welcomed; returns its slot.
-    static func join(_ session: HostSession, name: String, team: String) throws -> Int {
+    static func join(_ session: HostSession, name: String, team: String, clock: Bool = false) throws -> Int {
         let pool = session.pool
         let slot = try pool.open(isTarget: true)
-        try pool.send(
-            slot, ["type": "hello", "room": .string(session.room), "name": .string(name), "team": .string(team)])
+        var hello: JSONObject = [
+            "type": "hello", "room": .string(session.room), "name": .string(name), "team": .string(team),
+        ]
+        if clock { hello["clock"] = true }
+        try pool.send(slot, hello)
         guard pool.tally.wait(timeout: 30, until: { $0.welcomeAt[slot] != 0 || $0.closedAt[slot] != 0 }),
             pool.tally.locked({ $0.closedAt[slot] == 0 })
         else { throw BenchError("\(name) was not welcomed; last error: \(pool.tally.locked { $0.lastError })") }

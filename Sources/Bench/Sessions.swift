@@ -176,7 +176,7 @@ final class HostSession {
     @discardableResult
     func joinPlayers(
         _ count: Int, teamSize: Int, prefix: String = "P", timeout: Double = 600, budget: Double? = nil,
-        progress: (Int, Double) -> Void = { _, _ in }
+        clock: Bool = false, progress: (Int, Double) -> Void = { _, _ in }
     ) throws -> Double {
         let teams = max(2, (count + teamSize - 1) / teamSize)
         teamCount = teams
@@ -195,12 +195,12 @@ final class HostSession {
                 let team = index % teams
                 players.append((slot, team))
                 slots.append(slot)
-                try pool.send(
-                    slot,
-                    [
-                        "type": "hello", "room": .string(room), "name": .string(prefix + String(format: "%05d", index)),
-                        "team": .string(String(format: "Team%03d", team)),
-                    ])
+                var hello: JSONObject = [
+                    "type": "hello", "room": .string(room), "name": .string(prefix + String(format: "%05d", index)),
+                    "team": .string(String(format: "Team%03d", team)),
+                ]
+                if clock { hello["clock"] = true }  // takes part in clock sync (the pool answers the probes)
+                try pool.send(slot, hello)
             }
             let welcomed = pool.tally.wait(timeout: timeout) { tally in
                 slots.allSatisfy { tally.welcomeAt[$0] != 0 || tally.closedAt[$0] != 0 }

@@ -262,7 +262,10 @@ struct FlyGameTests {
         let bobUp2 = try FlyGameTests.take("thrown", of: "Bob", from: players, board: board)
         try ann.press("catch", atHost: try #require(annUp2["landsAt"]?.intValue) - 10)
         let annDown2 = try FlyGameTests.take("caught", of: "Ann", from: players, board: board)
-        _ = try judgedAtStamp(annDown2, aimedOffset: -10)
+        // Ann's full-power throw of round 2 is the highest catch of the game when it is judged at its stamps.
+        let annThrew2OnTime =
+            abs((annUp2["landsAt"]?.intValue ?? 0) - (annUp2["airMs"]?.intValue ?? 0) - (start2 + 800)) <= 2
+        let ann2OnTime = try judgedAtStamp(annDown2, aimedOffset: -10) && annThrew2OnTime
         let bobDown2 = try FlyGameTests.take("caught", of: "Bob", from: players, board: board)
         try check(annUp2, annDown2, round: round2, phoneID: "flagship", aimedAt: start2 + 800)
         try check(bobUp2, bobDown2, round: round2, phoneID: "pro", aimedAt: start2 + 1200)
@@ -284,7 +287,7 @@ struct FlyGameTests {
         #expect(red == (scores["Ann"] ?? 0) + (scores["Cleo"] ?? 0))
         #expect(teams.first { $0["team"] == "Blue" }?["score"]?.intValue == scores["Bob"] ?? 0)
         let allTime = try board.waitFor("leaderboard") { $0["scope"] == "allTime" }
-        if annOnTime { #expect(allTime["players"]?.arrayValue?.first?["player"] == "Ann") }
+        if ann2OnTime { #expect(allTime["players"]?.arrayValue?.first?["player"] == "Ann") }
 
         // The nc player read every throw and catch as text.
         let text = try cleo.waitForText("=== Final scoreboard") + cleo.transcriptText

@@ -73,6 +73,14 @@ struct FlyView: GameScreen {
     var challenges: [FlyWire.Challenged] = []
     /// The leaderboards shown after the game, in the order they came.
     var leaderboards: [FlyWire.Leaderboard] = []
+    /// Whether the game is laid out for a hall: the roster is the team's, rankings are cut (ranks as sent).
+    var isHall = false
+    /// In a hall, how many players the game has (the roster lists only some).
+    var hallCount: Int?
+    /// A hall's live board of the top catches, as last sent whole or changed.
+    var board: FlyWire.Board?
+    /// A hall's counts of the round, as last sent.
+    var tally: FlyWire.Tally?
 
     init?(intro: FlyWire.Message) {
         guard case .intro(let intro) = intro else { return nil }
@@ -144,11 +152,15 @@ struct FlyView: GameScreen {
     // MARK: Messages
 
     private mutating func takeIn(_ intro: FlyWire.Intro) {
+        if let hall = intro.hall {
+            isHall = true
+            hallCount = max(hallCount ?? 0, hall)
+        }
         players = intro.players
         rounds = intro.rounds
         roundSeconds = intro.roundSeconds
         periodMs = intro.periodMs
-        for player in intro.players where !standings.contains(where: { $0.player == player }) {
+        for player in intro.players where !isHall && !standings.contains(where: { $0.player == player }) {
             standings.append(
                 Entry(
                     player: player, team: "", phone: picks[player] ?? defaultPhone, score: 0, rank: 1, bestM: 0,
@@ -159,6 +171,11 @@ struct FlyView: GameScreen {
 
     /// Orders the ranking as the host does (points, then best height, then name) and ranks it by points.
     private mutating func sortStandings() {
+        if isHall {
+            // A cut ranking keeps the host's ranks: position in it is not rank.
+            standings.sort { $0.rank != $1.rank ? $0.rank < $1.rank : $0.player.lowercased() < $1.player.lowercased() }
+            return
+        }
         standings.sort { lhs, rhs in
             if lhs.score != rhs.score { return lhs.score > rhs.score }
             if lhs.bestM != rhs.bestM { return lhs.bestM > rhs.bestM }
@@ -177,7 +194,8 @@ struct FlyView: GameScreen {
                 player: $0.player, team: $0.team, phone: $0.phone, score: $0.score, rank: $0.rank, bestM: $0.bestM,
                 streak: $0.streak)
         }
-        for player in players where !standings.contains(where: { $0.player == player }) {
+        // A hall's ranking is cut: the players it leaves out are not at the top, nor unranked.
+        for player in players where !isHall && !standings.contains(where: { $0.player == player }) {
             standings.append(
                 Entry(
                     player: player, team: "", phone: picks[player] ?? defaultPhone, score: 0, rank: 1, bestM: 0,
@@ -308,6 +326,15 @@ struct FlyView: GameScreen {
             if phase == .between { nextAt = state.hostDeadline(in: resumed.nextInMs, now: now) }
         case .catchCue:
             break  // text mode's countdown: the screen draws the falling phone instead
+        case .board(let whole):
+            board = state.took(whole)
+        case .boardUpdate(let update):
+            let (next, taken) = state.followed(board, by: update)
+            actions += taken
+            if let next { board = next }
+        case .tally(let counts):
+            tally = counts
+            hallCount = counts.players
         }
         return actions
     }
@@ -404,8 +431,13 @@ struct FlyView: GameScreen {
                 heading += " · time is up; phones still in the air come down"
             }
             rows.append(ScreenRenderer.indent(heading, .colored(.yellow, bold: true)))
+            rows += tallyRows
             rows += playerRows(state, host: host, width: width, height: height)
             rows.append([])
+            if isHall {
+                rows += boardRows(state)
+                rows.append([])
+            }
             rows += feedRows(state)
         case .between:
             let next: String
@@ -420,13 +452,19 @@ struct FlyView: GameScreen {
                     : "waiting for the quizmaster to start round \(round + 1)"
             }
             rows.append(ScreenRenderer.indent("Round \(round) is over · \(next)", .colored(.yellow, bold: true)))
+            rows += tallyRows
             rows += challengeRows(state)
             rows.append([])
-            rows += feedRows(state)
+            if isHall {
+                rows += boardRows(state)
+            } else {
+                rows += feedRows(state)
+            }
         case .finished:
             break
         }
-        if phase != .starting {
+        // A hall's ranking comes with each round's end (the board shows the top meanwhile).
+        if phase != .starting && !(isHall && (phase == .throwing || phase == .landing)) {
             rows.append([])
             rows += rankingRows(state)
         }
@@ -536,11 +574,40 @@ struct FlyView: GameScreen {
         }
     }
 
-    /// This round's throws, in the order they went up.
+    /// A hall's counts of the round, in one line.
+    private var tallyRows: [Row] {
+        guard isHall, let tally, tally.round == round else { return [] }
+        return [ScreenRenderer.indent(tally.summary, .dim)]
+    }
+
+    /// A hall's live board: the highest catches of the game, the reader's own in green.
+    private func boardRows(_ state: ClientState) -> [Row] {
+        var rows: [Row] = [
+            ScreenRenderer.indent("Highest catches of \(hallCount.map { "\($0) players" } ?? "the hall")", .bold)
+        ]
+        let listed = board?.rows ?? []
+        if listed.isEmpty { rows.append(ScreenRenderer.indent("  no catch yet", .dim)) }
+        for (index, row) in listed.enumerated() {
+            let mine = state.role == .player && row.player == state.name
+            rows.append(
+                ScreenRenderer.indent(
+                    "  #\(index + 1)  " + ScreenRenderer.pad(row.player, 14) + ScreenRenderer.pad(row.team, 12)
+                        + ScreenRenderer.pad(FlyWire.heightText(row.heightM), 9)
+                        + (phone(row.phone)?.name ?? row.phone),
+                    mine ? .colored(.green, bold: true) : .plain))
+        }
+        return rows
+    }
+
+    /// This round's throws, in the order they went up (in a hall: the team's, the latest few).
     private func feedRows(_ state: ClientState) -> [Row] {
-        var rows: [Row] = [ScreenRenderer.indent("Throws this round", .bold)]
+        var rows: [Row] = [ScreenRenderer.indent(isHall ? "Your team this round" : "Throws this round", .bold)]
         if flights.isEmpty { rows.append(ScreenRenderer.indent("  nobody has thrown yet", .dim)) }
-        for flight in flights {
+        let shown = isHall ? Array(flights.suffix(5)) : flights
+        if shown.count < flights.count {
+            rows.append(ScreenRenderer.indent("  … \(flights.count - shown.count) earlier", .dim))
+        }
+        for flight in shown {
             let name = ScreenRenderer.pad(flight.player, 12)
             let phone = ScreenRenderer.pad(phone(flight.phone)?.name ?? flight.phone, 10)
             let mine = state.role == .player && flight.player == state.name
@@ -593,7 +660,26 @@ struct FlyView: GameScreen {
                 phase == .finished ? Style(isBold: true, color: .yellow) : .bold)
         ]
         let nameWidth = min(16, (standings.map { ScreenText.width(of: $0.player) }.max() ?? 4) + 2)
-        for entry in standings.prefix(12) {
+        // A hall's cut ranking: its top three, then the reader's team (the reader's own line among the first four),
+        // so that it fits under the live board at 24 rows; a spectator's, its top ten.
+        var shown = Array(standings.prefix(12))
+        if isHall {
+            let team = standings.first { $0.player == state.name }?.team.lowercased()
+            let top = state.role == .player ? 3 : 10
+            var mates = Array(standings.dropFirst(top).filter { $0.team.lowercased() == team }.prefix(4))
+            if let mine = standings.first(where: { $0.player == state.name }), !standings.prefix(top).contains(mine),
+                !mates.contains(mine)
+            {
+                mates[mates.count - 1] = mine
+            }
+            shown = Array(standings.prefix(top)) + mates
+        }
+        for (index, entry) in shown.enumerated() {
+            if isHall, index > 0, let before = standings.firstIndex(of: shown[index - 1]),
+                standings.firstIndex(of: entry).map({ $0 > before + 1 }) == true
+            {
+                rows.append(ScreenRenderer.indent("  …", .dim))
+            }
             let mine = state.role == .player && entry.player == state.name
             var text =
                 "  #\(entry.rank)  " + ScreenRenderer.pad(entry.player, nameWidth)
@@ -602,7 +688,11 @@ struct FlyView: GameScreen {
             if entry.streak > 0 { text += "streak \(entry.streak)" }
             rows.append(ScreenRenderer.indent(text, mine ? .colored(.green, bold: true) : .plain))
         }
-        if standings.count > 12 { rows.append(ScreenRenderer.indent("  … \(standings.count - 12) more", .dim)) }
+        if isHall {
+            rows.append(ScreenRenderer.indent("  … of \(hallCount ?? standings.count) players", .dim))
+        } else if standings.count > 12 {
+            rows.append(ScreenRenderer.indent("  … \(standings.count - 12) more", .dim))
+        }
         return rows
     }
 }

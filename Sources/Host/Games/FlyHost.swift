@@ -5,7 +5,10 @@ import Rules
 /// Let Me Fly on the wire: presses become `LetMeFly` events (stamped and bounded like buzzes), effects become
 /// messages, and the game's throws and achievements go into the data folder's records as they happen.
 ///
-/// Nothing in the game is secret: every message goes to everyone, except a leaderboard asked for with `top`.
+/// Nothing in the game is secret: every message goes to everyone, except a leaderboard asked for with `top`. In a
+/// hall (a room of more than `GameRoom.fullLobbyLimit` players at the start) each player gets their own team's roster,
+/// throws and catches, their own achievements, a live board of the top catches (`flyBoard`) and the round's counts
+/// (`flyTally`), and rankings cut to their top and the player's team; boards and operators the same without a team.
 final class FlyHost: GameAdapter {
     typealias Wire = FlyWire
 
@@ -21,6 +24,8 @@ final class FlyHost: GameAdapter {
         /// When tonight began (ISO 8601, UTC), for tonight's leaderboard; nil in records written before games noted
         /// it (tonight then counts back along the game clock).
         var tonightSince: String?
+        /// Whether the game is laid out for a hall (nil in records written before halls: a party).
+        var hall: Bool?
     }
 
     /// The readable record of a game (games/*.json); `ranking` entries read like every game log's.
@@ -49,7 +54,10 @@ final class FlyHost: GameAdapter {
         logLines: { FlyHost.logLines($0) }, logRows: { FlyHost.logRows($0) })
 
     var mode: ModeEntry { FlyHost.entry }
-    var game: LetMeFly
+    /// The game; any change forgets the catch cues worked out for it.
+    var game: LetMeFly {
+        didSet { deadlineCache = nil }
+    }
     let record: StartRecord
     /// The data folder's records, with this game merged in as it goes.
     let records: FlyRecordStore
@@ -58,6 +66,55 @@ final class FlyHost: GameAdapter {
     /// The catch cues already sent, by player, throw and seconds before the landing (not journaled: a restart
     /// sends only the cues still to come).
     private var sentCues: Set<String> = []
+    /// The cues still to send, in time order: worked out from the game when nil, else kept up by `messages(for:)`
+    /// as phones go up (a walk over a hall's thousand players per throw was most of the host's work).
+    private var cueCache: [Cue]?
+    /// The throws that came down since `cueCache` was worked out (`player#index`): their cues are skipped.
+    private var landedThrows: Set<String> = []
+    /// Phones thrown since the counts were last sent (kept by `messages(for:)`, replay included).
+    private var throwsSinceTally = 0
+
+    /// One catch cue: whose phone, which throw of theirs, how long before the landing, and when.
+    private struct Cue {
+        var at: Instant
+        var player: String
+        var index: Int
+        var inMs: Int64
+
+        /// What marks it sent.
+        var key: String { "\(player)#\(index)#\(inMs / 1000)" }
+        /// What marks its throw landed.
+        var throwKey: String { "\(player)#\(index)" }
+    }
+
+    /// The cues of `thrown` not sent yet: 3, 2 and 1 s before the landing (those after the throw) and the landing.
+    private func cues(of thrown: FlyThrow) -> [Cue] {
+        ([3, 2, 1, 0] as [Int64]).compactMap { seconds in
+            let cue = Cue(
+                at: thrown.landsAt.advanced(byMilliseconds: -seconds * 1000), player: thrown.player,
+                index: thrown.index, inMs: seconds * 1000)
+            return (seconds == 0 || cue.at > thrown.pressedAt) && !sentCues.contains(cue.key) ? cue : nil
+        }
+    }
+    /// `nextDeadline` as last worked out (read every turn of the loop: a hall's thousand players are not walked
+    /// each time), forgotten whenever the game, the cues sent or the counts sent change.
+    private var deadlineCache: Instant??
+    /// Whether the game is laid out for a hall.
+    var isHall: Bool { record.hall == true }
+    /// The hall's live board as last worked out, with how many results it counts.
+    private var boardCache: (count: Int, rows: [FlyHall.BoardRow]) = (0, [])
+    /// The hall's counts as last sent, and when (host ms); whether they changed since.
+    private var sentTally: FlyHall.Tally?
+    private var tallySentAt: Int64 = .min
+    /// How many results the live board counted when it was last noted.
+    private var boardNotedCount = 0
+    /// When the records file was last written (host ms): a hall writes it at most every few seconds mid-round.
+    private var savedAt: Int64 = .min
+    /// How often, at most, a hall's counts and live board go out (ms; the highest throws land last, so nearly every
+    /// catch of a storm tops the board), and its records file is written mid-round.
+    static let tallyInterval: Int64 = 1000
+    /// How often, at most, a hall writes its records file within a round (ms).
+    static let hallSaveInterval: Int64 = 5000
 
     init(record: StartRecord) throws(RuleError) {
         self.record = record
@@ -86,43 +143,167 @@ final class FlyHost: GameAdapter {
         return try FlyHost(
             record: StartRecord(
                 entrants: entrants, settings: settings, phones: FlyPhone.builtin, game: id,
-                dataDirectory: context.dataDirectory, tonightSince: evening.map(FlyRecordStore.date)))
+                dataDirectory: context.dataDirectory, tonightSince: evening.map(FlyRecordStore.date),
+                hall: context.room.players.count > GameRoom.fullLobbyLimit ? true : nil))
     }
 
     // MARK: The catch countdown (text mode)
 
     /// The cues still to send for phones in the air: 3, 2 and 1 s before the landing (those after the throw) and
     /// the landing itself, with the key that marks each sent.
-    private var dueCues: [(at: Instant, player: String, inMs: Int64, key: String)] {
-        var cues: [(Instant, String, Int64, String)] = []
+    private var dueCues: [Cue] {
+        if let cueCache { return cueCache }
+        var cues: [Cue] = []
         for player in game.players {
-            guard case .inAir(let thrown) = player.turn else { continue }
-            for seconds in [3, 2, 1, 0] as [Int64] {
-                let at = thrown.landsAt.advanced(byMilliseconds: -seconds * 1000)
-                let key = "\(player.name)#\(thrown.index)#\(seconds)"
-                guard seconds == 0 || at > thrown.pressedAt, !sentCues.contains(key) else { continue }
-                cues.append((at, player.name, seconds * 1000, key))
-            }
+            if case .inAir(let thrown) = player.turn { cues += self.cues(of: thrown) }
         }
+        cues.sort { $0.at < $1.at }
+        cueCache = cues
+        landedThrows = []
         return cues
     }
 
+    /// Keeps the cues up with what the game did (nil: work them out again).
+    private func followCues(_ effect: LetMeFly.Effect) {
+        switch effect {
+        case .thrown(let thrown):
+            throwsSinceTally += 1
+            guard var cues = cueCache else { return }
+            for cue in self.cues(of: thrown) {
+                var low = 0
+                var high = cues.count
+                while low < high {
+                    let middle = (low + high) / 2
+                    if cues[middle].at <= cue.at { low = middle + 1 } else { high = middle }
+                }
+                cues.insert(cue, at: low)
+            }
+            cueCache = cues
+        case .caught(let result):
+            if cueCache != nil { landedThrows.insert("\(result.thrown.player)#\(result.thrown.index)") }
+        case .round, .resumed, .paused, .roundOver, .finished, .timeUp:
+            cueCache = nil
+        default:
+            break
+        }
+    }
+
     var nextDeadline: Instant? {
-        [game.nextDeadline, dueCues.map(\.at).min()].compactMap { $0 }.min()
+        if let deadlineCache { return deadlineCache }
+        let due = [game.nextDeadline, dueCues.first?.at, tallyDue].compactMap { $0 }.min()
+        deadlineCache = .some(due)
+        return due
+    }
+
+    /// When a hall's changed counts and board are due.
+    private var tallyDue: Instant? {
+        guard isHall, game.phase == .throwing || game.phase == .landing,
+            throwsSinceTally > 0 || game.results.count != boardNotedCount
+        else {
+            return nil
+        }
+        return Instant(milliseconds: tallySentAt == .min ? 0 : tallySentAt + FlyHost.tallyInterval)
     }
 
     func tick(at now: Instant) -> Step {
         var cues: [Outgoing] = []
-        for cue in dueCues.sorted(by: { $0.at < $1.at }) where cue.at <= now {
+        let schedule = dueCues
+        let dueCount = schedule.prefix { $0.at <= now }.count
+        if dueCount > 0 {
+            cueCache = Array(schedule.dropFirst(dueCount))
+            deadlineCache = nil
+        }
+        for cue in schedule.prefix(dueCount) where !landedThrows.contains(cue.throwKey) {
             sentCues.insert(cue.key)
             // A cue the host could not send in time (a restart, a stall) is stale: only the landing's still helps.
             guard now.milliseconds - cue.at.milliseconds < 500 || cue.inMs == 0 else { continue }
             cues.append(Outgoing(.playerNamed(cue.player), FlyWire.CatchCue(player: cue.player, inMs: cue.inMs)))
         }
+        if let due = tallyDue, due <= now { cues += tallyOut(at: now) }
         guard let due = game.nextDeadline, due <= now else { return .announcing(cues) }
         var step = (try? apply(.tick, at: now)) ?? Step()
         step.messages.insert(contentsOf: cues, at: 0)
         return step
+    }
+
+    // MARK: The hall
+
+    /// The round's counts (when they changed) and the live board for everyone, noted as sent.
+    private func tallyOut(at now: Instant) -> [Outgoing] {
+        let tally = FlyHall.tally(game)
+        var outgoing: [Outgoing] = [.state(.everyone, board)]
+        if tally != sentTally { outgoing.append(Outgoing(.everyone, FlyHost.tally(tally))) }
+        sentTally = tally
+        throwsSinceTally = 0
+        tallySentAt = now.milliseconds
+        boardNotedCount = game.results.count
+        deadlineCache = nil
+        return outgoing
+    }
+
+    /// The counts as the wire carries them.
+    private static func tally(_ tally: FlyHall.Tally) -> FlyWire.Tally {
+        FlyWire.Tally(
+            round: tally.round, players: tally.players, thrown: tally.thrown, inAir: tally.inAir, clean: tally.clean,
+            fumbled: tally.fumbled, dropped: tally.dropped, missed: tally.missed)
+    }
+
+    /// The live board: this game's highest catches, worked out again only from the results it has not counted.
+    private var board: FlyWire.Board {
+        let results = game.results
+        if boardCache.count != results.count {
+            if boardCache.count + 1 == results.count {
+                boardCache.rows = FlyHall.board(boardCache.rows, adding: results[results.count - 1])
+            } else {
+                boardCache.rows = FlyHall.board(results)
+            }
+            boardCache.count = results.count
+        }
+        return FlyWire.Board(
+            round: game.roundNumber,
+            rows: boardCache.rows.map {
+                FlyWire.BoardRow(
+                    player: $0.player, team: $0.team, heightM: FlyWire.metres($0.heightMm), phone: $0.phone)
+            })
+    }
+
+    /// The teams of the game (by name key, with a name), in order of first appearance.
+    private var teamNames: [(key: String, name: String)] {
+        var seen: Set<String> = []
+        var names: [(String, String)] = []
+        for player in game.players where seen.insert(player.team.lowercased()).inserted {
+            names.append((player.team.lowercased(), player.team))
+        }
+        return names
+    }
+
+    /// `names` by the key of their player's team.
+    private func byTeam(_ names: [String]) -> [String: [String]] {
+        var teamOf: [String: String] = [:]
+        for player in game.players { teamOf[player.name.lowercased()] = player.team.lowercased() }
+        var grouped: [String: [String]] = [:]
+        for name in names { grouped[teamOf[name.lowercased()] ?? "", default: []].append(name) }
+        return grouped
+    }
+
+    /// One message per team (built from the team's name and key) and one for the spectators (team nil).
+    private func perTeam(_ build: (_ team: (key: String, name: String)?) -> any HostMessage) -> [Outgoing] {
+        teamNames.map { Outgoing(.team($0.name), build($0)) } + [Outgoing(.spectators, build(nil))]
+    }
+
+    /// The roster a hall's reader holds: their team's (team nil: everyone's).
+    private func intro(team: String?) -> FlyWire.Intro {
+        var intro = self.intro
+        intro.hall = game.players.count
+        if let key = team?.lowercased() {
+            intro.players = game.players.filter { $0.team.lowercased() == key }.map(\.name)
+        }
+        return intro
+    }
+
+    /// The audience of what a hall shows a player's team: the team's terminals.
+    private func teamOf(_ player: String) -> Audience {
+        .team(game.player(named: player)?.team ?? player)
     }
 
     var startRecord: JSONValue { (try? JSONCoding.encode(record)) ?? .null }
@@ -157,6 +338,10 @@ final class FlyHost: GameAdapter {
     func start(at now: Instant) -> Step {
         // The roster is a growing state (PROTOCOL.md §6.0): whole now, then a `gameUpdate` per mid-game join.
         var opening: [Outgoing] = [.state(.everyone, intro), Outgoing(.everyone, phones)]
+        if isHall {
+            opening = teamNames.map { .state(.team($0.name), intro(team: $0.name)) }
+            opening += [.state(.spectators, intro(team: nil)), Outgoing(.everyone, phones), .state(.everyone, board)]
+        }
         if let problem = records.problem {
             isProblemReported = true
             opening.append(Outgoing(.operators, Notice(problem)))
@@ -278,6 +463,19 @@ final class FlyHost: GameAdapter {
             deadline: summary.nextRoundAt?.milliseconds)
     }
 
+    /// A hall's `roundOver` for one team (nil: the spectators): the ranking's top and the team, the team's misses.
+    private func hallRoundOver(
+        _ full: FlyWire.RoundOver, standings: [FlyStanding], missed: [String: [String]],
+        team: (key: String, name: String)?
+    ) -> FlyWire.RoundOver {
+        var message = full
+        message.ranking = FlyHost.standings(FlyHall.cut(standings, team: team?.name))
+        message.count = standings.count
+        message.missedCount = full.missed.count
+        message.missed = team.map { missed[$0.key] ?? [] } ?? Array(full.missed.prefix(FlyHall.namesShown))
+        return message
+    }
+
     private var scoreboard: FlyWire.Scoreboard {
         FlyWire.Scoreboard(ranking: FlyHost.standings(game.standings), teams: FlyHost.teams(game.teamStandings))
     }
@@ -311,19 +509,34 @@ final class FlyHost: GameAdapter {
 
     func messages(for effects: [LetMeFly.Effect], at now: Instant) -> [Outgoing] {
         var outgoing: [Outgoing] = []
-        var today: String { FlyRecordStore.date(Date()) }
+        // Formatted once a call (a formatter per catch was a fair share of a hall's work).
+        lazy var today = FlyRecordStore.date(Date())
         var shouldSave = false
         for effect in effects {
+            followCues(effect)
             switch effect {
+            case .round(let opened) where isHall:
+                outgoing.append(Outgoing(.everyone, round(opened, at: now)))
+                outgoing.append(.state(.everyone, board))
+                outgoing.append(
+                    feed(
+                        "Round \(opened.number)/\(opened.of) open: \(game.settings.roundSeconds) s to throw for "
+                            + Wording.count(game.players.filter(\.isActive).count, "player") + "."))
             case .round(let opened):
                 outgoing.append(Outgoing(.everyone, round(opened, at: now)))
                 outgoing.append(roundFeed(opened))
+            case .playerAdded(let entrant) where isHall:
+                outgoing.append(.state(.team(entrant.team), intro(team: entrant.team)))
+                outgoing.append(.state(.spectators, intro(team: nil)))
+                outgoing.append(feed("\(entrant.name) joins the game.", isSecondary: true))
             case .playerAdded(let entrant):
                 outgoing.append(.state(.everyone, intro))  // the roster grew: a `gameUpdate` names the newcomer
                 outgoing.append(feed("\(entrant.name) joins the game.", isSecondary: true))
             case .phonePicked(let player, let phone):
                 let picked = FlyWire.Picked(player: player, phone: phone)
-                outgoing += [Outgoing(.everyone, picked), feed(picked, isSecondary: true)]
+                outgoing += [Outgoing(isHall ? teamOf(player) : .everyone, picked), feed(picked, isSecondary: true)]
+            case .thrown(let thrown) where isHall:
+                outgoing.append(Outgoing(.team(thrown.team), FlyHost.thrown(thrown)))
             case .thrown(let thrown):
                 let message = FlyHost.thrown(thrown)
                 outgoing += [Outgoing(.everyone, message), feed(message)]
@@ -331,10 +544,31 @@ final class FlyHost: GameAdapter {
                 records.record(result, game: record.game, date: today)
                 shouldSave = true
                 let message = FlyHost.caught(result)
-                outgoing += [Outgoing(.everyone, message), feed(message)]
+                if isHall {
+                    outgoing.append(Outgoing(.team(result.thrown.team), message))  // the board: at most once a second
+                } else {
+                    outgoing += [Outgoing(.everyone, message), feed(message)]
+                }
+            case .timeUp(let number, let missed) where isHall:
+                let grouped = byTeam(missed)
+                outgoing += perTeam { team in
+                    FlyWire.TimeUp(
+                        round: number,
+                        missed: team.map { grouped[$0.key] ?? [] } ?? Array(missed.prefix(FlyHall.namesShown)),
+                        missedCount: missed.count)
+                }
+                outgoing += tallyOut(at: now)
+                outgoing.append(
+                    feed("Time is up for round \(number): \(Wording.count(missed.count, "player")) did not throw."))
             case .timeUp(let number, let missed):
                 let message = FlyWire.TimeUp(round: number, missed: missed)
                 outgoing += [Outgoing(.everyone, message), feed(message)]
+            case .challenged(let challenge) where isHall:
+                let message = challenged(challenge)
+                outgoing += [
+                    Outgoing(.playerNamed(challenge.from), message), Outgoing(.playerNamed(challenge.to), message),
+                    feed(message),
+                ]
             case .challenged(let challenge):
                 let message = challenged(challenge)
                 outgoing += [Outgoing(.everyone, message), feed(message)]
@@ -343,19 +577,52 @@ final class FlyHost: GameAdapter {
                     from: result.challenge.from, to: result.challenge.to,
                     targetM: FlyWire.metres(result.challenge.heightMm), heightM: FlyWire.metres(result.heightMm),
                     quality: result.quality.rawValue, won: result.won)
-                outgoing += [Outgoing(.everyone, message), feed(message)]
+                if isHall {
+                    outgoing += [
+                        Outgoing(.playerNamed(message.from), message), Outgoing(.playerNamed(message.to), message),
+                        feed(message),
+                    ]
+                } else {
+                    outgoing += [Outgoing(.everyone, message), feed(message)]
+                }
             case .achievement(let player, let achievement):
                 records.award(achievement.rawValue, to: player, game: record.game, date: today)
                 shouldSave = true
                 let message = FlyWire.Achievement(
                     player: player, id: achievement.rawValue, name: achievement.title,
                     description: achievement.description)
-                outgoing += [Outgoing(.everyone, message), feed(message)]
+                // In a hall, a first achievement is the player's own news (the operator's feed would drown in them).
+                outgoing +=
+                    isHall ? [Outgoing(.playerNamed(player), message)] : [Outgoing(.everyone, message), feed(message)]
+            case .roundOver(let summary) where isHall:
+                shouldSave = true
+                let full = roundOver(summary, at: now)
+                let grouped = byTeam(summary.missed)
+                outgoing += perTeam { team in
+                    hallRoundOver(full, standings: summary.standings, missed: grouped, team: team)
+                }
+                outgoing += tallyOut(at: now)
+                outgoing.append(feed(hallRoundOver(full, standings: summary.standings, missed: grouped, team: nil)))
+                if let prompt = operatorPrompt { outgoing.append(feed("Waiting for you: type \(prompt).")) }
             case .roundOver(let summary):
                 shouldSave = true
                 let message = roundOver(summary, at: now)
                 outgoing += [Outgoing(.everyone, message), feed(message)]
                 if let prompt = operatorPrompt { outgoing.append(feed("Waiting for you: type \(prompt).")) }
+            case .finished where isHall:
+                shouldSave = true
+                let standings = game.standings
+                let teams = FlyHost.teams(game.teamStandings)
+                outgoing += perTeam { team in
+                    FlyWire.Scoreboard(
+                        ranking: FlyHost.standings(FlyHall.cut(standings, team: team?.name)), teams: teams,
+                        count: standings.count)
+                }
+                outgoing.append(
+                    feed(
+                        FlyWire.Scoreboard(
+                            ranking: FlyHost.standings(FlyHall.cut(standings, team: nil)), teams: teams,
+                            count: standings.count)))
             case .finished:
                 shouldSave = true
                 outgoing += [Outgoing(.everyone, scoreboard), feed(scoreboard)]
@@ -371,7 +638,19 @@ final class FlyHost: GameAdapter {
                             nextInMs: remaining(nextRoundAt, now))))
             }
         }
-        // Written after the effects are merged; a replay merges the same throws again and changes nothing.
+        // Written after the effects are merged; a replay merges the same throws again and changes nothing. A hall
+        // writes at the end of a round and otherwise at most every few seconds (a write per catch of a thousand
+        // players is most of the host's work).
+        let isRoundEnd = effects.contains {
+            switch $0 {
+            case .roundOver, .finished: true
+            default: false
+            }
+        }
+        if isHall && shouldSave && !isRoundEnd && now.milliseconds < savedAt + FlyHost.hallSaveInterval {
+            shouldSave = false
+        }
+        if shouldSave { savedAt = now.milliseconds }
         if shouldSave, let problem = records.save() { outgoing.append(Outgoing(.operators, Notice(problem))) }
         if effects.contains(where: { if case .finished = $0 { true } else { false } }) {
             outgoing += FlyWire.Scope.allCases.map { Outgoing(.everyone, leaderboard($0, at: now)) }
@@ -380,6 +659,7 @@ final class FlyHost: GameAdapter {
     }
 
     func snapshot(for viewer: Viewer, at current: Instant) -> [any HostMessage] {
+        if isHall { return hallSnapshot(team: viewer.role == .player ? viewer.team : nil, at: current) }
         let now = game.pausedAt ?? current
         var messages: [any HostMessage] = [intro, phones]
         for player in game.players {
@@ -416,8 +696,72 @@ final class FlyHost: GameAdapter {
         return messages
     }
 
+    /// A hall's catch-up: the team's roster, picks and throws (a spectator's: everyone's roster, no throws), the
+    /// board, the counts, and rankings cut to their top and the team.
+    private func hallSnapshot(team: String?, at current: Instant) -> [any HostMessage] {
+        let now = game.pausedAt ?? current
+        let key = team?.lowercased()
+        let mates = game.players.filter { key != nil && $0.team.lowercased() == key }
+        var messages: [any HostMessage] = [intro(team: team), phones, board]
+        for player in mates {
+            if let phone = player.pickedPhone { messages.append(FlyWire.Picked(player: player.name, phone: phone)) }
+        }
+        let standings = game.standings
+        let teamPart = team.map { (key: $0.lowercased(), name: $0) }
+        switch game.phase {
+        case .throwing, .landing, .between:
+            messages.append(
+                FlyWire.Scores(
+                    final: false, ranking: FlyHost.standings(FlyHall.cut(standings, team: team)), teams: [],
+                    count: standings.count))
+            if let opened = game.latestRound { messages.append(round(opened, at: now)) }
+            messages.append(FlyHost.tally(FlyHall.tally(game)))
+            let turns = mates.compactMap { player -> (FlyThrow, FlyCatch?)? in
+                switch player.turn {
+                case .inAir(let thrown): (thrown, nil)
+                case .done(let result): (result.thrown, result)
+                case .waiting, .missed: nil
+                }
+            }
+            for (thrown, result) in turns.sorted(by: { $0.0.pressedAt < $1.0.pressedAt }) {
+                messages.append(FlyHost.thrown(thrown))
+                if let result { messages.append(FlyHost.caught(result)) }
+            }
+            let missed = game.players.filter { $0.turn == .missed }.map(\.name)
+            let grouped = byTeam(missed)
+            if game.phase != .throwing {
+                messages.append(
+                    FlyWire.TimeUp(
+                        round: game.roundNumber,
+                        missed: teamPart.map { grouped[$0.key] ?? [] } ?? Array(missed.prefix(FlyHall.namesShown)),
+                        missedCount: missed.count))
+            }
+            if game.phase == .between, let summary = game.lastSummary {
+                messages.append(
+                    hallRoundOver(
+                        roundOver(summary, at: now), standings: summary.standings, missed: byTeam(summary.missed),
+                        team: teamPart))
+            }
+        case .finished:
+            messages.append(
+                FlyWire.Scoreboard(
+                    ranking: FlyHost.standings(FlyHall.cut(standings, team: team)),
+                    teams: FlyHost.teams(game.teamStandings), count: standings.count))
+            messages += FlyWire.Scope.allCases.map { leaderboard($0, at: current) }
+        case .notStarted:
+            break
+        }
+        return messages
+    }
+
     var scores: any HostMessage {
-        FlyWire.Scores(
+        if isHall {
+            let standings = game.standings
+            return FlyWire.Scores(
+                final: game.phase == .finished, ranking: FlyHost.standings(FlyHall.cut(standings, team: nil)),
+                teams: FlyHost.teams(game.teamStandings), count: standings.count)
+        }
+        return FlyWire.Scores(
             final: game.phase == .finished, ranking: FlyHost.standings(game.standings),
             teams: FlyHost.teams(game.teamStandings))
     }

@@ -14,6 +14,8 @@ const SPECS = {
   },
   lockedIn: { delta: 'lockedInUpdate', list: () => 'teams', key: () => 'team', counted: () => true },
   progress: { delta: 'progressUpdate', list: () => 'teams', key: () => 'team', counted: () => true },
+  // Let Me Fly in a hall: the live board of the top catches (PROTOCOL.md §6.6).
+  flyBoard: { delta: 'flyBoardUpdate', list: () => 'rows', key: () => 'player', counted: () => false },
 };
 
 /** The whole type a delta type belongs to. */

@@ -1,5 +1,6 @@
 // Let Me Fly on a phone: pick a phone, the power meter sweeping as the host's (PROTOCOL.md §6.6), tap to throw and
-// to catch (both stamped at the finger's press), challenges, rankings and leaderboards.
+// to catch (both stamped at the finger's press), challenges, rankings and leaderboards. In a hall (PROTOCOL.md §6.6)
+// the page shows the player's team, the live board of the top catches and the round's counts.
 import { fill, countdown, standings } from './ui.js';
 import { flyPower } from './clock.js';
 
@@ -41,6 +42,9 @@ export default {
     const air = el('div', { class: 'meter', hidden: true, 'aria-hidden': 'true' }, el('div', { class: 'fill' }));
     const events = el('ul', { class: 'players', 'aria-live': 'polite', 'aria-label': 'What happened' });
     const rankBox = el('div', { class: 'card', hidden: true });
+    // A hall's live board (the game's highest catches) and the round's counts over every player.
+    const boardBox = el('div', { class: 'card', hidden: true, 'aria-label': 'Highest catches' });
+    const tallyLine = el('p', { class: 'muted', hidden: true, 'aria-live': 'polite' });
     const extra = el('div', { class: 'stack' });
     // The player's achievements: those announced to this page, kept on this phone per name (earned once, ever).
     const achKey = me ? `pl:ach:${me.toLowerCase()}` : null;
@@ -70,7 +74,7 @@ export default {
         h.focus({ preventScroll: true });
       } } });
     const root = el('div', { class: 'fly' }, head, clockLine, phoneBox, meter, status, player ? btn : null, air,
-      events, rankBox, extra, achBox);
+      tallyLine, boardBox, events, rankBox, extra, achBox);
 
     const hostNow = () => (s.frozen != null ? s.frozen : ctx.hostNow());
     let raf = null;
@@ -190,7 +194,9 @@ export default {
         case 'game':
           s.game = m;
           s.players = m.players || [];
-          head.textContent = `${m.rounds} rounds · ${s.players.length} players`;
+          s.hall = m.hall != null ? m.hall : s.hall;
+          head.textContent = s.hall ? `${m.rounds} rounds · ${s.hall} players · your team: ${s.players.length}`
+            : `${m.rounds} rounds · ${s.players.length} players`;
           drawExtra();
           draw();
           return true;
@@ -263,7 +269,8 @@ export default {
           return true;
         case 'roundOver':
           s.open = false;
-          fill(rankBox, el('h3', { text: `After round ${m.number}` }),
+          fill(rankBox, el('h3',
+            { text: `After round ${m.number}${m.count ? ` · top and your team of ${m.count}` : ''}` }),
             standings(m.ranking, me, (r) => `${r.score} · ${r.bestM.toFixed(1)} m`, 'player'));
           rankBox.hidden = false;
           if (m.nextInMs != null) timer.start(m.nextInMs, 'Next round in ');
@@ -272,6 +279,22 @@ export default {
           draw();
           return true;
         case 'gameUpdate':
+          return true;
+        case 'flyBoard':
+          // Whole (deltas are applied before this page sees them): the rank is the position.
+          fill(boardBox, el('h3', { text: 'Highest catches' }),
+            (m.rows || []).length ? el('ol', { class: 'ranking' }, m.rows.map((r, i) => el('li',
+              { class: r.player === me ? 'mine' : null }, el('span', { class: 'rank', text: String(i + 1) }),
+              el('span', { class: 'who', text: `${r.player} (${r.team})` }),
+              el('span', { class: 'score', text: `${r.heightM.toFixed(2)} m` }))))
+              : el('p', { class: 'muted', text: 'No catch yet.' }));
+          boardBox.hidden = false;
+          return true;
+        case 'flyTally':
+          s.hall = m.players;
+          tallyLine.textContent = `${m.thrown}/${m.players} thrown · ${m.inAir} up · ${m.clean} clean · `
+            + `${m.fumbled} fumbled · ${m.dropped} dropped${m.missed ? ` · ${m.missed} no throw` : ''}`;
+          tallyLine.hidden = false;
           return true;
         case 'scores':
           if (m.ranking && m.ranking.length) {

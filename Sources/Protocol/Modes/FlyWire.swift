@@ -74,10 +74,15 @@ public enum FlyWire: GameWire {
         public var topSpeed: Int
         /// The version of the roster, which the `gameUpdate`s that follow continue (PROTOCOL.md §6.0).
         public var seq: Int?
+        /// Present in a hall (more than 200 players in the room): how many players the game had when this roster
+        /// was sent whole. `players` then lists only the reader's team (boards and operators: everyone), throws
+        /// reach the thrower's team, and `flyBoard` and `flyTally` tell the rest.
+        public var hall: Int?
 
         /// Creates the intro.
         public init(
-            players: [String], rounds: Int, roundSeconds: Int, periodMs: Int64, topSpeed: Int, seq: Int? = nil
+            players: [String], rounds: Int, roundSeconds: Int, periodMs: Int64, topSpeed: Int, seq: Int? = nil,
+            hall: Int? = nil
         ) {
             self.players = players
             self.rounds = rounds
@@ -85,12 +90,17 @@ public enum FlyWire: GameWire {
             self.periodMs = periodMs
             self.topSpeed = topSpeed
             self.seq = seq
+            self.hall = hall
         }
 
         public func line(for reader: Perspective) -> String? {
             "=== Let Me Fly! \(Wording.count(rounds, "round")) of \(roundSeconds) s: throw your phone as high as you "
                 + "dare, then catch it. Type t + Enter to throw (at 95 % power; t 60 throws at 60 %), then wait for "
                 + "CATCH NOW and type c + Enter. ==="
+                + (hall.map {
+                    " (A hall of \(Wording.count($0, "player")): you see your team's throws, the top catches and the "
+                        + "counts.)"
+                } ?? "")
         }
     }
 
@@ -322,17 +332,22 @@ public enum FlyWire: GameWire {
         public static let type = "timeUp"
         /// Which round.
         public var round: Int
-        /// Who did not throw (0 points this round).
+        /// Who did not throw (0 points this round); in a hall only the reader's team (spectators: the first 20).
         public var missed: [String]
+        /// In a hall, how many players did not throw in all (absent otherwise: `missed` is everyone).
+        public var missedCount: Int?
 
         /// Creates the message.
-        public init(round: Int, missed: [String]) {
+        public init(round: Int, missed: [String], missedCount: Int? = nil) {
             self.round = round
             self.missed = missed
+            self.missedCount = missedCount
         }
 
         public func line(for reader: Perspective) -> String? {
             "Time is up for round \(round)." + (missed.isEmpty ? "" : " No throw: \(missed.joined(separator: ", ")).")
+                + (missedCount.map { $0 > missed.count ? " \(Wording.count($0, "player")) did not throw in all." : "" }
+                    ?? "")
         }
     }
 
@@ -498,16 +513,25 @@ public enum FlyWire: GameWire {
         @Nullable public var nextInMs: Int64?
         /// When the next round opens, host ms; null as `nextInMs`.
         @Nullable public var deadline: Int64?
+        /// In a hall, how many players are ranked in all: `ranking` holds the top ten and the reader's team (each
+        /// with its true `rank`), `missed` as in `timeUp`. Absent otherwise.
+        public var count: Int?
+        /// In a hall, how many players did not throw in all.
+        public var missedCount: Int?
 
         /// Creates the message.
-        public init(number: Int, last: Bool, missed: [String], ranking: [Standing], nextInMs: Int64?, deadline: Int64?)
-        {
+        public init(
+            number: Int, last: Bool, missed: [String], ranking: [Standing], nextInMs: Int64?, deadline: Int64?,
+            count: Int? = nil, missedCount: Int? = nil
+        ) {
             self.number = number
             self.last = last
             self.missed = missed
             self.ranking = ranking
             self.nextInMs = nextInMs
             self.deadline = deadline
+            self.count = count
+            self.missedCount = missedCount
         }
 
         public func line(for reader: Perspective) -> String? {
@@ -526,11 +550,14 @@ public enum FlyWire: GameWire {
         public var ranking: [Standing]
         /// The teams' ranking (each the sum of its players).
         public var teams: [TeamStanding]
+        /// In a hall, how many players are ranked in all (`ranking` is cut as in `roundOver`); absent otherwise.
+        public var count: Int?
 
         /// Creates the message.
-        public init(ranking: [Standing], teams: [TeamStanding]) {
+        public init(ranking: [Standing], teams: [TeamStanding], count: Int? = nil) {
             self.ranking = ranking
             self.teams = teams
+            self.count = count
         }
 
         public func line(for reader: Perspective) -> String? {
@@ -548,12 +575,15 @@ public enum FlyWire: GameWire {
         public var ranking: [Standing]
         /// The teams' ranking.
         public var teams: [TeamStanding]
+        /// In a hall, how many players are ranked in all (`ranking` is cut as in `roundOver`); absent otherwise.
+        public var count: Int?
 
         /// Creates the message.
-        public init(final: Bool, ranking: [Standing], teams: [TeamStanding]) {
+        public init(final: Bool, ranking: [Standing], teams: [TeamStanding], count: Int? = nil) {
             self.final = final
             self.ranking = ranking
             self.teams = teams
+            self.count = count
         }
 
         public func line(for reader: Perspective) -> String? {
@@ -686,6 +716,155 @@ public enum FlyWire: GameWire {
         }
     }
 
+    /// One row of a hall's live board: a player's best caught throw of this game.
+    public struct BoardRow: ListItem {
+        /// The player.
+        public var player: String
+        /// Their team.
+        public var team: String
+        /// Their best caught throw, m.
+        public var heightM: Double
+        /// The phone it was thrown with.
+        public var phone: String
+        /// In a `flyBoardUpdate` only, where the row goes when not at the end (PROTOCOL.md §6.0).
+        public var at: Int?
+
+        /// Creates a row.
+        public init(player: String, team: String, heightM: Double, phone: String, at: Int? = nil) {
+            self.player = player
+            self.team = team
+            self.heightM = heightM
+            self.phone = phone
+            self.at = at
+        }
+
+        /// A player has one row.
+        public var key: String { player }
+    }
+
+    /// A hall's live board (a growing state, PROTOCOL.md §6.0): this game's five highest catches, one per player,
+    /// highest first; the rank is the position.
+    public struct Board: GrowingState {
+        public static let type = "flyBoard"
+        /// The round it stands at.
+        public var round: Int
+        /// The rows, highest first.
+        public var rows: [BoardRow]
+        /// The board's version, which the `flyBoardUpdate`s that follow continue.
+        public var seq: Int?
+
+        /// Creates the board.
+        public init(round: Int, rows: [BoardRow], seq: Int? = nil) {
+            self.round = round
+            self.rows = rows
+            self.seq = seq
+        }
+
+        /// The rows.
+        public var items: [BoardRow] { rows }
+
+        /// The delta to this board.
+        public func delta(seq: Int, changed: [BoardRow], removed: [String]) -> BoardUpdate {
+            BoardUpdate(round: round, rows: changed, removed: removed, seq: seq)
+        }
+
+        /// This board with `items` and the delta's round.
+        public func updated(items: [BoardRow], by delta: BoardUpdate) -> Board {
+            Board(round: delta.round, rows: items, seq: seq)
+        }
+
+        /// `#1 Ann 12.41 m · #2 Bob 9.80 m`.
+        public static func summary(_ rows: [BoardRow]) -> String {
+            rows.enumerated().map { "#\($0.offset + 1) \($0.element.player) \(FlyWire.heightText($0.element.heightM))" }
+                .joined(separator: " · ")
+        }
+
+        public func line(for reader: Perspective) -> String? {
+            rows.isEmpty ? "Highest catches: none yet." : "Highest catches: " + Board.summary(rows)
+        }
+    }
+
+    /// What changed on a hall's live board: rows new or moved (`at`: where), players pushed off.
+    public struct BoardUpdate: StateDelta {
+        public static let type = "flyBoardUpdate"
+        public static let stateType = Board.type
+        /// The round it stands at.
+        public var round: Int
+        /// New and changed rows.
+        public var rows: [BoardRow]
+        /// Players no longer on the board.
+        public var removed: [String]
+        /// The board's version after this change.
+        public var seq: Int?
+
+        /// Creates the delta.
+        public init(round: Int, rows: [BoardRow], removed: [String], seq: Int?) {
+            self.round = round
+            self.rows = rows
+            self.removed = removed
+            self.seq = seq
+        }
+
+        /// The new and changed rows.
+        public var changed: [BoardRow] { rows }
+
+        /// `New high catch: Ann 12.41 m (#1).`
+        public func line(for reader: Perspective) -> String? {
+            let parts = rows.map { row in
+                "\(reader.name == row.player ? "You" : row.player) \(FlyWire.heightText(row.heightM))"
+                    + (row.at.map { " (#\($0 + 1))" } ?? "")
+            }
+            return parts.isEmpty ? nil : "New high catch: " + parts.joined(separator: " · ") + "."
+        }
+    }
+
+    /// A hall's counts of the round (every player, not only those shown), at most every two seconds while they
+    /// change, and when a round's clock runs out and it ends.
+    public struct Tally: HostMessage {
+        public static let type = "flyTally"
+        /// The round.
+        public var round: Int
+        /// Players in the game.
+        public var players: Int
+        /// Phones thrown this round.
+        public var thrown: Int
+        /// Phones in the air now.
+        public var inAir: Int
+        /// Caught cleanly this round.
+        public var clean: Int
+        /// Fumbled.
+        public var fumbled: Int
+        /// Dropped.
+        public var dropped: Int
+        /// Players who did not throw (after the clock ran out).
+        public var missed: Int
+
+        /// Creates the message.
+        public init(
+            round: Int, players: Int, thrown: Int, inAir: Int, clean: Int, fumbled: Int, dropped: Int, missed: Int
+        ) {
+            self.round = round
+            self.players = players
+            self.thrown = thrown
+            self.inAir = inAir
+            self.clean = clean
+            self.fumbled = fumbled
+            self.dropped = dropped
+            self.missed = missed
+        }
+
+        /// `640/1000 thrown · 300 up · 250 clean · 60 fumbled · 30 dropped`.
+        public var summary: String {
+            var parts = ["\(thrown)/\(players) thrown"]
+            if inAir > 0 { parts.append("\(inAir) up") }
+            parts += ["\(clean) clean", "\(fumbled) fumbled", "\(dropped) dropped"]
+            if missed > 0 { parts.append("\(missed) no throw") }
+            return parts.joined(separator: " · ")
+        }
+
+        public func line(for reader: Perspective) -> String? { "Round \(round): \(summary)." }
+    }
+
     /// Everything the host sends during Let Me Fly.
     public enum Message: DecodedFamily {
         case intro(Intro)
@@ -705,6 +884,9 @@ public enum FlyWire: GameWire {
         case leaderboard(Leaderboard)
         case resumed(Resumed)
         case catchCue(CatchCue)
+        case board(Board)
+        case boardUpdate(BoardUpdate)
+        case tally(Tally)
 
         /// The family's table: one entry per message type.
         public static let decoder = FamilyDecoder<Message>([
@@ -717,6 +899,8 @@ public enum FlyWire: GameWire {
             member(RoundOver.self, Message.roundOver), member(Scoreboard.self, Message.scoreboard),
             member(Scores.self, Message.scores), member(Leaderboard.self, Message.leaderboard),
             member(Resumed.self, Message.resumed), member(CatchCue.self, Message.catchCue),
+            member(Board.self, Message.board), member(BoardUpdate.self, Message.boardUpdate),
+            member(Tally.self, Message.tally),
         ])
 
         public var message: any HostMessage {
@@ -738,6 +922,9 @@ public enum FlyWire: GameWire {
             case .leaderboard(let message): message
             case .resumed(let message): message
             case .catchCue(let message): message
+            case .board(let message): message
+            case .boardUpdate(let message): message
+            case .tally(let message): message
             }
         }
     }
