@@ -36,17 +36,6 @@ extension Wording {
     }
 }
 
-extension OutsiderWire.Intro: HallRows {
-    public var hallTables: [[String]] { [teams] }
-
-    public func keeping(_ kept: [[Int]], total: Int) -> Self {
-        var copy = self
-        copy.teams = teams.picking(kept[0])
-        copy.total = total
-        return copy
-    }
-}
-
 extension OutsiderWire.Reveal: HallRows {
     public var hallTables: [[String]] { [results.map(\.team), scores.map(\.team)] }
 
@@ -59,57 +48,56 @@ extension OutsiderWire.Reveal: HallRows {
     }
 }
 
-extension ShakyWire.Scoreboard: HallRows {
-    public var hallTables: [[String]] { [ranking.map(\.team)] }
+/// A message with one table of team rows (a ranking, a team list): its cut is written once, through the table's
+/// key path.
+public protocol RankingRows: HallRows {
+    /// The row type, which names its team.
+    associatedtype Row
+    /// The table.
+    static var rows: WritableKeyPath<Self, [Row]> { get }
+    /// A row's team.
+    static var team: KeyPath<Row, String> { get }
+    /// How many rows the whole table has, in a hall's cut copy.
+    var total: Int? { get set }
+}
+
+extension RankingRows {
+    public var hallTables: [[String]] { [self[keyPath: Self.rows].map { $0[keyPath: Self.team] }] }
 
     public func keeping(_ kept: [[Int]], total: Int) -> Self {
         var copy = self
-        copy.ranking = ranking.picking(kept[0])
+        copy[keyPath: Self.rows] = self[keyPath: Self.rows].picking(kept[0])
         copy.total = total
         return copy
     }
 }
 
-extension ShakyWire.Scores: HallRows {
-    public var hallTables: [[String]] { [ranking.map(\.team)] }
-
-    public func keeping(_ kept: [[Int]], total: Int) -> Self {
-        var copy = self
-        copy.ranking = ranking.picking(kept[0])
-        copy.total = total
-        return copy
-    }
+extension ShakyWire.Scoreboard: RankingRows {
+    public static var rows: WritableKeyPath<Self, [ShakyWire.Standing]> { \.ranking }
+    public static var team: KeyPath<ShakyWire.Standing, String> { \.team }
 }
 
-extension HuntWire.Intro: HallRows {
-    public var hallTables: [[String]] { [teams] }
-
-    public func keeping(_ kept: [[Int]], total: Int) -> Self {
-        var copy = self
-        copy.teams = teams.picking(kept[0])
-        copy.total = total
-        return copy
-    }
+extension ShakyWire.Scores: RankingRows {
+    public static var rows: WritableKeyPath<Self, [ShakyWire.Standing]> { \.ranking }
+    public static var team: KeyPath<ShakyWire.Standing, String> { \.team }
 }
 
-extension HuntWire.Scoreboard: HallRows {
-    public var hallTables: [[String]] { [ranking.map(\.team)] }
-
-    public func keeping(_ kept: [[Int]], total: Int) -> Self {
-        var copy = self
-        copy.ranking = ranking.picking(kept[0])
-        copy.total = total
-        return copy
-    }
+extension HuntWire.Scoreboard: RankingRows {
+    public static var rows: WritableKeyPath<Self, [HuntWire.Ranked]> { \.ranking }
+    public static var team: KeyPath<HuntWire.Ranked, String> { \.team }
 }
 
-extension HuntWire.Scores: HallRows {
-    public var hallTables: [[String]] { [ranking.map(\.team)] }
+extension HuntWire.Scores: RankingRows {
+    public static var rows: WritableKeyPath<Self, [HuntWire.Ranked]> { \.ranking }
+    public static var team: KeyPath<HuntWire.Ranked, String> { \.team }
+}
 
-    public func keeping(_ kept: [[Int]], total: Int) -> Self {
-        var copy = self
-        copy.ranking = ranking.picking(kept[0])
-        copy.total = total
-        return copy
-    }
+extension OutsiderWire.Intro: RankingRows {
+    public static var rows: WritableKeyPath<Self, [String]> { \.teams }
+    public static var team: KeyPath<String, String> { \.self }
+}
+
+extension HuntWire.Intro: RankingRows {
+    public static var rows: WritableKeyPath<Self, [String]> { \.teams }
+    public static var team: KeyPath<String, String> { \.self }
 }
