@@ -129,6 +129,7 @@ final class GameRoom {
     /// After a restart every player is away until they come back: the running game hears so at `now`, as for a
     /// drop, so that it waits only for the players who return.
     func noteEveryoneAway(at now: Instant) {
+        if let game = game as? any RestartAware { apply(game.hostRestarted(at: now), at: now) }
         guard let game = game as? any RosterAware else { return }
         for player in room.players where !player.isConnected && !heldForNextGame.contains(player.id) {
             apply(game.playerAway(player, at: now), at: now)
@@ -400,8 +401,14 @@ final class GameRoom {
         guard let message = stream.take() else { return }
         var recipients = recipients(of: stream.audience)
         if let session { recipients.removeAll { $0 === session } }
+        // A text player in a game reads the game's lines, not who came and went in the lobby (a JSON client keeps
+        // every change, since it numbers them); the lobby's lines come back with the game's end.
+        if stream.owner == .room, isGameRunning { recipients.removeAll { $0.dialect == .text } }
         sessions.deliver(message, to: recipients)
     }
+
+    /// Whether a game is being played (started and not over).
+    var isGameRunning: Bool { game.map { !$0.status.isFinished } ?? false }
 
     /// Sends `session` the whole state of `stream` as its audience holds it (JSON encoded once per version).
     private func sendWhole(of stream: StateStream, to session: Session) {
