@@ -191,10 +191,14 @@ struct GrowingStateTests {
         _ = try host.player("Amy", team: "Blue")
         let during = person.text()
         #expect(!during.contains("Lobby"), "not while the game runs: \(during)")
+        let late = host.connect()
+        late.send(line: "join ROOM Lee Green")
+        let joined = late.text()
+        #expect(joined.contains("Shaky Words") && !joined.contains("Lobby"), "nor in a mid-game catch-up: \(joined)")
         host.console("end")
         _ = person.text()
         _ = try host.player("Bo", team: "Blue")
-        #expect(person.text().contains("Lobby, 6 players: Bo (Blue) is here"), "again once the game is over")
+        #expect(person.text().contains("Lobby, 7 players: Bo (Blue) is here"), "again once the game is over")
     }
 
     @Test func aJoinerCatchesUpWithTheNumberedOrderAndFollowsTheDeltas() throws {

@@ -579,7 +579,9 @@ final class GameRoom {
     /// The lobby comes as its audience last received it, numbered; the change this join makes follows at the end
     /// of the turn as a `lobbyUpdate` (a stream not sent yet goes out whole then, to this session too).
     func catchUp(_ session: Session, at now: Instant) {
-        for stream in states.all where stream.owner == .room && includes(session, in: stream.audience) {
+        // A text player joining a running game reads the game's catch-up, not the lobby's list (as in `send`).
+        let isLobbyShown = session.dialect != .text || !isGameRunning
+        for stream in states.all where stream.owner == .room && isLobbyShown && includes(session, in: stream.audience) {
             sendWhole(of: stream, to: session)
         }
         if let game = game ?? finishedGame {
