@@ -519,13 +519,17 @@ import Testing
         _ = try game.apply(.playerAway("Ann"), at: restart)
         _ = try game.apply(.playerAway("Bob"), at: restart)
         let hold = restart.advanced(byMilliseconds: FlyPhysics.restartHoldMs)
-        #expect(game.nextDeadline == [game.roundDeadline, hold].compactMap { $0 }.min(), "no landing is due")
+        #expect(game.nextDeadline == hold, "no landing is due, and the round's clock waits")
+        #expect(game.isPaused && game.isHeldForRestart)
+        let roundDeadline = try #require(game.roundDeadline)
         // Long after the landings nothing has come down: the phones hang.
         let late = bobs.landsAt.advanced(byMilliseconds: 5000)
         #expect(!(try game.apply(.tick, at: late)).contains { if case .caught = $0 { true } else { false } })
         // Ann is back: her phone flies on with as long as it had left, and she catches it at its new landing.
         let effects = try game.apply(.playerBack("Ann"), at: late)
-        guard case .backInAir(let again)? = effects.first else {
+        #expect(game.roundDeadline == roundDeadline.advanced(byMilliseconds: restart.milliseconds(until: late)))
+        #expect(!game.isPaused && !game.isHeldForRestart)
+        guard case .backInAir(let again)? = effects.last else {
             Issue.record("not back in the air: \(effects)")
             return
         }

@@ -215,8 +215,9 @@ public struct LetMeFly: SteeredMode, Codable, Sendable, Equatable {
         case steer(Steering)
         /// The host's clock reached `nextDeadline`.
         case tick
-        /// The host started again after a stop: every phone in the air hangs where it was until its thrower is back
-        /// (at most `FlyPhysics.restartHoldMs`), then flies on with at least `FlyPhysics.restartLeftMs` to go.
+        /// The host started again after a stop: the clocks wait for the first player back (like a pause) and every
+        /// phone in the air hangs where it was until its thrower is back (at most `FlyPhysics.restartHoldMs`), then
+        /// flies on with at least `FlyPhysics.restartLeftMs` to go.
         case hostRestarted
     }
 
@@ -286,6 +287,8 @@ public struct LetMeFly: SteeredMode, Codable, Sendable, Equatable {
     public private(set) var nextRoundAt: Instant?
     /// Whether the clocks run or stand still (the operator's pause).
     public var clock = GameClock()
+    /// Whether the clocks stand still since a host restart (not the operator's pause) until a player is back.
+    public private(set) var isHeldForRestart = false
     /// Challenges not yet settled.
     public private(set) var challenges: [FlyChallenge] = []
     /// Every throw that came down, in order.
@@ -443,7 +446,14 @@ public struct LetMeFly: SteeredMode, Codable, Sendable, Equatable {
             let index = try activePlayer(name)
             guard players[index].isAway else { throw RuleError(.wrongPhase, "\(name) is not away.") }
             players[index].isAway = false
-            return flyOn(index, at: now)
+            // The first player back lets the clocks held since a restart run again, then their phone flies on.
+            var effects: [Effect] = []
+            if isHeldForRestart {
+                isHeldForRestart = false
+                shiftDeadlines(byMilliseconds: try clock.resume(at: now))
+                effects += resumedEffects(at: now)
+            }
+            return effects + flyOn(index, at: now)
         case .pickPhone(let name, let id):
             let index = try activePlayer(name)
             guard let phone = phone(id) else {
@@ -501,6 +511,11 @@ public struct LetMeFly: SteeredMode, Codable, Sendable, Equatable {
         case .hostRestarted:
             for index in players.indices where players[index].hangsSince == nil {
                 if case .inAir = players[index].turn { players[index].hangsSince = now }
+            }
+            // Nobody can throw until someone is back: the round's clock waits, like a pause (a paused game stays so).
+            if phase != .notStarted, !isPaused {
+                try clock.pause(at: now)
+                isHeldForRestart = true
             }
             return []
         }
@@ -677,9 +692,6 @@ public struct LetMeFly: SteeredMode, Codable, Sendable, Equatable {
         sweepStart = sweepStart?.advanced(byMilliseconds: milliseconds)
         roundDeadline = roundDeadline?.advanced(byMilliseconds: milliseconds)
         nextRoundAt = nextRoundAt?.advanced(byMilliseconds: milliseconds)
-        for index in players.indices {
-            players[index].hangsSince = players[index].hangsSince?.advanced(byMilliseconds: milliseconds)
-        }
     }
 
     /// The operator paused.
@@ -688,7 +700,8 @@ public struct LetMeFly: SteeredMode, Codable, Sendable, Equatable {
     /// The clocks run again: the round as it now runs, or the wait for the next, and a round whose players all
     /// finished during the pause ends.
     public mutating func resumedEffects(at now: Instant) -> [Effect] {
-        [.resumed(round: currentRound, nextRoundAt: phase == .between ? nextRoundAt : nil)] + settle(at: now)
+        isHeldForRestart = false  // the operator's `continue` also ends a hold for a restart
+        return [.resumed(round: currentRound, nextRoundAt: phase == .between ? nextRoundAt : nil)] + settle(at: now)
     }
 
     // MARK: Rounds
