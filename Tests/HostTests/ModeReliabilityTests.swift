@@ -86,6 +86,8 @@ struct ModeReliabilityTests {
 
         // The players take 4 s to come back (a board watches meanwhile): the hunt clock waits for them.
         let second = try HostProcess(["--resume"], data: data.path)
+        let held = try second.waitForErrorLine(containing: "waiting for the first player back after the restart")
+        #expect(!held.contains("WAITING FOR YOU"), "the operator has nothing to do: \(held)")
         let board = try second.board()
         let boardClock = try HostClockReading(board)
         boardClock.sleep(until: boardClock.now + 4000)

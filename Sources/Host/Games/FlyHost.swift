@@ -518,6 +518,8 @@ extension FlyHost: RosterAware, OperatorNotes, KeepsScore {}
 extension FlyHost: RestartAware {
     /// Phones in the air when the host stopped hang until their throwers are back (`LetMeFly.Event.hostRestarted`).
     func hostRestarted(at now: Instant) -> Step { (try? apply(.hostRestarted, at: now)) ?? Step() }
+
+    var isHeldForRestart: Bool { game.isHeldForRestart }
 }
 
 extension FlyWire: HostedWire {

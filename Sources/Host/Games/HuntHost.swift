@@ -567,6 +567,8 @@ extension HuntHost: RosterAware, TypedLines, OperatorNotes, KeepsScore, KeepsRec
 extension HuntHost: RestartAware {
     /// The hunt clock stands still until the first player is back: the time nobody could play is not charged.
     func hostRestarted(at now: Instant) -> Step { (try? apply(.hostRestarted, at: now)) ?? Step() }
+
+    var isHeldForRestart: Bool { game.isHeldForRestart }
 }
 
 extension HuntWire: HostedWire {

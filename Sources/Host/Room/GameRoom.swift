@@ -616,9 +616,15 @@ final class GameRoom {
         }
         let people = room.players.count
         let boards = sessions.joined.filter { $0.role == .board }.count
-        let gamePart = game.map { $0.statusLine } ?? "lobby, no game running"
+        // A game held for the players after a restart waits for them, not for the operator.
+        let isHeld = (game as? any RestartAware)?.isHeldForRestart == true
+        let gamePart =
+            (game.map { $0.statusLine } ?? "lobby, no game running")
+            + (isHeld ? " · waiting for the first player back after the restart" : "")
         let prompt = game.flatMap {
-            $0.status.isPaused ? "continue (the game is paused)" : ($0 as? any OperatorNotes)?.operatorPrompt
+            isHeld
+                ? nil
+                : $0.status.isPaused ? "continue (the game is paused)" : ($0 as? any OperatorNotes)?.operatorPrompt
         }
         let waiting = prompt.map { "WAITING FOR YOU: type \($0) · " } ?? ""
         let locked = isLocked ? " · locked" : ""
