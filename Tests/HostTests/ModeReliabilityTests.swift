@@ -66,6 +66,7 @@ struct ModeReliabilityTests {
         let red = try first.join("Ann", team: "Red")
         let green = try first.join("Gil", team: "Green")
         try admin.send(["type": "start", "game": "hunt", "hunt": "office", "minutes": 30, "id": 1])
+        let started = try red.waitFor("game")
         _ = try red.waitFor("clue")
         try red.send(["type": "checkin", "code": "FRDG"])
         let puzzle = try red.waitFor("puzzle")
@@ -79,13 +80,25 @@ struct ModeReliabilityTests {
         }
         let before = try red.waitFor("progress") { $0["teams"]?.arrayValue?.first?["penaltiesMs"] == 50_000 }
         #expect(before["teams"]?.arrayValue?.first?["team"] == "Red")
+        let clock = try HostClockReading(red)
+        let leftAtTheStop = try #require(started["deadline"]?.intValue) - clock.now
         first.stop(signal: SIGKILL)
 
+        // The players take 4 s to come back (a board watches meanwhile): the hunt clock waits for them.
         let second = try HostProcess(["--resume"], data: data.path)
+        let held = try second.waitForErrorLine(containing: "waiting for the first player back after the restart")
+        #expect(!held.contains("WAITING FOR YOU"), "the operator has nothing to do: \(held)")
+        let board = try second.board()
+        let boardClock = try HostClockReading(board)
+        boardClock.sleep(until: boardClock.now + 4000)
         let redAgain = try ModeReliabilityTests.rejoin(red, on: second)
         let intro = try redAgain.waitFor("game")
         #expect((intro["remainingMs"]?.intValue ?? 0) > 25 * 60_000)
         #expect((intro["remainingMs"]?.intValue ?? .max) < 30 * 60_000, "the hunt clock went on")
+        // What was left at the stop is left at the return, less at most the journal's clock lease (1 s) and the
+        // time the rejoin itself takes; the 4 s nobody could play are not charged.
+        let left = try #require(intro["remainingMs"]?.intValue)
+        #expect(left > leftAtTheStop - 2500, "\(left) ms left after the restart, \(leftAtTheStop) ms at the stop")
         let progress = try redAgain.waitFor("progress")
         #expect(progress["teams"]?.arrayValue?.first { $0["team"] == "Red" }?["penaltiesMs"] == 50_000)
         #expect(try redAgain.waitFor("puzzle") == puzzle, "checked in at the same station, the same words")

@@ -509,6 +509,46 @@ import Testing
         #expect(earned == [.safeHands], "three clean real flights in a row")
     }
 
+    @Test func aPhoneUpWhenTheHostStoppedHangsUntilItsThrowerIsBack() throws {
+        var game = try started(["Ann", "Bob"])
+        let up = try throwPhone(&game, "Ann", at: rising(900))
+        let bobs = try throwPhone(&game, "Bob", at: rising(950))
+        // The host stops 500 ms after Ann's press and starts again; everyone is away until they come back.
+        let restart = up.pressedAt.advanced(byMilliseconds: 500)
+        #expect(try game.apply(.hostRestarted, at: restart).isEmpty)
+        _ = try game.apply(.playerAway("Ann"), at: restart)
+        _ = try game.apply(.playerAway("Bob"), at: restart)
+        let hold = restart.advanced(byMilliseconds: FlyPhysics.restartHoldMs)
+        #expect(game.nextDeadline == hold, "no landing is due, and the round's clock waits")
+        #expect(game.isPaused && game.isHeldForRestart)
+        let roundDeadline = try #require(game.roundDeadline)
+        // Long after the landings nothing has come down: the phones hang.
+        let late = bobs.landsAt.advanced(byMilliseconds: 5000)
+        #expect(!(try game.apply(.tick, at: late)).contains { if case .caught = $0 { true } else { false } })
+        // Ann is back: her phone flies on with as long as it had left, and she catches it at its new landing.
+        let effects = try game.apply(.playerBack("Ann"), at: late)
+        #expect(game.roundDeadline == roundDeadline.advanced(byMilliseconds: restart.milliseconds(until: late)))
+        #expect(!game.isPaused && !game.isHeldForRestart)
+        guard case .backInAir(let again)? = effects.last else {
+            Issue.record("not back in the air: \(effects)")
+            return
+        }
+        #expect(again.landsAt == late.advanced(byMilliseconds: restart.milliseconds(until: up.landsAt)))
+        #expect(again.heightMm == up.heightMm && again.airMs == up.airMs)
+        #expect(try catchPhone(&game, "Ann", offset: 0).quality == .clean)
+        // Bob never comes back: after the hold his phone flies on (with at least 3 s) and comes down without him.
+        let released = try game.apply(.tick, at: hold)
+        guard case .backInAir(let bobsAgain)? = released.first else {
+            Issue.record("Bob's phone does not fly on: \(released)")
+            return
+        }
+        #expect(bobsAgain.landsAt >= hold.advanced(byMilliseconds: FlyPhysics.restartLeftMs))
+        let grace = bobsAgain.landsAt.advanced(byMilliseconds: FlyPhysics.catchGraceMs)
+        let dropped = try game.apply(.tick, at: grace)
+        #expect(dropped.contains { if case .caught(let result) = $0 { result.quality == .dropped } else { false } })
+        #expect(game.phase == .between, "the round ends once both phones are down")
+    }
+
     @Test func theDaredevilAndARollNeedTheFlagshipAndAStreak() throws {
         var settings = FlySettings()
         settings.rounds = 5

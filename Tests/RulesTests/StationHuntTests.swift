@@ -285,6 +285,22 @@ struct StationHuntTests {
         #expect(solved.compactMap(\.solved).first?.elapsedMs == 15_000)
     }
 
+    @Test func aRestartHoldsTheHuntClockUntilAPlayerIsBack() throws {
+        var game = try started()
+        #expect(try game.apply(.hostRestarted, at: s(60)).isEmpty)
+        #expect(game.nextDeadline == nil && game.isHeldForRestart)
+        #expect(game.huntTime(at: s(75)) == 60_000, "nobody could play: the clock stands still")
+        #expect(try game.apply(.playerBack, at: s(75)) == [.resumed(endsAt: s(45 * 60 + 15))])
+        #expect(game.huntTime(at: s(80)) == 65_000)
+        #expect(try game.apply(.playerBack, at: s(90)).isEmpty, "only the first one back lets it run")
+        // A hunt the operator paused stays paused across a restart, for `continue`.
+        _ = try game.apply(.steer(.pause), at: s(100))
+        _ = try game.apply(.hostRestarted, at: s(100))
+        _ = try game.apply(.playerBack, at: s(120))
+        #expect(game.isPaused && !game.isHeldForRestart)
+        #expect(try game.apply(.steer(.resume), at: s(130)) == [.resumed(endsAt: s(45 * 60 + 45))])
+    }
+
     @Test func replayingTheEventsGivesTheSameHunt() throws {
         let events: [(Game.Event, Double)] = [
             (.start, 0), (.checkIn(team: "Red", code: "nope"), 1), (.checkIn(team: "Red", code: "FRDG"), 2),

@@ -173,7 +173,32 @@ struct GrowingStateTests {
         #expect(!text.split(whereSeparator: \.isNewline).contains { $0.hasPrefix("{") }, "no JSON in text mode")
         let late = try host.player("Zed", team: "Team9")
         _ = late
-        #expect(person.text().contains("Lobby, 8 players: Zed (Team9) is here"), "a join as one line")
+        let during = person.text()
+        #expect(!during.contains("Lobby"), "who came and went in the lobby is no line during a game: \(during)")
+    }
+
+    @Test func aTextPlayerInTheLobbyReadsEachJoinAsALine() throws {
+        let host = try EmbeddedHost()
+        let person = host.connect()
+        person.send(line: "join ROOM Tex Red")
+        _ = try host.player("Ann", team: "Green")
+        _ = try host.player("Bob", team: "Gold")
+        _ = person.text()
+        _ = try host.player("Zed", team: "Blue")
+        #expect(person.text().contains("Lobby, 4 players: Zed (Blue) is here"), "a join as one line")
+        host.console("start shaky 2 easy")
+        _ = person.text()
+        _ = try host.player("Amy", team: "Blue")
+        let during = person.text()
+        #expect(!during.contains("Lobby"), "not while the game runs: \(during)")
+        let late = host.connect()
+        late.send(line: "join ROOM Lee Green")
+        let joined = late.text()
+        #expect(joined.contains("Shaky Words") && !joined.contains("Lobby"), "nor in a mid-game catch-up: \(joined)")
+        host.console("end")
+        _ = person.text()
+        _ = try host.player("Bo", team: "Blue")
+        #expect(person.text().contains("Lobby, 7 players: Bo (Blue) is here"), "again once the game is over")
     }
 
     @Test func aJoinerCatchesUpWithTheNumberedOrderAndFollowsTheDeltas() throws {

@@ -154,7 +154,7 @@ final class FlyHost: GameAdapter {
     private var dueCues: [Cue] {
         if let cueCache { return cueCache }
         var cues: [Cue] = []
-        for player in game.players {
+        for player in game.players where player.hangsSince == nil {  // a hanging phone's landing is not known yet
             if case .inAir(let thrown) = player.turn { cues += self.cues(of: thrown) }
         }
         cues.sort { $0.at < $1.at }
@@ -181,7 +181,7 @@ final class FlyHost: GameAdapter {
             cueCache = cues
         case .caught(let result):
             if cueCache != nil { landedThrows.insert("\(result.thrown.player)#\(result.thrown.index)") }
-        case .round, .resumed, .paused, .roundOver, .finished, .timeUp:
+        case .round, .resumed, .paused, .roundOver, .finished, .timeUp, .backInAir:
             cueCache = nil
         default:
             break
@@ -540,6 +540,13 @@ final class FlyHost: GameAdapter {
             case .thrown(let thrown):
                 let message = FlyHost.thrown(thrown)
                 outgoing += [Outgoing(.everyone, message), feed(message)]
+            case .backInAir(let thrown):
+                // Its thrower, coming back, reads it in the catch-up (with `stillInAir`); the others' screens move
+                // the landing.
+                outgoing += [
+                    Outgoing(.everyone, FlyHost.thrown(thrown)),
+                    feed("\(thrown.player)'s phone flies on after the restart.", isSecondary: true),
+                ]
             case .caught(let result):
                 records.record(result, game: record.game, date: today)
                 shouldSave = true
@@ -681,6 +688,7 @@ final class FlyHost: GameAdapter {
                 messages.append(FlyHost.thrown(thrown))
                 if let result { messages.append(FlyHost.caught(result)) }
             }
+            if let notice = stillInAir(for: viewer, at: now) { messages.append(notice) }
             if game.phase != .throwing {
                 let missed = game.players.filter { $0.turn == .missed }.map(\.name)
                 messages.append(FlyWire.TimeUp(round: game.roundNumber, missed: missed))
@@ -752,6 +760,17 @@ final class FlyHost: GameAdapter {
             break
         }
         return messages
+    }
+
+    /// The viewer's own phone is up (back after a drop or a host restart): how long it has left, and to catch it.
+    private func stillInAir(for viewer: Viewer, at now: Instant) -> Notice? {
+        guard viewer.role == .player, let name = viewer.name, let player = game.player(named: name),
+            player.hangsSince == nil, case .inAir(let thrown) = player.turn
+        else { return nil }
+        let left = now.milliseconds(until: thrown.landsAt)
+        guard left > 0 else { return nil }
+        return Notice(
+            "Your phone is still in the air and comes down in \(left / 1000).\(left / 100 % 10) s: catch it!")
     }
 
     var scores: any HostMessage {
@@ -830,6 +849,16 @@ final class FlyHost: GameAdapter {
 
 /// What FlyHost does beyond the core every game has.
 extension FlyHost: RosterAware, OperatorNotes, KeepsScore {}
+
+extension FlyHost: RestartAware {
+    /// Phones in the air when the host stopped hang until their throwers are back (`LetMeFly.Event.hostRestarted`).
+    func hostRestarted(at now: Instant) -> Step {
+        cueCache = nil  // phones in the air hang from now: their cues wait for the landing they get back
+        return (try? apply(.hostRestarted, at: now)) ?? Step()
+    }
+
+    var isHeldForRestart: Bool { game.isHeldForRestart }
+}
 
 extension FlyWire: HostedWire {
     static var hostEntry: ModeEntry { FlyHost.entry }

@@ -290,6 +290,14 @@ extension OperatorNotes {
     var startNote: String? { nil }
 }
 
+/// A game that does something of its own when the host starts again from its journal.
+protocol RestartAware: HostedGame {
+    /// The host started again after a stop, at `now`, before every player is noted away.
+    func hostRestarted(at now: Instant) -> Step
+    /// Whether the game's clocks stand still since the restart until the first player is back.
+    var isHeldForRestart: Bool { get }
+}
+
 /// A game with standings (`scores` answers with them; without, with the lobby).
 protocol KeepsScore: HostedGame {
     /// The current standings.

@@ -195,8 +195,10 @@ final class HuntHost: GameAdapter {
     func isGuess(_ request: PlayRequest) -> Bool { request.type == "checkin" }
 
     func playerJoined(_ player: Player, at now: Instant) -> Step {
-        guard !includes(player) else { return Step() }
-        return (try? apply(.addTeam(player.team), at: now)) ?? Step()
+        // The first player back after a restart lets the hunt clock run again (`hostRestarted` held it).
+        let back = game.isHeldForRestart ? (try? apply(.playerBack, at: now)) ?? Step() : Step()
+        guard !includes(player) else { return back }
+        return back + ((try? apply(.addTeam(player.team), at: now)) ?? Step())
     }
 
     func playerRemoved(_ player: Player, at now: Instant) -> Step { Step() }
@@ -557,6 +559,13 @@ extension HuntWire.TeamProgress {
 
 /// What HuntHost does beyond the core every game has.
 extension HuntHost: RosterAware, TypedLines, OperatorNotes, KeepsScore, KeepsRecords, GuardsSecrets {}
+
+extension HuntHost: RestartAware {
+    /// The hunt clock stands still until the first player is back: the time nobody could play is not charged.
+    func hostRestarted(at now: Instant) -> Step { (try? apply(.hostRestarted, at: now)) ?? Step() }
+
+    var isHeldForRestart: Bool { game.isHeldForRestart }
+}
 
 extension HuntWire: HostedWire {
     static var hostEntry: ModeEntry { HuntHost.entry }

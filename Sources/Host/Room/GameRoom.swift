@@ -135,6 +135,7 @@ final class GameRoom {
     /// After a restart every player is away until they come back: the running game hears so at `now`, as for a
     /// drop, so that it waits only for the players who return.
     func noteEveryoneAway(at now: Instant) {
+        if let game = game as? any RestartAware { apply(game.hostRestarted(at: now), at: now) }
         guard let game = game as? any RosterAware else { return }
         for player in room.players where !player.isConnected && !heldForNextGame.contains(player.id) {
             apply(game.playerAway(player, at: now), at: now)
@@ -474,8 +475,14 @@ final class GameRoom {
         guard let message = stream.take() else { return }
         var recipients = recipients(of: stream.audience)
         if let session { recipients.removeAll { $0 === session } }
+        // A text player in a game reads the game's lines, not who came and went in the lobby (a JSON client keeps
+        // every change, since it numbers them); the lobby's lines come back with the game's end.
+        if stream.owner == .room, isGameRunning { recipients.removeAll { $0.dialect == .text } }
         sessions.deliver(message, to: recipients)
     }
+
+    /// Whether a game is being played (started and not over).
+    var isGameRunning: Bool { game.map { !$0.status.isFinished } ?? false }
 
     /// Sends `session` the whole state of `stream` as its audience holds it (JSON encoded once per version).
     private func sendWhole(of stream: StateStream, to session: Session) {
@@ -676,8 +683,10 @@ final class GameRoom {
         case .board?: audiences.append(.spectators)
         case nil: break
         }
+        // A text player joining a running game reads the game's catch-up, not the lobby's list (as in `send`).
+        let isLobbyShown = session.dialect != .text || !isGameRunning
         for stream in states.streams(to: audiences)
-        where stream.owner == .room && includes(session, in: stream.audience) {
+        where stream.owner == .room && isLobbyShown && includes(session, in: stream.audience) {
             sendWhole(of: stream, to: session)
         }
         if let game = game ?? finishedGame {
@@ -712,9 +721,15 @@ final class GameRoom {
         }
         let people = room.players.count
         let boards = sessions.joined.filter { $0.role == .board }.count
-        let gamePart = game.map { $0.statusLine } ?? "lobby, no game running"
+        // A game held for the players after a restart waits for them, not for the operator.
+        let isHeld = (game as? any RestartAware)?.isHeldForRestart == true
+        let gamePart =
+            (game.map { $0.statusLine } ?? "lobby, no game running")
+            + (isHeld ? " · waiting for the first player back after the restart" : "")
         let prompt = game.flatMap {
-            $0.status.isPaused ? "continue (the game is paused)" : ($0 as? any OperatorNotes)?.operatorPrompt
+            isHeld
+                ? nil
+                : $0.status.isPaused ? "continue (the game is paused)" : ($0 as? any OperatorNotes)?.operatorPrompt
         }
         let waiting = prompt.map { "WAITING FOR YOU: type \($0) · " } ?? ""
         let locked = isLocked ? " · locked" : ""

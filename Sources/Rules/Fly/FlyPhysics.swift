@@ -18,6 +18,10 @@ public enum FlyPhysics {
     public static let gravity = 9.81
     /// How long after the landing a missing catch still waits before the phone counts as dropped, ms.
     public static let catchGraceMs: Int64 = 1000
+    /// How long a phone in the air when the host stopped hangs after the restart, waiting for its thrower, ms.
+    public static let restartHoldMs: Int64 = 30_000
+    /// The least time a phone that hung across a restart has left when it flies on, ms: enough to see it and catch.
+    public static let restartLeftMs: Int64 = 3000
     /// A catch this close to the landing (either side) is perfect, ms.
     public static let perfectCatchMs: Int64 = 20
     /// The least height, mm, of a real flight: only a catch from 1 m or higher (about 0.9 s in the air; 23 % power

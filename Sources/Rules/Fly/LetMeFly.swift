@@ -96,6 +96,8 @@ public struct FlyPlayer: Codable, Sendable, Equatable {
     /// Away from the room (the connection dropped): a round does not wait for them, though they may still throw
     /// if they come back before its clock runs out.
     public var isAway = false
+    /// Since when their phone in the air hangs where it was (the host restarted) until they are back; nil otherwise.
+    public var hangsSince: Instant?
     /// This round.
     public var turn = FlyTurn.waiting
 }
@@ -213,6 +215,10 @@ public struct LetMeFly: SteeredMode, Codable, Sendable, Equatable {
         case steer(Steering)
         /// The host's clock reached `nextDeadline`.
         case tick
+        /// The host started again after a stop: the clocks wait for the first player back (like a pause) and every
+        /// phone in the air hangs where it was until its thrower is back (at most `FlyPhysics.restartHoldMs`), then
+        /// flies on with at least `FlyPhysics.restartLeftMs` to go.
+        case hostRestarted
     }
 
     /// What the host must announce.
@@ -225,6 +231,9 @@ public struct LetMeFly: SteeredMode, Codable, Sendable, Equatable {
         case phonePicked(player: String, phone: String)
         /// A phone went up.
         case thrown(FlyThrow)
+        /// A phone that hung in the air across a host restart flies on (its thrower is back): it comes down at the
+        /// throw's new `landsAt`.
+        case backInAir(FlyThrow)
         /// A phone came down: caught or dropped.
         case caught(FlyCatch)
         /// The round's clock ran out (or the operator moved on): no more throws; these players missed (their streaks
@@ -278,6 +287,8 @@ public struct LetMeFly: SteeredMode, Codable, Sendable, Equatable {
     public private(set) var nextRoundAt: Instant?
     /// Whether the clocks run or stand still (the operator's pause).
     public var clock = GameClock()
+    /// Whether the clocks stand still since a host restart (not the operator's pause) until a player is back.
+    public private(set) var isHeldForRestart = false
     /// Challenges not yet settled.
     public private(set) var challenges: [FlyChallenge] = []
     /// Every throw that came down, in order.
@@ -384,6 +395,9 @@ public struct LetMeFly: SteeredMode, Codable, Sendable, Equatable {
     public var nextDeadline: Instant? {
         guard phase != .finished else { return nil }
         var due: [Instant] = players.compactMap { player in
+            if let hangsSince = player.hangsSince {
+                return hangsSince.advanced(byMilliseconds: FlyPhysics.restartHoldMs)
+            }
             if case .inAir(let thrown) = player.turn {
                 return thrown.landsAt.advanced(byMilliseconds: FlyPhysics.catchGraceMs)
             }
@@ -432,7 +446,14 @@ public struct LetMeFly: SteeredMode, Codable, Sendable, Equatable {
             let index = try activePlayer(name)
             guard players[index].isAway else { throw RuleError(.wrongPhase, "\(name) is not away.") }
             players[index].isAway = false
-            return []
+            // The first player back lets the clocks held since a restart run again, then their phone flies on.
+            var effects: [Effect] = []
+            if isHeldForRestart {
+                isHeldForRestart = false
+                shiftDeadlines(byMilliseconds: try clock.resume(at: now))
+                effects += resumedEffects(at: now)
+            }
+            return effects + flyOn(index, at: now)
         case .pickPhone(let name, let id):
             let index = try activePlayer(name)
             guard let phone = phone(id) else {
@@ -455,6 +476,8 @@ public struct LetMeFly: SteeredMode, Codable, Sendable, Equatable {
             return try throwPhone(try activePlayer(name), pressedAt: pressedAt, typedPower: power, at: now)
         case .catchPhone(let name, let pressedAt):
             let index = try activePlayer(name)
+            // A phone still hanging (no `playerBack` came) flies on from here; the press was no catch of it.
+            if players[index].hangsSince != nil { return flyOn(index, at: now) }
             guard case .inAir(let thrown) = players[index].turn else {
                 switch players[index].turn {
                 case .waiting: throw RuleError(.notInAir, "Your phone is not in the air: throw it first.")
@@ -468,8 +491,16 @@ public struct LetMeFly: SteeredMode, Codable, Sendable, Equatable {
             return try challenge(from: from, to: to)
         case .tick:
             var effects: [Effect] = []
+            // A phone whose thrower did not come back in time flies on without them.
             for index in players.indices {
-                guard case .inAir(let thrown) = players[index].turn,
+                if let hangsSince = players[index].hangsSince,
+                    now >= hangsSince.advanced(byMilliseconds: FlyPhysics.restartHoldMs)
+                {
+                    effects += flyOn(index, at: now)
+                }
+            }
+            for index in players.indices {
+                guard players[index].hangsSince == nil, case .inAir(let thrown) = players[index].turn,
                     now >= thrown.landsAt.advanced(byMilliseconds: FlyPhysics.catchGraceMs)
                 else { continue }
                 effects += resolve(index, thrown, offsetMs: nil, at: now)
@@ -477,7 +508,32 @@ public struct LetMeFly: SteeredMode, Codable, Sendable, Equatable {
             return effects + settle(at: now)
         case .steer(let command):
             return try steer(command, at: now)
+        case .hostRestarted:
+            for index in players.indices where players[index].hangsSince == nil {
+                if case .inAir = players[index].turn { players[index].hangsSince = now }
+            }
+            // Nobody can throw until someone is back: the round's clock waits, like a pause (a paused game stays so).
+            if phase != .notStarted, !isPaused {
+                try clock.pause(at: now)
+                isHeldForRestart = true
+            }
+            return []
         }
+    }
+
+    /// Lets a phone that hung across a host restart fly on from `now`, as a pause would: it has as long left as when
+    /// it began to hang (at least `FlyPhysics.restartLeftMs`, so that it can be caught).
+    private mutating func flyOn(_ index: Int, at now: Instant) -> [Effect] {
+        guard let hangsSince = players[index].hangsSince, case .inAir(var thrown) = players[index].turn else {
+            return []
+        }
+        players[index].hangsSince = nil
+        let left = max(hangsSince.milliseconds(until: thrown.landsAt), FlyPhysics.restartLeftMs)
+        let shift = thrown.landsAt.milliseconds(until: now.advanced(byMilliseconds: left))
+        thrown.pressedAt = thrown.pressedAt.advanced(byMilliseconds: shift)
+        thrown.landsAt = thrown.landsAt.advanced(byMilliseconds: shift)
+        players[index].turn = .inAir(thrown)
+        return [.backInAir(thrown)]
     }
 
     private func unknown(_ name: String) -> RuleError {
@@ -644,7 +700,8 @@ public struct LetMeFly: SteeredMode, Codable, Sendable, Equatable {
     /// The clocks run again: the round as it now runs, or the wait for the next, and a round whose players all
     /// finished during the pause ends.
     public mutating func resumedEffects(at now: Instant) -> [Effect] {
-        [.resumed(round: currentRound, nextRoundAt: phase == .between ? nextRoundAt : nil)] + settle(at: now)
+        isHeldForRestart = false  // the operator's `continue` also ends a hold for a restart
+        return [.resumed(round: currentRound, nextRoundAt: phase == .between ? nextRoundAt : nil)] + settle(at: now)
     }
 
     // MARK: Rounds

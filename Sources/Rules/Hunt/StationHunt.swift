@@ -26,6 +26,8 @@ public struct StationHunt: SteeredMode, Codable, Sendable, Equatable {
     /// Whether the hunt clock runs or stands still (the operator's pause).
     public var clock = GameClock()
     private var pausedMs: Int64 = 0
+    /// Whether the clock stands still since a host restart (not the operator's pause) until a player is back.
+    public private(set) var isHeldForRestart = false
     /// The final ranking once the hunt is over.
     public private(set) var finalRanking: [Ranked]?
     /// True when the hunt clock ran out (not every team found every station, nor the organiser's `end`).
@@ -234,6 +236,16 @@ public struct StationHunt: SteeredMode, Codable, Sendable, Equatable {
             throw RuleError(.wrongPhase, "A hunt has no rounds to skip; `end` stops it.")
         case .steer(.pause), .steer(.resume):
             break  // `apply` pauses and continues the clock
+        case .hostRestarted:
+            // Held like a pause, so that the operator's `continue` also lets it run; a paused hunt stays paused.
+            guard phase == .running, !isPaused else { return }
+            try clock.pause(at: now, noun: Self.clockNoun)
+            isHeldForRestart = true
+        case .playerBack:
+            guard isHeldForRestart else { return }
+            isHeldForRestart = false
+            shiftDeadlines(byMilliseconds: try clock.resume(at: now, noun: Self.clockNoun))
+            effects += resumedEffects(at: now)
         case .steer(.end):
             guard phase != .finished else { throw Self.gameOver }
             effects.append(finish(at: now))
@@ -457,7 +469,10 @@ public struct StationHunt: SteeredMode, Codable, Sendable, Equatable {
     public var pausedEffects: [Effect] { [.paused] }
 
     /// The clock runs again: when the hunt now ends.
-    public mutating func resumedEffects(at now: Instant) -> [Effect] { [.resumed(endsAt: endsAt)] }
+    public mutating func resumedEffects(at now: Instant) -> [Effect] {
+        isHeldForRestart = false  // the operator's `continue` also ends a hold for a restart
+        return [.resumed(endsAt: endsAt)]
+    }
 
     private func checkRunning() throws(RuleError) {
         switch phase {

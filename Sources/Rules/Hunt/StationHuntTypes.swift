@@ -107,6 +107,11 @@ extension StationHunt {
         case tick
         /// The operator steers: `pause`/`resume` freeze and restart the hunt clock, `end` stops the hunt.
         case steer(Steering)
+        /// The host started again after a stop: the hunt clock stands still until a player is back (`playerBack`),
+        /// since nobody can play until then.
+        case hostRestarted
+        /// A player joined or came back: a clock held since a host restart runs again.
+        case playerBack
     }
 
     /// What the host should announce.
