@@ -1,7 +1,9 @@
 // DOM helpers: text goes in only as text (textContent / text nodes), attributes only from an allow-list.
 // Nothing here (or anywhere in the page) uses innerHTML.
 
-const SVG_NS = 'http://www.w3.org/2000/svg';
+// The SVG namespace as the page's own HTML parser gives it to the `<svg>` each page holds (no address written here;
+// a test's stand-in document without querySelector gets none).
+const svgNamespace = () => document.querySelector?.('svg').namespaceURI;
 const ATTRS = new Set([
   'id', 'class', 'type', 'role', 'for', 'name', 'placeholder', 'autocomplete', 'autocapitalize', 'autocorrect',
   'inputmode', 'maxlength', 'minlength', 'enterkeyhint', 'spellcheck', 'lang', 'dir', 'title', 'tabindex', 'hidden',
@@ -21,7 +23,7 @@ const BOOLEAN_PROPS = new Set(['disabled', 'hidden', 'readonly', 'required']);
  */
 export function el(tag, props = {}, ...children) {
   const svg = tag.startsWith('svg:');
-  const node = svg ? document.createElementNS(SVG_NS, tag.slice(4)) : document.createElement(tag);
+  const node = svg ? document.createElementNS(svgNamespace(), tag.slice(4)) : document.createElement(tag);
   for (const [k, v] of Object.entries(props || {})) {
     if (v == null || v === false) continue;
     if (k === 'text') node.textContent = String(v);
