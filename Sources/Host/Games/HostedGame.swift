@@ -22,15 +22,6 @@ enum Audience: Equatable {
     case players
 }
 
-extension Player {
-    /// The player's id, typed (`Audience.player`).
-    var playerID: PlayerID { PlayerID(id) }
-    /// The player's name, typed (`Audience.playerNamed`).
-    var playerName: PlayerName { PlayerName(name) }
-    /// The player's team, typed (`Audience.team`).
-    var teamName: TeamName { TeamName(team) }
-}
-
 /// One message a game wants sent, with its audience.
 struct Outgoing {
     var audience: Audience

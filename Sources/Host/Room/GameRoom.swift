@@ -402,12 +402,12 @@ final class GameRoom {
         case .players: return joined { $0.role == .player }
         case .everyoneExcept(let playerID):
             connectionsWalked += sessions.sessions.count
-            return sessions.joined.filter { $0.player?.id != playerID.value }
-        case .player(let playerID): return sessions.session(ofPlayer: playerID.value).map { [$0] } ?? []
+            return sessions.joined.filter { $0.player?.playerID != playerID }
+        case .player(let playerID): return sessions.session(ofPlayer: playerID).map { [$0] } ?? []
         case .playerNamed(let name):
-            return room.player(named: name.value).flatMap { sessions.session(ofPlayer: $0.id) }.map { [$0] } ?? []
+            return room.player(named: name).flatMap { sessions.session(ofPlayer: $0.playerID) }.map { [$0] } ?? []
         case .team(let team):
-            return room.members(of: team.value).compactMap { sessions.session(ofPlayer: $0.id) }
+            return room.members(of: team).compactMap { sessions.session(ofPlayer: $0.playerID) }
         }
     }
 
@@ -476,8 +476,8 @@ final class GameRoom {
         case .spectators: return session.role != .player
         case .operators: return session.role == .admin
         case .players: return session.role == .player
-        case .everyoneExcept(let playerID): return session.player?.id != playerID.value
-        case .player(let playerID): return session.player?.id == playerID.value
+        case .everyoneExcept(let playerID): return session.player?.playerID != playerID
+        case .player(let playerID): return session.player?.playerID == playerID
         case .playerNamed(let name): return session.player.map { Room.key($0.name) == Room.key(name.value) } ?? false
         case .team(let team): return session.player.map { Room.key($0.team) == Room.key(team.value) } ?? false
         }
@@ -694,7 +694,7 @@ final class GameRoom {
         switch session.role {
         case .player?:
             audiences.append(.players)
-            if let team = session.player?.team { audiences.append(.team(TeamName(team))) }
+            if let team = session.player?.teamName { audiences.append(.team(team)) }
         case .admin?: audiences += [.spectators, .operators]
         case .board?: audiences.append(.spectators)
         case nil: break
