@@ -105,17 +105,17 @@ enum OutsiderPacks: ManagedContent {
             let copy = try library.copyPack(id, named: fields["name"]?.stringValue)
             return (copy, "Copied \(id) to the puzzle pack \(copy).")
         case "add":
-            try library.addPuzzle(try OutsiderPackFile.puzzle(from: fields["puzzle"] ?? .null), toPack: id)
+            try library.addEntry(try OutsiderPackFile.puzzle(from: fields["puzzle"] ?? .null), toPack: id)
             let count = library.pack(id: id)?.puzzles.count ?? 0
             return (id, "Added puzzle \(count) to \(id).")
         case "edit":
             let number = try number()
             let puzzle = try OutsiderPackFile.puzzle(from: fields["puzzle"] ?? .null)
-            try library.editPuzzle(at: number - 1, inPack: id, to: puzzle)
+            try library.editEntry(at: number - 1, inPack: id, to: puzzle)
             return (id, "Changed puzzle \(number) of \(id).")
         case "remove":
             let number = try number()
-            let removed = try library.removePuzzle(at: number - 1, fromPack: id)
+            let removed = try library.removeEntry(at: number - 1, fromPack: id)
             return (id, "Removed puzzle \(number) (\(removed.outsider)) from \(id).")
         default:
             return nil

@@ -10,16 +10,16 @@ import Rules
 /// (`saveIfDue`), at the end of each game and when the host stops. A file that cannot be read is reported, kept
 /// beside as `players.json.broken-<n>` at the first save, and the evening goes on from an empty book.
 final class RewardKeeper {
+    /// The file (`rewards/players.json`) and what it holds, with this evening's changes.
+    private var kept: KeptJSON<RewardBook>
     /// The file, or nil for a keeper that keeps nothing (no data folder).
-    let path: String?
+    var path: String? { kept.path }
     /// What the file holds, with this evening's changes.
-    private(set) var book = RewardBook()
+    var book: RewardBook { kept.value }
     /// Why the file could not be read, to tell the operator once.
-    private(set) var problem: String?
+    var problem: String? { kept.problem }
     /// What each player's character did in the running game, in the order they first counted, for its log.
     private(set) var gameRecords: [GameRecord] = []
-    private var isUnread = false
-    private var isDirty = false
     /// The last failure to save, said once until it changes or saving works again.
     private var lastProblem: String?
 
@@ -39,19 +39,9 @@ final class RewardKeeper {
 
     /// The book in `directory`'s `rewards/players.json` (nil: memory only).
     init(directory: String?) {
-        path = directory.map { $0 + "/rewards/players.json" }
-        guard let path, FileManager.default.fileExists(atPath: path) else { return }
-        do {
-            guard let data = FileManager.default.contents(atPath: path) else {
-                throw StorageError("it cannot be read")
-            }
-            book = try JSONCoding.decode(RewardBook.self, from: Array(data))
-        } catch {
-            isUnread = true
-            problem =
-                "The rewards \(path) could not be read (\(error)); characters start afresh tonight and the old file "
-                + "is kept beside it when the new one is saved."
-        }
+        kept = KeptJSON(
+            path: directory.map { $0 + "/rewards/players.json" }, empty: RewardBook(), title: "the rewards",
+            afresh: "characters start afresh tonight")
     }
 
     /// Where `name` stands, as the `character` message tells it (`picked`: in answer to their own pick).
@@ -70,8 +60,8 @@ final class RewardKeeper {
 
     /// `name` picks the character `id` now; written at once (a failure to write is returned as `problem`).
     func pick(_ id: String, for name: String) throws(RuleError) -> (message: CharacterProgress, problem: String?) {
-        let progress = try book.pick(id, for: name, date: RewardKeeper.now())
-        isDirty = true
+        let progress = try kept.value.pick(id, for: name, date: RewardKeeper.now())
+        kept.noteChanged()
         return (RewardKeeper.message(progress, picked: true), save())
     }
 
@@ -92,10 +82,10 @@ final class RewardKeeper {
         for key in order {
             guard let (name, count) = counts[key] else { continue }
             let before = book.progress(of: name).stage
-            guard let progress = book.credit(name, count: count, date: date, game: game),
+            guard let progress = kept.value.credit(name, count: count, date: date, game: game),
                 let character = progress.character
             else { continue }
-            isDirty = true
+            kept.noteChanged()
             updates.append((name, progress))
             let reached = progress.grew ? Array((before + 1)...progress.stage) : []
             if let index = gameRecords.firstIndex(where: { RewardBook.key($0.player) == key }) {
@@ -128,22 +118,7 @@ final class RewardKeeper {
         return problem == lastProblem ? nil : problem
     }
 
-    private func write() -> String? {
-        guard isDirty, let path else { return nil }
-        do {
-            let folder = (path as NSString).deletingLastPathComponent
-            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-            if isUnread, FileManager.default.fileExists(atPath: path) {
-                _ = try Storage.setAside(path)
-            }
-            isUnread = false
-            try Storage.writeAtomically(JSONEncoding.pretty(try JSONCoding.encode(book), sortingKeys: true), to: path)
-            isDirty = false
-            return nil
-        } catch {
-            return "Could not save the rewards to \(path): \(error). Play goes on; they are kept in memory."
-        }
-    }
+    private func write() -> String? { kept.write() }
 
     /// ISO 8601 in UTC, second precision (text order is time order), as Let Me Fly's records write dates.
     static func now() -> String { FlyRecordStore.date(Date()) }

@@ -145,7 +145,7 @@ struct ContentStorageTests {
 
         // From now on the file is the pack's own: saving again keeps no further copies.
         try storage.packStore.change {
-            try $0.addQuestion(
+            try $0.addEntry(
                 QuizQuestion(
                     difficulty: .easy, text: "Which planet is red?",
                     answer: "Mars"), toPack: "oops")

@@ -156,23 +156,23 @@ struct OutsiderContentTests {
         #expect(id == "office-party")
         let puzzle = OutsiderPuzzle(
             difficulty: .medium, outsider: "stapler", others: ["Monday", "Friday", "Sunday"], link: "days")
-        try library.addPuzzle(puzzle, toPack: id)
-        #expect(refusalMessage { try library.addPuzzle(puzzle, toPack: id) }?.code == .duplicatePuzzle)
+        try library.addEntry(puzzle, toPack: id)
+        #expect(refusalMessage { try library.addEntry(puzzle, toPack: id) }?.code == .duplicatePuzzle)
         let edited = OutsiderPuzzle(
             difficulty: .hard, outsider: "mouse", others: ["April", "May", "June"], link: "months")
-        try library.editPuzzle(at: 0, inPack: id, to: edited)
+        try library.editEntry(at: 0, inPack: id, to: edited)
         #expect(library.pack(id: id)?.puzzles.first?.outsider == "mouse")
-        #expect(refusalMessage { try library.editPuzzle(at: 3, inPack: id, to: edited) }?.code == .badQuestionIndex)
+        #expect(refusalMessage { try library.editEntry(at: 3, inPack: id, to: edited) }?.code == .badQuestionIndex)
         try library.renamePack(id, to: "Office fun")
         #expect(library.pack(id: id)?.name == "Office fun")
         #expect(refusalMessage { try library.renamePack(id, to: "animals") }?.code == .packNameTaken)
-        #expect(refusalMessage { try library.addPuzzle(puzzle, toPack: "animals") }?.code == .readOnly)
+        #expect(refusalMessage { try library.addEntry(puzzle, toPack: "animals") }?.code == .readOnly)
         #expect(refusalMessage { try library.deletePack("animals") }?.code == .readOnly)
         let copy = try library.copyPack("animals")
         #expect(library.pack(id: copy)?.name == "Animals (copy)")
         #expect(library.pack(id: copy)?.isBuiltin == false)
         #expect(library.isBuiltin(id: "animals") && !library.isBuiltin(id: copy))
-        #expect(try library.removePuzzle(at: 0, fromPack: id).outsider == "mouse")
+        #expect(try library.removeEntry(at: 0, fromPack: id).outsider == "mouse")
         try library.deletePack(id)
         #expect(library.pack(id: id) == nil)
         #expect(refusalMessage { try library.deletePack(id) }?.code == .unknownPack)
@@ -185,30 +185,30 @@ struct OutsiderContentTests {
     @Test func drawingHonoursPacksDifficultyAndCounts() throws {
         let library = OutsiderPackLibrary()
         var rng = SplitMix64(seed: 11)
-        let drawn = try library.drawPuzzles(packIDs: ["animals", "food"], count: 12, difficulty: .mixed, using: &rng)
+        let drawn = try library.draw(packIDs: ["animals", "food"], count: 12, difficulty: .mixed, using: &rng)
         #expect(drawn.count == 12)
         #expect(Set(drawn.map(\.puzzle.sameness)).count == 12, "no puzzle twice")
         #expect(Set(drawn.map(\.puzzle.difficulty)) == Set(Difficulty.allCases), "mixed spreads over difficulties")
         #expect(Set(drawn.map(\.category)).isSubset(of: ["Animals", "Food & Drink"]))
-        let hard = try library.drawPuzzles(packIDs: ["sport"], count: 5, difficulty: .hard, using: &rng)
+        let hard = try library.draw(packIDs: ["sport"], count: 5, difficulty: .hard, using: &rng)
         #expect(hard.allSatisfy { $0.puzzle.difficulty == .hard && $0.category == "Sport & Games" })
         #expect(
             refusalMessage {
-                _ = try library.drawPuzzles(packIDs: ["nope"], count: 1, difficulty: .mixed, using: &rng)
+                _ = try library.draw(packIDs: ["nope"], count: 1, difficulty: .mixed, using: &rng)
             }?
             .code == .unknownPack)
         #expect(
-            refusalMessage { _ = try library.drawPuzzles(packIDs: [], count: 1, difficulty: .mixed, using: &rng) }?
+            refusalMessage { _ = try library.draw(packIDs: [], count: 1, difficulty: .mixed, using: &rng) }?
                 .code == .noPacks)
         let tooMany = refusalMessage {
-            _ = try library.drawPuzzles(packIDs: ["words"], count: 500, difficulty: .easy, using: &rng)
+            _ = try library.draw(packIDs: ["words"], count: 500, difficulty: .easy, using: &rng)
         }
         #expect(tooMany?.code == .notEnoughQuestions)
         // The same seed draws the same puzzles.
         var first = SplitMix64(seed: 3)
         var second = SplitMix64(seed: 3)
         #expect(
-            try library.drawPuzzles(packIDs: ["geography"], count: 8, difficulty: .mixed, using: &first)
-                == library.drawPuzzles(packIDs: ["geography"], count: 8, difficulty: .mixed, using: &second))
+            try library.draw(packIDs: ["geography"], count: 8, difficulty: .mixed, using: &first)
+                == library.draw(packIDs: ["geography"], count: 8, difficulty: .mixed, using: &second))
     }
 }

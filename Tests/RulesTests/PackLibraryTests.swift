@@ -102,28 +102,28 @@ private let testBuiltins = [
         #expect(refusal { _ = try library.copyPack("science", named: "Lab Night") }?.code == .packNameTaken)
         #expect(refusal { _ = try library.copyPack("nope") }?.code == .unknownPack)
 
-        try library.addQuestion(question(.easy, "Which gas do we breathe in?", "Oxygen"), toPack: copy)
-        try library.removeQuestion(at: 0, fromPack: copy)
+        try library.addEntry(question(.easy, "Which gas do we breathe in?", "Oxygen"), toPack: copy)
+        try library.removeEntry(at: 0, fromPack: copy)
         #expect(library.pack(id: copy)?.questions.count == 3)
         #expect(library.pack(id: "science") == testBuiltins[0])
         #expect(
             refusal {
-                try library.addQuestion(question(.easy, "Which gas do we breathe in?", "Oxygen"), toPack: "science")
+                try library.addEntry(question(.easy, "Which gas do we breathe in?", "Oxygen"), toPack: "science")
             }
                 == RuleError(
                     .readOnly, "The built-in pack \"Science\" cannot be changed; copy it to make your own version."))
         #expect(
-            refusal { try library.editQuestion(at: 0, inPack: "science", to: question(.easy, "New?", "Text")) }?.code
+            refusal { try library.editEntry(at: 0, inPack: "science", to: question(.easy, "New?", "Text")) }?.code
                 == .readOnly)
-        #expect(refusal { _ = try library.removeQuestion(at: 0, fromPack: "science") }?.code == .readOnly)
+        #expect(refusal { _ = try library.removeEntry(at: 0, fromPack: "science") }?.code == .readOnly)
     }
 
     @Test func listPacksCountsQuestionsPerDifficulty() throws {
         var library = PackLibrary(builtinPacks: testBuiltins)
         let id = try library.createPack(named: "Mine")
-        try library.addQuestion(question(.hard, "Which river flows through Paris?", "Seine"), toPack: id)
-        try library.addQuestion(question(.hard, "Which river flows through London?", "Thames"), toPack: id)
-        try library.addQuestion(question(.easy, "What is the capital of Japan?", "Tokyo"), toPack: id)
+        try library.addEntry(question(.hard, "Which river flows through Paris?", "Seine"), toPack: id)
+        try library.addEntry(question(.hard, "Which river flows through London?", "Thames"), toPack: id)
+        try library.addEntry(question(.easy, "What is the capital of Japan?", "Tokyo"), toPack: id)
         let list = library.listPacks()
         #expect(list.map(\.id) == ["science", "mine"])
         #expect(list[0] == PackSummary(pack: testBuiltins[0]))
@@ -137,41 +137,41 @@ private let testBuiltins = [
     @Test func questionsAreCheckedAndTrimmed() throws {
         var library = PackLibrary(builtinPacks: testBuiltins)
         let id = try library.createPack(named: "Mine")
-        try library.addQuestion(question(.easy, "  What is the capital of France?\n", " Paris "), toPack: id)
+        try library.addEntry(question(.easy, "  What is the capital of France?\n", " Paris "), toPack: id)
         #expect(library.pack(id: id)?.questions == [question(.easy, "What is the capital of France?", "Paris")])
 
         #expect(
-            refusal { try library.addQuestion(question(.easy, "  ?! ", "Paris"), toPack: id) }?.code == .emptyQuestion)
+            refusal { try library.addEntry(question(.easy, "  ?! ", "Paris"), toPack: id) }?.code == .emptyQuestion)
         #expect(
-            refusal { try library.addQuestion(question(.easy, "What is the plural of ox?", "ox!"), toPack: id) }
+            refusal { try library.addEntry(question(.easy, "What is the plural of ox?", "ox!"), toPack: id) }
                 == RuleError(.answerTooShort, "The answer \"ox!\" has 2 letters; answers need at least 3."))
         #expect(
-            refusal { try library.addQuestion(question(.easy, "What year did it end?", "1945"), toPack: id) }?.code
+            refusal { try library.addEntry(question(.easy, "What year did it end?", "1945"), toPack: id) }?.code
                 == .answerTooShort)
         #expect(
             refusal {
-                try library.addQuestion(question(.easy, "Where is the Eiffel Tower, in PARIS?", "paris"), toPack: id)
+                try library.addEntry(question(.easy, "Where is the Eiffel Tower, in PARIS?", "paris"), toPack: id)
             }
                 == RuleError(
                     .answerInQuestion, "The answer \"paris\" appears in the question itself; reword the question."))
         #expect(
-            refusal { try library.addQuestion(question(.easy, "Which café sells crème?", "Creme"), toPack: id) }?.code
+            refusal { try library.addEntry(question(.easy, "Which café sells crème?", "Creme"), toPack: id) }?.code
                 == .answerInQuestion)
         #expect(
             refusal {
-                try library.addQuestion(question(.easy, String(repeating: "a", count: 401) + "?", "Bee"), toPack: id)
+                try library.addEntry(question(.easy, String(repeating: "a", count: 401) + "?", "Bee"), toPack: id)
             }?.code
                 == .questionTooLong)
         #expect(
             refusal {
-                try library.addQuestion(question(.easy, "Long?", String(repeating: "b", count: 41)), toPack: id)
+                try library.addEntry(question(.easy, "Long?", String(repeating: "b", count: 41)), toPack: id)
             }?.code
                 == .answerTooLong)
         #expect(
-            refusal { try library.addQuestion(question(.hard, "what is the CAPITAL of france", "Lyon"), toPack: id) }
+            refusal { try library.addEntry(question(.hard, "what is the CAPITAL of france", "Lyon"), toPack: id) }
                 == RuleError(.duplicateQuestion, "The pack \"Mine\" already has that question (question 1)."))
         #expect(
-            refusal { try library.addQuestion(question(.easy, "Who?", "Abc"), toPack: "nope") }?.code == .unknownPack)
+            refusal { try library.addEntry(question(.easy, "Who?", "Abc"), toPack: "nope") }?.code == .unknownPack)
         #expect(library.pack(id: id)?.questions.count == 1)
     }
 
@@ -179,31 +179,31 @@ private let testBuiltins = [
         var library = PackLibrary(builtinPacks: testBuiltins)
         let id = try library.createPack(named: "Mine")
         #expect(
-            refusal { _ = try library.removeQuestion(at: 0, fromPack: id) }
+            refusal { _ = try library.removeEntry(at: 0, fromPack: id) }
                 == RuleError(.badQuestionIndex, "The pack \"Mine\" has no questions yet."))
-        try library.addQuestion(question(.easy, "What is the capital of France?", "Paris"), toPack: id)
-        try library.addQuestion(question(.easy, "What is the capital of Spain?", "Madrid"), toPack: id)
+        try library.addEntry(question(.easy, "What is the capital of France?", "Paris"), toPack: id)
+        try library.addEntry(question(.easy, "What is the capital of Spain?", "Madrid"), toPack: id)
         // Editing a question may keep its own text.
-        try library.editQuestion(at: 0, inPack: id, to: question(.medium, "What is the capital of France?", "PARIS"))
+        try library.editEntry(at: 0, inPack: id, to: question(.medium, "What is the capital of France?", "PARIS"))
         #expect(library.pack(id: id)?.questions[0] == question(.medium, "What is the capital of France?", "PARIS"))
         #expect(
             refusal {
-                try library.editQuestion(
+                try library.editEntry(
                     at: 1, inPack: id, to: question(.easy, "What is the capital of FRANCE?", "Nice"))
             }?.code
                 == .duplicateQuestion)
         #expect(
-            refusal { try library.editQuestion(at: 1, inPack: id, to: question(.easy, "Capital of Spain?", "Spain")) }?
+            refusal { try library.editEntry(at: 1, inPack: id, to: question(.easy, "Capital of Spain?", "Spain")) }?
                 .code
                 == .answerInQuestion)
         #expect(
-            refusal { try library.editQuestion(at: 2, inPack: id, to: question(.easy, "Who?", "Abc")) }
+            refusal { try library.editEntry(at: 2, inPack: id, to: question(.easy, "Who?", "Abc")) }
                 == RuleError(
                     .badQuestionIndex, "The pack \"Mine\" has no question 3; its questions are numbered 1 to 2."))
         #expect(
-            refusal { try library.editQuestion(at: -1, inPack: id, to: question(.easy, "Who?", "Abc")) }?.code
+            refusal { try library.editEntry(at: -1, inPack: id, to: question(.easy, "Who?", "Abc")) }?.code
                 == .badQuestionIndex)
-        let removed = try library.removeQuestion(at: 0, fromPack: id)
+        let removed = try library.removeEntry(at: 0, fromPack: id)
         #expect(removed.answer == "PARIS")
         #expect(library.pack(id: id)?.questions.map(\.answer) == ["Madrid"])
     }
@@ -245,7 +245,7 @@ private let testBuiltins = [
     @Test func savedLibrariesHoldOnlyCustomPacksAndRepairIDs() throws {
         var library = PackLibrary(builtinPacks: testBuiltins)
         let id = try library.createPack(named: "Mine")
-        try library.addQuestion(question(.easy, "What is the capital of France?", "Paris"), toPack: id)
+        try library.addEntry(question(.easy, "What is the capital of France?", "Paris"), toPack: id)
         let data = try JSONEncoder().encode(library)
         let text = String(decoding: data, as: UTF8.self)
         #expect(text.contains("Paris") && !text.contains("Potassium"))
@@ -287,7 +287,7 @@ private let testBuiltins = [
     @Test func drawsTheRequestedNumberOfDistinctQuestionsOfTheChosenDifficulty() throws {
         var rng = SplitMix64(seed: 42)
         for choice in [DifficultyChoice.easy, .medium, .hard] {
-            let drawn = try library.drawQuestions(
+            let drawn = try library.draw(
                 packIDs: ["science", "animals"], count: 15, difficulty: choice, using: &rng)
             #expect(drawn.count == 15)
             #expect(drawn.allSatisfy { $0.difficulty.rawValue == choice.rawValue })
@@ -300,7 +300,7 @@ private let testBuiltins = [
     @Test func drawingEverythingIsAPermutation() throws {
         var rng = SplitMix64(seed: 7)
         let hard = BuiltinPacks.pack(id: "space")!.questions.filter { $0.difficulty == .hard }
-        let drawn = try library.drawQuestions(packIDs: ["space"], count: hard.count, difficulty: .hard, using: &rng)
+        let drawn = try library.draw(packIDs: ["space"], count: hard.count, difficulty: .hard, using: &rng)
         #expect(Set(drawn) == Set(hard))
         #expect(drawn.count == hard.count)
         #expect(drawn != hard)  // shuffled (true for this seed; a fixed seed keeps it deterministic)
@@ -310,9 +310,9 @@ private let testBuiltins = [
         var first = SplitMix64(seed: 2024)
         var second = SplitMix64(seed: 2024)
         var other = SplitMix64(seed: 2025)
-        let a = try library.drawQuestions(packIDs: ["history", "music"], count: 12, difficulty: .mixed, using: &first)
-        let b = try library.drawQuestions(packIDs: ["history", "music"], count: 12, difficulty: .mixed, using: &second)
-        let c = try library.drawQuestions(packIDs: ["history", "music"], count: 12, difficulty: .mixed, using: &other)
+        let a = try library.draw(packIDs: ["history", "music"], count: 12, difficulty: .mixed, using: &first)
+        let b = try library.draw(packIDs: ["history", "music"], count: 12, difficulty: .mixed, using: &second)
+        let c = try library.draw(packIDs: ["history", "music"], count: 12, difficulty: .mixed, using: &other)
         #expect(a == b)
         #expect(a != c)
         #expect(first == second)
@@ -320,11 +320,11 @@ private let testBuiltins = [
 
     @Test func mixedDrawsBalanceDifficulties() throws {
         var rng = SplitMix64(seed: 1)
-        let drawn = try library.drawQuestions(packIDs: ["science"], count: 30, difficulty: .mixed, using: &rng)
+        let drawn = try library.draw(packIDs: ["science"], count: 30, difficulty: .mixed, using: &rng)
         #expect(Difficulty.allCases.map { level in drawn.count { $0.difficulty == level } } == [10, 10, 10])
         for seed in UInt64(0)..<20 {
             var rng = SplitMix64(seed: seed)
-            let ten = try library.drawQuestions(packIDs: ["words"], count: 10, difficulty: .mixed, using: &rng)
+            let ten = try library.draw(packIDs: ["words"], count: 10, difficulty: .mixed, using: &rng)
             let counts = Difficulty.allCases.map { level in ten.count { $0.difficulty == level } }
             #expect(counts.sorted() == [3, 3, 4])
             #expect(Set(ten).count == 10)
@@ -334,20 +334,20 @@ private let testBuiltins = [
     @Test func mixedDrawsFillFromOtherDifficultiesWhenOneRunsShort() throws {
         var library = PackLibrary(builtinPacks: [])
         let id = try library.createPack(named: "Lopsided")
-        try library.addQuestion(question(.easy, "What is the capital of France?", "Paris"), toPack: id)
-        try library.addQuestion(question(.easy, "What is the capital of Spain?", "Madrid"), toPack: id)
+        try library.addEntry(question(.easy, "What is the capital of France?", "Paris"), toPack: id)
+        try library.addEntry(question(.easy, "What is the capital of Spain?", "Madrid"), toPack: id)
         let capitals = [
             "Italy": "Rome", "Japan": "Tokyo", "Peru": "Lima", "Egypt": "Cairo", "Kenya": "Nairobi",
             "Norway": "Oslo", "Russia": "Moscow", "Canada": "Ottawa", "Chile": "Santiago", "Cuba": "Havana",
         ]
         for (country, city) in capitals.sorted(by: { $0.key < $1.key }) {
-            try library.addQuestion(question(.medium, "What is the capital of \(country)?", city), toPack: id)
-            try library.addQuestion(question(.hard, "Which country has the capital \(city)?", country), toPack: id)
+            try library.addEntry(question(.medium, "What is the capital of \(country)?", city), toPack: id)
+            try library.addEntry(question(.hard, "Which country has the capital \(city)?", country), toPack: id)
         }
         var rng = SplitMix64(seed: 9)
-        let drawn = try library.drawQuestions(packIDs: [id], count: 12, difficulty: .mixed, using: &rng)
+        let drawn = try library.draw(packIDs: [id], count: 12, difficulty: .mixed, using: &rng)
         #expect(Difficulty.allCases.map { level in drawn.count { $0.difficulty == level } } == [2, 5, 5])
-        let all = try library.drawQuestions(packIDs: [id], count: 22, difficulty: .mixed, using: &rng)
+        let all = try library.draw(packIDs: [id], count: 22, difficulty: .mixed, using: &rng)
         #expect(Set(all).count == 22)
     }
 
@@ -356,7 +356,7 @@ private let testBuiltins = [
         let available = count(.hard, in: ["science", "animals"])
         #expect(
             refusal {
-                _ = try library.drawQuestions(
+                _ = try library.draw(
                     packIDs: ["science", "animals"], count: available + 1, difficulty: .hard, using: &rng)
             }
                 == RuleError(
@@ -365,13 +365,13 @@ private let testBuiltins = [
                 ))
         #expect(
             refusal {
-                _ = try library.drawQuestions(
+                _ = try library.draw(
                     packIDs: ["science", "animals"], count: available, difficulty: .hard, using: &rng)
             } == nil)
 
         let total = BuiltinPacks.pack(id: "myths")!.questions.count
         #expect(
-            refusal { _ = try library.drawQuestions(packIDs: ["myths"], count: 1000, difficulty: .mixed, using: &rng) }
+            refusal { _ = try library.draw(packIDs: ["myths"], count: 1000, difficulty: .mixed, using: &rng) }
                 == RuleError(
                     .notEnoughQuestions,
                     "The pack myths holds only \(total) questions; ask for \(total) or fewer, or choose more packs."))
@@ -379,15 +379,15 @@ private let testBuiltins = [
         var custom = PackLibrary(builtinPacks: [])
         let id = try? custom.createPack(named: "Tiny")
         _ = refusal {
-            try custom.addQuestion(question(.easy, "What is the capital of France?", "Paris"), toPack: id ?? "")
+            try custom.addEntry(question(.easy, "What is the capital of France?", "Paris"), toPack: id ?? "")
         }
         #expect(
-            refusal { _ = try custom.drawQuestions(packIDs: ["tiny"], count: 2, difficulty: .easy, using: &rng) }
+            refusal { _ = try custom.draw(packIDs: ["tiny"], count: 2, difficulty: .easy, using: &rng) }
                 == RuleError(
                     .notEnoughQuestions,
                     "The pack tiny holds only 1 easy question; ask for 1 or fewer, or choose more packs."))
         #expect(
-            refusal { _ = try custom.drawQuestions(packIDs: ["tiny"], count: 1, difficulty: .hard, using: &rng) }
+            refusal { _ = try custom.draw(packIDs: ["tiny"], count: 1, difficulty: .hard, using: &rng) }
                 == RuleError(
                     .notEnoughQuestions,
                     "The pack tiny holds no hard questions; choose more packs or another difficulty."))
@@ -398,12 +398,12 @@ private let testBuiltins = [
         let copy = try library.copyPack("science")
         let hard = count(.hard, in: ["science"])
         var rng = SplitMix64(seed: 5)
-        let drawn = try library.drawQuestions(
+        let drawn = try library.draw(
             packIDs: ["science", copy, "science"], count: hard, difficulty: .hard, using: &rng)
         #expect(Set(drawn.map { TextFolding.fold($0.text) }).count == hard)
         #expect(
             refusal {
-                _ = try library.drawQuestions(
+                _ = try library.draw(
                     packIDs: ["science", copy], count: hard + 1, difficulty: .hard, using: &rng)
             }
                 == RuleError(
@@ -416,18 +416,18 @@ private let testBuiltins = [
         var rng = SplitMix64(seed: 3)
         #expect(
             refusal {
-                _ = try library.drawQuestions(packIDs: ["science", "nope"], count: 5, difficulty: .easy, using: &rng)
+                _ = try library.draw(packIDs: ["science", "nope"], count: 5, difficulty: .easy, using: &rng)
             }
                 == RuleError(.unknownPack, "There is no question pack with the id \"nope\". Type packs to list them."))
         #expect(
-            refusal { _ = try library.drawQuestions(packIDs: [], count: 5, difficulty: .easy, using: &rng) }?.code
+            refusal { _ = try library.draw(packIDs: [], count: 5, difficulty: .easy, using: &rng) }?.code
                 == .noPacks)
         #expect(
-            refusal { _ = try library.drawQuestions(packIDs: ["science"], count: 0, difficulty: .easy, using: &rng) }?
+            refusal { _ = try library.draw(packIDs: ["science"], count: 0, difficulty: .easy, using: &rng) }?
                 .code
                 == .badQuestionCount)
         #expect(
-            refusal { _ = try library.drawQuestions(packIDs: ["science"], count: -3, difficulty: .mixed, using: &rng) }?
+            refusal { _ = try library.draw(packIDs: ["science"], count: -3, difficulty: .mixed, using: &rng) }?
                 .code
                 == .badQuestionCount)
     }

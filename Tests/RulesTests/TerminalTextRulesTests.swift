@@ -44,11 +44,11 @@ import Testing
         #expect(code { _ = try library.createPack(named: "Quiz \(bad)night") } == .badPackName)
         let id = (try? library.createPack(named: "Quiz night")) ?? ""
         let good = QuizQuestion(difficulty: .easy, text: "Which planet is red?", answer: "Mars")
-        #expect(code { try library.addQuestion(good, toPack: id) } == nil)
+        #expect(code { try library.addEntry(good, toPack: id) } == nil)
         let badText = QuizQuestion(difficulty: .easy, text: "Which \(bad)star is near?", answer: "Sun")
-        #expect(code { try library.addQuestion(badText, toPack: id) } == .badText)
+        #expect(code { try library.addEntry(badText, toPack: id) } == .badText)
         let badAnswer = QuizQuestion(difficulty: .easy, text: "Which star is near?", answer: "Su\(bad)n")
-        #expect(code { try library.addQuestion(badAnswer, toPack: id) } == .badText)
+        #expect(code { try library.addEntry(badAnswer, toPack: id) } == .badText)
         #expect(code { try library.renamePack(id, to: "Qu\(bad)iz") } == .badPackName)
     }
 
@@ -82,7 +82,7 @@ import Testing
     @Test func multiLineQuestionsStayAllowedWithTheirLineBreaksUnified() throws {
         var library = PackLibrary()
         let id = try library.createPack(named: "Lines")
-        try library.addQuestion(
+        try library.addEntry(
             QuizQuestion(difficulty: .easy, text: "Line one\r\nline two\rthree?", answer: "Yes"), toPack: id)
         #expect(library.pack(id: id)?.questions.first?.text == "Line one\nline two\nthree?")
     }

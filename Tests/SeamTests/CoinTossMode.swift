@@ -271,14 +271,17 @@ final class CoinHost: GameAdapter, KeepsScore {
         CoinWire.Round(number: number, remainingMs: remaining(deadline, now) ?? 0, deadline: deadline.milliseconds)
     }
 
+    /// The news the operator follows (a flip, the final scores) is an announcement: the room tells it in the
+    /// operators' feed too, so the mode writes no feed line.
     func messages(for effects: [CoinToss.Effect], at now: Instant) -> [Outgoing] {
         effects.map { effect in
             switch effect {
             case .round(let number, let deadline): Outgoing(.everyone, round(number, deadline: deadline, at: now))
             case .called(let team): Outgoing(.everyone, CoinWire.Called(team: team))
             case .flipped(let side, let winners, let scores):
-                Outgoing(.everyone, CoinWire.Flipped(side: side.rawValue, winners: winners, scores: ranking(scores)))
-            case .finished(let scores): Outgoing(.everyone, CoinWire.Over(ranking: ranking(scores)))
+                .announcement(
+                    .everyone, CoinWire.Flipped(side: side.rawValue, winners: winners, scores: ranking(scores)))
+            case .finished(let scores): .announcement(.everyone, CoinWire.Over(ranking: ranking(scores)))
             }
         }
     }

@@ -217,7 +217,8 @@ final class FlyHost: GameAdapter {
             sentCues.insert(cue.key)
             // A cue the host could not send in time (a restart, a stall) is stale: only the landing's still helps.
             guard now.milliseconds - cue.at.milliseconds < 500 || cue.inMs == 0 else { continue }
-            cues.append(Outgoing(.playerNamed(cue.player), FlyWire.CatchCue(player: cue.player, inMs: cue.inMs)))
+            cues.append(
+                Outgoing(.playerNamed(PlayerName(cue.player)), FlyWire.CatchCue(player: cue.player, inMs: cue.inMs)))
         }
         if let due = tallyDue, due <= now { cues += tallyOut(at: now) }
         guard let due = game.nextDeadline, due <= now else { return .announcing(cues) }
@@ -288,7 +289,7 @@ final class FlyHost: GameAdapter {
 
     /// One message per team (built from the team's name and key) and one for the spectators (team nil).
     private func perTeam(_ build: (_ team: (key: String, name: String)?) -> any HostMessage) -> [Outgoing] {
-        teamNames.map { Outgoing(.team($0.name), build($0)) } + [Outgoing(.spectators, build(nil))]
+        teamNames.map { Outgoing(.team(TeamName($0.name)), build($0)) } + [Outgoing(.spectators, build(nil))]
     }
 
     /// The roster a hall's reader holds: their team's (team nil: everyone's).
@@ -303,7 +304,7 @@ final class FlyHost: GameAdapter {
 
     /// The audience of what a hall shows a player's team: the team's terminals.
     private func teamOf(_ player: String) -> Audience {
-        .team(game.player(named: player)?.team ?? player)
+        .team(TeamName(game.player(named: player)?.team ?? player))
     }
 
     var startRecord: JSONValue { (try? JSONCoding.encode(record)) ?? .null }
@@ -339,7 +340,7 @@ final class FlyHost: GameAdapter {
         // The roster is a growing state (PROTOCOL.md §6.0): whole now, then a `gameUpdate` per mid-game join.
         var opening: [Outgoing] = [.state(.everyone, intro), Outgoing(.everyone, phones)]
         if isHall {
-            opening = teamNames.map { .state(.team($0.name), intro(team: $0.name)) }
+            opening = teamNames.map { .state(.team(TeamName($0.name)), intro(team: $0.name)) }
             opening += [.state(.spectators, intro(team: nil)), Outgoing(.everyone, phones), .state(.everyone, board)]
         }
         if let problem = records.problem {
@@ -370,7 +371,9 @@ final class FlyHost: GameAdapter {
         case .challenge(let target):
             return try apply(.challenge(from: name, to: target), at: context.now)
         case .leaderboard(let scope):
-            return .announcing([Outgoing(.player(context.player.id), leaderboard(scope ?? .game, at: context.now))])
+            return .announcing([
+                Outgoing(.player(context.player.playerID), leaderboard(scope ?? .game, at: context.now))
+            ])
         }
     }
 
@@ -500,11 +503,10 @@ final class FlyHost: GameAdapter {
     // MARK: The organiser's feed (nothing in this game is secret: it only brings the game to the host's console)
 
     /// `Round 2/3 open: 30 s to throw for Ann, Bob and Cleo.`
-    private func roundFeed(_ opened: FlyRound) -> Outgoing {
+    private func roundFeed(_ opened: FlyRound) -> String {
         let names = game.players.filter(\.isActive).map(\.name)
-        return feed(
-            "Round \(opened.number)/\(opened.of) open: \(game.settings.roundSeconds) s to throw for "
-                + names.joined(separator: ", ") + ".")
+        return "Round \(opened.number)/\(opened.of) open: \(game.settings.roundSeconds) s to throw for "
+            + names.joined(separator: ", ") + "."
     }
 
     func messages(for effects: [LetMeFly.Effect], at now: Instant) -> [Outgoing] {
@@ -516,17 +518,16 @@ final class FlyHost: GameAdapter {
             followCues(effect)
             switch effect {
             case .round(let opened) where isHall:
-                outgoing.append(Outgoing(.everyone, round(opened, at: now)))
-                outgoing.append(.state(.everyone, board))
                 outgoing.append(
-                    feed(
-                        "Round \(opened.number)/\(opened.of) open: \(game.settings.roundSeconds) s to throw for "
+                    .announcement(
+                        .everyone, round(opened, at: now),
+                        feed: "Round \(opened.number)/\(opened.of) open: \(game.settings.roundSeconds) s to throw for "
                             + Wording.count(game.players.filter(\.isActive).count, "player") + "."))
+                outgoing.append(.state(.everyone, board))
             case .round(let opened):
-                outgoing.append(Outgoing(.everyone, round(opened, at: now)))
-                outgoing.append(roundFeed(opened))
+                outgoing.append(.announcement(.everyone, round(opened, at: now), feed: roundFeed(opened)))
             case .playerAdded(let entrant) where isHall:
-                outgoing.append(.state(.team(entrant.team), intro(team: entrant.team)))
+                outgoing.append(.state(.team(TeamName(entrant.team)), intro(team: entrant.team)))
                 outgoing.append(.state(.spectators, intro(team: nil)))
                 outgoing.append(feed("\(entrant.name) joins the game.", isSecondary: true))
             case .playerAdded(let entrant):
@@ -534,27 +535,28 @@ final class FlyHost: GameAdapter {
                 outgoing.append(feed("\(entrant.name) joins the game.", isSecondary: true))
             case .phonePicked(let player, let phone):
                 let picked = FlyWire.Picked(player: player, phone: phone)
-                outgoing += [Outgoing(isHall ? teamOf(player) : .everyone, picked), feed(picked, isSecondary: true)]
+                outgoing.append(.announcement(isHall ? teamOf(player) : .everyone, picked, isSecondary: true))
             case .thrown(let thrown) where isHall:
-                outgoing.append(Outgoing(.team(thrown.team), FlyHost.thrown(thrown)))
+                outgoing.append(Outgoing(.team(TeamName(thrown.team)), FlyHost.thrown(thrown)))
             case .thrown(let thrown):
                 let message = FlyHost.thrown(thrown)
-                outgoing += [Outgoing(.everyone, message), feed(message)]
+                outgoing.append(.announcement(.everyone, message))
             case .backInAir(let thrown):
                 // Its thrower, coming back, reads it in the catch-up (with `stillInAir`); the others' screens move
                 // the landing.
-                outgoing += [
-                    Outgoing(.everyone, FlyHost.thrown(thrown)),
-                    feed("\(thrown.player)'s phone flies on after the restart.", isSecondary: true),
-                ]
+                outgoing.append(
+                    .announcement(
+                        .everyone, FlyHost.thrown(thrown),
+                        feed: "\(thrown.player)'s phone flies on after the restart.", isSecondary: true))
             case .caught(let result):
                 records.record(result, game: record.game, date: today)
                 shouldSave = true
                 let message = FlyHost.caught(result)
                 if isHall {
-                    outgoing.append(Outgoing(.team(result.thrown.team), message))  // the board: at most once a second
+                    // The board: at most once a second.
+                    outgoing.append(Outgoing(.team(TeamName(result.thrown.team)), message))
                 } else {
-                    outgoing += [Outgoing(.everyone, message), feed(message)]
+                    outgoing.append(.announcement(.everyone, message))
                 }
             case .timeUp(let number, let missed) where isHall:
                 let grouped = byTeam(missed)
@@ -569,16 +571,16 @@ final class FlyHost: GameAdapter {
                     feed("Time is up for round \(number): \(Wording.count(missed.count, "player")) did not throw."))
             case .timeUp(let number, let missed):
                 let message = FlyWire.TimeUp(round: number, missed: missed)
-                outgoing += [Outgoing(.everyone, message), feed(message)]
+                outgoing.append(.announcement(.everyone, message))
             case .challenged(let challenge) where isHall:
                 let message = challenged(challenge)
                 outgoing += [
-                    Outgoing(.playerNamed(challenge.from), message), Outgoing(.playerNamed(challenge.to), message),
-                    feed(message),
+                    .announcement(.playerNamed(PlayerName(challenge.from)), message),
+                    Outgoing(.playerNamed(PlayerName(challenge.to)), message),
                 ]
             case .challenged(let challenge):
                 let message = challenged(challenge)
-                outgoing += [Outgoing(.everyone, message), feed(message)]
+                outgoing.append(.announcement(.everyone, message))
             case .challengeSettled(let result):
                 let message = FlyWire.ChallengeOver(
                     from: result.challenge.from, to: result.challenge.to,
@@ -586,11 +588,11 @@ final class FlyHost: GameAdapter {
                     quality: result.quality.rawValue, won: result.won)
                 if isHall {
                     outgoing += [
-                        Outgoing(.playerNamed(message.from), message), Outgoing(.playerNamed(message.to), message),
-                        feed(message),
+                        .announcement(.playerNamed(PlayerName(message.from)), message),
+                        Outgoing(.playerNamed(PlayerName(message.to)), message),
                     ]
                 } else {
-                    outgoing += [Outgoing(.everyone, message), feed(message)]
+                    outgoing.append(.announcement(.everyone, message))
                 }
             case .achievement(let player, let achievement):
                 records.award(achievement.rawValue, to: player, game: record.game, date: today)
@@ -600,7 +602,7 @@ final class FlyHost: GameAdapter {
                     description: achievement.description)
                 // In a hall, a first achievement is the player's own news (the operator's feed would drown in them).
                 outgoing +=
-                    isHall ? [Outgoing(.playerNamed(player), message)] : [Outgoing(.everyone, message), feed(message)]
+                    isHall ? [Outgoing(.playerNamed(PlayerName(player)), message)] : [.announcement(.everyone, message)]
             case .roundOver(let summary) where isHall:
                 shouldSave = true
                 let full = roundOver(summary, at: now)
@@ -614,7 +616,7 @@ final class FlyHost: GameAdapter {
             case .roundOver(let summary):
                 shouldSave = true
                 let message = roundOver(summary, at: now)
-                outgoing += [Outgoing(.everyone, message), feed(message)]
+                outgoing.append(.announcement(.everyone, message))
                 if let prompt = operatorPrompt { outgoing.append(feed("Waiting for you: type \(prompt).")) }
             case .finished where isHall:
                 shouldSave = true
@@ -632,7 +634,7 @@ final class FlyHost: GameAdapter {
                             count: standings.count)))
             case .finished:
                 shouldSave = true
-                outgoing += [Outgoing(.everyone, scoreboard), feed(scoreboard)]
+                outgoing.append(.announcement(.everyone, scoreboard))
             case .paused:
                 break  // the generic `steer` announces every pause
             case .resumed(let opened, let nextRoundAt):

@@ -31,30 +31,20 @@ struct FlyRecordFile: Codable, Equatable {
 /// atomically. A file that cannot be read is reported, kept beside as `records.json.broken-<n>` at the first save,
 /// and the game plays on with empty records.
 final class FlyRecordStore {
+    /// The file (`fly/records.json`) and what it holds, with this game's merges.
+    private var kept: KeptJSON<FlyRecordFile>
     /// The file, or nil for a game that keeps nothing (no data folder).
-    let path: String?
+    var path: String? { kept.path }
     /// What the file holds, with this game's merges.
-    private(set) var file = FlyRecordFile()
+    var file: FlyRecordFile { kept.value }
     /// Why the file could not be read, to tell the operator once.
-    private(set) var problem: String?
-    private var isUnread = false
-    private var isDirty = false
+    var problem: String? { kept.problem }
 
     /// The records in `directory`'s `fly/records.json` (nil: memory only).
     init(directory: String?) {
-        path = directory.map { $0 + "/fly/records.json" }
-        guard let path, FileManager.default.fileExists(atPath: path) else { return }
-        do {
-            guard let data = FileManager.default.contents(atPath: path) else {
-                throw StorageError("it cannot be read")
-            }
-            file = try JSONCoding.decode(FlyRecordFile.self, from: Array(data))
-        } catch {
-            isUnread = true
-            problem =
-                "The Let Me Fly records \(path) could not be read (\(error)); this game starts from empty "
-                + "records and the old file is kept beside it when the new one is saved."
-        }
+        kept = KeptJSON(
+            path: directory.map { $0 + "/fly/records.json" }, empty: FlyRecordFile(), title: "the Let Me Fly records",
+            afresh: "this game starts from empty records")
     }
 
     /// The achievement ids `name` has earned (any case).
@@ -71,11 +61,11 @@ final class FlyRecordStore {
         if let existing {
             record.date = file.records[existing].date
             guard file.records[existing] != record else { return }
-            file.records[existing] = record
+            kept.value.records[existing] = record
         } else {
-            file.records.append(record)
+            kept.value.records.append(record)
         }
-        isDirty = true
+        kept.noteChanged()
     }
 
     /// Notes that `player` earned `id` in game `game` (kept with its first date).
@@ -84,27 +74,12 @@ final class FlyRecordStore {
         var entry = file.achievements[key] ?? FlyRecordFile.PlayerAchievements(name: player, earned: [])
         guard !entry.earned.contains(where: { $0.id == id }) else { return }
         entry.earned.append(FlyRecordFile.Earned(id: id, date: date, game: game))
-        file.achievements[key] = entry
-        isDirty = true
+        kept.value.achievements[key] = entry
+        kept.noteChanged()
     }
 
     /// Writes the file if anything changed; a failure is returned as a sentence for the operator.
-    func save() -> String? {
-        guard isDirty, let path else { return nil }
-        do {
-            let folder = (path as NSString).deletingLastPathComponent
-            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-            if isUnread, FileManager.default.fileExists(atPath: path) {
-                _ = try Storage.setAside(path)
-            }
-            isUnread = false
-            try Storage.writeAtomically(JSONEncoding.pretty(try JSONCoding.encode(file), sortingKeys: true), to: path)
-            isDirty = false
-            return nil
-        } catch {
-            return "Could not save the Let Me Fly records to \(path): \(error). Play goes on; they are kept in memory."
-        }
-    }
+    func save() -> String? { kept.write() }
 
     /// ISO 8601 in UTC, second precision: the records' date format (text order is time order).
     static func date(_ date: Date) -> String {

@@ -7,17 +7,17 @@ enum Audience: Equatable {
     /// Every joined connection: players, boards and operators.
     case everyone
     /// Every terminal of one team.
-    case team(String)
+    case team(TeamName)
     /// One player's terminals, by player id.
-    case player(String)
+    case player(PlayerID)
     /// One player's terminals, by name (names are unique in a room).
-    case playerNamed(String)
+    case playerNamed(PlayerName)
     /// Boards and operators: everyone who is not playing.
     case spectators
     /// Operators only (the quizmaster may see answers before the reveal).
     case operators
     /// Everyone except one player (used when that player gets a private variant).
-    case everyoneExcept(player: String)
+    case everyoneExcept(player: PlayerID)
     /// Every player's terminals (not boards or operators).
     case players
 }
@@ -28,6 +28,16 @@ struct Outgoing {
     var message: any HostMessage
     /// How the room sends it: as it is, or as a growing state (the whole once, then what changed; `StateStream`).
     var publication = Publication.message
+    /// Whether the operators' feed tells it too, and in which words (`announcement`); nil: it is no feed news.
+    var feed: Feed?
+
+    /// How an announcement reads in the operators' feed.
+    struct Feed: Equatable {
+        /// The feed's words for it; nil: the message's own line as a spectator reads it.
+        var wording: String?
+        /// Whether it is a detail the console shows dimmed.
+        var isSecondary: Bool
+    }
 
     /// How the room sends an outgoing message.
     enum Publication: Equatable {
@@ -45,6 +55,23 @@ struct Outgoing {
     init(_ audience: Audience, _ message: any HostMessage) {
         self.audience = audience
         self.message = message
+    }
+
+    /// News of the game: `message` to `audience`, and one line of it in the operators' feed, which the room derives
+    /// (the message's spectator line, or `feed` when the operator should read more, such as the answer). Every
+    /// operator and the console then see it once: a text-mode operator reads the feed line instead of the message.
+    static func announcement(
+        _ audience: Audience, _ message: any HostMessage, feed wording: String? = nil, isSecondary: Bool = false
+    ) -> Outgoing {
+        var outgoing = Outgoing(audience, message)
+        outgoing.feed = Feed(wording: wording, isSecondary: isSecondary)
+        return outgoing
+    }
+
+    /// The operators' feed line of an announcement (nil for any other message, or one with no words).
+    var feedLine: FeedLine? {
+        guard let feed, let text = feed.wording ?? message.line(for: Perspective()), !text.isEmpty else { return nil }
+        return FeedLine(text, isSecondary: feed.isSecondary)
     }
 
     /// A growing state's new value (PROTOCOL.md §6.0).
@@ -434,12 +461,15 @@ extension GameAdapter {
 }
 
 extension GameAdapter {
-    /// A line for the organiser's feed (operators only: it may say what players must not see yet).
+    /// A line for the organiser's feed that goes with no message of the game (operators only: it may say what
+    /// players must not see yet, such as what the game waits for). News that players also get is an
+    /// `Outgoing.announcement`, whose feed line the room derives.
     func feed(_ text: String, isSecondary: Bool = false) -> Outgoing {
         Outgoing(.operators, FeedLine(text, isSecondary: isSecondary))
     }
 
-    /// A message's line as a spectator reads it, for the organiser's feed.
+    /// A message's line as a spectator reads it, for the organiser's feed, when the message itself goes to other
+    /// audiences in other cuts (a hall's per-team rows).
     func feed(_ message: any HostMessage, isSecondary: Bool = false) -> Outgoing {
         feed(message.line(for: Perspective()) ?? "", isSecondary: isSecondary)
     }

@@ -396,13 +396,13 @@ final class HuntHost: GameAdapter {
         for effect in effects {
             switch effect {
             case .clue(let team, let clue):
-                outgoing.append(Outgoing(.team(team), Self.clue(clue)))
+                outgoing.append(Outgoing(.team(TeamName(team)), Self.clue(clue)))
                 outgoing.append(
                     feed(
                         "\(team) heads for station \(clue.number)/\(clue.total): \(stationWithCode(of: team)).",
                         isSecondary: true))
             case .task(let team, let task):
-                outgoing.append(Outgoing(.team(team), Self.task(task)))
+                outgoing.append(Outgoing(.team(TeamName(team)), Self.task(task)))
                 _ = note(team, "checked in", at: now)
                 outgoing.append(
                     feed("\(team) checked in at \(stationName(of: team)) (\(task.number)/\(task.total))."))
@@ -432,14 +432,15 @@ final class HuntHost: GameAdapter {
                                 + "\(Wording.count(attemptsLeft, "try", "tries")) left."))
                 }
             case .wrongAnswer(let team, let answer, let penalty, let penalties):
-                outgoing.append(Outgoing(.team(team), HuntWire.Wrong(penaltyMs: penalty, penaltiesMs: penalties)))
+                outgoing.append(
+                    Outgoing(.team(TeamName(team)), HuntWire.Wrong(penaltyMs: penalty, penaltiesMs: penalties)))
                 _ = note(team, "wrong", typed: answer, penaltyMs: penalty, at: now)
                 outgoing.append(
                     feed(
                         "\(team) answered \"\(answer)\" at \(stationName(of: team)): wrong, "
                             + "+\(DurationText.clock(penalty)) (penalties \(DurationText.clock(penalties)))."))
             case .hint(let team, let hint):
-                outgoing.append(Outgoing(.team(team), Self.hint(hint)))
+                outgoing.append(Outgoing(.team(TeamName(team)), Self.hint(hint)))
                 _ = note(team, "hint", typed: hint.text, penaltyMs: hint.costMs, at: now)
                 outgoing.append(
                     feed(
@@ -448,26 +449,28 @@ final class HuntHost: GameAdapter {
             case .solved(let team, let solved):
                 outgoing.append(
                     Outgoing(
-                        .team(team),
+                        .team(TeamName(team)),
                         HuntWire.Solved(
                             station: solved.number, of: solved.total, name: solved.name, answer: solved.answer,
                             success: solved.success, elapsedMs: solved.elapsedMs, penaltiesMs: solved.penaltiesMs,
                             last: solved.isLast)))
-                outgoing.append(Outgoing(.operators, Self.stationSolved(team, solved)))
                 _ = note(team, "right", typed: solved.typed, station: solved.name, at: now)
                 let typed = solved.typed.map { " with \"\($0)\"" } ?? ""
                 let done = solved.isLast ? " Every station found!" : ""
                 outgoing.append(
-                    feed(
-                        "\(team) solved \(solved.name) (\(solved.number)/\(solved.total)) at \(clock)\(typed); "
+                    .announcement(
+                        .operators, Self.stationSolved(team, solved),
+                        feed: "\(team) solved \(solved.name) (\(solved.number)/\(solved.total)) at \(clock)\(typed); "
                             + "penalties \(DurationText.clock(solved.penaltiesMs)).\(done)"))
             case .progress:
                 // Every team's row, a growing state: whole once, then only the rows that changed.
                 outgoing.append(.state(.everyone, progress))
             case .scoreboard(let ranking):
-                outgoing.append(Outgoing(.everyone, scoreboard))
                 outgoing.append(
-                    feed("The hunt is over: " + Self.ranking(ranking).map(\.summary).joined(separator: " · ") + "."))
+                    .announcement(
+                        .everyone, scoreboard,
+                        feed: "The hunt is over: " + Self.ranking(ranking).map(\.summary).joined(separator: " · ") + "."
+                    ))
             case .paused:
                 break  // the generic `steer` announces every pause
             case .resumed(let endsAt):

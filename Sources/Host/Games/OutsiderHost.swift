@@ -75,7 +75,7 @@ final class OutsiderHost: GameAdapter {
         let library = context.tools.tool(ContentTool<OutsiderPacks>.self)?.library ?? OutsiderPackLibrary()
         let packs = try options.strings("packs") ?? library.builtinPacks.map(\.id)
         var rng = SplitMix64(seed: context.seed)
-        let (puzzles, repeated) = try library.drawPuzzles(
+        let (puzzles, repeated) = try library.draw(
             packIDs: packs, count: rounds, difficulty: difficulty, avoiding: context.played, using: &rng)
         let reveal = try options.integer("revealSeconds")
         let settings = OutsiderSettings(
@@ -131,7 +131,7 @@ final class OutsiderHost: GameAdapter {
             let word = game.words[first.choice]
             return .announcing([
                 Outgoing(
-                    .player(context.player.id),
+                    .player(context.player.playerID),
                     Notice("Your team already picked \(first.choice + 1) (\(word)); the first pick counts."))
             ])
         }
@@ -230,25 +230,23 @@ final class OutsiderHost: GameAdapter {
                 // A new round's lock-ins start afresh: its first `lockedIn` goes out whole.
                 lockIns = []
                 outgoing.append(.endState(OutsiderWire.LockedIn.self, .everyone))
-                outgoing.append(Outgoing(.everyone, puzzle(opened, at: now)))
-                outgoing.append(feed(roundLine(opened)))
+                outgoing.append(.announcement(.everyone, puzzle(opened, at: now), feed: roundLine(opened)))
             case .teamJoined(let team):
                 // A new team simply plays the open round; the roster shows in the next reveal's scores.
                 outgoing.append(feed("\(team) joined the game (0 points).", isSecondary: true))
             case .picked(let team, let choice, let word):
-                outgoing.append(Outgoing(.team(team), OutsiderWire.Picked(choice: choice + 1, word: word)))
+                outgoing.append(Outgoing(.team(TeamName(team)), OutsiderWire.Picked(choice: choice + 1, word: word)))
             case .locked(let team, let position):
                 // The list is a growing state: whole once, then the lock-ins of each turn as one small update.
                 lockIns.append(OutsiderWire.LockIn(team: team, position: position))
                 outgoing.append(.state(.everyone, OutsiderWire.LockedIn(teams: lockIns)))
                 outgoing.append(feed(lockedLine(team, position: position)))
             case .reveal(let ended):
-                outgoing.append(Outgoing(.everyone, reveal(ended, at: now)))
+                outgoing.append(.announcement(.everyone, reveal(ended, at: now), feed: revealLine(ended)))
                 roundLog.append(
                     RoundRecord(
                         number: ended.number, words: ended.words, outsider: ended.outsider, link: ended.link,
                         results: Self.results(ended)))
-                outgoing.append(feed(revealLine(ended)))
                 if let prompt = operatorPrompt { outgoing.append(feed("Waiting for you: type \(prompt).")) }
             case .scoreboard(let ranking):
                 outgoing.append(Outgoing(.everyone, ShakyWire.Scoreboard(ranking: ShakyWire.Standing.list(ranking))))

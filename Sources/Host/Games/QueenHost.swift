@@ -120,7 +120,7 @@ final class QueenHost: GameAdapter {
             }
             return step
         case .showNumber:
-            return .announcing([Outgoing(.player(context.player.id), try secretAgain(for: context.player.name))])
+            return .announcing([Outgoing(.player(context.player.playerID), try secretAgain(for: context.player.name))])
         }
     }
 
@@ -163,7 +163,7 @@ final class QueenHost: GameAdapter {
             // Say why rather than leave the player waiting for a deal that will never include them.
             return .announcing([
                 Outgoing(
-                    .playerNamed(player.name),
+                    .playerNamed(player.playerName),
                     Notice("You are in the room but not in this Queen's game: \(error.message)"))
             ])
         }
@@ -244,23 +244,23 @@ final class QueenHost: GameAdapter {
             switch effect {
             case .round:
                 if let round = game.currentRound {
-                    outgoing.append(Outgoing(.everyone, roundMessage(round, at: now)))
                     outgoing.append(
-                        feed(
-                            "Round \(round.number): \(round.queen) is Queen; \(round.players.count - 1) numbers dealt.")
-                    )
+                        .announcement(
+                            .everyone, roundMessage(round, at: now),
+                            feed:
+                                "Round \(round.number): \(round.queen) is Queen; \(round.players.count - 1) numbers dealt."
+                        ))
                 }
             case .secret(let player, let number):
                 outgoing.append(
-                    Outgoing(.playerNamed(player), QueenWire.Secret(number: number, round: game.roundNumber)))
+                    Outgoing(
+                        .playerNamed(PlayerName(player)), QueenWire.Secret(number: number, round: game.roundNumber)))
             case .order(let text, let targets, let revealAt):
                 let order = QueenOrder(text: text, targets: targets, revealAt: revealAt)
-                outgoing.append(Outgoing(.everyone, orderMessage(order, at: now)))
-                outgoing.append(feed("The order: \(text)"))
+                outgoing.append(.announcement(.everyone, orderMessage(order, at: now), feed: "The order: \(text)"))
             case .revealed(let numbers, let targets, let salt, let round):
                 let revealed = revealedMessage(round: round, numbers: numbers, targets: targets, salt: salt, at: now)
-                outgoing.append(Outgoing(.everyone, revealed))
-                outgoing.append(feed(revealed.line(for: Perspective()) ?? ""))
+                outgoing.append(.announcement(.everyone, revealed))
                 if let prompt = operatorPrompt { outgoing.append(feed("Waiting for you: type \(prompt).")) }
             case .dealDeferred(let error):
                 outgoing.append(Outgoing(.everyone, Notice(error.message)))

@@ -100,7 +100,7 @@ final class ShakyHost: GameAdapter {
         let difficulty = DifficultyChoice(rawValue: try options.choice("difficulty")) ?? .mixed
         let packs = try options.strings("packs") ?? context.packs.listPacks().filter(\.isBuiltin).map(\.id)
         var rng = SplitMix64(seed: context.seed)
-        let (questions, repeated) = try context.packs.drawQuestions(
+        let (questions, repeated) = try context.packs.draw(
             packIDs: packs, count: count, difficulty: difficulty, avoiding: context.played, using: &rng)
         let host = context.options
         let reveal = try options.integer("revealSeconds")
@@ -418,13 +418,16 @@ final class ShakyHost: GameAdapter {
                 // A new question's order starts afresh: its first `buzzed` goes out whole.
                 outgoing.append(.endState(ShakyWire.Buzzed.self, .everyone))
                 // Each team sees its own arrangement; boards and operators see the first team's (never the answer).
-                for team in game.teams { outgoing.append(Outgoing(.team(team), question(opened, for: team, at: now))) }
-                outgoing.append(Outgoing(.spectators, question(opened, for: nil, at: now)))
+                for team in game.teams {
+                    outgoing.append(Outgoing(.team(TeamName(team)), question(opened, for: team, at: now)))
+                }
                 outgoing.append(
-                    feed(ShakyHost.feedLine(opened, answer: game.currentAnswer ?? "?")))
+                    .announcement(
+                        .spectators, question(opened, for: nil, at: now),
+                        feed: ShakyHost.feedLine(opened, answer: game.currentAnswer ?? "?")))
             case .teamJoined(let team, let letters):
                 if letters != nil, let opened = game.shownQuestion {
-                    outgoing.append(Outgoing(.team(team), question(opened, for: team, at: now)))
+                    outgoing.append(Outgoing(.team(TeamName(team)), question(opened, for: team, at: now)))
                 }
             case .buzzed(let update):
                 let isFirst = currentBuzzOrder.isEmpty
@@ -448,7 +451,7 @@ final class ShakyHost: GameAdapter {
             case .hint(let team, let letters, let points):
                 outgoing.append(
                     Outgoing(
-                        .team(team),
+                        .team(TeamName(team)),
                         ShakyWire.Hint(
                             letters: letters.text, fixed: letters.fixedCount, points: points,
                             shakeCost: game.nextShakeCost(for: team))))
@@ -462,17 +465,20 @@ final class ShakyHost: GameAdapter {
                 // The quizmaster's acceptance replaces the team's earlier verdict on this question.
                 if byHand, correct { currentResults.removeAll { Room.key($0.team) == Room.key(team) } }
                 currentResults.append(result)
-                outgoing.append(Outgoing(.everyone, result))
-                outgoing.append(feed(verdictLine(team: team, correct: correct, points: points, isTimedOut: isTimedOut)))
+                outgoing.append(
+                    .announcement(
+                        .everyone, result,
+                        feed: verdictLine(team: team, correct: correct, points: points, isTimedOut: isTimedOut)))
             case .reveal(let ended):
-                outgoing.append(Outgoing(.everyone, reveal(ended, at: now)))
+                let scores = ShakyWire.Standing.summary(ShakyWire.Standing.list(ended.standings))
+                outgoing.append(
+                    .announcement(
+                        .everyone, reveal(ended, at: now), feed: "Revealed: \(ended.answer). Scores: \(scores)."))
                 questionLog.append(
                     QuestionRecord(
                         number: ended.number, question: ended.question, answer: ended.answer,
                         buzzOrder: currentBuzzOrder, results: currentResults, scorer: ended.scorer,
                         answers: ShakyHost.answerLines(ended.answers, openedAt: ended.openedAt)))
-                let scores = ShakyWire.Standing.summary(ShakyWire.Standing.list(ended.standings))
-                outgoing.append(feed("Revealed: \(ended.answer). Scores: \(scores)."))
                 if let prompt = operatorPrompt { outgoing.append(feed("Waiting for you: type \(prompt).")) }
             case .scoreboard(let ranking):
                 // A question the operator ended before its reveal still belongs in the log, with what was typed.
@@ -488,18 +494,17 @@ final class ShakyHost: GameAdapter {
             case .paused:
                 break  // the generic `steer` announces every pause
             case .awaitingVerdict(let team, let text):
-                outgoing.append(Outgoing(.everyone, ShakyWire.Judging(team: team)))
                 outgoing.append(
-                    feed(
-                        "\(team) answered \"\(text)\" (the answer is \(game.currentAnswer ?? "?")). "
+                    .announcement(
+                        .everyone, ShakyWire.Judging(team: team),
+                        feed: "\(team) answered \"\(text)\" (the answer is \(game.currentAnswer ?? "?")). "
                             + "Waiting for you: type accept \(team) or reject \(team)."))
             case .overruled(let team, let correct, let points, let standings, let number):
                 let message = ShakyWire.Overruled(
                     team: team, correct: correct, points: points, scores: ShakyWire.Standing.list(standings),
                     question: number)
-                outgoing.append(Outgoing(.everyone, message))
+                outgoing.append(.announcement(.everyone, message, feed: message.quizmastersLine))
                 if game.phase == .reveal, game.questionNumber == number { currentOverrules.append(message) }
-                outgoing.append(feed(message.quizmastersLine))
                 if let logged = questionLog.lastIndex(where: { $0.number == number }),
                     let (answers, openedAt) = game.answers(toQuestion: number)
                 {

@@ -302,7 +302,7 @@ final class WordsHost: GameAdapter {
 
     /// Hands and cards go to their team and to operators, and to boards unless `board-hands=off`.
     private func own(_ team: String, _ message: any HostMessage) -> [Outgoing] {
-        [Outgoing(.team(team), message), Outgoing(showsHandsOnBoards ? .spectators : .operators, message)]
+        [Outgoing(.team(TeamName(team)), message), Outgoing(showsHandsOnBoards ? .spectators : .operators, message)]
     }
 
     func messages(for effects: [CompoundWords.Effect], at now: Instant) -> [Outgoing] {
@@ -318,8 +318,7 @@ final class WordsHost: GameAdapter {
             case .hand(let team, let value): outgoing += own(team, hand(team, value))
             case .card(let team, let word, let cells): outgoing += own(team, card(team, word: word, cells: cells))
             case .result(let answer, _):
-                outgoing.append(Outgoing(.everyone, result(answer)))
-                outgoing.append(Outgoing(.operators, FeedLine(WordsHost.feedLine(answer))))
+                outgoing.append(.announcement(.everyone, result(answer), feed: WordsHost.feedLine(answer)))
             case .lockout(let team, let until):
                 outgoing.append(Outgoing(.everyone, lockout(team, until: until, at: now)))
             case .bingo(let team, let cells):
@@ -350,7 +349,7 @@ final class WordsHost: GameAdapter {
             }
         }
         for team in moving {
-            if let message = turn(team) { outgoing.append(Outgoing(.team(team), message)) }
+            if let message = turn(team) { outgoing.append(Outgoing(.team(TeamName(team)), message)) }
         }
         return outgoing
     }

@@ -257,15 +257,15 @@ final class OperatorService {
                 created = id
                 message = "Copied \(packID) to the custom pack \(id); edit it freely."
             case .add(let packID, let added):
-                try library.addQuestion(try question(added), toPack: packID)
+                try library.addEntry(try question(added), toPack: packID)
                 changed = packID
                 message = "Added a question to \(packID)."
             case .edit(let packID, let number, let edited):
-                try library.editQuestion(at: number - 1, inPack: packID, to: try question(edited))
+                try library.editEntry(at: number - 1, inPack: packID, to: try question(edited))
                 changed = packID
                 message = "Changed question \(number) of \(packID)."
             case .remove(let packID, let number):
-                _ = try library.removeQuestion(at: number - 1, fromPack: packID)
+                _ = try library.removeEntry(at: number - 1, fromPack: packID)
                 changed = packID
                 message = "Removed question \(number) from \(packID)."
             case .importFile(let file):

@@ -247,6 +247,13 @@ final class GameRoom {
             case .message:
                 // The feed is the operators' commentary: it need not wait for the states it comments on.
                 if !(outgoing.message is FeedLine) { sendPendingStates(of: .game) }
+                // An announcement's news reaches each operator once: a text-mode operator reads it as its feed line
+                // (below), not also as the message's own line; a JSON operator's screen takes the message, its
+                // feed the line.
+                let feedLine = outgoing.feedLine
+                func reading(_ recipients: [Session]) -> [Session] {
+                    feedLine == nil ? recipients : recipients.filter { !($0.role == .admin && $0.dialect == .text) }
+                }
                 if isHall, let rows = outgoing.message as? any HallRows,
                     outgoing.audience == .everyone || outgoing.audience == .players
                 {
@@ -255,16 +262,24 @@ final class GameRoom {
                     if outgoing.audience == .everyone {
                         let spectators = broad[.spectators] ?? recipients(of: .spectators)
                         broad[.spectators] = spectators
-                        sessions.deliver(outgoing.message, to: spectators)
+                        sessions.deliver(outgoing.message, to: reading(spectators))
                     }
                     deliverCut(rows)
                 } else if let key = BroadAudience(outgoing.audience) {
                     let recipients = broad[key] ?? recipients(of: outgoing.audience)
                     broad[key] = recipients
-                    sessions.deliver(outgoing.message, to: recipients)
+                    sessions.deliver(outgoing.message, to: reading(recipients))
                     if let feed = outgoing.message as? FeedLine { consoleFeed?(feed) }
+                } else if feedLine != nil {
+                    sessions.deliver(outgoing.message, to: reading(recipients(of: outgoing.audience)))
                 } else {
                     deliver(outgoing.message, to: outgoing.audience)
+                }
+                if let feedLine {
+                    let operators = broad[.operators] ?? recipients(of: .operators)
+                    broad[.operators] = operators
+                    sessions.deliver(feedLine, to: operators)
+                    consoleFeed?(feedLine)
                 }
             case .state, .wholeState:
                 guard let state = outgoing.message as? any GrowingState else { continue }
@@ -290,7 +305,7 @@ final class GameRoom {
         guard !names.isEmpty else { return }
         let (updates, problem) = rewards.credit(names, game: game?.mode.name)
         for (name, progress) in updates {
-            deliver(RewardKeeper.message(progress, grew: progress.grew), to: .playerNamed(name))
+            deliver(RewardKeeper.message(progress, grew: progress.grew), to: .playerNamed(PlayerName(name)))
             guard progress.grew, let character = progress.character else { continue }
             deliver(
                 FeedLine(
@@ -387,12 +402,12 @@ final class GameRoom {
         case .players: return joined { $0.role == .player }
         case .everyoneExcept(let playerID):
             connectionsWalked += sessions.sessions.count
-            return sessions.joined.filter { $0.player?.id != playerID }
+            return sessions.joined.filter { $0.player?.playerID != playerID }
         case .player(let playerID): return sessions.session(ofPlayer: playerID).map { [$0] } ?? []
         case .playerNamed(let name):
-            return room.player(named: name).flatMap { sessions.session(ofPlayer: $0.id) }.map { [$0] } ?? []
+            return room.player(named: name).flatMap { sessions.session(ofPlayer: $0.playerID) }.map { [$0] } ?? []
         case .team(let team):
-            return room.members(of: team).compactMap { sessions.session(ofPlayer: $0.id) }
+            return room.members(of: team).compactMap { sessions.session(ofPlayer: $0.playerID) }
         }
     }
 
@@ -422,7 +437,7 @@ final class GameRoom {
         let head = tables.map { Array(0..<min(top, $0.count)) }
         var headOnly: [Session] = []
         for team in room.teams {
-            let members = recipients(of: .team(team))
+            let members = recipients(of: .team(TeamName(team)))
             guard !members.isEmpty else { continue }
             let key = Room.key(team)
             let own = below.map { $0[key] }
@@ -461,10 +476,10 @@ final class GameRoom {
         case .spectators: return session.role != .player
         case .operators: return session.role == .admin
         case .players: return session.role == .player
-        case .everyoneExcept(let playerID): return session.player?.id != playerID
-        case .player(let playerID): return session.player?.id == playerID
-        case .playerNamed(let name): return session.player.map { Room.key($0.name) == Room.key(name) } ?? false
-        case .team(let team): return session.player.map { Room.key($0.team) == Room.key(team) } ?? false
+        case .everyoneExcept(let playerID): return session.player?.playerID != playerID
+        case .player(let playerID): return session.player?.playerID == playerID
+        case .playerNamed(let name): return session.player.map { Room.key($0.name) == Room.key(name.value) } ?? false
+        case .team(let team): return session.player.map { Room.key($0.team) == Room.key(team.value) } ?? false
         }
     }
 
@@ -623,9 +638,10 @@ final class GameRoom {
                 let members = room.members(of: team)
                 let name = members.first?.team ?? team
                 if members.isEmpty {
-                    if let stream = states.stream(Lobby.type, to: .team(name)) { states.remove(stream) }
+                    if let stream = states.stream(Lobby.type, to: .team(TeamName(name))) { states.remove(stream) }
                 } else {
-                    send(states.note(lobby(only: members), to: .team(name), owner: .room, whole: false, at: 0))
+                    send(
+                        states.note(lobby(only: members), to: .team(TeamName(name)), owner: .room, whole: false, at: 0))
                 }
             }
         }
@@ -678,7 +694,7 @@ final class GameRoom {
         switch session.role {
         case .player?:
             audiences.append(.players)
-            if let team = session.player?.team { audiences.append(.team(team)) }
+            if let team = session.player?.teamName { audiences.append(.team(team)) }
         case .admin?: audiences += [.spectators, .operators]
         case .board?: audiences.append(.spectators)
         case nil: break

@@ -77,3 +77,27 @@ extension SteeredMode {
         return effects
     }
 }
+
+/// A steered mode whose clocks run out around every event (a round that ended while nothing happened closes before
+/// the event; one the event ends moves on after it): the mode writes `handle` and `runClocks`, and `play` is
+/// written here once.
+public protocol ClockedPlay: SteeredMode {
+    /// Lets every clock due by `now` run out, earliest first; returns what that did.
+    mutating func runClocks(until now: Instant) -> [Effect]
+    /// Applies one event at `now` (not `pause` or `continue`), appending what it did to `effects`; `play` discards
+    /// the changes of an event it refuses.
+    mutating func handle(_ event: Event, at now: Instant, into effects: inout [Effect]) throws(RuleError)
+}
+
+extension ClockedPlay {
+    /// Applies `event` (not `pause` or `continue`: `apply` does those) as seen at `now`, the clocks due by then
+    /// running out before and after it; a refused event leaves the game unchanged.
+    public mutating func play(_ event: Event, at now: Instant) throws(RuleError) -> [Effect] {
+        var game = self
+        var effects = game.runClocks(until: now)
+        try game.handle(event, at: now, into: &effects)
+        effects += game.runClocks(until: now)
+        self = game
+        return effects
+    }
+}

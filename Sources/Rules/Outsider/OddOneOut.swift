@@ -11,7 +11,7 @@ import Common
 /// like a buzz. Its lock-in is announced only when the settle window opened by the first unannounced pick has
 /// passed, all waiting picks then in press order, so a press that happened earlier but arrived a little later still
 /// takes its place. Points depend on each pick's own press time, never on its place.
-public struct OddOneOut: SteeredMode, Codable, Sendable, Equatable {
+public struct OddOneOut: ClockedPlay, Codable, Sendable, Equatable {
     /// The settings the game was created with.
     public let settings: OutsiderSettings
     private let puzzles: [DrawnPuzzle]
@@ -148,18 +148,8 @@ public struct OddOneOut: SteeredMode, Codable, Sendable, Equatable {
 
     // MARK: - Applying events
 
-    /// Applies `event` (not `pause` or `continue`: `apply` does those) as seen at `now`; a refused event leaves
-    /// the game unchanged.
-    public mutating func play(_ event: Event, at now: Instant) throws(RuleError) -> [Effect] {
-        var game = self
-        var effects = game.runClocks(until: now)
-        try game.handle(event, at: now, into: &effects)
-        effects += game.runClocks(until: now)
-        self = game
-        return effects
-    }
-
-    private mutating func handle(_ event: Event, at now: Instant, into effects: inout [Effect]) throws(RuleError) {
+    /// Applies one event (`play`, of `ClockedPlay`, runs the clocks around it and keeps it only when accepted).
+    public mutating func handle(_ event: Event, at now: Instant, into effects: inout [Effect]) throws(RuleError) {
         switch event {
         case .start:
             guard phase == .notStarted else {
@@ -221,7 +211,7 @@ public struct OddOneOut: SteeredMode, Codable, Sendable, Equatable {
     // MARK: - Clocks
 
     /// Lets every clock due by `now` run out, earliest first (a settle window before a round clock at one instant).
-    private mutating func runClocks(until now: Instant) -> [Effect] {
+    public mutating func runClocks(until now: Instant) -> [Effect] {
         var effects: [Effect] = []
         while let due = nextDeadline, due <= now {
             switch phase {

@@ -39,217 +39,32 @@ public struct PackSummary: Codable, Sendable, Hashable, Identifiable {
     }
 }
 
-/// Every quiz pack the host knows: the read-only built-in packs plus the operator's own custom packs, on a
-/// `ContentShelf` (ids, names, built-in versus custom).
+/// Every quiz pack the host knows: the read-only built-in packs plus the operator's own custom packs, on the shelf
+/// every pack library shares (`PackShelf`: ids, names, built-in versus custom, entries, drawing).
 ///
-/// Invariants: those of the shelf, and every question added through the library passed `checkQuestion` and is
-/// not a folded duplicate of another question in its pack. Whole packs come in through `importPack` only (files,
-/// the data folder at start, decoding a saved library). Only the custom packs are persisted (`Codable`);
-/// built-in packs always come from `BuiltinPacks.all`.
-public struct PackLibrary: ShelvedLibrary, Hashable, Codable {
+/// Invariants: those of the shelf, and every question passed `checkQuestion` and is not a folded duplicate of
+/// another question in its pack. Only the custom packs are persisted; built-in packs come from `BuiltinPacks.all`.
+public typealias PackLibrary = PackShelf<QuizPack>
+
+/// Why one question of a whole pack is refused (`PackLibrary.checkedQuestions`).
+public typealias QuestionProblem = PackEntryProblem
+
+extension PackShelf where Pack == QuizPack {
     /// The longest pack name accepted, in characters.
-    public static let maximumNameLength = 60
+    public static var maximumNameLength: Int { 60 }
     /// The longest question text accepted, in characters.
-    public static let maximumQuestionLength = 400
+    public static var maximumQuestionLength: Int { 400 }
     /// The longest answer accepted, in characters.
-    public static let maximumAnswerLength = 40
+    public static var maximumAnswerLength: Int { 40 }
     /// The fewest letters an answer may have (counted after `TextFolding.compact`).
-    public static let minimumAnswerLetters = 3
+    public static var minimumAnswerLetters: Int { 3 }
     /// The most questions one custom pack may hold.
-    public static let maximumQuestionsPerPack = 2000
+    public static var maximumQuestionsPerPack: Int { QuizPack.maximumEntries }
     /// The longest pack id generated from a name, in characters.
-    public static let maximumIDLength = ContentNames.maximumIDLength
-
-    /// The built-in and custom packs.
-    public private(set) var shelf: ContentShelf<QuizPack>
-
-    /// Creates a library of `builtinPacks` and no custom packs.
-    public init(builtinPacks: [QuizPack]) { shelf = ContentShelf(builtinItems: builtinPacks) }
-
-    /// A library of the built-in packs only.
-    public init() { self.init(builtinPacks: BuiltinPacks.all) }
-
-    /// Creates a library of `builtinPacks` plus `customPacks`, each added by `importPack` and so held to every
-    /// rule: they are marked not built in, an id that is not a free slug is replaced by a fresh one, and a pack
-    /// that breaks a rule (a taken name, a bad question) is refused.
-    public init(customPacks: [QuizPack], builtinPacks: [QuizPack] = BuiltinPacks.all) throws(RuleError) {
-        self.init(builtinPacks: builtinPacks)
-        for pack in customPacks { try importPack(pack) }
-    }
-
-    private enum CodingKeys: String, CodingKey {
-        case customPacks
-    }
-
-    /// Decodes a saved library: its custom packs, joined to the current built-in packs.
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try self.init(customPacks: container.decode([QuizPack].self, forKey: .customPacks))
-    }
-
-    /// Encodes the custom packs only; built-in packs ship with the host.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(customPacks, forKey: .customPacks)
-    }
-
-    // MARK: Packs (the shelf's, in the words of packs)
-
-    /// The read-only packs that ship with the host.
-    public var builtinPacks: [QuizPack] { shelf.builtinItems }
-    /// The operator's packs, in the order they were created.
-    public var customPacks: [QuizPack] { shelf.customItems }
-    /// Every pack, built-in packs first, then custom packs in creation order.
-    public var packs: [QuizPack] { shelf.items }
-
-    /// The pack whose id is `id`, or nil when there is none.
-    public func pack(id: String) -> QuizPack? { shelf.item(id: id) }
+    public static var maximumIDLength: Int { ContentNames.maximumIDLength }
 
     /// A summary of every pack, in the order of `packs`.
     public func listPacks() -> [PackSummary] { packs.map(PackSummary.init(pack:)) }
-
-    /// Creates an empty custom pack called `name` and returns its new id (a slug of the name, made unique).
-    @discardableResult
-    public mutating func createPack(named name: String) throws(RuleError) -> String {
-        try shelf.add(QuizPack(id: "", name: name))
-    }
-
-    /// Renames the custom pack `id` to `name`; its id stays the same so saved games keep working.
-    public mutating func renamePack(_ id: String, to name: String) throws(RuleError) { try shelf.rename(id, to: name) }
-
-    /// Deletes the custom pack `id`.
-    public mutating func deletePack(_ id: String) throws(RuleError) { try shelf.delete(id) }
-
-    /// Deletes the custom pack `id` (the `ContentLibrary` word for `deletePack`).
-    public mutating func remove(id: String) throws(RuleError) { try shelf.delete(id) }
-
-    /// Copies pack `id` (built-in or custom) into a new custom pack and returns the new pack's id.
-    ///
-    /// Without `name` the copy is called "<name> (copy)", or "<name> (copy 2)" and so on when that is taken.
-    /// Copying is the only way to change a built-in pack.
-    @discardableResult
-    public mutating func copyPack(_ id: String, named name: String? = nil) throws(RuleError) -> String {
-        try shelf.copy(id, named: name)
-    }
-
-    /// Adds `item` through `importPack`, with every rule of the library.
-    public mutating func add(_ item: QuizPack) throws(RuleError) -> String { try importPack(item) }
-
-    /// Adds `pack` (for example one read by `PackFile`) as a new custom pack and returns its id.
-    ///
-    /// The pack's own id is kept when it is a free slug, otherwise a fresh one is made; its name must be free
-    /// and every question must pass the same checks as `addQuestion` (errors name the question's number).
-    @discardableResult
-    public mutating func importPack(_ pack: QuizPack) throws(RuleError) -> String {
-        try shelf.add(pack) { pack throws(RuleError) in
-            guard pack.questions.count <= Self.maximumQuestionsPerPack else {
-                throw RuleError(
-                    .packFull,
-                    "A pack can hold at most \(Self.maximumQuestionsPerPack) questions; "
-                        + "this one has \(pack.questions.count)."
-                )
-            }
-            var checked = pack
-            checked.questions = try Self.checkedQuestions(pack.questions) { index, problem in
-                switch problem {
-                case .invalid(let error):
-                    RuleError(error.code, "Question \(index + 1): \(ContentText.lowercasingFirst(error.message))")
-                case .repeats(let first):
-                    RuleError(.duplicateQuestion, "Question \(index + 1) repeats question \(first + 1).")
-                }
-            }
-            return checked
-        }
-    }
-
-    // MARK: Editing questions
-    //
-    // Question indexes are 0-based in this API; refusal messages count questions from 1, as operators do.
-
-    /// Appends `question` (trimmed) to the custom pack `packID` after checking it.
-    public mutating func addQuestion(_ question: QuizQuestion, toPack packID: String) throws(RuleError) {
-        try shelf.change(packID) { (pack: inout QuizPack) throws(RuleError) in
-            let question = Self.normalized(question)
-            try Self.checkQuestion(question)
-            guard pack.questions.count < Self.maximumQuestionsPerPack else {
-                throw RuleError(
-                    .packFull,
-                    "The pack \"\(pack.name)\" already holds the most questions allowed, "
-                        + "\(Self.maximumQuestionsPerPack)."
-                )
-            }
-            try Self.checkNotDuplicate(question, in: pack, ignoring: nil)
-            pack.questions.append(question)
-        }
-    }
-
-    /// Replaces the question at `questionIndex` (0-based) in the custom pack `packID` with `question` (trimmed).
-    public mutating func editQuestion(at questionIndex: Int, inPack packID: String, to question: QuizQuestion)
-        throws(RuleError)
-    {
-        try shelf.change(packID) { (pack: inout QuizPack) throws(RuleError) in
-            try Self.checkQuestionIndex(questionIndex, in: pack)
-            let question = Self.normalized(question)
-            try Self.checkQuestion(question)
-            try Self.checkNotDuplicate(question, in: pack, ignoring: questionIndex)
-            pack.questions[questionIndex] = question
-        }
-    }
-
-    /// Removes and returns the question at `questionIndex` (0-based) in the custom pack `packID`.
-    @discardableResult
-    public mutating func removeQuestion(at questionIndex: Int, fromPack packID: String) throws(RuleError)
-        -> QuizQuestion
-    {
-        try shelf.change(packID) { (pack: inout QuizPack) throws(RuleError) in
-            try Self.checkQuestionIndex(questionIndex, in: pack)
-            return pack.questions.remove(at: questionIndex)
-        }
-    }
-
-    // MARK: Drawing questions
-
-    /// Draws `count` different questions at random from the packs `packIDs` that `difficulty` admits.
-    ///
-    /// Questions whose folded text repeats an earlier one (in pack order) are dropped first. With `mixed`
-    /// the draw is spread as evenly as the packs allow over easy, medium and hard, and the result is shuffled.
-    /// Refuses unknown packs, an empty pack list, a count below one, and more questions than the packs hold.
-    public func drawQuestions(
-        packIDs: [String], count: Int, difficulty: DifficultyChoice,
-        using rng: inout some RandomNumberGenerator
-    ) throws(RuleError) -> [QuizQuestion] {
-        try drawQuestions(packIDs: packIDs, count: count, difficulty: difficulty, avoiding: [], using: &rng).questions
-    }
-
-    /// Draws like `drawQuestions`, but questions already played tonight (`played`, by `TextFolding.fold` of their
-    /// text) come last: they are used only when the packs run out of new ones, and `repeated` says how many were.
-    public func drawQuestions(
-        packIDs: [String], count: Int, difficulty: DifficultyChoice, avoiding played: Set<String>,
-        using rng: inout some RandomNumberGenerator
-    ) throws(RuleError)
-        -> (questions: [QuizQuestion], repeated: Int)
-    {
-        guard !packIDs.isEmpty else { throw RuleError(.noPacks, "Choose at least one question pack.") }
-        guard count >= 1 else { throw RuleError(.badQuestionCount, "Ask for at least one question.") }
-        var chosenIDs: [String] = []
-        var pool: [QuizQuestion] = []
-        var seen = Set<String>()
-        for id in packIDs {
-            let pack = try shelf.existing(id)
-            if chosenIDs.contains(id) { continue }
-            chosenIDs.append(id)
-            for question in pack.questions where difficulty.admits(question.difficulty) {
-                if seen.insert(TextFolding.fold(question.text)).inserted { pool.append(question) }
-            }
-        }
-        guard pool.count >= count else {
-            throw Self.notEnoughQuestions(packIDs: chosenIDs, available: pool.count, difficulty: difficulty)
-        }
-        let drawn = DifficultyDraw.draw(
-            count, from: pool, difficulty: difficulty, of: \.difficulty,
-            avoiding: { played.contains(TextFolding.fold($0.text)) }, using: &rng)
-        return (drawn.items, drawn.repeated)
-    }
 
     // MARK: Question rules
 
@@ -287,55 +102,25 @@ public struct PackLibrary: ShelvedLibrary, Hashable, Codable {
         }
     }
 
-    /// Why one question of a whole pack is refused.
-    public enum QuestionProblem: Sendable, Hashable {
-        /// The question breaks a rule of `checkQuestion`.
-        case invalid(RuleError)
-        /// The question repeats (folded) the question at this 0-based index.
-        case repeats(Int)
-    }
-
-    /// The questions of a whole pack, trimmed, once each passed `checkQuestion` and none repeats an earlier one.
-    ///
-    /// This is the check every way into the library shares (files, the console, the admin protocol); `refusal`
-    /// words the error for the question at a 0-based index, so that a file's reader can name the line.
+    /// The questions of a whole pack, trimmed, once each passed `checkQuestion` and none repeats an earlier one
+    /// (`checkedEntries`); `refusal` words the error for the question at a 0-based index.
     public static func checkedQuestions(
         _ questions: [QuizQuestion], refusal: (Int, QuestionProblem) -> RuleError
     ) throws(RuleError) -> [QuizQuestion] {
-        var checked: [QuizQuestion] = []
-        checked.reserveCapacity(questions.count)
-        var seen: [String: Int] = [:]
-        for (index, question) in questions.enumerated() {
-            let question = normalized(question)
-            do {
-                try checkQuestion(question)
-            } catch {
-                throw refusal(index, .invalid(error))
-            }
-            let key = TextFolding.fold(question.text)
-            if let first = seen[key] { throw refusal(index, .repeats(first)) }
-            seen[key] = index
-            checked.append(question)
-        }
-        return checked
+        try checkedEntries(questions, refusal: refusal)
     }
 
     /// Makes a pack id from `text` (see `ContentNames.slug`).
     public static func makeSlug(_ text: String) -> String { ContentNames.slug(text) }
 
-    // MARK: Helpers
-
     /// `question` trimmed, with its line breaks written as `\n` (a question may span lines; CR LF from a file is one).
-    static func normalized(_ question: QuizQuestion) -> QuizQuestion {
+    public static func normalized(_ question: QuizQuestion) -> QuizQuestion {
         let text = question.text.trimmingCharacters(in: .whitespacesAndNewlines)
             .replacingOccurrences(of: "\r\n", with: "\n").replacingOccurrences(of: "\r", with: "\n")
         return QuizQuestion(
             difficulty: question.difficulty, text: text,
             answer: question.answer.trimmingCharacters(in: .whitespacesAndNewlines))
     }
-
-    /// The refusal for an id no pack has, suggesting the closest id when one is near (a typo).
-    func unknownPack(_ id: String) -> RuleError { shelf.unknownID(id) }
 
     static func notEnoughQuestions(packIDs: [String], available: Int, difficulty: DifficultyChoice) -> RuleError {
         let packs =
@@ -351,19 +136,68 @@ public struct PackLibrary: ShelvedLibrary, Hashable, Codable {
             "\(packs) only \(available) \(kind)\(noun); ask for \(available) or fewer, or choose more packs.")
     }
 
-    private static func checkQuestionIndex(_ questionIndex: Int, in pack: QuizPack) throws(RuleError) {
-        try ContentNames.checkIndex(
-            questionIndex, count: pack.questions.count, of: "question", in: "The pack \"\(pack.name)\"")
+}
+
+extension QuizPack: EntryPack {
+    /// The most questions one custom pack may hold.
+    public static let maximumEntries = 2000
+    /// What refusals call a question.
+    public static let entryNoun = "question"
+    /// The packs that ship with the host.
+    public static var builtins: [QuizPack] { BuiltinPacks.all }
+
+    /// An empty pack called `name`.
+    public init(emptyNamed name: String) { self.init(id: "", name: name) }
+
+    /// The questions.
+    public var entries: [QuizQuestion] {
+        get { questions }
+        set { questions = newValue }
     }
 
-    private static func checkNotDuplicate(_ question: QuizQuestion, in pack: QuizPack, ignoring ignored: Int?)
-        throws(RuleError)
-    {
-        let key = TextFolding.fold(question.text)
-        for (index, other) in pack.questions.enumerated() where index != ignored && TextFolding.fold(other.text) == key
-        {
-            throw RuleError(
-                .duplicateQuestion, "The pack \"\(pack.name)\" already has that question (question \(index + 1)).")
+    /// `question` trimmed, once it passes `PackLibrary.checkQuestion`.
+    public static func checked(_ question: QuizQuestion) throws(RuleError) -> QuizQuestion {
+        let question = PackLibrary.normalized(question)
+        try PackLibrary.checkQuestion(question)
+        return question
+    }
+
+    /// A question repeats another when their folded texts are the same.
+    public static func sameness(of question: QuizQuestion) -> String { TextFolding.fold(question.text) }
+
+    /// The question's difficulty.
+    public static func difficulty(of question: QuizQuestion) -> Difficulty { question.difficulty }
+
+    /// A question played tonight is remembered by its folded text.
+    public static func playedKey(of question: QuizQuestion) -> String { TextFolding.fold(question.text) }
+
+    /// A game gets the question itself.
+    public static func drawn(_ question: QuizQuestion, from pack: QuizPack) -> QuizQuestion { question }
+
+    /// "Question 3 repeats question 1."
+    public static func repeatRefusal(_ index: Int, repeats first: Int) -> RuleError {
+        RuleError(.duplicateQuestion, "Question \(index + 1) repeats question \(first + 1).")
+    }
+
+    /// "The pack … already has that question (question 2)."
+    public static func duplicateRefusal(in pack: QuizPack, at index: Int) -> RuleError {
+        RuleError(.duplicateQuestion, "The pack \"\(pack.name)\" already has that question (question \(index + 1)).")
+    }
+
+    /// "The pack … already holds the most questions allowed, 2000."
+    public static func fullRefusal(_ pack: QuizPack) -> RuleError {
+        RuleError(
+            .packFull, "The pack \"\(pack.name)\" already holds the most questions allowed, \(maximumEntries).")
+    }
+
+    /// A draw's refusal, in the quiz's words.
+    public static func drawRefusal(_ problem: PackShelfDrawProblem) -> RuleError {
+        switch problem {
+        case .noPacks: RuleError(.noPacks, "Choose at least one question pack.")
+        case .noEntries: RuleError(.badQuestionCount, "Ask for at least one question.")
+        case .unknownPack(let id, let ids): unknownIDRefusal(id, among: ids)
+        case .notEnough(let packIDs, let available, let difficulty):
+            PackLibrary.notEnoughQuestions(packIDs: packIDs, available: available, difficulty: difficulty)
         }
     }
 }

@@ -7,7 +7,7 @@
 /// deadline that passed without chaining through periods nobody saw.
 ///
 /// Teams added with `addTeam` while a question is open get their letters and may play that question.
-public struct ShakyWords: SteeredMode, Codable, Sendable, Equatable {
+public struct ShakyWords: ClockedPlay, Codable, Sendable, Equatable {
     /// The settings the game was created with.
     public let settings: ShakySettings
     private let questions: [QuizQuestion]
@@ -210,18 +210,8 @@ public struct ShakyWords: SteeredMode, Codable, Sendable, Equatable {
 
     // MARK: - Applying events
 
-    /// Applies `event` (not `pause` or `continue`: `apply` does those) as seen at `now`; a refused event leaves
-    /// the game unchanged.
-    public mutating func play(_ event: Event, at now: Instant) throws(RuleError) -> [Effect] {
-        var game = self
-        var effects = game.runClocks(until: now)
-        try game.handle(event, at: now, into: &effects)
-        effects += game.runClocks(until: now)
-        self = game
-        return effects
-    }
-
-    private mutating func handle(_ event: Event, at now: Instant, into effects: inout [Effect]) throws(RuleError) {
+    /// Applies one event (`play`, of `ClockedPlay`, runs the clocks around it and keeps it only when accepted).
+    public mutating func handle(_ event: Event, at now: Instant, into effects: inout [Effect]) throws(RuleError) {
         switch event {
         case .start:
             guard phase == .notStarted else {
@@ -475,7 +465,7 @@ public struct ShakyWords: SteeredMode, Codable, Sendable, Equatable {
     }
 
     /// Lets every clock due by `now` run out, earliest first; each step removes the clock it handles.
-    private mutating func runClocks(until now: Instant) -> [Effect] {
+    public mutating func runClocks(until now: Instant) -> [Effect] {
         var effects: [Effect] = []
         while let due = dueClock(), due.instant <= now {
             switch due.clock {
