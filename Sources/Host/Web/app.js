@@ -1,5 +1,5 @@
 // The phone page's session: join, token, automatic return, catch-up, lobby, refusals, pause, scores, board view.
-import { el, fill, screen, standings, podium, mmss } from './ui.js';
+import { el, fill, screen, standings, podium, mmss, button, wsUrl } from './ui.js';
 import { Growing } from './delta.js';
 import { Clock } from './clock.js';
 import { createSound, soundFor, speechLang } from './sound.js';
@@ -15,14 +15,14 @@ const MODES = { shaky, queen, words, fly, outsider, hunt };
 const TITLES = { shaky: 'Shaky Words', queen: "The Queen's game", words: 'Compound words', fly: 'Let Me Fly',
   outsider: 'Odd One Out', hunt: 'Station hunt' };
 
-const app = document.getElementById('app');
-const toasts = document.getElementById('toasts');
-const overlay = document.getElementById('overlay');
-const netLine = document.getElementById('net');
-const whoLine = document.getElementById('who');
-const muteBtn = document.getElementById('mute');
-const soundOn = document.getElementById('sound-on');
-const momentBox = document.getElementById('moment');
+const $ = (id) => document.getElementById(id);
+const app = $('app');
+const toasts = $('toasts');
+const overlay = $('overlay');
+const whoLine = $('who');
+const muteBtn = $('mute');
+const soundOn = $('sound-on');
+const momentBox = $('moment');
 
 const path = decodeURIComponent(location.pathname).replace(/^\/+|\/+$/g, '');
 const isBoard = path.toLowerCase() === 'board';
@@ -57,10 +57,10 @@ function rememberTeam(team) {
   store('pl:teams', [team, ...list].slice(0, 6));
 }
 
-// ---- sound (started by the first tap; one mute switch, kept) ----
 const sound = createSound({ win: window, storage: { get: (k) => store(k), set: (k, v) => store(k, v) } });
 let soundMemo = {};
 let quietUntil = 0; // the catch-up burst after a welcome replays events: no sounds for it
+const live = () => performance.now() >= quietUntil && !endedCatchUp;
 function drawSound() {
   muteBtn.setAttribute('aria-pressed', String(sound.muted));
   soundOn.hidden = !isBoard || sound.ready || sound.muted;
@@ -76,15 +76,15 @@ soundOn.addEventListener('click', () => sound.unlock());
 const rewards = createRewards({ send, play: (name, msg) => sound.play(name, msg), toast: (text) => toast(text) });
 function playFor(msg) {
   const name = soundFor(viewGame, msg, me, soundMemo);
-  if (name && performance.now() >= quietUntil && !endedCatchUp) sound.play(name, msg);
+  if (name && live()) sound.play(name, msg);
 }
 
 // A full-screen moment (a station found, a hunt finished), closed by a tap or after a few seconds.
 let momentTimer = null;
 function moment(title, text = '', kind = '') {
-  if (performance.now() < quietUntil || endedCatchUp) return; // not for a catch-up after (re)joining
-  document.getElementById('moment-title').textContent = title;
-  document.getElementById('moment-text').textContent = text;
+  if (!live()) return; // not for a catch-up after (re)joining
+  $('moment-title').textContent = title;
+  $('moment-text').textContent = text;
   momentBox.className = `moment ${kind}`;
   if (momentBox.hidden) momentBack = document.activeElement;
   momentBox.hidden = false;
@@ -103,15 +103,12 @@ momentBox.addEventListener('keydown', (e) => {
   if (e.key === 'Escape' || e.key === 'Enter' || e.key === ' ') closeMoment();
 });
 
-// ---- screens ----
 const screens = {};
 for (const id of ['join', 'refused', 'lobby', 'game', 'board', 'connecting']) {
   screens[id] = el('section', { data: { screen: id }, hidden: true });
   app.appendChild(screens[id]);
 }
-function show(id) {
-  screen(app, id);
-}
+const show = (id) => screen(app, id);
 
 function toast(text, kind = '') {
   const t = el('div', { class: `toast ${kind}`, role: kind === 'error' ? 'alert' : 'status', text });
@@ -120,7 +117,6 @@ function toast(text, kind = '') {
   while (toasts.children.length > 3) toasts.firstChild.remove();
 }
 
-// ---- connection ----
 const clock = new Clock(performance.timeOrigin, () => performance.now());
 const growing = new Growing();
 let ws = null;
@@ -135,16 +131,12 @@ let retryTimer = null;
 let me = null; // {player, name, team, role, code}
 let lobby = null;
 let hall = null;
-let view = null; // the running mode's view
+let view = null;
 let viewGame = null;
 let gameOver = null; // the final message of the last game
 let pausedNow = false;
 let waitingNotice = null;
 let endedCatchUp = false; // joined while no game runs: the `game` that follows is the last game's final catch-up
-
-function wsUrl() {
-  return `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/ws`;
-}
 
 function rawSend(obj) {
   if (ws && ws.readyState === WebSocket.OPEN) {
@@ -175,9 +167,8 @@ function send(obj, { quiet = false } = {}) {
   });
 }
 
-function setNet(text) {
-  netLine.textContent = text;
-}
+const setNet = (text) => ($('net').textContent = text);
+const playerHello = (r, more) => ({ type: 'hello', protocol: 1, room: r, role: 'player', clock: true, ...more });
 
 function connect() {
   clearTimeout(retryTimer);
@@ -194,18 +185,10 @@ function connect() {
     return;
   }
   ws = sock;
-  sock.onopen = () => {
-    if (ws !== sock) return;
-    sock.send(JSON.stringify({ ...hello, id: 'hello' }));
-  };
+  sock.onopen = () => ws === sock && sock.send(JSON.stringify({ ...hello, id: 'hello' }));
   sock.onmessage = (ev) => {
     if (ws !== sock) return;
-    let msg;
-    try {
-      msg = JSON.parse(ev.data);
-    } catch {
-      return;
-    }
+    const msg = parse(ev.data);
     if (!msg || typeof msg !== 'object') return;
     if (msg.type === 'sync') {
       if (typeof msg.n === 'number') rawSend(clock.answer(msg, ev.timeStamp));
@@ -243,18 +226,33 @@ function scheduleRetry() {
   retryTimer = setTimeout(connect, delay);
 }
 
+function parse(text) {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return null;
+  }
+}
+function closeSocket(s, bye = false) {
+  try {
+    if (bye) s.send(JSON.stringify({ type: 'bye' }));
+    s.close(1000);
+  } catch {
+    /* already closed */
+  }
+}
+
 function disconnect() {
   wantOpen = false;
   clearTimeout(retryTimer);
-  if (ws) {
-    const s = ws;
-    ws = null;
-    try {
-      s.close(1000);
-    } catch {
-      /* already closed */
-    }
-  }
+  if (ws) closeSocket(ws);
+  ws = null;
+}
+
+function reconnect() {
+  failures = 0;
+  showConnecting();
+  connect();
 }
 
 // Come back at once when the phone wakes up, the tab returns or the network does.
@@ -270,11 +268,7 @@ function wake() {
     const s = ws;
     send({ type: 'ping' }, { quiet: true }).then((r) => {
       if (r.type !== 'pong' && ws === s) {
-        try {
-          s.close();
-        } catch {
-          /* gone */
-        }
+        closeSocket(s);
         ws = null;
         failures = 0;
         connect();
@@ -320,7 +314,7 @@ function onHelloReply(msg, at) {
       return;
     }
     me = { role: 'player', player: msg.player, name: msg.name, team: msg.team, code: msg.code };
-    hello = { type: 'hello', protocol: 1, room: msg.room, role: 'player', resume: msg.token, clock: true };
+    hello = playerHello(msg.room, { resume: msg.token });
     store(seatKey(msg.room, msg.name), { token: msg.token, code: msg.code, name: msg.name, team: msg.team });
     store(lastKey(msg.room), msg.name);
     rememberTeam(msg.team);
@@ -346,8 +340,9 @@ function onHelloReply(msg, at) {
       showJoin(msg.message);
       return;
     }
-    if (msg.code === 'bad_name' || msg.code === 'bad_field') {
-      showJoin(msg.message);
+    const withCode = !!hello?.code && (msg.code === 'bad_token' || msg.code === 'rate_limited');
+    if (msg.code === 'bad_name' || msg.code === 'bad_field' || withCode) {
+      showJoin(msg.message, withCode); // a wrong rejoin code may be typed again
       return;
     }
     showRefused(msg.code, msg.message);
@@ -367,17 +362,16 @@ function showRefused(code, message = '') {
   const actions = [];
   let title = 'Could not join';
   let text = message;
-  const again = (label = 'Join again') =>
-    el('button', { class: 'wide', text: label, on: { click: () => showJoin() } });
+  const again = (label = 'Join again') => button(label, () => showJoin(), { class: 'wide' });
   switch (code) {
     case 'wrong_room':
       title = 'No such room';
       text = `${message} Check the code on the host's screen.`;
       room = isBoard ? null : room;
-      actions.push(el('button', { class: 'wide', text: 'Type the room code', on: { click: () => {
+      actions.push(button('Type the room code', () => {
         room = null;
         showJoin();
-      } } }));
+      }, { class: 'wide' }));
       break;
     case 'name_taken':
       title = 'That name is taken';
@@ -385,8 +379,7 @@ function showRefused(code, message = '') {
         + 'phone comes back by itself; or come back on this network with the same name after that phone went '
         + 'away; or enter the rejoin code it showed you.';
       actions.push(again('Choose another name'));
-      actions.push(el('button', { class: 'wide secondary', text: 'I have my rejoin code',
-        on: { click: () => showJoin(null, true) } }));
+      actions.push(button('I have my rejoin code', () => showJoin(null, true), { class: 'wide secondary' }));
       break;
     case 'kicked':
       title = 'You were removed from the room';
@@ -401,24 +394,14 @@ function showRefused(code, message = '') {
     case 'replaced':
       title = 'Playing on another screen';
       text = 'You joined again from another tab or device, so this one stopped.';
-      actions.push(el('button', { class: 'wide', text: 'Play here instead', on: { click: () => {
-        failures = 0;
-        showConnecting();
-        connect();
-      } } }));
+      actions.push(button('Play here instead', reconnect, { class: 'wide' }));
       break;
     case 'host_gone':
     case 'shutdown':
       title = 'The host has gone';
       text = code === 'shutdown' ? message || 'The host shut down.'
         : 'The game host cannot be reached. Is the laptop on and on this network?';
-      actions.push(el('button', { class: 'wide', text: 'Try again', on: { click: () => {
-        failures = 0;
-        if (hello) {
-          showConnecting();
-          connect();
-        } else showJoin();
-      } } }));
+      actions.push(button('Try again', () => (hello ? reconnect() : showJoin()), { class: 'wide' }));
       // Keep looking for the host in the background: a restarted host (--resume) takes the token back.
       if (hello && hello.resume) {
         wantOpen = true;
@@ -452,16 +435,8 @@ function showConnecting() {
 // ---- join (with a peek at the room's teams through a board connection, which can see the lobby) ----
 let peek = null;
 function closePeek() {
-  if (peek) {
-    const p = peek;
-    peek = null;
-    try {
-      p.send(JSON.stringify({ type: 'bye' }));
-      p.close(1000);
-    } catch {
-      /* gone */
-    }
-  }
+  if (peek) closeSocket(peek, true);
+  peek = null;
 }
 function openPeek(code, onTeams, onWrongRoom) {
   closePeek();
@@ -475,13 +450,8 @@ function openPeek(code, onTeams, onWrongRoom) {
   const g = new Growing();
   s.onopen = () => s.send(JSON.stringify({ type: 'hello', protocol: 1, room: code, role: 'board', id: 'peek' }));
   s.onmessage = (ev) => {
-    if (peek !== s) return;
-    let m;
-    try {
-      m = JSON.parse(ev.data);
-    } catch {
-      return;
-    }
+    const m = parse(ev.data);
+    if (peek !== s || !m) return;
     if (m.re === 'peek' && m.type === 'error') {
       closePeek();
       if (m.code === 'wrong_room') onWrongRoom(m.message);
@@ -511,13 +481,15 @@ function showJoin(error = null, withCode = false) {
   const teamChips = el('div', { class: 'chips', role: 'group', 'aria-label': 'Teams in the room' });
   const recentChips = el('div', { class: 'chips', role: 'group', 'aria-label': 'Your recent teams' });
   let chosen = null;
-  const chip = (t) => el('button', { type: 'button', class: 'secondary', 'aria-pressed': 'false', text: t,
-    on: { click: (e) => {
-      chosen = t;
-      teamInput.value = t;
-      for (const b of document.querySelectorAll('.chips button')) b.setAttribute('aria-pressed', 'false');
-      e.currentTarget.setAttribute('aria-pressed', 'true');
-    } } });
+  const unpress = () => {
+    for (const b of document.querySelectorAll('.chips button')) b.setAttribute('aria-pressed', 'false');
+  };
+  const chip = (t) => button(t, (e) => {
+    chosen = t;
+    teamInput.value = t;
+    unpress();
+    e.currentTarget.setAttribute('aria-pressed', 'true');
+  }, { class: 'secondary', 'aria-pressed': 'false' });
   const showTeams = (teams, players) => {
     fill(teamChips, teams.length ? teams.map(chip) : el('span', { class: 'muted', text: 'No teams yet: start one.' }));
     teamHint.textContent = players.length ? `${players.length} in the room.` : '';
@@ -527,7 +499,7 @@ function showJoin(error = null, withCode = false) {
   fill(recentChips, recent.map(chip));
   teamInput.addEventListener('input', () => {
     chosen = null;
-    for (const b of document.querySelectorAll('.chips button')) b.setAttribute('aria-pressed', 'false');
+    unpress();
   });
   const startPeek = () => {
     const code = roomInput.value.trim();
@@ -558,16 +530,13 @@ function showJoin(error = null, withCode = false) {
     }
     room = code;
     const seat = store(seatKey(code, name));
-    hello = seat && seat.token
-      ? { type: 'hello', protocol: 1, room: code, role: 'player', resume: seat.token, clock: true }
-      : { type: 'hello', protocol: 1, room: code, role: 'player', name, team, clock: true };
-    const rejoin = codeInput.value.trim().toUpperCase();
-    if (withCode && rejoin) hello.code = rejoin; // taken by hosts that let a JSON hello rejoin with the code
-    if (!isBoard && location.pathname.replace(/\//g, '').toUpperCase() !== code) history.replaceState(null, '', `/${code}`);
+    const rejoin = withCode && codeInput.value.trim().toUpperCase();
+    // With a rejoin code (PROTOCOL.md §4) the host finds the player by name and code: another device's way back.
+    hello = playerHello(code, seat && seat.token && !rejoin ? { resume: seat.token } : rejoin ? { name, code: rejoin }
+      : { name, team });
+    if (location.pathname.replace(/\//g, '').toUpperCase() !== code) history.replaceState(null, '', `/${code}`);
     closePeek();
-    failures = 0;
-    showConnecting();
-    connect();
+    reconnect();
   } } },
   el('label', { for: 'room', text: 'Room code' }), roomInput, roomErr,
   isBoard ? null : [
@@ -589,12 +558,9 @@ function showJoin(error = null, withCode = false) {
 
 function joinAsBoard() {
   hello = { type: 'hello', protocol: 1, room, role: 'board', clock: true };
-  failures = 0;
-  showConnecting();
-  connect();
+  reconnect();
 }
 
-// ---- lobby ----
 function groupByTeam(players, teams) {
   const by = new Map((teams || []).map((t) => [t, []]));
   for (const p of players || []) {
@@ -626,23 +592,22 @@ function lobbyList(mine) {
 function rejoinCodeBox() {
   if (!me || !me.code) return null;
   const out = el('p', { class: 'secret big', 'aria-live': 'polite' });
-  const btn = el('button', { class: 'quiet wide', 'aria-expanded': 'false', text: 'Show my rejoin code',
-    on: { click: () => {
-      const open = btn.getAttribute('aria-expanded') !== 'true';
-      btn.setAttribute('aria-expanded', String(open));
-      btn.textContent = open ? 'Hide my rejoin code' : 'Show my rejoin code';
-      out.textContent = open ? me.code : '';
-      hint.hidden = !open;
-    } } });
-  const hint = el('p', { class: 'muted', hidden: true,
-    text: `To play on from a laptop: connect with nc or telnet and type: rejoin ${me.name} ${me.code}. Keep it to yourself.` });
+  const btn = button('Show my rejoin code', () => {
+    const open = btn.getAttribute('aria-expanded') !== 'true';
+    btn.setAttribute('aria-expanded', String(open));
+    btn.textContent = `${open ? 'Hide' : 'Show'} my rejoin code`;
+    out.textContent = open ? me.code : '';
+    hint.hidden = !open;
+  }, { class: 'quiet wide', 'aria-expanded': 'false' });
+  const hint = el('p', { class: 'muted', hidden: true, text: `On another phone: "I have my rejoin code" with your `
+    + `name. From a laptop: connect with nc or telnet and type: rejoin ${me.name} ${me.code}. Keep it to yourself.` });
   return el('div', { class: 'card' }, btn, out, hint);
 }
 
 function renderLobby() {
   if (!me || me.role !== 'player') return renderBoard();
   let sure = false;
-  const leave = el('button', { class: 'quiet wide', text: 'Leave the room', on: { click: async () => {
+  const leave = button('Leave the room', () => {
     if (!sure) {
       sure = true;
       leave.textContent = 'Tap again to leave for good';
@@ -653,7 +618,7 @@ function renderLobby() {
     forgetSeat();
     hello = null;
     setTimeout(() => showJoin(), 200);
-  } } });
+  }, { class: 'quiet wide' });
   const finals = gameOver ? finalBlock(gameOver) : null;
   fill(screens.lobby,
     el('h1', { text: 'Lobby' }),
@@ -665,7 +630,6 @@ function renderLobby() {
     leave);
 }
 
-// ---- board (projector) ----
 function renderBoard() {
   if (!me || me.role !== 'board') return;
   const url = `${location.host}/${lobby ? lobby.room : room}`;
@@ -682,14 +646,11 @@ function renderBoard() {
   fill(screens.board, top, gameOver ? finalBlock(gameOver) : null, el('div', { class: 'cols' }, lobbyList(null)));
 }
 
-// ---- games ----
 function disposeView() {
-  if (view) {
-    try {
-      view.dispose();
-    } catch {
-      /* a view's own trouble */
-    }
+  try {
+    view?.dispose();
+  } catch {
+    /* a view's own trouble */
   }
   view = null;
   viewGame = null;
@@ -705,7 +666,7 @@ const ctx = {
   },
   el,
   sound: (name, msg) => sound.play(name, msg),
-  speak: (word, opts) => performance.now() >= quietUntil && !endedCatchUp && sound.speak(word, opts),
+  speak: (word, opts) => live() && sound.speak(word, opts),
   speechLang,
   takeCheckIn: () => {
     const code = pendingCheckIn;
@@ -815,7 +776,7 @@ function dispatch(msg) {
       return; // idle: the close brings us back
     case 'paused':
       pausedNow = true;
-      document.getElementById('overlay-text').textContent = msg.reason || 'The game is paused. It goes on when the host resumes it.';
+      $('overlay-text').textContent = msg.reason || 'The game is paused. It goes on when the host resumes it.';
       overlay.hidden = false;
       break;
     case 'resumed':
@@ -852,10 +813,10 @@ function dispatch(msg) {
     }
     if (me.role === 'board') renderBoard();
     else {
-      const back = el('button', { class: 'wide secondary', text: 'Back to the lobby', on: { click: () => {
+      const back = button('Back to the lobby', () => {
         renderLobby();
         show('lobby');
-      } } });
+      }, { class: 'wide secondary' });
       const block = finalBlock(msg);
       screens.game.insertBefore(block, view ? view.root : null);
       screens.game.insertBefore(back, view ? view.root : null);
@@ -864,7 +825,6 @@ function dispatch(msg) {
   }
 }
 
-// ---- start ----
 function boot() {
   if (isBoard) {
     if (room) joinAsBoard();
@@ -876,7 +836,7 @@ function boot() {
     const seat = last ? store(seatKey(room, last)) : null;
     if (seat && seat.token) {
       me = { role: 'player', name: seat.name, team: seat.team, code: seat.code };
-      hello = { type: 'hello', protocol: 1, room, role: 'player', resume: seat.token, clock: true };
+      hello = playerHello(room, { resume: seat.token });
       showConnecting();
       connect();
       return;

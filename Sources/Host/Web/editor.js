@@ -1,11 +1,9 @@
-// The board editor (/edit.html, issue #26): a child places word tiles on the 12 × 8 grid, draws paths by dragging
-// from tile to tile, marks the start and saves over the WebSocket (PROTOCOL.md §8.5 `boardEditor`). The host checks
-// the board with the console's rules and names what is wrong; the tiles and paths it names turn red here.
+// The board editor (/edit.html, issue #26): word tiles on the grid, paths dragged from tile to tile, the start, and
+// a save over the WebSocket (PROTOCOL.md §8.5 `boardEditor`); the tiles and paths the host names as wrong turn red.
 // The pure helpers are exported for node; the page starts only in a browser.
-import { el, fill } from './ui.js';
+import { el, fill, wsUrl } from './ui.js';
 
-/** Grid cell side in SVG units. */
-export const U = 60;
+export const U = 60; // a grid cell's side in SVG units
 
 /** The grid cell under a point of `rect` (a DOMRect of the grid drawn `cols` × `rows`), or null when outside. */
 export function cellAt(px, py, rect, cols, rows) {
@@ -26,7 +24,6 @@ export function togglePath(paths, a, b) {
   return kept.length < paths.length ? kept : [...paths, p];
 }
 
-/** The next free tile id. */
 export function nextID(tiles) {
   return tiles.reduce((m, t) => Math.max(m, t.id), 0) + 1;
 }
@@ -56,7 +53,7 @@ function start() {
   function connect() {
     if (ws && ws.readyState <= 1) return Promise.resolve();
     return new Promise((resolve, reject) => {
-      ws = new WebSocket(`${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/ws`);
+      ws = new WebSocket(wsUrl());
       ws.onopen = () => resolve();
       ws.onerror = () => reject(new Error('The host cannot be reached. Is it running?'));
       ws.onclose = () => {
@@ -86,7 +83,6 @@ function start() {
     node.className = kind || '';
   }
 
-  // The key or board code.
   $('open-form').addEventListener('submit', async (e) => {
     e.preventDefault();
     key = $('code').value.trim();

@@ -1,5 +1,5 @@
-// Rewards that are no trophies: the player's character, picked once and grown by right answers across games
-// (PROTOCOL.md §6.1 `character`), drawn as inline SVG with DOM calls; its styles are in rewards.css.
+// The player's character, picked once and grown by right answers across games (PROTOCOL.md §6.1 `character`),
+// drawn as inline SVG with DOM calls; its styles are in rewards.css.
 import { el, fill } from './ui.js';
 
 export const NAMES = { fox: 'Fox', owl: 'Owl', frog: 'Frog', bear: 'Bear', robot: 'Robot' };
@@ -47,10 +47,7 @@ export function draw(id, stage = 1, size = 96) {
   el('svg:g', { transform: `translate(${50 - 50 * k} ${100 - 100 * k}) scale(${k})` }, parts));
 }
 
-/**
- * One phone's rewards: `handle(msg)` takes `character` messages, `card()` is the lobby's block, `ask()` asks the
- * host where the player's character stands (after each welcome); a header badge opens the same block anywhere.
- */
+/** One phone's rewards: `handle(msg)`, the lobby's `card()`, `ask()` after each welcome, and a header badge. */
 export function createRewards({ send, play, toast }) {
   let state = null; // the last `character` message
   let choosing = false;

@@ -1,8 +1,6 @@
 // DOM helpers: text goes in only as text (textContent / text nodes), attributes only from an allow-list.
-// Nothing here (or anywhere in the page) uses innerHTML.
 
-// The SVG namespace as the page's own HTML parser gives it to the `<svg>` each page holds (no address written here;
-// a test's stand-in document without querySelector gets none).
+// The SVG namespace from the `<svg>` each page holds (so no page asset writes an address).
 const svgNamespace = () => document.querySelector?.('svg').namespaceURI;
 const ATTRS = new Set([
   'id', 'class', 'type', 'role', 'for', 'name', 'placeholder', 'autocomplete', 'autocapitalize', 'autocorrect',
@@ -38,7 +36,7 @@ export function el(tag, props = {}, ...children) {
   return node;
 }
 
-/** A `src` may only be a path on this host (`/join.svg`): never a text that came in a message. */
+/** A `src` may only be a path on this host (`/join.svg`), never a text from a message. */
 function samePath(v) {
   if (!/^\/[A-Za-z0-9._\/-]*$/.test(String(v)) || String(v).startsWith('//')) throw new Error(`src not allowed: ${v}`);
   return String(v);
@@ -49,7 +47,6 @@ function safeData(k) {
   return k;
 }
 
-/** Appends children (nodes, strings as text, arrays; null/false skipped). */
 export function append(node, children) {
   for (const c of children.flat(Infinity)) {
     if (c == null || c === false) continue;
@@ -58,7 +55,6 @@ export function append(node, children) {
   return node;
 }
 
-/** Replaces all children of `node`. */
 export function fill(node, ...children) {
   node.replaceChildren();
   return append(node, children);
@@ -76,23 +72,19 @@ export function screen(root, id) {
   return shown;
 }
 
-/** "1:05" / "0:09" for a number of ms (rounded up to whole seconds). */
+/** "1:05" for ms, rounded up to whole seconds. */
 export function mmss(ms) {
   const s = Math.max(0, Math.ceil(ms / 1000));
   return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, '0')}`;
 }
 
-/** "1st", "2nd", "3rd", "4th", … */
 export function ordinal(n) {
   const t = n % 100;
   if (t >= 11 && t <= 13) return `${n}th`;
   return `${n}${['th', 'st', 'nd', 'rd'][n % 10] || 'th'}`;
 }
 
-/**
- * A countdown shown in `node`: `start(msLeft)` counts down from now, `stop()` freezes, `paused(bool)`.
- * `onTick(ms)` optional. Uses a timer of 250 ms (no animation frames, so reduced motion is not an issue).
- */
+/** A countdown shown in `node` (`start(ms, label)`, `pause()`, `stop()`), ticking every 250 ms. */
 export function countdown(node, label = '', onTick = null) {
   let end = null;
   let left = null;
@@ -141,22 +133,19 @@ export function countdown(node, label = '', onTick = null) {
   };
 }
 
-/** A standings list ({team|player, score, rank}) as an ordered list element. */
-export function standings(ranking, mine, fmt = (r) => `${r.score}`, key = null) {
+/** A standings list ({team|player, score, rank}); `label(r)` the name shown (default the key's value). */
+export function standings(ranking, mine, fmt = (r) => `${r.score}`, key = null, label = null) {
   return el('ol', { class: 'ranking' },
     (ranking || []).map((r) => {
       const who = key ? r[key] : r.team ?? r.player;
       return el('li', { class: who === mine ? 'mine' : null },
         el('span', { class: 'rank', text: r.rank ?? '' }),
-        el('span', { class: 'who', text: who }),
+        el('span', { class: 'who', text: label ? label(r) : who }),
         el('span', { class: 'score', text: fmt(r) }));
     }));
 }
 
-/**
- * Final scores as a podium: the first three on steps (second, first, third from the left; read in rank order),
- * the rest listed below. Rows as in `standings`.
- */
+/** Final scores as a podium (the first three on steps, read in rank order), the rest below as `standings`. */
 export function podium(ranking, mine, fmt = (r) => `${r.score}`, key = null) {
   const rows = ranking || [];
   const who = (r) => (key ? r[key] : r.team ?? r.player);
@@ -168,4 +157,27 @@ export function podium(ranking, mine, fmt = (r) => `${r.score}`, key = null) {
     el('span', { class: 'score', text: fmt(r) }),
     el('span', { class: 'step', text: r.rank ?? i + 1 })))),
     rows.length > 3 ? standings(rows.slice(3), mine, fmt, key) : null);
+}
+
+/** A `type=button` button with a click handler and more props. */
+export const button = (text, click, props = {}) => el('button', { type: 'button', text, on: { click }, ...props });
+
+/** This host's WebSocket address. */
+export const wsUrl = () => `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/ws`;
+
+/**
+ * Calls `act(t)` once per press of `node`, `t` stamped (`stamp(event)`) at the finger's pointerdown; a click
+ * without a pointer (keyboard, switch access) stamps the click.
+ */
+export function onPress(node, stamp, act) {
+  let pointer = false;
+  node.addEventListener('pointerdown', (e) => {
+    if (e.pointerType === 'mouse' && e.button !== 0) return;
+    pointer = true;
+    act(stamp(e));
+  });
+  node.addEventListener('click', (e) => {
+    if (!pointer) act(stamp(e));
+    pointer = false;
+  });
 }
