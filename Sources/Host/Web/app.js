@@ -12,8 +12,7 @@ import hunt from './mode-hunt.js';
 import { createRewards } from './rewards.js';
 
 const MODES = { shaky, queen, words, fly, outsider, hunt };
-const TITLES = { shaky: 'Shaky Words', queen: "The Queen's game", words: 'Compound words', fly: 'Let Me Fly',
-  outsider: 'Odd One Out', hunt: 'Station hunt' };
+const title = (game) => MODES[game]?.title || game;
 
 const $ = (id) => document.getElementById(id);
 const app = $('app');
@@ -38,7 +37,6 @@ if (isBoard) {
 let pendingCheckIn = isBoard ? null : (/^#checkin=([A-Za-z0-9-]{1,32})$/.exec(location.hash) || [])[1] || null;
 if (pendingCheckIn) history.replaceState(null, '', location.pathname + location.search);
 
-// ---- storage (the token and rejoin code per room and name; recent teams) ----
 function store(key, value) {
   try {
     if (value === undefined) return JSON.parse(localStorage.getItem(key) || 'null');
@@ -146,7 +144,7 @@ function rawSend(obj) {
   return false;
 }
 
-/** Sends a request with an id; resolves with its reply (`ok`, `error`, …); an error is also shown. */
+/** Sends a request; resolves with its reply (an error is also shown). */
 function send(obj, { quiet = false } = {}) {
   const id = nextId++;
   return new Promise((resolve) => {
@@ -323,7 +321,7 @@ function onHelloReply(msg, at) {
     rewards.ask();
     if (!msg.game) show('lobby');
     else {
-      fill(screens.game, el('p', { class: 'muted', text: `Catching up with ${TITLES[msg.game] || msg.game}…` }));
+      fill(screens.game, el('p', { class: 'muted', text: `Catching up with ${title(msg.game)}…` }));
       show('game');
     }
     return;
@@ -356,7 +354,6 @@ function forgetSeat(keepName = false) {
   if (!keepName) store(lastKey(room), null);
 }
 
-// ---- refusals ----
 function showRefused(code, message = '') {
   disconnect();
   const actions = [];
@@ -432,7 +429,7 @@ function showConnecting() {
   show('connecting');
 }
 
-// ---- join (with a peek at the room's teams through a board connection, which can see the lobby) ----
+// The join form peeks at the room's teams through a board connection, which sees the lobby.
 let peek = null;
 function closePeek() {
   if (peek) closeSocket(peek, true);
@@ -639,7 +636,7 @@ function renderBoard() {
     el('div', { id: 'qr', 'aria-hidden': 'true' }, el('img', { src: '/join.svg', alt: '', width: '240', height: '240' })),
     el('p', { text: `Room code ${lobby ? lobby.room : room}` }));
   if (view && !gameOver) {
-    fill(screens.board, el('h1', { class: 'center', text: TITLES[viewGame] || viewGame }),
+    fill(screens.board, el('h1', { class: 'center', text: title(viewGame) }),
       el('p', { class: 'center muted', text: `Join: ${url}` }), view.root);
     return;
   }
@@ -704,8 +701,7 @@ function showView() {
     renderBoard();
     show('board');
   } else {
-    const mode = MODES[viewGame];
-    fill(screens.game, el('h1', { class: 'game-title', text: mode ? mode.title : TITLES[viewGame] || viewGame }),
+    fill(screens.game, el('h1', { class: 'game-title', text: title(viewGame) }),
       view.root);
     show('game');
   }
@@ -713,7 +709,7 @@ function showView() {
 
 function unsupported(game) {
   const root = el('div', {}, el('p', { class: 'big', text: 'This game is not on phones yet — use a laptop.' }),
-    el('p', { class: 'muted', text: `${TITLES[game] || game} runs; join it from a laptop with nc or the Partyline client.` }));
+    el('p', { class: 'muted', text: `${title(game)} runs; join it from a laptop with nc or the Partyline client.` }));
   return { root, handle: () => false, dispose() {} };
 }
 

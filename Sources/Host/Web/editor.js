@@ -5,7 +5,7 @@ import { el, fill, wsUrl } from './ui.js';
 
 export const U = 60; // a grid cell's side in SVG units
 
-/** The grid cell under a point of `rect` (a DOMRect of the grid drawn `cols` × `rows`), or null when outside. */
+/** The grid cell under a point of `rect` (the grid's DOMRect), or null when outside. */
 export function cellAt(px, py, rect, cols, rows) {
   const x = Math.floor(((px - rect.left) / rect.width) * cols);
   const y = Math.floor(((py - rect.top) / rect.height) * rows);

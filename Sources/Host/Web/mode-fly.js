@@ -1,6 +1,5 @@
-// Let Me Fly on a phone (PROTOCOL.md §6.6): pick a phone, the power meter sweeping as the host's, tap to throw and
-// to catch (stamped at the finger's press), challenges, rankings, leaderboards; in a hall the live board and counts.
-import { fill, countdown, standings, button, onPress } from './ui.js';
+// Let Me Fly (PROTOCOL.md §6.6): phones, the power meter as the host's, throw and catch, challenges, rankings.
+import { fill, standings, button, onPress, parts } from './ui.js';
 import { flyPower } from './clock.js';
 
 // Every achievement the host gives, as FlyAchievement names and describes them.
@@ -19,21 +18,15 @@ const ACHIEVEMENTS = [
 ];
 
 function create(ctx) {
-  const { el } = ctx;
-  const player = ctx.me && ctx.me.role === 'player';
-  const me = player ? ctx.me.name : null;
+  const { el, player, name: me, head, clockLine, timer, status } = parts(ctx);
   const s = { game: null, phones: null, myPhone: null, round: null, open: false, frozen: null, mine: null,
     locked: false, best: 0, players: [] };
 
-  const head = el('p', { class: 'muted' });
-  const clockLine = el('p', { class: 'clock' });
-  const timer = countdown(clockLine);
   const phoneBox = el('div', { class: 'card', hidden: true });
   const meterFill = el('div', { class: 'fill' });
   const meterPct = el('div', { class: 'pct', text: '0 %' });
   const meter = el('div', { class: 'meter', role: 'meter', 'aria-label': 'Power', 'aria-valuemin': 0,
     'aria-valuemax': 100, 'aria-valuenow': 0 }, meterFill, meterPct);
-  const status = el('p', { class: 'status-line', 'aria-live': 'polite' });
   const btn = el('button', { type: 'button', class: 'flybtn', text: 'THROW', disabled: true });
   const air = el('div', { class: 'meter', hidden: true, 'aria-hidden': 'true' }, el('div', { class: 'fill' }));
   const events = el('ul', { class: 'players', 'aria-live': 'polite', 'aria-label': 'What happened' });

@@ -1,16 +1,10 @@
-// The station hunt on a phone: your team's clue, the check-in code, the station's task (four words or a typed
-// answer), hints with their cost asked first, and every team's progress (PROTOCOL.md §6.8).
-import { fill, countdown, mmss, podium, button } from './ui.js';
+// The station hunt (PROTOCOL.md §6.8): the clue, the check-in, the station's task, hints, every team's progress.
+import { fill, mmss, podium, button, parts } from './ui.js';
 
 function create(ctx) {
-  const { el } = ctx;
-  const player = ctx.me && ctx.me.role === 'player';
-  const team = player ? ctx.me.team : null;
+  const { el, player, team, head, clockLine, timer } = parts(ctx, 'Hunt time left: ');
   const s = { game: null, clue: null, task: null, hints: [], penalties: 0, finished: false, over: false };
 
-  const head = el('p', { class: 'muted' });
-  const clockLine = el('p', { class: 'clock' });
-  const timer = countdown(clockLine, 'Hunt time left: ');
   const main = el('div', { 'aria-live': 'polite' });
   const progress = el('ul', { class: 'players', 'aria-label': 'Every team' });
   const root = el('div', { class: 'hunt' }, head, clockLine, main, el('h3', { text: 'Teams' }), progress);
@@ -88,7 +82,7 @@ function create(ctx) {
     fill(main, el('p', { class: 'status-line', text: 'Your first clue is coming…' }));
   }
 
-  // A station sheet's QR code opened this page (`#checkin=CODE`): check the team in as if the code were typed.
+  // A station sheet's QR code opened this page (`#checkin=CODE`): the code goes as if typed.
   async function checkInFromLink() {
     const code = player && ctx.takeCheckIn ? ctx.takeCheckIn() : null;
     if (!code) return;
@@ -146,7 +140,6 @@ function create(ctx) {
         draw();
         return true;
       case 'progress':
-        // the projector shows each team's finish as a moment of its own
         for (const r of m.teams || []) {
           if (!player && r.finished && s.seen && s.seen[r.team] === false && ctx.moment) {
             ctx.moment(`${r.team} found every station!`, `in ${mmss(r.elapsedMs + r.penaltiesMs)}`, 'done');

@@ -1,25 +1,18 @@
-// Odd One Out on a phone: four big word buttons; the team's first pick is final and stamped at the finger's press;
-// who locked in, and the reveal (PROTOCOL.md §6.7).
-import { fill, countdown, standings, ordinal } from './ui.js';
+// Odd One Out (PROTOCOL.md §6.7): four words; the team's first pick is final; who locked in; the reveal.
+import { fill, standings, ordinal, parts } from './ui.js';
 
-/** ` … and 980 more teams` when a hall's copy of a table (PROTOCOL.md §6.0.1) shows `shown` of `m.total` rows. */
+/** ` … and 980 more teams` when a hall's table (§6.0.1) shows `shown` of `m.total` rows. */
 function moreTeams(m, shown) {
   const more = (m.total || 0) - shown;
   return more > 0 ? ` … and ${more} more team${more === 1 ? '' : 's'}` : '';
 }
 
 function create(ctx) {
-  const { el } = ctx;
-  const player = ctx.me && ctx.me.role === 'player';
-  const team = player ? ctx.me.team : null;
+  const { el, player, team, head, clockLine, timer, status } = parts(ctx);
   const s = { puzzle: null, picked: null, open: false, pressT: null };
 
-  const head = el('p', { class: 'muted' });
-  const clockLine = el('p', { class: 'clock' });
-  const timer = countdown(clockLine);
   const ask = el('p', { class: 'big', text: 'Which word is the odd one out?' });
   const grid = el('div', { class: 'words4', role: 'group', 'aria-label': 'The four words' });
-  const status = el('p', { class: 'status-line', 'aria-live': 'polite' });
   const locked = el('p', { class: 'muted', 'aria-live': 'polite' });
   const reveal = el('div', { class: 'card', hidden: true, 'aria-live': 'polite' });
   const root = el('div', { class: 'outsider' }, head, clockLine, ask, grid, status, locked, reveal);

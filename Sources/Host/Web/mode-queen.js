@@ -1,20 +1,13 @@
-// The Queen's game on a phone: the secret number hidden until held, the Queen's command list with search and her
-// own order, the countdown and the reveal (PROTOCOL.md §6.3).
-import { fill, countdown } from './ui.js';
+// The Queen's game (PROTOCOL.md §6.3): the number hidden until held, the Queen's commands, the reveal.
+import { fill, parts } from './ui.js';
 
 const fold = (t) => t.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
 const shown = (t) => t.replace(/\{queen\}/g, 'the Queen').replace(/\{(\d)\}/g, '‹$1›');
 
 function create(ctx) {
-  const { el } = ctx;
-  const player = ctx.me && ctx.me.role === 'player';
-  const myName = player ? ctx.me.name : null;
+  const { el, player, name: myName, head, clockLine, timer, status } = parts(ctx);
   const s = { round: null, secret: null, order: null, commands: null, phase: 'wait' };
 
-  const head = el('p', { class: 'muted' });
-  const clockLine = el('p', { class: 'clock' });
-  const timer = countdown(clockLine);
-  const status = el('p', { class: 'status-line', 'aria-live': 'polite' });
   const hold = el('button', { type: 'button', class: 'hold', hidden: true, 'aria-live': 'polite',
     text: 'Press and hold to see your number' });
   const queenBox = el('div', { hidden: true });
@@ -22,7 +15,6 @@ function create(ctx) {
   const revealBox = el('div', { class: 'card', hidden: true, 'aria-live': 'polite' });
   const root = el('div', { class: 'queen' }, head, clockLine, status, hold, queenBox, orderBox, revealBox);
 
-  // The number shows only while a finger (or the space key) holds the button.
   const showNumber = (on) => {
     if (!s.secret) return;
     hold.classList.toggle('showing', on);
@@ -50,7 +42,6 @@ function create(ctx) {
   hold.addEventListener('keyup', () => showNumber(false));
   hold.addEventListener('contextmenu', (e) => e.preventDefault());
 
-  // The Queen's choice: the library with a search, or her own words.
   const search = el('input', { id: 'qsearch', type: 'search', autocomplete: 'off', placeholder: 'Search commands',
     enterkeyhint: 'search' });
   const list = el('ul', { class: 'cmds', 'aria-label': 'Commands' });

@@ -1,6 +1,5 @@
-// Shaky Words on a phone: the scrambled letters, a big BUZZ stamped at the finger's press, the answer on your turn,
-// a shake whose cost is asked first, the queue and the reveal (PROTOCOL.md §6.2).
-import { fill, countdown, standings, onPress } from './ui.js';
+// Shaky Words (PROTOCOL.md §6.2): the letters, BUZZ, the answer on your turn, a shake (its cost asked first).
+import { fill, standings, onPress, parts } from './ui.js';
 
 function letterTiles(el, letters, fixed) {
   let shownFixed = 0;
@@ -13,17 +12,11 @@ function letterTiles(el, letters, fixed) {
 }
 
 function create(ctx) {
-  const { el } = ctx;
-  const player = ctx.me && ctx.me.role === 'player';
-  const team = player ? ctx.me.team : null;
+  const { el, player, team, head, clockLine, timer, status } = parts(ctx);
   const s = { q: null, order: [], turn: null, out: new Set(), buzzed: false, phase: 'wait', answered: false };
 
-  const head = el('p', { class: 'muted' });
-  const clockLine = el('p', { class: 'clock', 'aria-live': 'off' });
-  const timer = countdown(clockLine);
   const text = el('p', { class: 'big' });
   const letters = el('div', { class: 'letters', role: 'img' });
-  const status = el('p', { class: 'status-line', 'aria-live': 'polite' });
   const buzz = el('button', { class: 'buzz', type: 'button', text: 'BUZZ', 'aria-label': 'Buzz' });
   const answerInput = el('input', { id: 'answer', autocomplete: 'off', autocapitalize: 'off', spellcheck: 'false',
     maxlength: 200, enterkeyhint: 'send', placeholder: 'Your answer' });

@@ -1,17 +1,13 @@
-// Compound words on a phone or tablet: the card race (four cards, tap), team bingo (a 4×4 grid, tap) and the dice
-// board drawn from the board's grid in SVG with a roll button and forks as buttons (PROTOCOL.md §6.5).
-import { fill, countdown, button } from './ui.js';
+// Compound words (PROTOCOL.md §6.5): the card race, team bingo and the dice board drawn in SVG.
+import { fill, countdown, button, parts } from './ui.js';
 
 const CELL = 110;
 
 function create(ctx) {
-  const { el } = ctx;
-  const player = ctx.me && ctx.me.role === 'player';
-  const team = player ? ctx.me.team : null;
+  const { el, player, team, head } = parts(ctx);
   const s = { game: null, hand: null, card: null, locked: false, progress: {}, done: new Set(), tokens: {},
     choices: [], answering: false, bingo: null, finished: false };
 
-  const head = el('p', { class: 'muted' });
   const word = el('p', { class: 'huge center', 'aria-live': 'polite' });
   const lang = () => (s.game && ctx.speechLang ? ctx.speechLang(s.game.language || s.game.list) : null);
   const say = (text, audioURL) => ctx.speak && ctx.speak(text, { lang: lang(), audioURL: audioURL || null });
@@ -24,7 +20,6 @@ function create(ctx) {
     el('svg:path', { d: 'M3 9h4l5-4v14l-5-4H3z', fill: 'currentColor' }),
     el('svg:path', { d: 'M15.5 8.5a5 5 0 0 1 0 7M18 6a8.5 8.5 0 0 1 0 12', fill: 'none', stroke: 'currentColor',
       'stroke-width': 2, 'stroke-linecap': 'round' })));
-  // The question word is where a card is dragged to.
   const qword = el('div', { class: 'qword' }, word, player ? sayBtn : null);
   const status = el('p', { class: 'status-line center', 'aria-live': 'polite' });
   const lockLine = el('p', { class: 'clock center' });
@@ -43,7 +38,7 @@ function create(ctx) {
     const r = qword.getBoundingClientRect();
     return ev.clientX >= r.left && ev.clientX <= r.right && ev.clientY >= r.top && ev.clientY <= r.bottom;
   };
-  // A card follows the finger (pointer events: touch, pen or mouse); let go on the question word to answer.
+  // A card follows the finger; let go on the question word to answer.
   function draggable(btn, choice, text) {
     let drag = null;
     const end = (ev, drop) => {
@@ -201,7 +196,7 @@ function create(ctx) {
     const c = current();
     sayBtn.hidden = !c || !c.word || (!lang() && !c.wordAudioURL);
     if (!player) {
-      // The projector shows the race (every team's progress and tokens), not one team's cards.
+      // The projector shows the race, not one team's cards.
       word.textContent = s.lastResult || '';
       fill(play);
     }
@@ -245,11 +240,11 @@ function create(ctx) {
         if (m.team === team) {
           if (m.correct) {
             ctx.notice(`${m.compound}!`);
-            // the compound is spoken after the chime (a recorded file when the host names one: `audioURL`)
+            // spoken after the chime
             setTimeout(() => say(m.compound, m.audioURL), 550);
             if (s.game && s.game.exercise === 'board') s.answering = false;
           } else if (s.picked) {
-            // the wrong card shakes and stays greyed for the lockout; a wrong bingo cell shakes, then clears
+            // a wrong card shakes and stays greyed for the lockout; a wrong bingo cell shakes, then clears
             const p = { ...s.picked, at: Date.now() };
             if (p.cell != null) s.wrongCell = p;
             else s.wrongCard = p;

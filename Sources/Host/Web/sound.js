@@ -2,7 +2,7 @@
 // localStorage; spoken words (a recorded file a message names, else speech synthesis in the list's language).
 // Test hooks: window.partylineSounds[name] (started), partylineMuted[name] (asked while muted), partylineSpoken.
 
-// A step: [wave ('sine'|'square'|'triangle'|'sawtooth'|'noise'), from Hz, to Hz, start s, length s, gain].
+// A step: [wave (an oscillator type or 'noise'), from Hz, to Hz, start s, length s, gain].
 const tune = (wave, notes, len, gain = 0.28, gap = len) => notes.map((f, i) => [wave, f, f, i * gap, len, gain]);
 const C5 = 523.25;
 const E5 = 659.25;

@@ -15,9 +15,8 @@ const ATTRS = new Set([
 const BOOLEAN_PROPS = new Set(['disabled', 'hidden', 'readonly', 'required']);
 
 /**
- * Makes an element. `tag` may be `svg:rect` for SVG. `props`: `text` (set as textContent), `value` (an input's
- * value), `on` ({event: handler}), `data` ({key: value} → data-key), any allow-listed attribute (others throw).
- * Children: nodes, strings (as text nodes), arrays of those, null/false (skipped).
+ * Makes an element (`svg:rect` for SVG). `props`: `text`, `value`, `on` ({event: handler}), `data` (data-*), any
+ * allow-listed attribute (others throw). Children: nodes, strings (as text), arrays; null/false skipped.
  */
 export function el(tag, props = {}, ...children) {
   const svg = tag.startsWith('svg:');
@@ -165,10 +164,7 @@ export const button = (text, click, props = {}) => el('button', { type: 'button'
 /** This host's WebSocket address. */
 export const wsUrl = () => `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/ws`;
 
-/**
- * Calls `act(t)` once per press of `node`, `t` stamped (`stamp(event)`) at the finger's pointerdown; a click
- * without a pointer (keyboard, switch access) stamps the click.
- */
+/** Calls `act(stamp(event))` once per press: at the finger's pointerdown, else (keyboard) at the click. */
 export function onPress(node, stamp, act) {
   let pointer = false;
   node.addEventListener('pointerdown', (e) => {
@@ -180,4 +176,16 @@ export function onPress(node, stamp, act) {
     if (!pointer) act(stamp(e));
     pointer = false;
   });
+}
+
+/**
+ * What a mode's view starts with: `player` (false on a board), their `team` and `name`, the `head` line, the
+ * `clockLine` and its `timer`, the `status` line.
+ */
+export function parts(ctx, label = '') {
+  const player = ctx.me?.role === 'player';
+  const clockLine = el('p', { class: 'clock' });
+  return { el, player, team: player ? ctx.me.team : null, name: player ? ctx.me.name : null, clockLine,
+    head: el('p', { class: 'muted' }), timer: countdown(clockLine, label),
+    status: el('p', { class: 'status-line', 'aria-live': 'polite' }) };
 }
