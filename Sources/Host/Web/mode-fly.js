@@ -172,19 +172,16 @@ function create(ctx) {
         head.textContent = s.hall ? `${m.rounds} rounds · ${s.hall} players · your team: ${s.players.length}`
           : `${m.rounds} rounds · ${s.players.length} players`;
         drawExtra();
-        draw();
-        return true;
+        break;
       case 'phones':
         s.phones = m;
-        draw();
-        return true;
+        break;
       case 'picked':
         if (m.player === me) {
           s.myPhone = m.phone;
           if (m.locked) s.locked = true; // a catch-up after the first throw: the phone is kept (phone_locked)
         }
-        draw();
-        return true;
+        break;
       case 'round':
         s.round = m;
         s.open = m.remainingMs != null && m.remainingMs > 0;
@@ -197,8 +194,7 @@ function create(ctx) {
           timer.pause();
           s.frozen = ctx.hostNow();
         }
-        draw();
-        return true;
+        break;
       case 'thrown':
         line(`${m.player} threw at ${m.power} % (${m.heightM.toFixed(2)} m)`);
         if (m.player === me) {
@@ -208,8 +204,7 @@ function create(ctx) {
           root.dataset.guess = `${s.guess ?? ''}/${m.power}`;
           ctx.vibrate(40);
         }
-        draw();
-        return true;
+        break;
       case 'caught':
         line(`${m.player}: ${m.quality}${m.offsetMs != null ? ` (${m.offsetMs > 0 ? '+' : ''}${m.offsetMs} ms)` : ''}`
           + ` · +${m.points}`, m.quality === 'dropped' ? 'bad' : 'good');
@@ -220,14 +215,12 @@ function create(ctx) {
             : m.quality === 'fumbled' ? `Fumbled — half points: +${m.points}` : 'Dropped! No points.';
           drawExtra();
         }
-        draw();
-        return true;
+        break;
       case 'timeUp':
         s.open = false;
         timer.stop();
         if (!s.mine && player) status.textContent = 'Time is up for throwing.';
-        draw();
-        return true;
+        break;
       case 'challenged':
         line(`${m.from} challenges ${m.to} to beat ${m.heightM.toFixed(2)} m`);
         if (m.to === me) ctx.notice(`${m.from} dares you to beat ${m.heightM.toFixed(2)} m!`);
@@ -253,8 +246,7 @@ function create(ctx) {
         if (m.nextInMs != null) timer.start(m.nextInMs, 'Next round in ');
         else timer.stop();
         status.textContent = m.last ? 'That was the last round.' : '';
-        draw();
-        return true;
+        break;
       case 'gameUpdate':
         return true;
       case 'flyBoard':
@@ -284,15 +276,13 @@ function create(ctx) {
       case 'paused':
         s.frozen = ctx.hostNow();
         timer.pause();
-        draw();
-        return true;
+        break;
       case 'resumed':
         s.frozen = null;
         if (m.sweepStart != null && s.round) s.round = { ...s.round, sweepStart: m.sweepStart };
         if (m.remainingMs != null) timer.start(m.remainingMs);
         else if (m.nextInMs != null) timer.start(m.nextInMs);
-        draw();
-        return true;
+        break;
       case 'scoreboard':
         s.open = false;
         s.mine = null;
@@ -304,6 +294,8 @@ function create(ctx) {
       default:
         return false;
     }
+    draw();
+    return true;
   }
   draw();
   return { root, handle, dispose: () => {

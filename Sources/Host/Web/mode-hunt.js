@@ -104,8 +104,7 @@ function create(ctx) {
         head.textContent = `${m.name} · ${m.stations} stations · a wrong answer costs ${m.penaltySeconds} s`;
         if (m.remainingMs != null) timer.start(m.remainingMs);
         if (ctx.paused) timer.pause();
-        draw();
-        return true;
+        break;
       case 'clue':
         s.clue = m;
         s.task = null;
@@ -119,13 +118,11 @@ function create(ctx) {
         s.task = m;
         s.hints = [];
         ctx.vibrate(40);
-        draw();
-        return true;
+        break;
       case 'hint':
         s.hints.push(m);
         s.penalties = m.penaltiesMs;
-        draw();
-        return true;
+        break;
       case 'wrong':
         ctx.notice(`Not right: +${Math.round(m.penaltyMs / 1000)} s. Try again.`, 'error');
         return true;
@@ -137,8 +134,7 @@ function create(ctx) {
         ctx.vibrate(m.last ? [100, 60, 100, 60, 200] : [60, 40, 60]);
         s.task = null;
         if (m.last) s.finished = true;
-        draw();
-        return true;
+        break;
       case 'progress':
         for (const r of m.teams || []) {
           if (!player && r.finished && s.seen && s.seen[r.team] === false && ctx.moment) {
@@ -164,6 +160,8 @@ function create(ctx) {
       default:
         return false;
     }
+    draw();
+    return true;
   }
   draw();
   return { root, handle, dispose: () => timer.stop() };

@@ -61,8 +61,7 @@ function create(ctx) {
       case 'game':
         head.textContent = `${m.rounds} rounds of ${m.roundSeconds} s · teams: ${(m.teams || []).join(', ')}`
           + moreTeams(m, (m.teams || []).length);
-        draw();
-        return true;
+        break;
       case 'puzzle': {
         const fresh = !s.puzzle || s.puzzle.number !== m.number;
         s.puzzle = m;
@@ -81,8 +80,7 @@ function create(ctx) {
       }
       case 'picked':
         s.picked = { choice: m.choice, word: m.word };
-        draw();
-        return true;
+        break;
       case 'lockedIn':
         locked.textContent = (m.teams || []).length
           ? `Locked in: ${m.teams.map((t) => `${t.team} (${ordinal(t.position)})`).join(' · ')}`
@@ -129,11 +127,12 @@ function create(ctx) {
       case 'scoreboard':
         s.open = false;
         timer.stop();
-        draw();
-        return true;
+        break;
       default:
         return false;
     }
+    draw();
+    return true;
   }
   draw();
   return { root, handle, dispose: () => timer.stop() };

@@ -111,8 +111,7 @@ function create(ctx) {
     switch (m.type) {
       case 'game':
         head.textContent = `Players: ${(m.players || []).join(', ')}`;
-        draw();
-        return true;
+        break;
       case 'round':
         if (!s.round || s.round.number !== m.number) {
           s.secret = s.secret && s.secret.round === m.number ? s.secret : null;
@@ -131,12 +130,10 @@ function create(ctx) {
           ctx.vibrate([80, 60, 80]);
           loadCommands();
         }
-        draw();
-        return true;
+        break;
       case 'secret':
         s.secret = m;
-        draw();
-        return true;
+        break;
       case 'order': {
         s.order = m;
         s.phase = 'order';
@@ -147,8 +144,7 @@ function create(ctx) {
         if (mine) ctx.vibrate([60, 40, 60, 40, 60]);
         timer.start(m.revealInMs, 'Reveal in ');
         if (ctx.paused) timer.pause();
-        draw();
-        return true;
+        break;
       }
       case 'revealed': {
         s.phase = 'revealed';
@@ -165,8 +161,7 @@ function create(ctx) {
           timer.stop();
           status.textContent = 'The host deals the next round.';
         }
-        draw();
-        return true;
+        break;
       }
       case 'notice':
         return true;
@@ -186,6 +181,8 @@ function create(ctx) {
       default:
         return false;
     }
+    draw();
+    return true;
   }
   draw();
   return { root, handle, dispose: () => timer.stop() };

@@ -126,8 +126,7 @@ function create(ctx) {
         if (m.remainingMs != null) timer.start(m.remainingMs, 'Buzzing closes in ');
         else timer.stop();
         if (ctx.paused) timer.pause();
-        draw();
-        return true;
+        break;
       }
       case 'hint':
         if (!s.q) return true;
@@ -137,15 +136,13 @@ function create(ctx) {
         void letters.offsetWidth;
         letters.classList.add('shake');
         head.textContent = `Question ${s.q.number} of ${s.q.of} · ${s.q.difficulty} · ${m.points} points`;
-        draw();
-        return true;
+        break;
       case 'buzzed':
         s.order = m.order || [];
         if (team && s.order.includes(team)) s.buzzed = true;
         if (m.remainingMs == null) s.closed = true;
         if (!s.turn && m.remainingMs != null) timer.start(m.remainingMs, 'Buzzing closes in ');
-        draw();
-        return true;
+        break;
       case 'turn':
         s.turn = m.team;
         s.judging = null;
@@ -160,15 +157,13 @@ function create(ctx) {
       case 'judging':
         s.judging = m.team;
         timer.pause();
-        draw();
-        return true;
+        break;
       case 'result':
         if (!m.correct) s.out.add(m.team);
         if (m.team === s.turn) s.turn = null;
         if (m.team === team) s.answered = true;
         ctx.notice(m.correct ? `${m.team}: right! +${m.points}` : `${m.team}: ${m.timedOut ? 'time is up' : 'wrong'}`);
-        draw();
-        return true;
+        break;
       case 'reveal':
         s.phase = 'reveal';
         s.turn = null;
@@ -183,8 +178,7 @@ function create(ctx) {
         status.textContent = '';
         if (m.nextInMs != null) timer.start(m.nextInMs, m.last ? 'Final scores in ' : 'Next question in ');
         else timer.stop();
-        draw();
-        return true;
+        break;
       case 'overruled':
         ctx.notice(`The quizmaster changed the verdict for ${m.team}: ${m.points >= 0 ? '+' : ''}${m.points}.`);
         return true;
@@ -201,11 +195,12 @@ function create(ctx) {
         timer.stop();
         status.textContent = 'The game is over.';
         buzz.hidden = true;
-        draw();
-        return true;
+        break;
       default:
         return false;
     }
+    draw();
+    return true;
   }
   draw();
   return { root, handle, dispose: () => timer.stop() };

@@ -221,20 +221,17 @@ function create(ctx) {
         s.game = m;
         head.textContent = `${m.listName} · level ${m.level} · ${m.exercise === 'cards' ? 'card race'
           : m.exercise === 'bingo' ? 'bingo' : `board: ${m.board ? m.board.name : ''}`}`;
-        draw();
-        return true;
+        break;
       case 'hand':
         if (!mineMsg(m)) return true;
         if (!s.hand || s.hand.word !== m.word) s.wrongCard = null;
         s.hand = m;
         s.answering = true;
-        draw();
-        return true;
+        break;
       case 'card':
         if (!mineMsg(m)) return true;
         s.card = m;
-        draw();
-        return true;
+        break;
       case 'result':
         if (m.correct) s.lastResult = `${m.team}: ${m.compound}`;
         if (m.team === team) {
@@ -255,8 +252,7 @@ function create(ctx) {
             }, 900);
           }
         }
-        draw();
-        return true;
+        break;
       case 'lockout':
         if (m.team !== team) return true;
         s.locked = m.ms > 0;
@@ -264,16 +260,14 @@ function create(ctx) {
         if (s.locked) lockTimer.start(m.ms, 'Wait ');
         else lockTimer.stop();
         if (ctx.paused) lockTimer.pause();
-        draw();
-        return true;
+        break;
       case 'bingo':
         if (m.team === team) {
           s.bingo = m.cells;
           ctx.vibrate([100, 50, 100]);
         }
         ctx.notice(`BINGO for ${m.team}!`);
-        draw();
-        return true;
+        break;
       case 'progress':
         s.progress[m.team] = m;
         if (m.team === team && m.place != null) s.finished = true;
@@ -283,20 +277,17 @@ function create(ctx) {
       case 'tile':
         if (m.team === team) s.done.add(m.tile);
         if (m.team === team) s.answering = false;
-        draw();
-        return true;
+        break;
       case 'rolled':
         if (m.team === team) s.rolled = m.value;
-        draw();
-        return true;
+        break;
       case 'moved':
         s.tokens[m.team] = m.tile;
         if (m.team === team) {
           s.choices = m.choices || [];
           if (s.choices.length) ctx.vibrate(30);
         }
-        draw();
-        return true;
+        break;
       case 'paused':
         lockTimer.pause();
         return true;
@@ -304,11 +295,12 @@ function create(ctx) {
         s.finished = true;
         s.over = true;
         s.answering = false;
-        draw();
-        return true;
+        break;
       default:
         return false;
     }
+    draw();
+    return true;
   }
   draw();
   return { root, handle, dispose: () => lockTimer.stop() };

@@ -3,16 +3,14 @@
 // The SVG namespace from the `<svg>` each page holds (so no page asset writes an address).
 const svgNamespace = () => document.querySelector?.('svg').namespaceURI;
 const ATTRS = new Set([
-  'id', 'class', 'type', 'role', 'for', 'name', 'placeholder', 'autocomplete', 'autocapitalize', 'autocorrect',
-  'inputmode', 'maxlength', 'minlength', 'enterkeyhint', 'spellcheck', 'lang', 'dir', 'title', 'tabindex', 'hidden',
-  'disabled', 'readonly', 'required', 'pattern', 'aria-label', 'aria-live', 'aria-hidden', 'aria-pressed',
-  'aria-describedby', 'aria-labelledby', 'aria-current', 'aria-busy', 'aria-atomic', 'aria-valuenow',
-  'aria-valuemin', 'aria-valuemax', 'aria-disabled', 'aria-modal', 'aria-expanded', 'aria-controls',
+  'id', 'class', 'type', 'role', 'for', 'name', 'placeholder', 'autocomplete', 'autocapitalize', 'inputmode',
+  'maxlength', 'enterkeyhint', 'spellcheck', 'lang', 'title', 'tabindex', 'hidden', 'disabled', 'aria-label',
+  'aria-live', 'aria-hidden', 'aria-pressed', 'aria-valuenow', 'aria-valuemin', 'aria-valuemax', 'aria-expanded',
   'viewBox', 'width', 'height', 'x', 'y', 'x1', 'y1', 'x2', 'y2', 'cx', 'cy', 'r', 'rx', 'ry', 'd', 'points',
-  'fill', 'stroke', 'stroke-width', 'stroke-linecap', 'text-anchor', 'dominant-baseline', 'font-size',
-  'preserveAspectRatio', 'focusable', 'transform', 'textLength', 'lengthAdjust', 'alt',
+  'fill', 'stroke', 'stroke-width', 'stroke-linecap', 'text-anchor', 'dominant-baseline', 'font-size', 'focusable',
+  'transform', 'textLength', 'lengthAdjust', 'alt',
 ]);
-const BOOLEAN_PROPS = new Set(['disabled', 'hidden', 'readonly', 'required']);
+const BOOLEAN_PROPS = new Set(['disabled', 'hidden']);
 
 /**
  * Makes an element (`svg:rect` for SVG). `props`: `text`, `value`, `on` ({event: handler}), `data` (data-*), any
