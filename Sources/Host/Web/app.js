@@ -465,18 +465,19 @@ function openPeek(code, onTeams, onWrongRoom) {
 function showJoin(error = null, withCode = false) {
   disconnect();
   const saved = room ? store(lastKey(room)) : null;
-  const roomInput = el('input', { id: 'room', name: 'room', autocomplete: 'off', autocapitalize: 'characters',
-    maxlength: 8, inputmode: 'text', spellcheck: 'false', value: room || '', placeholder: 'ABCD' });
-  const nameInput = el('input', { id: 'name', name: 'name', autocomplete: 'nickname', maxlength: 24,
-    enterkeyhint: 'go', value: saved || '', placeholder: 'Your name' });
-  const teamInput = el('input', { id: 'team', name: 'team', autocomplete: 'off', maxlength: 24,
-    placeholder: 'A new team, or leave empty' });
-  const codeInput = el('input', { id: 'code', name: 'code', autocomplete: 'off', autocapitalize: 'characters',
-    maxlength: 7, spellcheck: 'false', placeholder: 'e.g. KXT4M9R' });
+  const input = (id, props) => el('input', { id, name: id, autocomplete: 'off', ...props });
+  const label = (id, text) => el('label', { for: id, text });
+  const caps = { autocapitalize: 'characters', spellcheck: 'false' };
+  const roomInput = input('room', { ...caps, maxlength: 8, inputmode: 'text', value: room || '', placeholder: 'ABCD' });
+  const nameInput = input('name', { autocomplete: 'nickname', maxlength: 24, enterkeyhint: 'go', value: saved || '',
+    placeholder: 'Your name' });
+  const teamInput = input('team', { maxlength: 24, placeholder: 'A new team, or leave empty' });
+  const codeInput = input('code', { ...caps, maxlength: 7, placeholder: 'e.g. KXT4M9R' });
   const err = el('p', { class: 'error', role: 'alert', text: error || '' });
   const roomErr = el('p', { class: 'error', role: 'alert' });
-  const teamChips = el('div', { class: 'chips', role: 'group', 'aria-label': 'Teams in the room' });
-  const recentChips = el('div', { class: 'chips', role: 'group', 'aria-label': 'Your recent teams' });
+  const chips = (name) => el('div', { class: 'chips', role: 'group', 'aria-label': name });
+  const teamChips = chips('Teams in the room');
+  const recentChips = chips('Your recent teams');
   let chosen = null;
   const unpress = () => {
     for (const b of document.querySelectorAll('.chips button')) b.setAttribute('aria-pressed', 'false');
@@ -510,21 +511,16 @@ function showJoin(error = null, withCode = false) {
     const code = roomInput.value.trim().toUpperCase();
     const name = nameInput.value.trim();
     const team = (chosen || teamInput.value).trim();
-    if (!roomPattern.test(code)) {
-      err.textContent = 'The room code is 4 to 8 letters or digits, as shown on the host\'s screen.';
-      roomInput.focus();
-      return;
-    }
+    const fail = (text, field) => {
+      err.textContent = text;
+      field.focus();
+    };
+    if (!roomPattern.test(code)) return fail('The room code is 4 to 8 letters or digits, as on the host\'s screen.', roomInput);
     if (isBoard) {
       room = code;
-      joinAsBoard();
-      return;
+      return joinAsBoard();
     }
-    if (!name) {
-      err.textContent = 'Type your name.';
-      nameInput.focus();
-      return;
-    }
+    if (!name) return fail('Type your name.', nameInput);
     room = code;
     const seat = store(seatKey(code, name));
     const rejoin = withCode && codeInput.value.trim().toUpperCase();
@@ -535,15 +531,15 @@ function showJoin(error = null, withCode = false) {
     closePeek();
     reconnect();
   } } },
-  el('label', { for: 'room', text: 'Room code' }), roomInput, roomErr,
+  label('room', 'Room code'), roomInput, roomErr,
   isBoard ? null : [
-    el('label', { for: 'name', text: 'Your name' }), nameInput,
+    label('name', 'Your name'), nameInput,
     el('label', { id: 'team-label', text: 'Your team' }),
     el('p', { class: 'muted', text: 'Tap a team to join it, or type a new one.' }),
     teamChips, teamHint,
     recent.length ? [el('p', { class: 'muted', text: 'Your recent teams:' }), recentChips] : null,
-    el('label', { for: 'team', text: 'New team' }), teamInput,
-    withCode ? [el('label', { for: 'code', text: 'Rejoin code (from your other device)' }), codeInput] : null,
+    label('team', 'New team'), teamInput,
+    withCode ? [label('code', 'Rejoin code (from your other device)'), codeInput] : null,
   ],
   err,
   el('button', { type: 'submit', class: 'wide', text: isBoard ? 'Show the board' : 'Join' }));
@@ -689,9 +685,9 @@ function startView(game) {
   disposeView();
   gameOver = null;
   waitingNotice = null;
-  const mode = MODES[game];
+  if (!MODES[game]) return; // the host's registry has a view for every mode it runs
   viewGame = game;
-  view = mode ? mode.create(ctx) : unsupported(game);
+  view = MODES[game].create(ctx);
   if (endedCatchUp) return; // kept out of sight until it proves live: a finished game's scores show in the lobby
   showView();
 }
@@ -701,16 +697,9 @@ function showView() {
     renderBoard();
     show('board');
   } else {
-    fill(screens.game, el('h1', { class: 'game-title', text: title(viewGame) }),
-      view.root);
+    fill(screens.game, el('h1', { class: 'game-title', text: title(viewGame) }), view.root);
     show('game');
   }
-}
-
-function unsupported(game) {
-  const root = el('div', {}, el('p', { class: 'big', text: 'This game is not on phones yet — use a laptop.' }),
-    el('p', { class: 'muted', text: `${title(game)} runs; join it from a laptop with nc or the Partyline client.` }));
-  return { root, handle: () => false, dispose() {} };
 }
 
 function finalBlock(msg) {

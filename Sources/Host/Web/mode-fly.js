@@ -106,7 +106,6 @@ function create(ctx) {
     const h = ctx.clock.toHost(t);
     const guess = h != null && s.round ? Math.round(flyPower(h, s.round.sweepStart, s.round.periodMs) / 10) : null;
     status.textContent = guess != null ? `Thrown at about ${guess} %…` : 'Thrown…';
-    s.guess = guess;
     ctx.send({ type: 'throw', t }).then((r) => {
       if (r.type === 'error') {
         btn.disabled = false;
@@ -148,6 +147,7 @@ function create(ctx) {
     while (events.children.length > 6) events.lastChild.remove();
   }
 
+  const metres = (r) => `${r.heightM.toFixed(2)} m`;
   const quiet = { class: 'quiet' };
   const BEST = { game: 'This game’s best', tonight: 'Tonight’s best', allTime: 'All-time best' };
   function drawExtra() {
@@ -161,7 +161,6 @@ function create(ctx) {
       el('div', { class: 'row' }, ['tonight', 'allTime'].map((scope) => button(BEST[scope],
         () => ctx.send({ type: 'top', scope }), quiet))));
   }
-  const metres = (r) => `${r.heightM.toFixed(2)} m`;
 
   function handle(m) {
     switch (m.type) {
@@ -196,12 +195,11 @@ function create(ctx) {
         }
         break;
       case 'thrown':
-        line(`${m.player} threw at ${m.power} % (${m.heightM.toFixed(2)} m)`);
+        line(`${m.player} threw at ${m.power} % (${metres(m)})`);
         if (m.player === me) {
           s.locked = true;
           s.mine = { ...m };
-          status.textContent = `Up it goes: ${m.heightM.toFixed(2)} m!`;
-          root.dataset.guess = `${s.guess ?? ''}/${m.power}`;
+          status.textContent = `Up it goes: ${metres(m)}!`;
           ctx.vibrate(40);
         }
         break;
@@ -222,8 +220,8 @@ function create(ctx) {
         if (!s.mine && player) status.textContent = 'Time is up for throwing.';
         break;
       case 'challenged':
-        line(`${m.from} challenges ${m.to} to beat ${m.heightM.toFixed(2)} m`);
-        if (m.to === me) ctx.notice(`${m.from} dares you to beat ${m.heightM.toFixed(2)} m!`);
+        line(`${m.from} challenges ${m.to} to beat ${metres(m)}`);
+        if (m.to === me) ctx.notice(`${m.from} dares you to beat ${metres(m)}!`);
         return true;
       case 'challengeOver':
         line(`${m.to} ${m.won ? 'beat' : 'missed'} ${m.from}'s ${m.targetM.toFixed(2)} m`);
@@ -243,16 +241,15 @@ function create(ctx) {
           { text: `After round ${m.number}${m.count ? ` · top and your team of ${m.count}` : ''}` }),
           standings(m.ranking, me, (r) => `${r.score} · ${r.bestM.toFixed(1)} m`, 'player'));
         rankBox.hidden = false;
-        if (m.nextInMs != null) timer.start(m.nextInMs, 'Next round in ');
-        else timer.stop();
+        timer.start(m.nextInMs, 'Next round in ');
         status.textContent = m.last ? 'That was the last round.' : '';
         break;
       case 'gameUpdate':
         return true;
       case 'flyBoard':
         // Whole (deltas are applied before this page sees them): the rank is the position.
-        fill(boardBox, el('h3', { text: 'Highest catches' }), (m.rows || []).length
-          ? standings(m.rows.map((r, i) => ({ ...r, rank: i + 1 })), me, metres, 'player', (r) => `${r.player} (${r.team})`)
+        fill(boardBox, el('h3', { text: 'Highest catches' }), (m.rows || []).length ? standings(
+          m.rows.map((r, i) => ({ ...r, rank: i + 1 })), me, metres, 'player', (r) => `${r.player} (${r.team})`)
           : el('p', { class: 'muted', text: 'No catch yet.' }));
         boardBox.hidden = false;
         return true;
@@ -263,8 +260,8 @@ function create(ctx) {
         tallyLine.hidden = false;
         return true;
       case 'scores':
-        if (m.ranking && m.ranking.length) {
-          fill(rankBox, el('h3', { text: 'Standings' }), standings(m.ranking, me, (r) => `${r.score}`, 'player'));
+        if (m.ranking?.length) {
+          fill(rankBox, el('h3', { text: 'Standings' }), standings(m.ranking, me, undefined, 'player'));
           rankBox.hidden = false;
         }
         return true;

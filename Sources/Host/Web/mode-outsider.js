@@ -72,8 +72,7 @@ function create(ctx) {
         }
         s.open = m.remainingMs != null;
         head.textContent = `Round ${m.number} of ${m.of} · ${m.category} · ${m.difficulty} · ${m.points} points`;
-        if (m.remainingMs != null) timer.start(m.remainingMs, 'Time left: ');
-        else timer.stop();
+        timer.start(m.remainingMs, 'Time left: ');
         if (ctx.paused) timer.pause();
         drawWords();
         return true;
@@ -112,8 +111,7 @@ function create(ctx) {
           el('p', { class: 'muted', text: m.last ? 'That was the last round.'
             : m.nextInMs == null ? 'The quizmaster starts the next round.' : '' }));
         reveal.hidden = false;
-        if (m.nextInMs != null) timer.start(m.nextInMs, m.last ? 'Final scores in ' : 'Next round in ');
-        else timer.stop();
+        timer.start(m.nextInMs, m.last ? 'Final scores in ' : 'Next round in ');
         return true;
       }
       case 'paused':

@@ -1,5 +1,5 @@
 // The Queen's game (PROTOCOL.md §6.3): the number hidden until held, the Queen's commands, the reveal.
-import { fill, parts } from './ui.js';
+import { fill, parts, button } from './ui.js';
 
 const fold = (t) => t.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
 const shown = (t) => t.replace(/\{queen\}/g, 'the Queen').replace(/\{(\d)\}/g, '‹$1›');
@@ -8,8 +8,8 @@ function create(ctx) {
   const { el, player, name: myName, head, clockLine, timer, status } = parts(ctx);
   const s = { round: null, secret: null, order: null, commands: null, phase: 'wait' };
 
-  const hold = el('button', { type: 'button', class: 'hold', hidden: true, 'aria-live': 'polite',
-    text: 'Press and hold to see your number' });
+  const HOLD = 'Press and hold to see your number';
+  const hold = el('button', { type: 'button', class: 'hold', hidden: true, 'aria-live': 'polite', text: HOLD });
   const queenBox = el('div', { hidden: true });
   const orderBox = el('div', { class: 'card', hidden: true, 'aria-live': 'polite' });
   const revealBox = el('div', { class: 'card', hidden: true, 'aria-live': 'polite' });
@@ -18,8 +18,8 @@ function create(ctx) {
   const showNumber = (on) => {
     if (!s.secret) return;
     hold.classList.toggle('showing', on);
-    hold.textContent = on ? String(s.secret.number) : 'Press and hold to see your number';
-    hold.setAttribute('aria-label', on ? `Your number is ${s.secret.number}` : 'Press and hold to see your number');
+    hold.textContent = on ? String(s.secret.number) : HOLD;
+    hold.setAttribute('aria-label', on ? `Your number is ${s.secret.number}` : HOLD);
   };
   hold.addEventListener('pointerdown', (e) => {
     e.preventDefault();
@@ -57,10 +57,9 @@ function create(ctx) {
   function drawList() {
     const q = fold(search.value.trim());
     const items = (s.commands || []).filter((c) => !q || fold(c.text).includes(q)).slice(0, 60);
-    fill(list, items.length ? items.map((c) => el('li', {}, el('button', { type: 'button',
-      'aria-pressed': String(armed === c.id),
-      text: armed === c.id ? `Tap again to order: ${shown(c.text)}` : shown(c.text),
-      on: { click: () => chooseTemplate(c) } })))
+    fill(list, items.length ? items.map((c) => el('li', {}, button(
+      `${armed === c.id ? 'Tap again to order: ' : ''}${shown(c.text)}`, () => chooseTemplate(c),
+      { 'aria-pressed': String(armed === c.id) })))
       : el('li', { class: 'muted', text: s.commands ? 'No command matches.' : 'Loading the commands…' }));
   }
   search.addEventListener('input', drawList);
@@ -99,11 +98,8 @@ function create(ctx) {
     const dealt = r && player && (r.players || []).includes(myName);
     hold.hidden = !(s.phase !== 'revealed' && s.secret && r && s.secret.round === r.number && !iAmQueen);
     queenBox.hidden = !(iAmQueen && s.phase === 'choosing');
-    if (!r) status.textContent = 'The first round is being dealt…';
-    else if (s.phase === 'choosing') {
-      status.textContent = iAmQueen ? '' : `Queen ${r.queen} is choosing an order…`;
-    } else if (s.phase === 'order') status.textContent = '';
-    else if (s.phase === 'revealed') status.textContent = '';
+    status.textContent = !r ? 'The first round is being dealt…'
+      : s.phase === 'choosing' && !iAmQueen ? `Queen ${r.queen} is choosing an order…` : '';
     if (r && player && !dealt && s.phase !== 'revealed') status.textContent = 'You are not dealt into this round.';
   }
 

@@ -123,8 +123,7 @@ function create(ctx) {
         text.textContent = m.text;
         fill(letters, letterTiles(el, m.letters, m.fixed));
         letters.setAttribute('aria-label', `Letters: ${[...m.letters].join(' ')}`);
-        if (m.remainingMs != null) timer.start(m.remainingMs, 'Buzzing closes in ');
-        else timer.stop();
+        timer.start(m.remainingMs, 'Buzzing closes in ');
         if (ctx.paused) timer.pause();
         break;
       }
@@ -176,8 +175,7 @@ function create(ctx) {
             : m.nextInMs == null ? 'The quizmaster starts the next question.' : 'Next question soon…' }));
         reveal.hidden = false;
         status.textContent = '';
-        if (m.nextInMs != null) timer.start(m.nextInMs, m.last ? 'Final scores in ' : 'Next question in ');
-        else timer.stop();
+        timer.start(m.nextInMs, m.last ? 'Final scores in ' : 'Next question in ');
         break;
       case 'overruled':
         ctx.notice(`The quizmaster changed the verdict for ${m.team}: ${m.points >= 0 ? '+' : ''}${m.points}.`);

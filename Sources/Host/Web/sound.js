@@ -56,6 +56,11 @@ export function steps(name, msg) {
   return typeof r === 'function' ? r(msg) : r;
 }
 
+// The sounds every seat hears for an event, whoever it concerns.
+const ALWAYS = { 'shaky:question': 'next', 'shaky:hint': 'shake', 'shaky:reveal': 'reveal', 'queen:order': 'next',
+  'queen:revealed': 'reveal', 'outsider:puzzle': 'next', 'words:bingo': 'bingo', 'fly:round': 'next',
+  'hunt:puzzle': 'found', 'hunt:question': 'found', 'hunt:hint': 'shake', 'hunt:wrong': 'wrong' };
+
 /** The sound of an event, or null; `who` {role, team, name} is the seat (a board hears the room), `memo` kept. */
 export function soundFor(game, m, who, memo = {}) {
   if (!m || typeof m.type !== 'string') return null;
@@ -63,8 +68,9 @@ export function soundFor(game, m, who, memo = {}) {
   const mine = (team) => board || (who && team === who.team);
   const me = (name) => !board && who && name === who.name;
   if (m.type === 'scoreboard') return m.final ? 'fanfare' : null;
-  switch (`${game}:${m.type}`) {
-    case 'shaky:question': return 'next';
+  const key = `${game}:${m.type}`;
+  if (Object.hasOwn(ALWAYS, key)) return ALWAYS[key];
+  switch (key) {
     case 'shaky:buzzed': {
       const n = (m.order || []).length;
       const grew = n > (memo.buzzN || 0);
@@ -72,13 +78,8 @@ export function soundFor(game, m, who, memo = {}) {
       return board && grew ? 'buzz' : null; // a player hears the buzz at the press
     }
     case 'shaky:turn': return mine(m.team) ? 'turn' : null;
-    case 'shaky:hint': return 'shake';
     case 'shaky:result': return m.correct ? 'right' : 'wrong';
-    case 'shaky:reveal': return 'reveal';
     case 'queen:round': return m.chooseMs != null && me(m.queen) ? 'turn' : 'next';
-    case 'queen:order': return 'next';
-    case 'queen:revealed': return 'reveal';
-    case 'outsider:puzzle': return 'next';
     case 'outsider:lockedIn': {
       const n = (m.teams || []).length;
       const grew = n > (memo.lockN || 0);
@@ -91,17 +92,11 @@ export function soundFor(game, m, who, memo = {}) {
       return !r || r.choice == null ? 'reveal' : r.correct ? 'right' : 'wrong';
     }
     case 'words:result': return mine(m.team) ? (m.correct ? 'right' : board ? null : 'wrong') : null;
-    case 'words:bingo': return 'bingo';
     case 'words:rolled': return mine(m.team) ? 'roll' : null;
     case 'words:progress': return m.place != null && mine(m.team) && !board ? 'finished' : null;
-    case 'fly:round': return 'next';
     case 'fly:thrown': return board || me(m.player) ? 'flight' : null;
     case 'fly:caught': return board || me(m.player) ? (m.quality === 'dropped' ? 'crash' : 'catch') : null;
     case 'fly:achievement': return board || me(m.player) ? 'achievement' : null;
-    case 'hunt:puzzle':
-    case 'hunt:question': return 'found';
-    case 'hunt:hint': return 'shake';
-    case 'hunt:wrong': return 'wrong';
     case 'hunt:solved': return m.last ? 'finished' : 'right';
     case 'hunt:progress': {
       if (!board) return null;
