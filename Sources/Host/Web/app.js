@@ -704,13 +704,12 @@ function showView() {
 
 function finalBlock(msg) {
   const mine = me && me.role === 'player' ? me.team : null;
+  const first = msg.ranking?.[0] || {};
   let list;
   if (msg.type === 'ended') list = el('p', { text: msg.reason || 'The game is over.' });
-  else if (msg.ranking && msg.ranking[0] && 'totalMs' in msg.ranking[0]) {
-    list = podium(msg.ranking, mine, (r) => `${r.stations} · ${mmss(r.totalMs)}`);
-  } else if (msg.ranking && msg.ranking[0] && 'player' in msg.ranking[0]) {
-    list = [podium(msg.ranking, me ? me.name : null, (r) => `${r.score}`, 'player'), el('h3', { text: 'Teams' }),
-      standings(msg.teams, mine)];
+  else if ('totalMs' in first) list = podium(msg.ranking, mine, (r) => `${r.stations} · ${mmss(r.totalMs)}`);
+  else if ('player' in first) {
+    list = [podium(msg.ranking, me?.name, undefined, 'player'), el('h3', { text: 'Teams' }), standings(msg.teams, mine)];
   } else list = podium(msg.ranking, mine);
   // A hall's player gets their team's row and the top rows, with the whole count (PROTOCOL.md §6.0.1).
   const more = msg.ranking && msg.total > msg.ranking.length ? msg.total - msg.ranking.length : 0;
@@ -745,19 +744,13 @@ function dispatch(msg) {
       }
       break;
     case 'error':
-      if (msg.code === 'kicked') return showRefused('kicked', msg.message);
-      if (msg.code === 'full' || msg.code === 'rate_limited') {
-        if (!joined) return showRefused(msg.code, msg.message);
+      if (msg.code === 'kicked' || (!joined && (msg.code === 'full' || msg.code === 'rate_limited'))) {
+        return showRefused(msg.code, msg.message);
       }
-      toast(msg.message || msg.code, 'error');
-      return;
+      return toast(msg.message || msg.code, 'error');
     case 'closing':
-      if (msg.code === 'replaced') return showRefused('replaced', msg.reason);
-      if (msg.code === 'shutdown') return showRefused('shutdown', msg.reason);
-      if (msg.code === 'bye') {
-        wantOpen = false;
-        return;
-      }
+      if (msg.code === 'replaced' || msg.code === 'shutdown') return showRefused(msg.code, msg.reason);
+      if (msg.code === 'bye') wantOpen = false;
       return; // idle: the close brings us back
     case 'paused':
       pausedNow = true;
@@ -790,13 +783,8 @@ function dispatch(msg) {
     gameOver = msg;
     pausedNow = false;
     overlay.hidden = true;
-    if (endedCatchUp) {
-      endedCatchUp = false;
-      if (me.role === 'board') renderBoard();
-      else renderLobby();
-      return;
-    }
     if (me.role === 'board') renderBoard();
+    else if (endedCatchUp) renderLobby();
     else {
       const back = button('Back to the lobby', () => {
         renderLobby();
@@ -807,6 +795,7 @@ function dispatch(msg) {
       screens.game.insertBefore(back, view ? view.root : null);
       block.scrollIntoView({ block: 'start' });
     }
+    endedCatchUp = false;
   }
 }
 

@@ -1,5 +1,5 @@
 // The station hunt (PROTOCOL.md §6.8): the clue, the check-in, the station's task, hints, every team's progress.
-import { fill, mmss, podium, button, parts } from './ui.js';
+import { fill, mmss, podium, button, parts, textForm } from './ui.js';
 
 function create(ctx) {
   const { el, player, team, head, clockLine, timer } = parts(ctx, 'Hunt time left: ');
@@ -49,29 +49,16 @@ function create(ctx) {
             button(w, () => ctx.send({ type: 'pick', choice: i + 1 })))),
           hintList, hintButton());
       } else {
-        const input = el('input', { id: 'hanswer', autocomplete: 'off', autocapitalize: 'off', spellcheck: 'false',
-          maxlength: 200, enterkeyhint: 'send' });
-        const form = el('form', { class: 'stack' }, el('label', { for: 'hanswer',
-          text: `Your answer (${t.letters} letters and digits)` }), input,
-        el('button', { type: 'submit', class: 'wide', text: 'Send answer' }));
-        form.addEventListener('submit', async (e) => {
-          e.preventDefault();
-          if (input.value.trim()) await ctx.send({ type: 'answer', text: input.value.trim() });
-        });
+        const { form } = textForm('hanswer', `Your answer (${t.letters} letters and digits)`, 'Send answer', {},
+          (text) => ctx.send({ type: 'answer', text }));
         fill(main, el('h2', { text: `Station ${t.number} of ${t.of}` }), el('p', { class: 'big', text: t.text }),
           form, hintList, hintButton());
       }
       return;
     }
     if (s.clue) {
-      const input = el('input', { id: 'hcode', autocomplete: 'off', autocapitalize: 'characters', spellcheck: 'false',
-        maxlength: 32, enterkeyhint: 'go', placeholder: 'The code posted there' });
-      const form = el('form', { class: 'stack' }, el('label', { for: 'hcode', text: 'Found it? Type the code' }), input,
-        el('button', { type: 'submit', class: 'wide', text: 'Check in' }));
-      form.addEventListener('submit', async (e) => {
-        e.preventDefault();
-        const code = input.value.trim();
-        if (!code) return;
+      const { form } = textForm('hcode', 'Found it? Type the code', 'Check in', { autocapitalize: 'characters',
+        maxlength: 32, enterkeyhint: 'go', placeholder: 'The code posted there' }, async (code, input) => {
         const r = await ctx.send({ type: 'checkin', code });
         if (r.type !== 'error') input.value = '';
       });

@@ -1,5 +1,5 @@
 // Shaky Words (PROTOCOL.md §6.2): the letters, BUZZ, the answer on your turn, a shake (its cost asked first).
-import { fill, standings, onPress, parts } from './ui.js';
+import { fill, standings, onPress, parts, textForm } from './ui.js';
 
 function letterTiles(el, letters, fixed) {
   let shownFixed = 0;
@@ -18,11 +18,18 @@ function create(ctx) {
   const text = el('p', { class: 'big' });
   const letters = el('div', { class: 'letters', role: 'img' });
   const buzz = el('button', { class: 'buzz', type: 'button', text: 'BUZZ', 'aria-label': 'Buzz' });
-  const answerInput = el('input', { id: 'answer', autocomplete: 'off', autocapitalize: 'off', spellcheck: 'false',
-    maxlength: 200, enterkeyhint: 'send', placeholder: 'Your answer' });
-  const answerForm = el('form', { hidden: true, class: 'stack' },
-    el('label', { for: 'answer', text: 'Your team\'s answer' }), answerInput,
-    el('button', { type: 'submit', class: 'wide', text: 'Send answer' }));
+  const { form: answerForm, input: answerInput } = textForm('answer', 'Your team\'s answer', 'Send answer',
+    { placeholder: 'Your answer' }, async (value) => {
+      const r = await ctx.send({ type: 'answer', text: value });
+      if (r.type !== 'error') {
+        s.answered = true;
+        answerInput.value = '';
+        answerInput.blur();
+        status.textContent = 'Answer sent…';
+        answerForm.hidden = true;
+      }
+    });
+  answerForm.hidden = true;
   const shake = el('button', { type: 'button', class: 'secondary wide', hidden: true });
   const queue = el('ol', { class: 'queue', 'aria-label': 'Buzz order' });
   const reveal = el('div', { class: 'card', hidden: true, 'aria-live': 'polite' });
@@ -42,19 +49,6 @@ function create(ctx) {
         draw();
       }
     });
-  });
-  answerForm.addEventListener('submit', async (e) => {
-    e.preventDefault();
-    const value = answerInput.value.trim();
-    if (!value) return;
-    const r = await ctx.send({ type: 'answer', text: value });
-    if (r.type !== 'error') {
-      s.answered = true;
-      answerInput.value = '';
-      answerInput.blur();
-      status.textContent = 'Answer sent…';
-      answerForm.hidden = true;
-    }
   });
   let shakeArmed = false;
   shake.addEventListener('click', async () => {

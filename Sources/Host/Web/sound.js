@@ -163,10 +163,8 @@ export function createSound({ win = globalThis, storage = null, makeContext = nu
     flight = [];
   }
   const changed = () => listeners.forEach((f) => f());
-  const hush = (name) => {
-    silenced[name] = (silenced[name] || 0) + 1;
-    return false;
-  };
+  const count = (hooks, name) => (hooks[name] = (hooks[name] || 0) + 1);
+  const hush = (name) => !count(silenced, name);
 
   const api = {
     /** Creates or resumes the audio context; call from a tap (a browser starts sound only after one). */
@@ -227,23 +225,19 @@ export function createSound({ win = globalThis, storage = null, makeContext = nu
           g.gain.exponentialRampToValueAtTime(gain, t0 + at + Math.min(0.02, len / 4));
           g.gain.exponentialRampToValueAtTime(0.0001, t0 + at + len);
           let src;
-          let tone;
+          let tone; // what the frequencies apply to: the oscillator, or noise's band-pass filter
           if (wave === 'noise') {
             src = ac.createBufferSource();
             src.buffer = noiseBuffer();
-            tone = ac.createBiquadFilter();
+            tone = src.connect(ac.createBiquadFilter());
             tone.type = 'bandpass';
-            tone.frequency.setValueAtTime(f1, t0 + at);
-            tone.frequency.exponentialRampToValueAtTime(f2, t0 + at + len);
-            src.connect(tone).connect(g);
           } else {
-            src = ac.createOscillator();
+            src = tone = ac.createOscillator();
             src.type = wave;
-            src.frequency.setValueAtTime(f1, t0 + at);
-            if (f2 !== f1) src.frequency.exponentialRampToValueAtTime(f2, t0 + at + len);
-            src.connect(g);
           }
-          g.connect(ac.destination);
+          tone.frequency.setValueAtTime(f1, t0 + at);
+          if (f2 !== f1) tone.frequency.exponentialRampToValueAtTime(f2, t0 + at + len);
+          tone.connect(g).connect(ac.destination);
           src.start(t0 + at);
           src.stop(t0 + at + len + 0.05);
           nodes.push(src);
@@ -252,8 +246,7 @@ export function createSound({ win = globalThis, storage = null, makeContext = nu
         return false;
       }
       if (name === 'flight') flight = nodes;
-      started[name] = (started[name] || 0) + 1;
-      return true;
+      return !!count(started, name);
     },
     /** Says a word: the file at `audioURL` (speech if it cannot play), else speech in `lang`, else nothing. */
     speak(word, { lang = null, audioURL = null } = {}) {
@@ -271,8 +264,7 @@ export function createSound({ win = globalThis, storage = null, makeContext = nu
           win.speechSynthesis.cancel();
           win.speechSynthesis.speak(u);
           spoken.push({ text: word, lang, via: 'speech' });
-          started.speak = (started.speak || 0) + 1;
-          return true;
+          return !!count(started, 'speak');
         } catch {
           return false;
         }
@@ -281,7 +273,7 @@ export function createSound({ win = globalThis, storage = null, makeContext = nu
         try {
           const a = new win.Audio(audioURL);
           spoken.push({ text: word, lang, via: 'audio', url: audioURL });
-          started.speak = (started.speak || 0) + 1;
+          count(started, 'speak');
           const p = a.play();
           if (p && p.catch) p.catch(synth);
           return true;

@@ -187,3 +187,19 @@ export function parts(ctx, label = '') {
     head: el('p', { class: 'muted' }), timer: countdown(clockLine, label),
     status: el('p', { class: 'status-line', 'aria-live': 'polite' }) };
 }
+
+/**
+ * A form of one text field (`props` for the input) and a submit button: `act(text, input)` gets the field's
+ * trimmed text when it is sent with some.
+ */
+export function textForm(id, label, submit, props, act) {
+  const input = el('input', { id, autocomplete: 'off', autocapitalize: 'off', spellcheck: 'false', maxlength: 200,
+    enterkeyhint: 'send', ...props });
+  const send = (e) => {
+    e.preventDefault();
+    if (input.value.trim()) act(input.value.trim(), input);
+  };
+  const form = el('form', { class: 'stack', on: { submit: send } }, el('label', { for: id, text: label }), input,
+    el('button', { type: 'submit', class: 'wide', text: submit }));
+  return { form, input };
+}
