@@ -515,7 +515,8 @@ function showJoin(error = null, withCode = false) {
       err.textContent = text;
       field.focus();
     };
-    if (!roomPattern.test(code)) return fail('The room code is 4 to 8 letters or digits, as on the host\'s screen.', roomInput);
+    const badRoom = 'The room code is 4 to 8 letters or digits, as on the host’s screen.';
+    if (!roomPattern.test(code)) return fail(badRoom, roomInput);
     if (isBoard) {
       room = code;
       return joinAsBoard();
@@ -709,7 +710,8 @@ function finalBlock(msg) {
   if (msg.type === 'ended') list = el('p', { text: msg.reason || 'The game is over.' });
   else if ('totalMs' in first) list = podium(msg.ranking, mine, (r) => `${r.stations} · ${mmss(r.totalMs)}`);
   else if ('player' in first) {
-    list = [podium(msg.ranking, me?.name, undefined, 'player'), el('h3', { text: 'Teams' }), standings(msg.teams, mine)];
+    list = [podium(msg.ranking, me?.name, undefined, 'player'), el('h3', { text: 'Teams' }),
+      standings(msg.teams, mine)];
   } else list = podium(msg.ranking, mine);
   // A hall's player gets their team's row and the top rows, with the whole count (PROTOCOL.md §6.0.1).
   const more = msg.ranking && msg.total > msg.ranking.length ? msg.total - msg.ranking.length : 0;

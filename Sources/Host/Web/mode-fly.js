@@ -115,15 +115,19 @@ function create(ctx) {
   });
 
   function drawPhones() {
-    if (!player || !s.phones || s.locked) {
-      phoneBox.hidden = true;
-      return;
+    phoneBox.hidden = !player || !s.phones;
+    if (phoneBox.hidden) return;
+    const label = (p) => `${p.name} ×${p.multiplier} ±${p.catchWindowMs} ms`;
+    const mine = s.myPhone || s.phones.default;
+    // Once thrown, the phone is kept for the game (a pick is refused): it is shown, not offered.
+    if (s.locked) {
+      const kept = s.phones.list.find((p) => p.id === mine);
+      return fill(phoneBox, el('p', { text: `Your phone: ${kept ? label(kept) : mine}` }));
     }
-    phoneBox.hidden = false;
     fill(phoneBox, el('h3', { text: 'Your phone (before your first throw)' }),
-      el('div', { class: 'chips', role: 'group', 'aria-label': 'Phones' }, s.phones.list.map((p) => button(
-        `${p.name} ×${p.multiplier} ±${p.catchWindowMs} ms`, () => ctx.send({ type: 'phone', choice: p.id }),
-        { class: 'secondary', 'aria-pressed': String((s.myPhone || s.phones.default) === p.id) }))));
+      el('div', { class: 'chips', role: 'group', 'aria-label': 'Phones' }, s.phones.list.map((p) => button(label(p),
+        () => ctx.send({ type: 'phone', choice: p.id }),
+        { class: 'secondary', 'aria-pressed': String(mine === p.id) }))));
   }
 
   function draw() {
@@ -198,6 +202,7 @@ function create(ctx) {
         line(`${m.player} threw at ${m.power} % (${metres(m)})`);
         if (m.player === me) {
           s.locked = true;
+          s.myPhone = m.phone;
           s.mine = { ...m };
           status.textContent = `Up it goes: ${metres(m)}!`;
           ctx.vibrate(40);

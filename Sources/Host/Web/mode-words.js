@@ -85,10 +85,7 @@ function create(ctx) {
 
   function drawCards() {
     const h = s.hand;
-    if (!h || s.finished) {
-      fill(play);
-      return;
-    }
+    if (!h || s.finished) return fill(play);
     const w = s.wrongCard;
     fill(play, el('div', { class: 'words4', role: 'group', 'aria-label': 'Cards: drag one onto the word, or tap it' },
       h.options.map((o, i) => {
@@ -109,7 +106,7 @@ function create(ctx) {
     if (!c) return fill(play);
     const line = new Set(s.bingo || []);
     fill(play, el('div', { class: 'grid16', role: 'grid', 'aria-label': 'Bingo card' }, c.cells.map((cell, i) => {
-      const name = `${'abcd'[Math.floor(i / 4)]}${(i % 4) + 1}`;
+      const name = `${'abcd'[i >> 2]}${(i % 4) + 1}`;
       const w = s.wrongCell;
       if (w && w.cell === i) {
         return el('span', { class: `wrongcell${wrongNow(w) ? ' shake' : ''}`,
@@ -124,12 +121,9 @@ function create(ctx) {
   }
 
   function drawBoard() {
-    const b = s.game && s.game.board;
-    if (!b) {
-      boardBox.hidden = true;
-      return;
-    }
-    boardBox.hidden = false;
+    const b = s.game?.board;
+    boardBox.hidden = !b;
+    if (!b) return;
     const tiles = new Map(b.tiles.map((t) => [t.id, t]));
     const w = (Math.max(...b.tiles.map((t) => t.x)) + 1) * CELL;
     const h = (Math.max(...b.tiles.map((t) => t.y)) + 1) * CELL;
@@ -168,8 +162,8 @@ function create(ctx) {
     const canRoll = player && !s.answering && !s.choices.length && !s.finished;
     fill(boardBox, svg,
       player && s.choices.length ? el('div', {}, el('p', { class: 'status-line', text: 'Which way?' }),
-        el('div', { class: 'chips' }, s.choices.map((c) => button(c.word, () => ctx.send({ type: 'move', tile: c.tile })))))
-        : null,
+        el('div', { class: 'chips' }, s.choices.map((c) => button(c.word,
+          () => ctx.send({ type: 'move', tile: c.tile }))))) : null,
       player ? button(`Roll the die${s.rolled ? ` (last: ${s.rolled})` : ''}`, () => ctx.send({ type: 'roll' }),
         { class: 'wide', disabled: !canRoll }) : null);
   }
@@ -275,8 +269,10 @@ function create(ctx) {
         if (m.team === team) draw();
         return true;
       case 'tile':
-        if (m.team === team) s.done.add(m.tile);
-        if (m.team === team) s.answering = false;
+        if (m.team === team) {
+          s.done.add(m.tile);
+          s.answering = false;
+        }
         break;
       case 'rolled':
         if (m.team === team) s.rolled = m.value;
