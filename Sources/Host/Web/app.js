@@ -94,7 +94,7 @@ let momentBack = null;
 function closeMoment() {
   if (momentBox.hidden) return;
   momentBox.hidden = true;
-  if (momentBack && momentBack.isConnected) momentBack.focus({ preventScroll: true });
+  if (momentBack?.isConnected) momentBack.focus({ preventScroll: true });
 }
 momentBox.addEventListener('click', closeMoment);
 momentBox.addEventListener('keydown', (e) => {
@@ -137,7 +137,7 @@ let waitingNotice = null;
 let endedCatchUp = false; // joined while no game runs: the `game` that follows is the last game's final catch-up
 
 function rawSend(obj) {
-  if (ws && ws.readyState === WebSocket.OPEN) {
+  if (ws?.readyState === WebSocket.OPEN) {
     ws.send(JSON.stringify(obj));
     return true;
   }
@@ -330,7 +330,7 @@ function onHelloReply(msg, at) {
     wantOpen = false;
     if (ws) ws.close();
     ws = null;
-    if (msg.code === 'bad_token' && hello && hello.resume) {
+    if (msg.code === 'bad_token' && hello?.resume) {
       // The seat is gone (expired, kicked, left): forget it and join afresh.
       forgetSeat(true);
       hello = null;
@@ -400,7 +400,7 @@ function showRefused(code, message = '') {
         : 'The game host cannot be reached. Is the laptop on and on this network?';
       actions.push(button('Try again', () => (hello ? reconnect() : showJoin()), { class: 'wide' }));
       // Keep looking for the host in the background: a restarted host (--resume) takes the token back.
-      if (hello && hello.resume) {
+      if (hello?.resume) {
         wantOpen = true;
         failures = Math.max(failures, 3);
         retryTimer = setTimeout(connect, 3000);
@@ -456,9 +456,9 @@ function openPeek(code, onTeams, onWrongRoom) {
     }
     if (m.type === 'ping') s.send(JSON.stringify({ type: 'pong' }));
     const r = g.apply(m);
-    if (r && r.resync) s.send(JSON.stringify({ type: 'resync', state: r.resync }));
-    if (r && r.whole && r.state === 'lobby') onTeams(r.whole.teams || [], r.whole.players || []);
-    if (r && r.whole && r.state === 'teams') onTeams((r.whole.teams || []).map((t) => t.team), []);
+    if (r?.resync) s.send(JSON.stringify({ type: 'resync', state: r.resync }));
+    if (r?.whole && r.state === 'lobby') onTeams(r.whole.teams || [], r.whole.players || []);
+    if (r?.whole && r.state === 'teams') onTeams((r.whole.teams || []).map((t) => t.team), []);
   };
 }
 
@@ -526,7 +526,7 @@ function showJoin(error = null, withCode = false) {
     const seat = store(seatKey(code, name));
     const rejoin = withCode && codeInput.value.trim().toUpperCase();
     // With a rejoin code (PROTOCOL.md §4) the host finds the player by name and code: another device's way back.
-    hello = playerHello(code, seat && seat.token && !rejoin ? { resume: seat.token } : rejoin ? { name, code: rejoin }
+    hello = playerHello(code, seat?.token && !rejoin ? { resume: seat.token } : rejoin ? { name, code: rejoin }
       : { name, team });
     if (location.pathname.replace(/\//g, '').toUpperCase() !== code) history.replaceState(null, '', `/${code}`);
     closePeek();
@@ -704,7 +704,7 @@ function showView() {
 }
 
 function finalBlock(msg) {
-  const mine = me && me.role === 'player' ? me.team : null;
+  const mine = me?.role === 'player' ? me.team : null;
   const first = msg.ranking?.[0] || {};
   let list;
   if (msg.type === 'ended') list = el('p', { text: msg.reason || 'The game is over.' });
@@ -731,7 +731,7 @@ function dispatch(msg) {
   switch (msg.type) {
     case 'lobby':
       lobby = msg;
-      if (me && me.role === 'board' && !view) renderBoard();
+      if (me?.role === 'board' && !view) renderBoard();
       else if (screens.lobby.hidden === false || !view) renderLobby();
       return;
     case 'teams':
@@ -779,7 +779,7 @@ function dispatch(msg) {
     }
     playFor(msg);
   }
-  sound.music(me && me.role === 'board' && viewGame === 'hunt' && view && !gameOver && msg.type !== 'scoreboard'
+  sound.music(me?.role === 'board' && viewGame === 'hunt' && view && !gameOver && msg.type !== 'scoreboard'
     && msg.type !== 'ended');
   if ((msg.type === 'scoreboard' && msg.final) || (msg.type === 'ended' && view)) {
     gameOver = msg;
@@ -810,7 +810,7 @@ function boot() {
   if (room) {
     const last = store(lastKey(room));
     const seat = last ? store(seatKey(room, last)) : null;
-    if (seat && seat.token) {
+    if (seat?.token) {
       me = { role: 'player', name: seat.name, team: seat.team, code: seat.code };
       hello = playerHello(room, { resume: seat.token });
       showConnecting();

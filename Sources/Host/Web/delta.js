@@ -2,19 +2,21 @@
 // on a gap. Pure: the caller sends what `apply` asks for.
 
 // Each growing state: its delta type, where its list lives, and the key of an item.
+const fixed = (delta, list, key, counted = true) =>
+  ({ delta, list: () => list, key: () => key, counted: () => counted });
 const SPECS = {
-  lobby: { delta: 'lobbyUpdate', list: () => 'players', key: () => 'name', counted: (h) => !h.fields.truncated },
-  teams: { delta: 'teamsUpdate', list: () => 'teams', key: () => 'team', counted: () => false },
-  buzzed: { delta: 'buzzedUpdate', list: () => 'entries', key: () => 'team', counted: () => true },
+  lobby: { ...fixed('lobbyUpdate', 'players', 'name'), counted: (h) => !h.fields.truncated },
+  teams: fixed('teamsUpdate', 'teams', 'team', false),
+  buzzed: fixed('buzzedUpdate', 'entries', 'team'),
   game: {
     delta: 'gameUpdate',
     list: (h) => (h.fields.game === 'fly' ? 'players' : 'teams'),
     key: (h) => (h.fields.game === 'fly' ? 'name' : 'team'),
     counted: () => true,
   },
-  lockedIn: { delta: 'lockedInUpdate', list: () => 'teams', key: () => 'team', counted: () => true },
-  progress: { delta: 'progressUpdate', list: () => 'teams', key: () => 'team', counted: () => true },
-  flyBoard: { delta: 'flyBoardUpdate', list: () => 'rows', key: () => 'player', counted: () => false },
+  lockedIn: fixed('lockedInUpdate', 'teams', 'team'),
+  progress: fixed('progressUpdate', 'teams', 'team'),
+  flyBoard: fixed('flyBoardUpdate', 'rows', 'player', false),
 };
 
 /** The whole type a delta type belongs to. */
@@ -95,7 +97,7 @@ export class Growing {
     const h = this.held[type];
     const ignored = { state: type, whole: null, resync: null, ignored: true };
     const gap = () => {
-      if (h && h.waiting) return ignored;
+      if (h?.waiting) return ignored;
       if (h) h.waiting = true;
       else this.held[type] = { seq: null, fields: {}, items: [], waiting: true, empty: true };
       return { state: type, whole: null, resync: type, ignored: false };
@@ -116,7 +118,7 @@ export class Growing {
       items.splice(i, 1);
     }
     // (2) every listed item with `at`
-    const placed = listed.filter((it) => it && it.at != null);
+    const placed = listed.filter((it) => it?.at != null);
     for (const it of placed) items = items.filter((x) => x[key] !== it[key]);
     // (3) replace in place, or append
     for (const it of listed) {

@@ -51,7 +51,7 @@ function start() {
   const svg = $('grid');
 
   function connect() {
-    if (ws && ws.readyState <= 1) return Promise.resolve();
+    if (ws?.readyState <= 1) return Promise.resolve();
     return new Promise((resolve, reject) => {
       ws = new WebSocket(wsUrl());
       ws.onopen = () => resolve();
@@ -227,7 +227,7 @@ function start() {
       return el('svg:line', { class: bad.paths.includes(`${p[0]}-${p[1]}`) ? 'path bad' : 'path',
         x1: mid(a.x), y1: mid(a.y), x2: mid(b.x), y2: mid(b.y) });
     });
-    if (drag && drag.tile && drag.to) {
+    if (drag?.tile && drag.to) {
       lines.push(el('svg:line', { class: 'path drawing', x1: mid(drag.tile.x), y1: mid(drag.tile.y),
         x2: mid(drag.to.x), y2: mid(drag.to.y) }));
     }

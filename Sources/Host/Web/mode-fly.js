@@ -75,7 +75,7 @@ function create(ctx) {
         meterPct.textContent = `${Math.round(p)} %`;
         meter.setAttribute('aria-valuenow', String(Math.round(p)));
       }
-      if (s.mine && s.mine.landsAt && h != null) {
+      if (s.mine?.landsAt && h != null) {
         const left = s.mine.landsAt - h;
         const f = Math.min(1, Math.max(0, 1 - left / s.mine.airMs));
         air.hidden = false;
@@ -91,7 +91,7 @@ function create(ctx) {
 
   onPress(btn, ctx.stamp, (t) => {
     if (btn.disabled) return;
-    if (s.mine && s.mine.landsAt) {
+    if (s.mine?.landsAt) {
       btn.disabled = true;
       s.mine.catchSent = true;
       ctx.send({ type: 'catch', t }).then((r) => {
@@ -134,7 +134,7 @@ function create(ctx) {
     drawPhones();
     meter.hidden = !s.open || !!s.mine;
     if (!s.mine || !s.mine.landsAt) air.hidden = true;
-    if (s.mine && s.mine.landsAt) {
+    if (s.mine?.landsAt) {
       btn.textContent = 'CATCH';
       btn.disabled = !!s.mine.catchSent;
     } else {

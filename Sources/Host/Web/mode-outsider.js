@@ -38,13 +38,13 @@ function create(ctx) {
     draw();
     ctx.vibrate(20);
     const r = await ctx.send({ type: 'pick', choice, t });
-    if (r.type === 'error' && s.picked && s.picked.pending) s.picked = null;
+    if (r.type === 'error' && s.picked?.pending) s.picked = null;
     draw();
   }
 
   function draw() {
     buttons.forEach((b, i) => {
-      const mine = s.picked && s.picked.choice === i + 1;
+      const mine = s.picked?.choice === i + 1;
       b.classList.toggle('picked', !!mine);
       b.setAttribute('aria-pressed', String(!!mine));
       b.disabled = !player || !s.open || (!!s.picked && !mine);
@@ -89,9 +89,9 @@ function create(ctx) {
         s.open = false;
         draw();
         buttons.forEach((b, i) => {
-          const w = s.puzzle && s.puzzle.words[i];
+          const w = s.puzzle?.words[i];
           if (w === m.outsider) b.classList.add('right');
-          else if (s.picked && s.picked.choice === i + 1) b.classList.add('wrongpick');
+          else if (s.picked?.choice === i + 1) b.classList.add('wrongpick');
         });
         const mine = (m.results || []).find((r) => r.team === team);
         fill(reveal,

@@ -110,7 +110,7 @@ function create(ctx) {
         break;
       case 'round':
         if (!s.round || s.round.number !== m.number) {
-          s.secret = s.secret && s.secret.round === m.number ? s.secret : null;
+          s.secret = s.secret?.round === m.number ? s.secret : null;
           s.order = null;
           orderBox.hidden = true;
           revealBox.hidden = true;

@@ -69,7 +69,7 @@ function create(ctx) {
   });
 
   function drawShake() {
-    const open = s.phase === 'question' && s.q && s.q.shakeCost != null && !s.out.has(team) && !s.answered;
+    const open = s.phase === 'question' && s.q?.shakeCost != null && !s.out.has(team) && !s.answered;
     shake.hidden = !open;
     if (open && !shakeArmed) shake.textContent = `Shake the letters (costs ${s.q.shakeCost} points)`;
   }

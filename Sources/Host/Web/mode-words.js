@@ -11,11 +11,11 @@ function create(ctx) {
   const word = el('p', { class: 'huge center', 'aria-live': 'polite' });
   const lang = () => (s.game && ctx.speechLang ? ctx.speechLang(s.game.language || s.game.list) : null);
   const say = (text, audioURL) => ctx.speak && ctx.speak(text, { lang: lang(), audioURL: audioURL || null });
-  const current = () => (s.game && s.game.exercise === 'bingo' ? s.card : s.answering ? s.hand : null);
+  const current = () => (s.game?.exercise === 'bingo' ? s.card : s.answering ? s.hand : null);
   const sayBtn = el('button', { type: 'button', class: 'say', 'aria-label': 'Say the word again', hidden: true,
     on: { click: () => {
       const c = current();
-      if (c && c.word) say(c.word, c.wordAudioURL);
+      if (c?.word) say(c.word, c.wordAudioURL);
     } } }, el('svg:svg', { viewBox: '0 0 24 24', width: 30, height: 30, 'aria-hidden': 'true', focusable: 'false' },
     el('svg:path', { d: 'M3 9h4l5-4v14l-5-4H3z', fill: 'currentColor' }),
     el('svg:path', { d: 'M15.5 8.5a5 5 0 0 1 0 7M18 6a8.5 8.5 0 0 1 0 12', fill: 'none', stroke: 'currentColor',
@@ -89,7 +89,7 @@ function create(ctx) {
     const w = s.wrongCard;
     fill(play, el('div', { class: 'words4', role: 'group', 'aria-label': 'Cards: drag one onto the word, or tap it' },
       h.options.map((o, i) => {
-        if (w && w.choice === i + 1) {
+        if (w?.choice === i + 1) {
           return el('button', { type: 'button', disabled: true, class: `wrongcard${wrongNow(w) ? ' shake' : ''}`,
             'aria-label': `${w.text}: wrong`, text: w.text });
         }
@@ -108,7 +108,7 @@ function create(ctx) {
     fill(play, el('div', { class: 'grid16', role: 'grid', 'aria-label': 'Bingo card' }, c.cells.map((cell, i) => {
       const name = `${'abcd'[i >> 2]}${(i % 4) + 1}`;
       const w = s.wrongCell;
-      if (w && w.cell === i) {
+      if (w?.cell === i) {
         return el('span', { class: `wrongcell${wrongNow(w) ? ' shake' : ''}`,
           'aria-label': `${name}: ${w.text}, wrong`, text: w.text });
       }
@@ -169,7 +169,7 @@ function create(ctx) {
   }
 
   function drawProgress() {
-    const teams = (s.game && s.game.teams) || Object.keys(s.progress);
+    const teams = s.game?.teams || Object.keys(s.progress);
     fill(progress, teams.map((t) => {
       const p = s.progress[t];
       return el('li', { class: t === team ? 'good' : null }, el('span', { text: `${t}${t === team ? ' (you)' : ''}` }),
@@ -233,7 +233,7 @@ function create(ctx) {
             ctx.notice(`${m.compound}!`);
             // spoken after the chime
             setTimeout(() => say(m.compound, m.audioURL), 550);
-            if (s.game && s.game.exercise === 'board') s.answering = false;
+            if (s.game?.exercise === 'board') s.answering = false;
           } else if (s.picked) {
             // a wrong card shakes and stays greyed for the lockout; a wrong bingo cell shakes, then clears
             const p = { ...s.picked, at: Date.now() };

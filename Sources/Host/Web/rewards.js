@@ -91,7 +91,7 @@ export function createRewards({ send, play, toast }) {
   function redraw() {
     for (const c of cards) if (c.isConnected) render(c); else cards.delete(c);
     render(sheet);
-    fill(badge, state && state.character ? draw(state.character, state.stage, 36) : '★');
+    fill(badge, state?.character ? draw(state.character, state.stage, 36) : '★');
     badge.hidden = !state;
   }
   return {

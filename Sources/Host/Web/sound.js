@@ -22,7 +22,7 @@ export const RECIPES = {
   roll: [0, 0.07, 0.15, 0.26].map((t) => ['noise', 1800, 1200, t, 0.05, 0.4]),
   // a rising tune as long as the flight, at most 5 s
   flight: (m) => {
-    const secs = Math.min(5, Math.max(0.4, ((m && m.airMs) || 1500) / 1000));
+    const secs = Math.min(5, Math.max(0.4, (m?.airMs || 1500) / 1000));
     const scale = [C5, 587.33, E5, G5, 880, C6, 1174.66, 1318.51];
     const n = Math.max(3, Math.round(secs / 0.18));
     return Array.from({ length: n }, (_, i) => {
@@ -171,7 +171,7 @@ export function createSound({ win = globalThis, storage = null, makeContext = nu
     unlock() {
       try {
         if (!ac) ac = make();
-        if (ac && ac.state === 'suspended' && ac.resume) ac.resume().catch(() => {});
+        if (ac?.state === 'suspended' && ac.resume) ac.resume().catch(() => {});
       } catch {
         ac = null;
       }
@@ -275,7 +275,7 @@ export function createSound({ win = globalThis, storage = null, makeContext = nu
           spoken.push({ text: word, lang, via: 'audio', url: audioURL });
           count(started, 'speak');
           const p = a.play();
-          if (p && p.catch) p.catch(synth);
+          if (p?.catch) p.catch(synth);
           return true;
         } catch {
           return synth();

@@ -61,7 +61,7 @@ export function fill(node, ...children) {
 export function screen(root, id) {
   for (const s of root.querySelectorAll(':scope > [data-screen]')) s.hidden = s.dataset.screen !== id;
   const shown = root.querySelector(`:scope > [data-screen="${id}"]`);
-  const h = shown && shown.querySelector('h1, h2');
+  const h = shown?.querySelector('h1, h2');
   if (h && !shown.contains(document.activeElement)) {
     h.setAttribute('tabindex', '-1');
     h.focus({ preventScroll: true });
