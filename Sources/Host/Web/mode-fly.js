@@ -36,7 +36,7 @@ function create(ctx) {
   const extra = el('div', { class: 'stack' });
   // The achievements announced to this page, kept on this phone per name (earned once, ever).
   const achKey = me ? `pl:ach:${me.toLowerCase()}` : null;
-  const store = (v) => (ctx.store && achKey ? ctx.store(achKey, v) : null);
+  const store = (v) => (achKey ? ctx.store(achKey, v) : null);
   const earned = new Map(Object.entries(store() || {}));
   const achBox = el('section', { class: 'card', hidden: true, 'aria-label': 'Your achievements' });
   function drawAch() {

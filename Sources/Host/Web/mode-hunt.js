@@ -71,7 +71,7 @@ function create(ctx) {
 
   // A station sheet's QR code opened this page (`#checkin=CODE`): the code goes as if typed.
   async function checkInFromLink() {
-    const code = player && ctx.takeCheckIn ? ctx.takeCheckIn() : null;
+    const code = player ? ctx.takeCheckIn() : null;
     if (!code) return;
     const r = await ctx.send({ type: 'checkin', code });
     window.partylineCheckIn = { code, reply: r.type === 'error' ? r.code : r.type };
@@ -101,7 +101,7 @@ function create(ctx) {
         return true;
       case 'puzzle':
       case 'question':
-        if (!s.task && ctx.moment) ctx.moment('Found it!', `Station ${m.number} of ${m.of}`);
+        if (!s.task) ctx.moment('Found it!', `Station ${m.number} of ${m.of}`);
         s.task = m;
         s.hints = [];
         ctx.vibrate(40);
@@ -114,17 +114,15 @@ function create(ctx) {
         ctx.notice(`Not right: +${Math.round(m.penaltyMs / 1000)} s. Try again.`, 'error');
         return true;
       case 'solved':
-        if (ctx.moment) {
-          ctx.moment(m.last ? 'Every station found!' : 'Solved!', `${m.name}${m.success ? ` — ${m.success}` : ''}`,
-            m.last ? 'done' : '');
-        } else ctx.notice(`Solved ${m.name}! ${m.success || ''}`.trim());
+        ctx.moment(m.last ? 'Every station found!' : 'Solved!', `${m.name}${m.success ? ` — ${m.success}` : ''}`,
+          m.last ? 'done' : '');
         ctx.vibrate(m.last ? [100, 60, 100, 60, 200] : [60, 40, 60]);
         s.task = null;
         if (m.last) s.finished = true;
         break;
       case 'progress':
         for (const r of m.teams || []) {
-          if (!player && r.finished && s.seen && s.seen[r.team] === false && ctx.moment) {
+          if (!player && r.finished && s.seen && s.seen[r.team] === false) {
             ctx.moment(`${r.team} found every station!`, `in ${mmss(r.elapsedMs + r.penaltiesMs)}`, 'done');
           }
         }

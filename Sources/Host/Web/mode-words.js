@@ -9,8 +9,8 @@ function create(ctx) {
     choices: [], answering: false, bingo: null, finished: false };
 
   const word = el('p', { class: 'huge center', 'aria-live': 'polite' });
-  const lang = () => (s.game && ctx.speechLang ? ctx.speechLang(s.game.language || s.game.list) : null);
-  const say = (text, audioURL) => ctx.speak && ctx.speak(text, { lang: lang(), audioURL: audioURL || null });
+  const lang = () => (s.game ? ctx.speechLang(s.game.language || s.game.list) : null);
+  const say = (text, audioURL) => ctx.speak(text, { lang: lang(), audioURL: audioURL || null });
   const current = () => (s.game?.exercise === 'bingo' ? s.card : s.answering ? s.hand : null);
   const sayBtn = el('button', { type: 'button', class: 'say', 'aria-label': 'Say the word again', hidden: true,
     on: { click: () => {
