@@ -10,7 +10,8 @@ import Testing
 @Suite("Rejoining with the code from JSON")
 struct JSONRejoinTests {
     /// A JSON player and their rejoin code, dropped (away, keeping their place).
-    private func awayPlayer(_ host: EmbeddedHost, from peer: String = "10.0.0.1") throws -> (name: String, code: String) {
+    private func awayPlayer(_ host: EmbeddedHost, from peer: String = "10.0.0.1") throws -> (name: String, code: String)
+    {
         let ann = host.connect(peer: peer)
         ann.send(["type": "hello", "room": "ROOM", "name": "Ann", "team": "Red", "clock": true])
         let welcome = try ann.expect("welcome")
