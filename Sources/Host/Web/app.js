@@ -55,7 +55,7 @@ function rememberTeam(team) {
   store('pl:teams', [team, ...list].slice(0, 6));
 }
 
-const sound = createSound({ win: window, storage: { get: (k) => store(k), set: (k, v) => store(k, v) } });
+const sound = createSound({ win: window, storage: { get: store, set: store } });
 let soundMemo = {};
 let quietUntil = 0; // the catch-up burst after a welcome replays events: no sounds for it
 const live = () => performance.now() >= quietUntil && !endedCatchUp;
@@ -126,7 +126,7 @@ let everJoined = false;
 let wantOpen = false;
 let failures = 0;
 let retryTimer = null;
-let me = null; // {player, name, team, role, code}
+let me = null;
 let lobby = null;
 let hall = null;
 let view = null;
@@ -253,7 +253,6 @@ function reconnect() {
   connect();
 }
 
-// Come back at once when the phone wakes up, the tab returns or the network does.
 function wake() {
   if (!wantOpen) return;
   if (!ws) {
@@ -331,7 +330,6 @@ function onHelloReply(msg, at) {
     if (ws) ws.close();
     ws = null;
     if (msg.code === 'bad_token' && hello?.resume) {
-      // The seat is gone (expired, kicked, left): forget it and join afresh.
       forgetSeat(true);
       hello = null;
       toast('Your place in the room has expired — join again.', 'error');

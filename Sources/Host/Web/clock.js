@@ -6,7 +6,7 @@ const clientMs = (origin, t) => Math.round(origin + t);
 
 /** Keeps the offset (client − host, null before anything was learnt) and turns host times into client times. */
 export class Clock {
-  /** `now()` returns high-resolution ms since `origin` (in a browser: `performance.now`, `performance.timeOrigin`). */
+  /** `now()`: high-resolution ms since `origin` (`performance.now`, `performance.timeOrigin`). */
   constructor(origin = 0, now = () => 0) {
     this.origin = origin;
     this.nowFn = now;
@@ -20,7 +20,6 @@ export class Clock {
     return clientMs(this.origin, this.nowFn());
   }
 
-  /** The `t` of a press whose event had `timeStamp`. */
   stamp(timeStamp) {
     return clientMs(this.origin, timeStamp);
   }

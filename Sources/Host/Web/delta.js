@@ -19,7 +19,6 @@ const SPECS = {
   flyBoard: fixed('flyBoardUpdate', 'rows', 'player', false),
 };
 
-/** The whole type a delta type belongs to. */
 export const DELTA_OF = Object.fromEntries(Object.entries(SPECS).map(([whole, s]) => [s.delta, whole]));
 
 /** True when `msg` is the whole of a growing state (of `game`, only Fly's and Words'; of `progress`, the hunt's). */
@@ -36,13 +35,12 @@ export function isDelta(msg) {
 
 const clone = (x) => JSON.parse(JSON.stringify(x));
 
-/** Holds the growing states of one connection. */
 export class Growing {
   constructor() {
     this.held = {}; // whole type → {seq, fields, items, waiting}
   }
 
-  /** Forgets everything (a new connection's catch-up sends every whole again). */
+  // A new connection's catch-up sends every whole again.
   reset() {
     this.held = {};
   }

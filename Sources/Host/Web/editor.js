@@ -28,7 +28,7 @@ export function nextID(tiles) {
   return tiles.reduce((m, t) => Math.max(m, t.id), 0) + 1;
 }
 
-/** The `board` of a `save` request: the board file's object (PROTOCOL.md §8.5). */
+/** The `board` of a `save` request (PROTOCOL.md §8.5). */
 export function boardObject(s) {
   return {
     name: s.name.trim(), list: s.list, level: s.level,

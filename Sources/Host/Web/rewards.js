@@ -1,6 +1,6 @@
 // The player's character, picked once and grown by right answers across games (PROTOCOL.md §6.1 `character`),
 // drawn as inline SVG with DOM calls; its styles are in rewards.css.
-import { el, fill } from './ui.js';
+import { el, fill, button as uiButton } from './ui.js';
 
 export const NAMES = { fox: 'Fox', owl: 'Owl', frog: 'Frog', bear: 'Bear', robot: 'Robot' };
 const LOOK = { fox: ['#e8772e', '#fff1e0'], owl: ['#8a5a3c', '#f1dcc0'], frog: ['#3fa34d', '#dff5c8'],
@@ -62,7 +62,7 @@ export function createRewards({ send, play, toast }) {
   css.href = '/rewards.css';
   document.head.appendChild(css);
 
-  const button = (text, click) => el('button', { type: 'button', class: 'quiet', text, on: { click } });
+  const button = (text, click) => uiButton(text, click, { class: 'quiet' });
   function render(box) {
     if (box !== sheet) box.hidden = !state;
     if (!state) return fill(box);

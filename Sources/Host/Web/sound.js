@@ -49,7 +49,6 @@ export const RECIPES = {
       ['triangle', 196, 196, 0.8, 0.55, 0.2]]),
 };
 
-/** The steps of a sound for a message (null when the name is unknown). */
 export function steps(name, msg) {
   const r = RECIPES[name];
   if (!r) return null;
@@ -194,7 +193,6 @@ export function createSound({ win = globalThis, storage = null, makeContext = nu
       }
       changed();
     },
-    /** Plays the background tune again and again while `on`. */
     music(on) {
       if (!!on === !!musicTimer) return;
       clearTimeout(musicTimer);

@@ -69,7 +69,7 @@ export function screen(root, id) {
   return shown;
 }
 
-/** "1:05" for ms, rounded up to whole seconds. */
+/** "1:05" for ms, rounded up. */
 export function mmss(ms) {
   const s = Math.max(0, Math.ceil(ms / 1000));
   return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, '0')}`;
@@ -156,10 +156,9 @@ export function podium(ranking, mine, fmt = (r) => `${r.score}`, key = null) {
     rows.length > 3 ? standings(rows.slice(3), mine, fmt, key) : null);
 }
 
-/** A `type=button` button with a click handler and more props. */
+/** A `type=button` button. */
 export const button = (text, click, props = {}) => el('button', { type: 'button', text, on: { click }, ...props });
 
-/** This host's WebSocket address. */
 export const wsUrl = () => `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/ws`;
 
 /** Calls `act(stamp(event))` once per press: at the finger's pointerdown, else (keyboard) at the click. */
