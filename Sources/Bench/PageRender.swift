@@ -41,6 +41,7 @@ struct PageRenderRun {
     /// How many loads: a few in a quick run.
     var loads: Int { context.options.isQuick ? 3 : 20 }
 
+    /// Runs the section into `report`: the figures, or a line saying it was skipped (no Chromium) or failed.
     func run(report: Report) {
         context.say("page: the phone page's first render (\(loads) loads, headless Chromium at 390×844)")
         guard Browser.isAvailable else {
@@ -58,6 +59,7 @@ struct PageRenderRun {
         }
     }
 
+    /// Loads the page `loads` times from a fresh host, adds the table's rows and returns the JSON section.
     private func measure(report: Report) throws -> JSONValue {
         let host = try context.startHost(maxClients: 100)
         defer { _ = host.stop() }
