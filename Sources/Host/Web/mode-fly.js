@@ -1,5 +1,5 @@
 // Let Me Fly (PROTOCOL.md §6.6): phones, the power meter as the host's, throw and catch, challenges, rankings.
-import { fill, standings, button, onPress, parts } from './ui.js';
+import { fill, standings, button, onPress, parts, focusHeading } from './ui.js';
 import { flyPower } from './clock.js';
 
 // Every achievement the host gives, as FlyAchievement names and describes them.
@@ -44,8 +44,8 @@ function create(ctx) {
     for (const [id, a] of earned) if (!known.has(id)) known.set(id, a);
     fill(achBox, el('h2', { text: `Your achievements: ${earned.size} of ${known.size}` }),
       el('ul', { class: 'ach' }, [...known].map(([id, a]) => el('li', { class: earned.has(id) ? 'got' : null },
-        el('b', { text: `${earned.has(id) ? '★ ' : ''}${(earned.get(id) || a).name}` }),
-        el('span', { text: (earned.get(id) || a).description }),
+        el('b', { text: `${earned.has(id) ? '★ ' : ''}${earned.get(id)?.name || a.name}` }),
+        el('span', { text: earned.get(id)?.description || a.description }),
         earned.has(id) ? el('span', { class: 'good', text: ' Earned!' }) : null))),
       button('Close', () => {
         achBox.hidden = true;
@@ -56,9 +56,7 @@ function create(ctx) {
     drawAch();
     achBox.hidden = false;
     achBox.scrollIntoView({ block: 'start' });
-    const h = achBox.querySelector('h2');
-    h.setAttribute('tabindex', '-1');
-    h.focus({ preventScroll: true });
+    focusHeading(achBox);
   }, { class: 'secondary wide' });
   const root = el('div', { class: 'fly' }, head, clockLine, phoneBox, meter, status, player ? btn : null, air,
     tallyLine, boardBox, events, rankBox, extra, achBox);

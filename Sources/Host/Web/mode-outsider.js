@@ -49,11 +49,10 @@ function create(ctx) {
       b.setAttribute('aria-pressed', String(!!mine));
       b.disabled = !player || !s.open || (!!s.picked && !mine);
     });
-    if (!s.puzzle) status.textContent = 'The first round is coming…';
-    else if (!s.open) status.textContent = '';
-    else if (!player) status.textContent = 'Teams are picking…';
-    else if (s.picked) status.textContent = `Your team picked “${s.picked.word}” — final.`;
-    else status.textContent = 'Tap the odd one out. Your team’s first tap counts.';
+    status.textContent = !s.puzzle ? 'The first round is coming…' : !s.open ? ''
+      : !player ? 'Teams are picking…'
+        : s.picked ? `Your team picked “${s.picked.word}” — final.`
+          : 'Tap the odd one out. Your team’s first tap counts.';
   }
 
   function handle(m) {

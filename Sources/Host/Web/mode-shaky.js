@@ -89,13 +89,13 @@ function create(ctx) {
     buzz.disabled = !player || s.buzzed || isOut || s.closed;
     buzz.hidden = myTurn;
     answerForm.hidden = !myTurn || s.answered;
-    if (myTurn && !s.answered) status.textContent = 'Your turn! Type the answer.';
-    else if (s.judging) status.textContent = `${s.judging} answered: the quizmaster is judging…`;
-    else if (s.turn) status.textContent = `${s.turn} is answering…`;
-    else if (isOut) status.textContent = 'Your team is out for this question.';
-    else if (s.buzzed) status.textContent = 'Buzzed! Waiting for your turn.';
-    else if (s.closed) status.textContent = 'Buzzing has closed.';
-    else status.textContent = player ? 'Know it? Buzz!' : 'Buzz when you know it!';
+    status.textContent = myTurn && !s.answered ? 'Your turn! Type the answer.'
+      : s.judging ? `${s.judging} answered: the quizmaster is judging…`
+        : s.turn ? `${s.turn} is answering…`
+          : isOut ? 'Your team is out for this question.'
+            : s.buzzed ? 'Buzzed! Waiting for your turn.'
+              : s.closed ? 'Buzzing has closed.'
+                : player ? 'Know it? Buzz!' : 'Buzz when you know it!';
   }
 
   function handle(m) {

@@ -197,14 +197,11 @@ function create(ctx) {
     qword.hidden = !word.textContent;
     if (ex === 'board') drawBoard();
     drawProgress();
-    if (!player) status.textContent = '';
-    else if (s.over) status.textContent = 'The game is over.';
-    else if (s.finished) status.textContent = 'Your team is through!';
-    else if (s.locked) status.textContent = 'Wrong card — wait a moment.';
-    else if (ex === 'board' && s.choices.length) status.textContent = '';
-    else if (ex === 'board' && !s.answering) status.textContent = 'Roll the die!';
-    else status.textContent = ex === 'bingo' ? 'Tap the word that makes a compound.'
-      : 'Which card makes a compound word?';
+    status.textContent = !player ? '' : s.over ? 'The game is over.' : s.finished ? 'Your team is through!'
+      : s.locked ? 'Wrong card — wait a moment.'
+        : ex === 'board' && s.choices.length ? ''
+          : ex === 'board' && !s.answering ? 'Roll the die!'
+            : ex === 'bingo' ? 'Tap the word that makes a compound.' : 'Which card makes a compound word?';
   }
 
   const mineMsg = (m) => !player || m.team === team;

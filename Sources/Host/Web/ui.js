@@ -61,12 +61,15 @@ export function fill(node, ...children) {
 export function screen(root, id) {
   for (const s of root.querySelectorAll(':scope > [data-screen]')) s.hidden = s.dataset.screen !== id;
   const shown = root.querySelector(`:scope > [data-screen="${id}"]`);
-  const h = shown?.querySelector('h1, h2');
-  if (h && !shown.contains(document.activeElement)) {
-    h.setAttribute('tabindex', '-1');
-    h.focus({ preventScroll: true });
-  }
+  if (shown && !shown.contains(document.activeElement)) focusHeading(shown);
   return shown;
+}
+
+/** Moves the focus to the first heading in `node` (for screen readers), without scrolling. */
+export function focusHeading(node) {
+  const h = node.querySelector('h1, h2');
+  h?.setAttribute('tabindex', '-1');
+  h?.focus({ preventScroll: true });
 }
 
 /** "1:05" for ms, rounded up. */
