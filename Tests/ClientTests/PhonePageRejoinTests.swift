@@ -10,6 +10,15 @@ import Testing
     .enabled(if: Browser.isAvailable, "no Chromium installed (apt-get install chromium)"),
     .timeLimit(.minutes(10)))
 struct PhonePageRejoinTests {
+    /// Waits for the join form (with the code field when `code`) once its look into the room has drawn the teams,
+    /// so the layout no longer moves under a tap.
+    static func waitForSettledForm(_ page: BrowserPage, code: Bool = false) throws {
+        try page.waitFor(
+            "document.getElementById('\(code ? "code" : "name")') && "
+                + "document.querySelector('[data-screen=\"join\"] .chips')?.childElementCount > 0",
+            timeout: Patience.generous, code ? "the code field" : "the join form")
+    }
+
     @Test func aSecondPhoneComesBackWithTheRejoinCodeInPlaceWithItsPoints() throws {
         let rig = try PhoneRig()
         let bob = try PhonePageSessionTests.shakyRoom(rig)
@@ -31,12 +40,12 @@ struct PhonePageRejoinTests {
         // Another phone (its own storage): the name alone is taken, so it asks for the code.
         let second = try rig.phone()
         try second.navigate(rig.roomURL)
-        try second.waitFor("document.getElementById('name')", timeout: Patience.generous, "the join form")
+        try Self.waitForSettledForm(second)
         try second.type("Ann", into: "#name")
         try second.tap(selector: "button[type=submit]", containing: "Join")
         try second.waitFor(PhoneRig.onScreen("refused"), timeout: Patience.generous, "the name is taken")
         try second.tap(selector: "button", containing: "I have my rejoin code")
-        try second.waitFor("document.getElementById('code')", timeout: Patience.generous, "the code field")
+        try Self.waitForSettledForm(second, code: true)
         try second.type("Ann", into: "#name")
         try second.type(code.lowercased(), into: "#code")
         try second.tap(selector: "button[type=submit]", containing: "Join")
@@ -63,11 +72,11 @@ struct PhonePageRejoinTests {
         try rig.join(first, name: "Ann", team: "Red")
         let second = try rig.phone()
         try second.navigate(rig.roomURL)
-        try second.waitFor("document.getElementById('name')", timeout: Patience.generous, "the join form")
+        try Self.waitForSettledForm(second)
         try second.type("Ann", into: "#name")
         try second.tap(selector: "button[type=submit]", containing: "Join")
         try second.tap(selector: "button", containing: "I have my rejoin code", timeout: Patience.generous)
-        try second.waitFor("document.getElementById('code')", timeout: Patience.generous, "the code field")
+        try Self.waitForSettledForm(second, code: true)
         try second.type("Ann", into: "#name")
         try second.type("AAAAAAA", into: "#code")
         try second.tap(selector: "button[type=submit]", containing: "Join")
