@@ -130,6 +130,8 @@ function create(ctx) {
     const cx = (t) => t.x * CELL + CELL / 2;
     const cy = (t) => t.y * CELL + CELL / 2;
     const mine = s.tokens[team];
+    const label = (x, y, size, text, props) =>
+      el('svg:text', { x, y, 'text-anchor': 'middle', 'font-size': size, text, ...props });
     const svg = el('svg:svg', { class: 'boardsvg', viewBox: `0 0 ${w} ${h}`, role: 'img',
       'aria-label': `Board ${b.name}${mine ? `: your token is on ${tiles.get(mine)?.word}` : ''}` },
     b.paths.map(([a, z]) => {
@@ -140,13 +142,11 @@ function create(ctx) {
     b.tiles.map((t) => el('svg:g', {},
       el('svg:rect', { class: `tile${s.done.has(t.id) ? ' done' : ''}${mine === t.id ? ' here' : ''}`,
         x: t.x * CELL + 8, y: t.y * CELL + 22, width: CELL - 16, height: CELL - 44, rx: 12 }),
-      el('svg:text', { class: s.done.has(t.id) ? 'done' : null, x: cx(t), y: cy(t) + 9, 'text-anchor': 'middle',
-        'font-size': 26, text: t.word,
-        // a long word is squeezed into its tile rather than shrunk below a readable size
-        textLength: [...t.word].length > 6 ? CELL - 24 : null,
-        lengthAdjust: [...t.word].length > 6 ? 'spacingAndGlyphs' : null }),
-      t.start ? el('svg:text', { x: cx(t), y: t.y * CELL + 16, 'text-anchor': 'middle', 'font-size': 16,
-        text: 'start' }) : null)),
+      // a long word is squeezed into its tile rather than shrunk below a readable size
+      label(cx(t), cy(t) + 9, 26, t.word, [...t.word].length > 6
+        ? { class: s.done.has(t.id) ? 'done' : null, textLength: CELL - 24, lengthAdjust: 'spacingAndGlyphs' }
+        : { class: s.done.has(t.id) ? 'done' : null }),
+      t.start ? label(cx(t), t.y * CELL + 16, 16, 'start') : null)),
     Object.entries(s.tokens).map(([tm, id]) => {
       const t = tiles.get(id);
       if (!t) return null;
@@ -156,8 +156,7 @@ function create(ctx) {
       return el('svg:g', { class: tm === team ? 'token mine' : 'token' },
         el('svg:title', { text: tm }),
         el('svg:circle', { cx: cx(t) + dx, cy: t.y * CELL + CELL - 8, r: 14 }),
-        el('svg:text', { x: cx(t) + dx, y: t.y * CELL + CELL - 2, 'text-anchor': 'middle', 'font-size': 16,
-          text: tm === team ? '★' : [...tm][0].toUpperCase() }));
+        label(cx(t) + dx, t.y * CELL + CELL - 2, 16, tm === team ? '★' : [...tm][0].toUpperCase()));
     }));
     const canRoll = player && !s.answering && !s.choices.length && !s.finished;
     fill(boardBox, svg,
