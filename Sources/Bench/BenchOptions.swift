@@ -10,6 +10,8 @@ enum Section: String, CaseIterable {
     /// Joining: a join storm, and players joining one by one.
     case join
     case idle, clock, fairness
+    /// The phone page's first render in headless Chromium (PageRender.swift).
+    case page
 }
 
 /// One buzz storm: `players` in `teams` press within `windowMs` (written `N/T/W`, such as `1000/100/200`).

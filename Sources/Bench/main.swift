@@ -94,6 +94,7 @@ if parsedOptions.sections.contains(.join) {
 if parsedOptions.sections.contains(.idle) { ScaleRuns(context: context).idleScale(report: report) }
 
 if parsedOptions.sections.contains(.fairness) { FairnessRun(context: context).run(report: report) }
+if parsedOptions.sections.contains(.page) { PageRenderRun(context: context).run(report: report) }
 
 // MARK: Output
 

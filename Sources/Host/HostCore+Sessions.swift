@@ -20,6 +20,12 @@ extension HostCore {
                     .wrongRoom, "Wrong room: \(shown). Use the code shown on the host's screen, then try again."),
                 to: session, re: id)
         }
+        if hello.role == .player, hello.resume == nil, let code = hello.code {
+            // The JSON form of `rejoin NAME CODE` (another device): the same path, throttling and errors.
+            return rejoin(
+                name: hello.name.trimmingCharacters(in: .whitespaces), code: code, session: session, id: id,
+                isSyncing: hello.isSyncing)
+        }
         let current = instant
         var welcome = Welcome(room: room.room.code, role: hello.role, hostTime: current.milliseconds)
         switch hello.role {
@@ -128,6 +134,12 @@ extension HostCore {
     }
 
     func rejoin(name: String, code: String, session: Session) {
+        rejoin(name: name, code: code, session: session, id: nil, isSyncing: false)
+    }
+
+    /// Comes back as the player `name` whose rejoin code is `code`, answering `re: id`; a wrong code counts against
+    /// this connection and its address.
+    private func rejoin(name: String, code: String, session: Session, id: JSONValue?, isSyncing: Bool) {
         let current = now
         let recent = { (times: [Int64]) in times.filter { current - $0 < HostCore.rejoinWindow } }
         // A stranger's wrong guesses never refuse another connection's first try: the limit is per connection,
@@ -142,7 +154,7 @@ extension HostCore {
                 ErrorReply(
                     .rateLimited,
                     "Too many rejoin attempts on this connection; try again in \(wait) s, or connect again."),
-                to: session)
+                to: session, re: id)
         }
         session.rejoinTries.append(current)
         guard let player = room.room.player(named: name, code: code) else {
@@ -153,9 +165,10 @@ extension HostCore {
                     .badToken,
                     "No player \"\(name.prefix(24))\" has that code in this room. The code was shown when you joined "
                         + "(\"Your rejoin code: …\"); or join with a new name."),
-                to: session)
+                to: session, re: id)
         }
-        join(Hello(room: room.room.code, name: "", resume: player.token), session: session, id: nil)
+        join(
+            Hello(room: room.room.code, name: "", resume: player.token, isSyncing: isSyncing), session: session, id: id)
     }
 
     func awaitsTypedLine(from session: Session) -> Bool {

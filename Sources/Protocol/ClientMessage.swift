@@ -29,11 +29,14 @@ public struct Hello: Equatable, Sendable {
     public var resume: String?
     /// Whether the client takes part in clock sync (`sync` messages); text-mode connections do not.
     public var isSyncing: Bool
+    /// A rejoin code from an earlier `welcome`: with `name` (and no `resume`) it comes back as that player, as
+    /// text mode's `rejoin NAME CODE` does, from any device.
+    public var code: String?
 
     /// Creates a hello.
     public init(
         protocolVersion: Int = wireProtocolVersion, room: String, name: String, team: String = "",
-        role: Role = .player, key: String? = nil, resume: String? = nil, isSyncing: Bool = false
+        role: Role = .player, key: String? = nil, resume: String? = nil, isSyncing: Bool = false, code: String? = nil
     ) {
         self.protocolVersion = protocolVersion
         self.room = room
@@ -43,6 +46,7 @@ public struct Hello: Equatable, Sendable {
         self.key = key
         self.resume = resume
         self.isSyncing = isSyncing
+        self.code = code
     }
 }
 
@@ -202,6 +206,7 @@ extension Hello {
         object["role"] = .string(role.rawValue)
         if let key { object["key"] = .string(key) }
         if let resume { object["resume"] = .string(resume) }
+        if let code { object["code"] = .string(code) }
         object["clock"] = .bool(isSyncing)
         return .object(object)
     }
@@ -421,7 +426,8 @@ public struct MessageFields: Sendable {
                 Hello(
                     protocolVersion: Int(version), room: room, name: name, team: team, role: role,
                     key: try string("key", required: false, limit: 128),
-                    resume: try string("resume", required: false, limit: 128), isSyncing: try bool("clock") ?? false))
+                    resume: try string("resume", required: false, limit: 128), isSyncing: try bool("clock") ?? false,
+                    code: try string("code", required: false, limit: 32)))
         case "ping":
             return .ping(clientTime: try integer("t"))
         case "sync":

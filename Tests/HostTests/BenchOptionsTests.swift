@@ -44,7 +44,7 @@ struct BenchOptionsTests {
         #expect(throws: UsageError.self) { try BenchOptions.parse(["--storms", "10/11/5"]) }
         #expect(
             throws: UsageError(
-                "--only must be a comma-separated list, each fanout, storm, join, idle, clock or fairness, "
+                "--only must be a comma-separated list, each fanout, storm, join, idle, clock, fairness or page, "
                     + #"not "fanout,x". See partyline-bench --help."#)
         ) {
             try BenchOptions.parse(["--only", "fanout,x"])

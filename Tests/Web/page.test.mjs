@@ -43,6 +43,17 @@ test('the assets are flat files; the phone page weighs at most 150 KiB and the b
   assert.deepEqual(unused, [], 'every asset is loaded by a page');
 });
 
+// The house check (the before-stop hook sums `git ls-files 'Sources/*.html' 'Sources/*.js' 'Sources/*.css'
+// 'Sources/*.mjs'`): every such file under Sources, whichever page loads it or none, counts.
+test('every html, js, css and mjs file under Sources weighs at most 150 KiB in all', () => {
+  const walk = (dir) => readdirSync(dir, { withFileTypes: true })
+    .flatMap((e) => (e.isDirectory() ? walk(join(dir, e.name)) : [join(dir, e.name)]));
+  const counted = walk(join(web, '..', '..')).filter((f) => /\.(html|js|css|mjs)$/.test(f));
+  assert.ok(counted.some((f) => f.endsWith('app.js')), 'the walk finds the page');
+  const total = counted.reduce((sum, f) => sum + statSync(f).size, 0);
+  assert.ok(total <= 150 * 1024, `html/js/css/mjs under Sources: ${total} bytes (the limit is ${150 * 1024})`);
+});
+
 test('every mode has its file, with the contract shape and its wire name', async () => {
   for (const name of MODES) {
     const file = `mode-${name}.js`;

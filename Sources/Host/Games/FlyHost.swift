@@ -667,13 +667,20 @@ final class FlyHost: GameAdapter {
         return outgoing
     }
 
+    /// A catch-up's picks: each phone picked, and the phone of each player who has thrown, marked locked.
+    static func picks(of players: [FlyPlayer], in game: LetMeFly) -> [FlyWire.Picked] {
+        players.compactMap { player in
+            let locked = player.throwCount > 0
+            guard locked || player.pickedPhone != nil else { return nil }
+            return FlyWire.Picked(player: player.name, phone: game.phone(of: player).id, locked: locked ? true : nil)
+        }
+    }
+
     func snapshot(for viewer: Viewer, at current: Instant) -> [any HostMessage] {
         if isHall { return hallSnapshot(team: viewer.role == .player ? viewer.team : nil, at: current) }
         let now = game.pausedAt ?? current
         var messages: [any HostMessage] = [intro, phones]
-        for player in game.players {
-            if let phone = player.pickedPhone { messages.append(FlyWire.Picked(player: player.name, phone: phone)) }
-        }
+        messages += FlyHost.picks(of: game.players, in: game)
         switch game.phase {
         case .throwing, .landing, .between:
             messages.append(FlyWire.Scores(final: false, ranking: FlyHost.standings(game.standings), teams: []))
@@ -713,9 +720,7 @@ final class FlyHost: GameAdapter {
         let key = team?.lowercased()
         let mates = game.players.filter { key != nil && $0.team.lowercased() == key }
         var messages: [any HostMessage] = [intro(team: team), phones, board]
-        for player in mates {
-            if let phone = player.pickedPhone { messages.append(FlyWire.Picked(player: player.name, phone: phone)) }
-        }
+        messages += FlyHost.picks(of: mates, in: game)
         let standings = game.standings
         let teamPart = team.map { (key: $0.lowercased(), name: $0) }
         switch game.phase {

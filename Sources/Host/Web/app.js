@@ -1,5 +1,5 @@
 // The phone page's session: join, token, automatic return, catch-up, lobby, refusals, pause, scores, board view.
-import { el, fill, screen, standings, podium, mmss } from './ui.js';
+import { el, fill, screen, standings, podium, mmss, button, wsUrl } from './ui.js';
 import { Growing } from './delta.js';
 import { Clock } from './clock.js';
 import { createSound, soundFor, speechLang } from './sound.js';
@@ -12,17 +12,16 @@ import hunt from './mode-hunt.js';
 import { createRewards } from './rewards.js';
 
 const MODES = { shaky, queen, words, fly, outsider, hunt };
-const TITLES = { shaky: 'Shaky Words', queen: "The Queen's game", words: 'Compound words', fly: 'Let Me Fly',
-  outsider: 'Odd One Out', hunt: 'Station hunt' };
+const title = (game) => MODES[game]?.title || game;
 
-const app = document.getElementById('app');
-const toasts = document.getElementById('toasts');
-const overlay = document.getElementById('overlay');
-const netLine = document.getElementById('net');
-const whoLine = document.getElementById('who');
-const muteBtn = document.getElementById('mute');
-const soundOn = document.getElementById('sound-on');
-const momentBox = document.getElementById('moment');
+const $ = (id) => document.getElementById(id);
+const app = $('app');
+const toasts = $('toasts');
+const overlay = $('overlay');
+const whoLine = $('who');
+const muteBtn = $('mute');
+const soundOn = $('sound-on');
+const momentBox = $('moment');
 
 const path = decodeURIComponent(location.pathname).replace(/^\/+|\/+$/g, '');
 const isBoard = path.toLowerCase() === 'board';
@@ -38,7 +37,6 @@ if (isBoard) {
 let pendingCheckIn = isBoard ? null : (/^#checkin=([A-Za-z0-9-]{1,32})$/.exec(location.hash) || [])[1] || null;
 if (pendingCheckIn) history.replaceState(null, '', location.pathname + location.search);
 
-// ---- storage (the token and rejoin code per room and name; recent teams) ----
 function store(key, value) {
   try {
     if (value === undefined) return JSON.parse(localStorage.getItem(key) || 'null');
@@ -57,10 +55,10 @@ function rememberTeam(team) {
   store('pl:teams', [team, ...list].slice(0, 6));
 }
 
-// ---- sound (started by the first tap; one mute switch, kept) ----
-const sound = createSound({ win: window, storage: { get: (k) => store(k), set: (k, v) => store(k, v) } });
+const sound = createSound({ win: window, storage: { get: store, set: store } });
 let soundMemo = {};
 let quietUntil = 0; // the catch-up burst after a welcome replays events: no sounds for it
+const live = () => performance.now() >= quietUntil && !endedCatchUp;
 function drawSound() {
   muteBtn.setAttribute('aria-pressed', String(sound.muted));
   soundOn.hidden = !isBoard || sound.ready || sound.muted;
@@ -76,15 +74,15 @@ soundOn.addEventListener('click', () => sound.unlock());
 const rewards = createRewards({ send, play: (name, msg) => sound.play(name, msg), toast: (text) => toast(text) });
 function playFor(msg) {
   const name = soundFor(viewGame, msg, me, soundMemo);
-  if (name && performance.now() >= quietUntil && !endedCatchUp) sound.play(name, msg);
+  if (name && live()) sound.play(name, msg);
 }
 
 // A full-screen moment (a station found, a hunt finished), closed by a tap or after a few seconds.
 let momentTimer = null;
 function moment(title, text = '', kind = '') {
-  if (performance.now() < quietUntil || endedCatchUp) return; // not for a catch-up after (re)joining
-  document.getElementById('moment-title').textContent = title;
-  document.getElementById('moment-text').textContent = text;
+  if (!live()) return; // not for a catch-up after (re)joining
+  $('moment-title').textContent = title;
+  $('moment-text').textContent = text;
   momentBox.className = `moment ${kind}`;
   if (momentBox.hidden) momentBack = document.activeElement;
   momentBox.hidden = false;
@@ -96,22 +94,19 @@ let momentBack = null;
 function closeMoment() {
   if (momentBox.hidden) return;
   momentBox.hidden = true;
-  if (momentBack && momentBack.isConnected) momentBack.focus({ preventScroll: true });
+  if (momentBack?.isConnected) momentBack.focus({ preventScroll: true });
 }
 momentBox.addEventListener('click', closeMoment);
 momentBox.addEventListener('keydown', (e) => {
   if (e.key === 'Escape' || e.key === 'Enter' || e.key === ' ') closeMoment();
 });
 
-// ---- screens ----
 const screens = {};
 for (const id of ['join', 'refused', 'lobby', 'game', 'board', 'connecting']) {
   screens[id] = el('section', { data: { screen: id }, hidden: true });
   app.appendChild(screens[id]);
 }
-function show(id) {
-  screen(app, id);
-}
+const show = (id) => screen(app, id);
 
 function toast(text, kind = '') {
   const t = el('div', { class: `toast ${kind}`, role: kind === 'error' ? 'alert' : 'status', text });
@@ -120,7 +115,6 @@ function toast(text, kind = '') {
   while (toasts.children.length > 3) toasts.firstChild.remove();
 }
 
-// ---- connection ----
 const clock = new Clock(performance.timeOrigin, () => performance.now());
 const growing = new Growing();
 let ws = null;
@@ -132,29 +126,25 @@ let everJoined = false;
 let wantOpen = false;
 let failures = 0;
 let retryTimer = null;
-let me = null; // {player, name, team, role, code}
+let me = null;
 let lobby = null;
 let hall = null;
-let view = null; // the running mode's view
+let view = null;
 let viewGame = null;
 let gameOver = null; // the final message of the last game
 let pausedNow = false;
 let waitingNotice = null;
 let endedCatchUp = false; // joined while no game runs: the `game` that follows is the last game's final catch-up
 
-function wsUrl() {
-  return `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/ws`;
-}
-
 function rawSend(obj) {
-  if (ws && ws.readyState === WebSocket.OPEN) {
+  if (ws?.readyState === WebSocket.OPEN) {
     ws.send(JSON.stringify(obj));
     return true;
   }
   return false;
 }
 
-/** Sends a request with an id; resolves with its reply (`ok`, `error`, …); an error is also shown. */
+/** Sends a request; resolves with its reply (an error is also shown). */
 function send(obj, { quiet = false } = {}) {
   const id = nextId++;
   return new Promise((resolve) => {
@@ -175,9 +165,8 @@ function send(obj, { quiet = false } = {}) {
   });
 }
 
-function setNet(text) {
-  netLine.textContent = text;
-}
+const setNet = (text) => ($('net').textContent = text);
+const playerHello = (r, more) => ({ type: 'hello', protocol: 1, room: r, role: 'player', clock: true, ...more });
 
 function connect() {
   clearTimeout(retryTimer);
@@ -194,18 +183,10 @@ function connect() {
     return;
   }
   ws = sock;
-  sock.onopen = () => {
-    if (ws !== sock) return;
-    sock.send(JSON.stringify({ ...hello, id: 'hello' }));
-  };
+  sock.onopen = () => ws === sock && sock.send(JSON.stringify({ ...hello, id: 'hello' }));
   sock.onmessage = (ev) => {
     if (ws !== sock) return;
-    let msg;
-    try {
-      msg = JSON.parse(ev.data);
-    } catch {
-      return;
-    }
+    const msg = parse(ev.data);
     if (!msg || typeof msg !== 'object') return;
     if (msg.type === 'sync') {
       if (typeof msg.n === 'number') rawSend(clock.answer(msg, ev.timeStamp));
@@ -243,21 +224,35 @@ function scheduleRetry() {
   retryTimer = setTimeout(connect, delay);
 }
 
-function disconnect() {
-  wantOpen = false;
-  clearTimeout(retryTimer);
-  if (ws) {
-    const s = ws;
-    ws = null;
-    try {
-      s.close(1000);
-    } catch {
-      /* already closed */
-    }
+function parse(text) {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return null;
+  }
+}
+function closeSocket(s, bye = false) {
+  try {
+    if (bye) s.send(JSON.stringify({ type: 'bye' }));
+    s.close(1000);
+  } catch {
+    /* already closed */
   }
 }
 
-// Come back at once when the phone wakes up, the tab returns or the network does.
+function disconnect() {
+  wantOpen = false;
+  clearTimeout(retryTimer);
+  if (ws) closeSocket(ws);
+  ws = null;
+}
+
+function reconnect() {
+  failures = 0;
+  showConnecting();
+  connect();
+}
+
 function wake() {
   if (!wantOpen) return;
   if (!ws) {
@@ -270,11 +265,7 @@ function wake() {
     const s = ws;
     send({ type: 'ping' }, { quiet: true }).then((r) => {
       if (r.type !== 'pong' && ws === s) {
-        try {
-          s.close();
-        } catch {
-          /* gone */
-        }
+        closeSocket(s);
         ws = null;
         failures = 0;
         connect();
@@ -320,7 +311,7 @@ function onHelloReply(msg, at) {
       return;
     }
     me = { role: 'player', player: msg.player, name: msg.name, team: msg.team, code: msg.code };
-    hello = { type: 'hello', protocol: 1, room: msg.room, role: 'player', resume: msg.token, clock: true };
+    hello = playerHello(msg.room, { resume: msg.token });
     store(seatKey(msg.room, msg.name), { token: msg.token, code: msg.code, name: msg.name, team: msg.team });
     store(lastKey(msg.room), msg.name);
     rememberTeam(msg.team);
@@ -329,7 +320,7 @@ function onHelloReply(msg, at) {
     rewards.ask();
     if (!msg.game) show('lobby');
     else {
-      fill(screens.game, el('p', { class: 'muted', text: `Catching up with ${TITLES[msg.game] || msg.game}…` }));
+      fill(screens.game, el('p', { class: 'muted', text: `Catching up with ${title(msg.game)}…` }));
       show('game');
     }
     return;
@@ -338,16 +329,16 @@ function onHelloReply(msg, at) {
     wantOpen = false;
     if (ws) ws.close();
     ws = null;
-    if (msg.code === 'bad_token' && hello && hello.resume) {
-      // The seat is gone (expired, kicked, left): forget it and join afresh.
+    if (msg.code === 'bad_token' && hello?.resume) {
       forgetSeat(true);
       hello = null;
       toast('Your place in the room has expired — join again.', 'error');
       showJoin(msg.message);
       return;
     }
-    if (msg.code === 'bad_name' || msg.code === 'bad_field') {
-      showJoin(msg.message);
+    const withCode = !!hello?.code && (msg.code === 'bad_token' || msg.code === 'rate_limited');
+    if (msg.code === 'bad_name' || msg.code === 'bad_field' || withCode) {
+      showJoin(msg.message, withCode); // a wrong rejoin code may be typed again
       return;
     }
     showRefused(msg.code, msg.message);
@@ -361,23 +352,21 @@ function forgetSeat(keepName = false) {
   if (!keepName) store(lastKey(room), null);
 }
 
-// ---- refusals ----
 function showRefused(code, message = '') {
   disconnect();
   const actions = [];
   let title = 'Could not join';
   let text = message;
-  const again = (label = 'Join again') =>
-    el('button', { class: 'wide', text: label, on: { click: () => showJoin() } });
+  const again = (label = 'Join again') => button(label, () => showJoin(), { class: 'wide' });
   switch (code) {
     case 'wrong_room':
       title = 'No such room';
       text = `${message} Check the code on the host's screen.`;
       room = isBoard ? null : room;
-      actions.push(el('button', { class: 'wide', text: 'Type the room code', on: { click: () => {
+      actions.push(button('Type the room code', () => {
         room = null;
         showJoin();
-      } } }));
+      }, { class: 'wide' }));
       break;
     case 'name_taken':
       title = 'That name is taken';
@@ -385,8 +374,7 @@ function showRefused(code, message = '') {
         + 'phone comes back by itself; or come back on this network with the same name after that phone went '
         + 'away; or enter the rejoin code it showed you.';
       actions.push(again('Choose another name'));
-      actions.push(el('button', { class: 'wide secondary', text: 'I have my rejoin code',
-        on: { click: () => showJoin(null, true) } }));
+      actions.push(button('I have my rejoin code', () => showJoin(null, true), { class: 'wide secondary' }));
       break;
     case 'kicked':
       title = 'You were removed from the room';
@@ -401,26 +389,16 @@ function showRefused(code, message = '') {
     case 'replaced':
       title = 'Playing on another screen';
       text = 'You joined again from another tab or device, so this one stopped.';
-      actions.push(el('button', { class: 'wide', text: 'Play here instead', on: { click: () => {
-        failures = 0;
-        showConnecting();
-        connect();
-      } } }));
+      actions.push(button('Play here instead', reconnect, { class: 'wide' }));
       break;
     case 'host_gone':
     case 'shutdown':
       title = 'The host has gone';
       text = code === 'shutdown' ? message || 'The host shut down.'
         : 'The game host cannot be reached. Is the laptop on and on this network?';
-      actions.push(el('button', { class: 'wide', text: 'Try again', on: { click: () => {
-        failures = 0;
-        if (hello) {
-          showConnecting();
-          connect();
-        } else showJoin();
-      } } }));
+      actions.push(button('Try again', () => (hello ? reconnect() : showJoin()), { class: 'wide' }));
       // Keep looking for the host in the background: a restarted host (--resume) takes the token back.
-      if (hello && hello.resume) {
+      if (hello?.resume) {
         wantOpen = true;
         failures = Math.max(failures, 3);
         retryTimer = setTimeout(connect, 3000);
@@ -449,19 +427,11 @@ function showConnecting() {
   show('connecting');
 }
 
-// ---- join (with a peek at the room's teams through a board connection, which can see the lobby) ----
+// The join form peeks at the room's teams through a board connection, which sees the lobby.
 let peek = null;
 function closePeek() {
-  if (peek) {
-    const p = peek;
-    peek = null;
-    try {
-      p.send(JSON.stringify({ type: 'bye' }));
-      p.close(1000);
-    } catch {
-      /* gone */
-    }
-  }
+  if (peek) closeSocket(peek, true);
+  peek = null;
 }
 function openPeek(code, onTeams, onWrongRoom) {
   closePeek();
@@ -475,13 +445,8 @@ function openPeek(code, onTeams, onWrongRoom) {
   const g = new Growing();
   s.onopen = () => s.send(JSON.stringify({ type: 'hello', protocol: 1, room: code, role: 'board', id: 'peek' }));
   s.onmessage = (ev) => {
-    if (peek !== s) return;
-    let m;
-    try {
-      m = JSON.parse(ev.data);
-    } catch {
-      return;
-    }
+    const m = parse(ev.data);
+    if (peek !== s || !m) return;
     if (m.re === 'peek' && m.type === 'error') {
       closePeek();
       if (m.code === 'wrong_room') onWrongRoom(m.message);
@@ -489,35 +454,38 @@ function openPeek(code, onTeams, onWrongRoom) {
     }
     if (m.type === 'ping') s.send(JSON.stringify({ type: 'pong' }));
     const r = g.apply(m);
-    if (r && r.resync) s.send(JSON.stringify({ type: 'resync', state: r.resync }));
-    if (r && r.whole && r.state === 'lobby') onTeams(r.whole.teams || [], r.whole.players || []);
-    if (r && r.whole && r.state === 'teams') onTeams((r.whole.teams || []).map((t) => t.team), []);
+    if (r?.resync) s.send(JSON.stringify({ type: 'resync', state: r.resync }));
+    if (r?.whole && r.state === 'lobby') onTeams(r.whole.teams || [], r.whole.players || []);
+    if (r?.whole && r.state === 'teams') onTeams((r.whole.teams || []).map((t) => t.team), []);
   };
 }
 
 function showJoin(error = null, withCode = false) {
   disconnect();
   const saved = room ? store(lastKey(room)) : null;
-  const roomInput = el('input', { id: 'room', name: 'room', autocomplete: 'off', autocapitalize: 'characters',
-    maxlength: 8, inputmode: 'text', spellcheck: 'false', value: room || '', placeholder: 'ABCD' });
-  const nameInput = el('input', { id: 'name', name: 'name', autocomplete: 'nickname', maxlength: 24,
-    enterkeyhint: 'go', value: saved || '', placeholder: 'Your name' });
-  const teamInput = el('input', { id: 'team', name: 'team', autocomplete: 'off', maxlength: 24,
-    placeholder: 'A new team, or leave empty' });
-  const codeInput = el('input', { id: 'code', name: 'code', autocomplete: 'off', autocapitalize: 'characters',
-    maxlength: 7, spellcheck: 'false', placeholder: 'e.g. KXT4M9R' });
+  const input = (id, props) => el('input', { id, name: id, autocomplete: 'off', ...props });
+  const label = (id, text) => el('label', { for: id, text });
+  const caps = { autocapitalize: 'characters', spellcheck: 'false' };
+  const roomInput = input('room', { ...caps, maxlength: 8, inputmode: 'text', value: room || '', placeholder: 'ABCD' });
+  const nameInput = input('name', { autocomplete: 'nickname', maxlength: 24, enterkeyhint: 'go', value: saved || '',
+    placeholder: 'Your name' });
+  const teamInput = input('team', { maxlength: 24, placeholder: 'A new team, or leave empty' });
+  const codeInput = input('code', { ...caps, maxlength: 7, placeholder: 'e.g. KXT4M9R' });
   const err = el('p', { class: 'error', role: 'alert', text: error || '' });
   const roomErr = el('p', { class: 'error', role: 'alert' });
-  const teamChips = el('div', { class: 'chips', role: 'group', 'aria-label': 'Teams in the room' });
-  const recentChips = el('div', { class: 'chips', role: 'group', 'aria-label': 'Your recent teams' });
+  const chips = (name) => el('div', { class: 'chips', role: 'group', 'aria-label': name });
+  const teamChips = chips('Teams in the room');
+  const recentChips = chips('Your recent teams');
   let chosen = null;
-  const chip = (t) => el('button', { type: 'button', class: 'secondary', 'aria-pressed': 'false', text: t,
-    on: { click: (e) => {
-      chosen = t;
-      teamInput.value = t;
-      for (const b of document.querySelectorAll('.chips button')) b.setAttribute('aria-pressed', 'false');
-      e.currentTarget.setAttribute('aria-pressed', 'true');
-    } } });
+  const unpress = () => {
+    for (const b of document.querySelectorAll('.chips button')) b.setAttribute('aria-pressed', 'false');
+  };
+  const chip = (t) => button(t, (e) => {
+    chosen = t;
+    teamInput.value = t;
+    unpress();
+    e.currentTarget.setAttribute('aria-pressed', 'true');
+  }, { class: 'secondary', 'aria-pressed': 'false' });
   const showTeams = (teams, players) => {
     fill(teamChips, teams.length ? teams.map(chip) : el('span', { class: 'muted', text: 'No teams yet: start one.' }));
     teamHint.textContent = players.length ? `${players.length} in the room.` : '';
@@ -527,7 +495,7 @@ function showJoin(error = null, withCode = false) {
   fill(recentChips, recent.map(chip));
   teamInput.addEventListener('input', () => {
     chosen = null;
-    for (const b of document.querySelectorAll('.chips button')) b.setAttribute('aria-pressed', 'false');
+    unpress();
   });
   const startPeek = () => {
     const code = roomInput.value.trim();
@@ -541,43 +509,36 @@ function showJoin(error = null, withCode = false) {
     const code = roomInput.value.trim().toUpperCase();
     const name = nameInput.value.trim();
     const team = (chosen || teamInput.value).trim();
-    if (!roomPattern.test(code)) {
-      err.textContent = 'The room code is 4 to 8 letters or digits, as shown on the host\'s screen.';
-      roomInput.focus();
-      return;
-    }
+    const fail = (text, field) => {
+      err.textContent = text;
+      field.focus();
+    };
+    const badRoom = 'The room code is 4 to 8 letters or digits, as on the host’s screen.';
+    if (!roomPattern.test(code)) return fail(badRoom, roomInput);
     if (isBoard) {
       room = code;
-      joinAsBoard();
-      return;
+      return joinAsBoard();
     }
-    if (!name) {
-      err.textContent = 'Type your name.';
-      nameInput.focus();
-      return;
-    }
+    if (!name) return fail('Type your name.', nameInput);
     room = code;
     const seat = store(seatKey(code, name));
-    hello = seat && seat.token
-      ? { type: 'hello', protocol: 1, room: code, role: 'player', resume: seat.token, clock: true }
-      : { type: 'hello', protocol: 1, room: code, role: 'player', name, team, clock: true };
-    const rejoin = codeInput.value.trim().toUpperCase();
-    if (withCode && rejoin) hello.code = rejoin; // taken by hosts that let a JSON hello rejoin with the code
-    if (!isBoard && location.pathname.replace(/\//g, '').toUpperCase() !== code) history.replaceState(null, '', `/${code}`);
+    const rejoin = withCode && codeInput.value.trim().toUpperCase();
+    // With a rejoin code (PROTOCOL.md §4) the host finds the player by name and code: another device's way back.
+    hello = playerHello(code, seat?.token && !rejoin ? { resume: seat.token } : rejoin ? { name, code: rejoin }
+      : { name, team });
+    if (location.pathname.replace(/\//g, '').toUpperCase() !== code) history.replaceState(null, '', `/${code}`);
     closePeek();
-    failures = 0;
-    showConnecting();
-    connect();
+    reconnect();
   } } },
-  el('label', { for: 'room', text: 'Room code' }), roomInput, roomErr,
+  label('room', 'Room code'), roomInput, roomErr,
   isBoard ? null : [
-    el('label', { for: 'name', text: 'Your name' }), nameInput,
+    label('name', 'Your name'), nameInput,
     el('label', { id: 'team-label', text: 'Your team' }),
     el('p', { class: 'muted', text: 'Tap a team to join it, or type a new one.' }),
     teamChips, teamHint,
     recent.length ? [el('p', { class: 'muted', text: 'Your recent teams:' }), recentChips] : null,
-    el('label', { for: 'team', text: 'New team' }), teamInput,
-    withCode ? [el('label', { for: 'code', text: 'Rejoin code (from your other device)' }), codeInput] : null,
+    label('team', 'New team'), teamInput,
+    withCode ? [label('code', 'Rejoin code (from your other device)'), codeInput] : null,
   ],
   err,
   el('button', { type: 'submit', class: 'wide', text: isBoard ? 'Show the board' : 'Join' }));
@@ -589,12 +550,9 @@ function showJoin(error = null, withCode = false) {
 
 function joinAsBoard() {
   hello = { type: 'hello', protocol: 1, room, role: 'board', clock: true };
-  failures = 0;
-  showConnecting();
-  connect();
+  reconnect();
 }
 
-// ---- lobby ----
 function groupByTeam(players, teams) {
   const by = new Map((teams || []).map((t) => [t, []]));
   for (const p of players || []) {
@@ -626,23 +584,22 @@ function lobbyList(mine) {
 function rejoinCodeBox() {
   if (!me || !me.code) return null;
   const out = el('p', { class: 'secret big', 'aria-live': 'polite' });
-  const btn = el('button', { class: 'quiet wide', 'aria-expanded': 'false', text: 'Show my rejoin code',
-    on: { click: () => {
-      const open = btn.getAttribute('aria-expanded') !== 'true';
-      btn.setAttribute('aria-expanded', String(open));
-      btn.textContent = open ? 'Hide my rejoin code' : 'Show my rejoin code';
-      out.textContent = open ? me.code : '';
-      hint.hidden = !open;
-    } } });
-  const hint = el('p', { class: 'muted', hidden: true,
-    text: `To play on from a laptop: connect with nc or telnet and type: rejoin ${me.name} ${me.code}. Keep it to yourself.` });
+  const btn = button('Show my rejoin code', () => {
+    const open = btn.getAttribute('aria-expanded') !== 'true';
+    btn.setAttribute('aria-expanded', String(open));
+    btn.textContent = `${open ? 'Hide' : 'Show'} my rejoin code`;
+    out.textContent = open ? me.code : '';
+    hint.hidden = !open;
+  }, { class: 'quiet wide', 'aria-expanded': 'false' });
+  const hint = el('p', { class: 'muted', hidden: true, text: `On another phone: "I have my rejoin code" with your `
+    + `name. From a laptop: connect with nc or telnet and type: rejoin ${me.name} ${me.code}. Keep it to yourself.` });
   return el('div', { class: 'card' }, btn, out, hint);
 }
 
 function renderLobby() {
   if (!me || me.role !== 'player') return renderBoard();
   let sure = false;
-  const leave = el('button', { class: 'quiet wide', text: 'Leave the room', on: { click: async () => {
+  const leave = button('Leave the room', () => {
     if (!sure) {
       sure = true;
       leave.textContent = 'Tap again to leave for good';
@@ -653,7 +610,7 @@ function renderLobby() {
     forgetSeat();
     hello = null;
     setTimeout(() => showJoin(), 200);
-  } } });
+  }, { class: 'quiet wide' });
   const finals = gameOver ? finalBlock(gameOver) : null;
   fill(screens.lobby,
     el('h1', { text: 'Lobby' }),
@@ -665,7 +622,6 @@ function renderLobby() {
     leave);
 }
 
-// ---- board (projector) ----
 function renderBoard() {
   if (!me || me.role !== 'board') return;
   const url = `${location.host}/${lobby ? lobby.room : room}`;
@@ -675,21 +631,18 @@ function renderBoard() {
     el('div', { id: 'qr', 'aria-hidden': 'true' }, el('img', { src: '/join.svg', alt: '', width: '240', height: '240' })),
     el('p', { text: `Room code ${lobby ? lobby.room : room}` }));
   if (view && !gameOver) {
-    fill(screens.board, el('h1', { class: 'center', text: TITLES[viewGame] || viewGame }),
+    fill(screens.board, el('h1', { class: 'center', text: title(viewGame) }),
       el('p', { class: 'center muted', text: `Join: ${url}` }), view.root);
     return;
   }
   fill(screens.board, top, gameOver ? finalBlock(gameOver) : null, el('div', { class: 'cols' }, lobbyList(null)));
 }
 
-// ---- games ----
 function disposeView() {
-  if (view) {
-    try {
-      view.dispose();
-    } catch {
-      /* a view's own trouble */
-    }
+  try {
+    view?.dispose();
+  } catch {
+    /* a view's own trouble */
   }
   view = null;
   viewGame = null;
@@ -705,7 +658,7 @@ const ctx = {
   },
   el,
   sound: (name, msg) => sound.play(name, msg),
-  speak: (word, opts) => performance.now() >= quietUntil && !endedCatchUp && sound.speak(word, opts),
+  speak: (word, opts) => live() && sound.speak(word, opts),
   speechLang,
   takeCheckIn: () => {
     const code = pendingCheckIn;
@@ -731,9 +684,9 @@ function startView(game) {
   disposeView();
   gameOver = null;
   waitingNotice = null;
-  const mode = MODES[game];
+  if (!MODES[game]) return; // the host's registry has a view for every mode it runs
   viewGame = game;
-  view = mode ? mode.create(ctx) : unsupported(game);
+  view = MODES[game].create(ctx);
   if (endedCatchUp) return; // kept out of sight until it proves live: a finished game's scores show in the lobby
   showView();
 }
@@ -743,27 +696,19 @@ function showView() {
     renderBoard();
     show('board');
   } else {
-    const mode = MODES[viewGame];
-    fill(screens.game, el('h1', { class: 'game-title', text: mode ? mode.title : TITLES[viewGame] || viewGame }),
-      view.root);
+    fill(screens.game, el('h1', { class: 'game-title', text: title(viewGame) }), view.root);
     show('game');
   }
 }
 
-function unsupported(game) {
-  const root = el('div', {}, el('p', { class: 'big', text: 'This game is not on phones yet — use a laptop.' }),
-    el('p', { class: 'muted', text: `${TITLES[game] || game} runs; join it from a laptop with nc or the Partyline client.` }));
-  return { root, handle: () => false, dispose() {} };
-}
-
 function finalBlock(msg) {
-  const mine = me && me.role === 'player' ? me.team : null;
+  const mine = me?.role === 'player' ? me.team : null;
+  const first = msg.ranking?.[0] || {};
   let list;
   if (msg.type === 'ended') list = el('p', { text: msg.reason || 'The game is over.' });
-  else if (msg.ranking && msg.ranking[0] && 'totalMs' in msg.ranking[0]) {
-    list = podium(msg.ranking, mine, (r) => `${r.stations} · ${mmss(r.totalMs)}`);
-  } else if (msg.ranking && msg.ranking[0] && 'player' in msg.ranking[0]) {
-    list = [podium(msg.ranking, me ? me.name : null, (r) => `${r.score}`, 'player'), el('h3', { text: 'Teams' }),
+  else if ('totalMs' in first) list = podium(msg.ranking, mine, (r) => `${r.stations} · ${mmss(r.totalMs)}`);
+  else if ('player' in first) {
+    list = [podium(msg.ranking, me?.name, undefined, 'player'), el('h3', { text: 'Teams' }),
       standings(msg.teams, mine)];
   } else list = podium(msg.ranking, mine);
   // A hall's player gets their team's row and the top rows, with the whole count (PROTOCOL.md §6.0.1).
@@ -784,7 +729,7 @@ function dispatch(msg) {
   switch (msg.type) {
     case 'lobby':
       lobby = msg;
-      if (me && me.role === 'board' && !view) renderBoard();
+      if (me?.role === 'board' && !view) renderBoard();
       else if (screens.lobby.hidden === false || !view) renderLobby();
       return;
     case 'teams':
@@ -799,23 +744,17 @@ function dispatch(msg) {
       }
       break;
     case 'error':
-      if (msg.code === 'kicked') return showRefused('kicked', msg.message);
-      if (msg.code === 'full' || msg.code === 'rate_limited') {
-        if (!joined) return showRefused(msg.code, msg.message);
+      if (msg.code === 'kicked' || (!joined && (msg.code === 'full' || msg.code === 'rate_limited'))) {
+        return showRefused(msg.code, msg.message);
       }
-      toast(msg.message || msg.code, 'error');
-      return;
+      return toast(msg.message || msg.code, 'error');
     case 'closing':
-      if (msg.code === 'replaced') return showRefused('replaced', msg.reason);
-      if (msg.code === 'shutdown') return showRefused('shutdown', msg.reason);
-      if (msg.code === 'bye') {
-        wantOpen = false;
-        return;
-      }
+      if (msg.code === 'replaced' || msg.code === 'shutdown') return showRefused(msg.code, msg.reason);
+      if (msg.code === 'bye') wantOpen = false;
       return; // idle: the close brings us back
     case 'paused':
       pausedNow = true;
-      document.getElementById('overlay-text').textContent = msg.reason || 'The game is paused. It goes on when the host resumes it.';
+      $('overlay-text').textContent = msg.reason || 'The game is paused. It goes on when the host resumes it.';
       overlay.hidden = false;
       break;
     case 'resumed':
@@ -838,33 +777,28 @@ function dispatch(msg) {
     }
     playFor(msg);
   }
-  sound.music(me && me.role === 'board' && viewGame === 'hunt' && view && !gameOver && msg.type !== 'scoreboard'
+  sound.music(me?.role === 'board' && viewGame === 'hunt' && view && !gameOver && msg.type !== 'scoreboard'
     && msg.type !== 'ended');
   if ((msg.type === 'scoreboard' && msg.final) || (msg.type === 'ended' && view)) {
     gameOver = msg;
     pausedNow = false;
     overlay.hidden = true;
-    if (endedCatchUp) {
-      endedCatchUp = false;
-      if (me.role === 'board') renderBoard();
-      else renderLobby();
-      return;
-    }
     if (me.role === 'board') renderBoard();
+    else if (endedCatchUp) renderLobby();
     else {
-      const back = el('button', { class: 'wide secondary', text: 'Back to the lobby', on: { click: () => {
+      const back = button('Back to the lobby', () => {
         renderLobby();
         show('lobby');
-      } } });
+      }, { class: 'wide secondary' });
       const block = finalBlock(msg);
       screens.game.insertBefore(block, view ? view.root : null);
       screens.game.insertBefore(back, view ? view.root : null);
       block.scrollIntoView({ block: 'start' });
     }
+    endedCatchUp = false;
   }
 }
 
-// ---- start ----
 function boot() {
   if (isBoard) {
     if (room) joinAsBoard();
@@ -874,9 +808,9 @@ function boot() {
   if (room) {
     const last = store(lastKey(room));
     const seat = last ? store(seatKey(room, last)) : null;
-    if (seat && seat.token) {
+    if (seat?.token) {
       me = { role: 'player', name: seat.name, team: seat.team, code: seat.code };
-      hello = { type: 'hello', protocol: 1, room, role: 'player', resume: seat.token, clock: true };
+      hello = playerHello(room, { resume: seat.token });
       showConnecting();
       connect();
       return;

@@ -1,28 +1,27 @@
 // Growing states (PROTOCOL.md §6.0): hold each state's whole, apply its deltas by `seq`, and ask for a resync
-// on a gap. Pure: no DOM, no network; the caller sends what `apply` asks for.
+// on a gap. Pure: the caller sends what `apply` asks for.
 
 // Each growing state: its delta type, where its list lives, and the key of an item.
+const fixed = (delta, list, key, counted = true) =>
+  ({ delta, list: () => list, key: () => key, counted: () => counted });
 const SPECS = {
-  lobby: { delta: 'lobbyUpdate', list: () => 'players', key: () => 'name', counted: (h) => !h.fields.truncated },
-  teams: { delta: 'teamsUpdate', list: () => 'teams', key: () => 'team', counted: () => false },
-  buzzed: { delta: 'buzzedUpdate', list: () => 'entries', key: () => 'team', counted: () => true },
+  lobby: { ...fixed('lobbyUpdate', 'players', 'name'), counted: (h) => !h.fields.truncated },
+  teams: fixed('teamsUpdate', 'teams', 'team', false),
+  buzzed: fixed('buzzedUpdate', 'entries', 'team'),
   game: {
     delta: 'gameUpdate',
     list: (h) => (h.fields.game === 'fly' ? 'players' : 'teams'),
     key: (h) => (h.fields.game === 'fly' ? 'name' : 'team'),
     counted: () => true,
   },
-  lockedIn: { delta: 'lockedInUpdate', list: () => 'teams', key: () => 'team', counted: () => true },
-  progress: { delta: 'progressUpdate', list: () => 'teams', key: () => 'team', counted: () => true },
-  // Let Me Fly in a hall: the live board of the top catches (PROTOCOL.md §6.6).
-  flyBoard: { delta: 'flyBoardUpdate', list: () => 'rows', key: () => 'player', counted: () => false },
+  lockedIn: fixed('lockedInUpdate', 'teams', 'team'),
+  progress: fixed('progressUpdate', 'teams', 'team'),
+  flyBoard: fixed('flyBoardUpdate', 'rows', 'player', false),
 };
 
-/** The whole type a delta type belongs to. */
 export const DELTA_OF = Object.fromEntries(Object.entries(SPECS).map(([whole, s]) => [s.delta, whole]));
 
-/** True when `msg` is the whole of a growing state (Shaky/Queen/Odd One Out/hunt `game` and Compound words'
- *  per-team `progress` are not growing states). */
+/** True when `msg` is the whole of a growing state (of `game`, only Fly's and Words'; of `progress`, the hunt's). */
 export function isWhole(msg) {
   if (!msg || !Object.hasOwn(SPECS, msg.type)) return false;
   if (msg.type === 'game') return msg.game === 'fly' || msg.game === 'words';
@@ -30,23 +29,18 @@ export function isWhole(msg) {
   return true;
 }
 
-/** True when `msg` is a delta of a growing state. */
 export function isDelta(msg) {
   return !!msg && Object.hasOwn(DELTA_OF, msg.type);
 }
 
-function clone(x) {
-  return JSON.parse(JSON.stringify(x));
-}
+const clone = (x) => JSON.parse(JSON.stringify(x));
 
-/** Holds the growing states of one connection. */
 export class Growing {
   constructor() {
-    /** whole type → {seq, fields, items, waiting} */
-    this.held = {};
+    this.held = {}; // whole type → {seq, fields, items, waiting}
   }
 
-  /** Forgets everything (a new connection starts afresh: the catch-up sends every whole again). */
+  // A new connection's catch-up sends every whole again.
   reset() {
     this.held = {};
   }
@@ -66,10 +60,8 @@ export class Growing {
   }
 
   /**
-   * Applies one message. Returns null when it is no growing state; else
-   * `{state, whole, resync, ignored}`: `whole` is the state after it (null when ignored), `resync` the whole type
-   * to ask for with `{"type":"resync","state":…}` (at most once per gap), `ignored` true for a delta that was
-   * already contained, or arrived while waiting for a whole.
+   * Applies one message: null when it is no growing state, else `{state, whole, resync, ignored}`: `whole` the
+   * state after it, `resync` the type to ask for (once per gap), `ignored` for a delta already held or while waiting.
    */
   apply(msg) {
     if (isWhole(msg)) return this.applyWhole(msg);
@@ -92,8 +84,7 @@ export class Growing {
     if (type === 'buzzed') delete fields.order;
     if (type === 'game') items = items.map((it) => (typeof it === 'string' ? { [key]: it } : it));
     const before = this.held[type];
-    // A whole without `seq` (the lobby as the answer to `scores`, a finished game's intro) replaces the content;
-    // it numbers nothing, so the held number stays.
+    // A whole without `seq` (a lobby answering `scores`, a finished game's intro) numbers nothing: the number stays.
     const seq = msg.seq != null ? msg.seq : before ? before.seq : null;
     this.held[type] = { seq, fields, items, waiting: false };
     return { state: type, whole: this.view(type), resync: null, ignored: false };
@@ -102,15 +93,15 @@ export class Growing {
   applyDelta(msg) {
     const type = DELTA_OF[msg.type];
     const h = this.held[type];
+    const ignored = { state: type, whole: null, resync: null, ignored: true };
     const gap = () => {
-      if (h && h.waiting) return { state: type, whole: null, resync: null, ignored: true };
+      if (h?.waiting) return ignored;
       if (h) h.waiting = true;
       else this.held[type] = { seq: null, fields: {}, items: [], waiting: true, empty: true };
       return { state: type, whole: null, resync: type, ignored: false };
     };
     if (!h || h.empty || h.seq == null || typeof msg.seq !== 'number') return gap();
-    if (h.waiting) return { state: type, whole: null, resync: null, ignored: true };
-    if (msg.seq <= h.seq) return { state: type, whole: null, resync: null, ignored: true };
+    if (h.waiting || msg.seq <= h.seq) return ignored;
     if (msg.seq !== h.seq + 1) return gap();
     const spec = SPECS[type];
     const list = spec.list(h);
@@ -125,7 +116,7 @@ export class Growing {
       items.splice(i, 1);
     }
     // (2) every listed item with `at`
-    const placed = listed.filter((it) => it && it.at != null);
+    const placed = listed.filter((it) => it?.at != null);
     for (const it of placed) items = items.filter((x) => x[key] !== it[key]);
     // (3) replace in place, or append
     for (const it of listed) {

@@ -1,13 +1,11 @@
-// The board editor (/edit.html, issue #26): a child places word tiles on the 12 × 8 grid, draws paths by dragging
-// from tile to tile, marks the start and saves over the WebSocket (PROTOCOL.md §8.5 `boardEditor`). The host checks
-// the board with the console's rules and names what is wrong; the tiles and paths it names turn red here.
+// The board editor (/edit.html, issue #26): word tiles on the grid, paths dragged from tile to tile, the start, and
+// a save over the WebSocket (PROTOCOL.md §8.5 `boardEditor`); the tiles and paths the host names as wrong turn red.
 // The pure helpers are exported for node; the page starts only in a browser.
-import { el, fill } from './ui.js';
+import { el, fill, wsUrl } from './ui.js';
 
-/** Grid cell side in SVG units. */
-export const U = 60;
+export const U = 60; // a grid cell's side in SVG units
 
-/** The grid cell under a point of `rect` (a DOMRect of the grid drawn `cols` × `rows`), or null when outside. */
+/** The grid cell under a point of `rect` (the grid's DOMRect), or null when outside. */
 export function cellAt(px, py, rect, cols, rows) {
   const x = Math.floor(((px - rect.left) / rect.width) * cols);
   const y = Math.floor(((py - rect.top) / rect.height) * rows);
@@ -26,12 +24,11 @@ export function togglePath(paths, a, b) {
   return kept.length < paths.length ? kept : [...paths, p];
 }
 
-/** The next free tile id. */
 export function nextID(tiles) {
   return tiles.reduce((m, t) => Math.max(m, t.id), 0) + 1;
 }
 
-/** The `board` of a `save` request: the board file's object (PROTOCOL.md §8.5). */
+/** The `board` of a `save` request (PROTOCOL.md §8.5). */
 export function boardObject(s) {
   return {
     name: s.name.trim(), list: s.list, level: s.level,
@@ -54,9 +51,9 @@ function start() {
   const svg = $('grid');
 
   function connect() {
-    if (ws && ws.readyState <= 1) return Promise.resolve();
+    if (ws?.readyState <= 1) return Promise.resolve();
     return new Promise((resolve, reject) => {
-      ws = new WebSocket(`${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/ws`);
+      ws = new WebSocket(wsUrl());
       ws.onopen = () => resolve();
       ws.onerror = () => reject(new Error('The host cannot be reached. Is it running?'));
       ws.onclose = () => {
@@ -86,7 +83,6 @@ function start() {
     node.className = kind || '';
   }
 
-  // The key or board code.
   $('open-form').addEventListener('submit', async (e) => {
     e.preventDefault();
     key = $('code').value.trim();
@@ -231,7 +227,7 @@ function start() {
       return el('svg:line', { class: bad.paths.includes(`${p[0]}-${p[1]}`) ? 'path bad' : 'path',
         x1: mid(a.x), y1: mid(a.y), x2: mid(b.x), y2: mid(b.y) });
     });
-    if (drag && drag.tile && drag.to) {
+    if (drag?.tile && drag.to) {
       lines.push(el('svg:line', { class: 'path drawing', x1: mid(drag.tile.x), y1: mid(drag.tile.y),
         x2: mid(drag.to.x), y2: mid(drag.to.y) }));
     }

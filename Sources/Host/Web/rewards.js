@@ -1,6 +1,6 @@
-// Rewards that are no trophies: the player's character, picked once and grown by right answers across games
-// (PROTOCOL.md §6.1 `character`), drawn as inline SVG with DOM calls; its styles are in rewards.css.
-import { el, fill } from './ui.js';
+// The player's character, picked once and grown by right answers across games (PROTOCOL.md §6.1 `character`),
+// drawn as inline SVG with DOM calls; its styles are in rewards.css.
+import { el, fill, button as uiButton } from './ui.js';
 
 export const NAMES = { fox: 'Fox', owl: 'Owl', frog: 'Frog', bear: 'Bear', robot: 'Robot' };
 const LOOK = { fox: ['#e8772e', '#fff1e0'], owl: ['#8a5a3c', '#f1dcc0'], frog: ['#3fa34d', '#dff5c8'],
@@ -47,10 +47,7 @@ export function draw(id, stage = 1, size = 96) {
   el('svg:g', { transform: `translate(${50 - 50 * k} ${100 - 100 * k}) scale(${k})` }, parts));
 }
 
-/**
- * One phone's rewards: `handle(msg)` takes `character` messages, `card()` is the lobby's block, `ask()` asks the
- * host where the player's character stands (after each welcome); a header badge opens the same block anywhere.
- */
+/** One phone's rewards: `handle(msg)`, the lobby's `card()`, `ask()` after each welcome, and a header badge. */
 export function createRewards({ send, play, toast }) {
   let state = null; // the last `character` message
   let choosing = false;
@@ -65,7 +62,7 @@ export function createRewards({ send, play, toast }) {
   css.href = '/rewards.css';
   document.head.appendChild(css);
 
-  const button = (text, click) => el('button', { type: 'button', class: 'quiet', text, on: { click } });
+  const button = (text, click) => uiButton(text, click, { class: 'quiet' });
   function render(box) {
     if (box !== sheet) box.hidden = !state;
     if (!state) return fill(box);
@@ -94,7 +91,7 @@ export function createRewards({ send, play, toast }) {
   function redraw() {
     for (const c of cards) if (c.isConnected) render(c); else cards.delete(c);
     render(sheet);
-    fill(badge, state && state.character ? draw(state.character, state.stage, 36) : '★');
+    fill(badge, state?.character ? draw(state.character, state.stage, 36) : '★');
     badge.hidden = !state;
   }
   return {

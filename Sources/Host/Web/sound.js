@@ -1,9 +1,8 @@
-// Sound for every event, made in the page with Web Audio (oscillators and noise, no files), started only after a
-// tap; one mute switch kept in localStorage; spoken words (a recorded file when a message names one, else the
-// browser's speech synthesis in the list's language, else nothing). Test hooks: window.partylineSounds[name] counts
-// sounds started, window.partylineMuted[name] sounds asked for while muted, window.partylineSpoken the words spoken.
+// Sound for every event, made with Web Audio (no files), started only after a tap; one mute switch kept in
+// localStorage; spoken words (a recorded file a message names, else speech synthesis in the list's language).
+// Test hooks: window.partylineSounds[name] (started), partylineMuted[name] (asked while muted), partylineSpoken.
 
-// A step: [wave ('sine'|'square'|'triangle'|'sawtooth'|'noise'), from Hz, to Hz, start s, length s, gain].
+// A step: [wave (an oscillator type or 'noise'), from Hz, to Hz, start s, length s, gain].
 const tune = (wave, notes, len, gain = 0.28, gap = len) => notes.map((f, i) => [wave, f, f, i * gap, len, gain]);
 const C5 = 523.25;
 const E5 = 659.25;
@@ -17,14 +16,13 @@ export const RECIPES = {
   next: [['sine', 880, 880, 0, 0.1, 0.18]],
   right: tune('sine', [C5, E5, G5], 0.12, 0.3, 0.1).concat([['sine', C6, C6, 0.3, 0.25, 0.25]]),
   wrong: [['sawtooth', 200, 140, 0, 0.38, 0.18], ['square', 100, 90, 0.02, 0.3, 0.08]],
-  // the hint sound of a shake: a rattle of letters, then a small bell
   shake: [['noise', 4000, 2500, 0, 0.07, 0.35], ['noise', 4000, 2500, 0.1, 0.07, 0.35],
     ['noise', 4000, 2500, 0.2, 0.07, 0.35], ['triangle', 1568, 1568, 0.3, 0.3, 0.22]],
   reveal: tune('triangle', [392, C5, E5], 0.12, 0.28, 0.12).concat([['triangle', G5, G5, 0.36, 0.4, 0.28]]),
   roll: [0, 0.07, 0.15, 0.26].map((t) => ['noise', 1800, 1200, t, 0.05, 0.4]),
-  // a rising tune while the phone is up, as long as its flight (airMs), at most 5 s
+  // a rising tune as long as the flight, at most 5 s
   flight: (m) => {
-    const secs = Math.min(5, Math.max(0.4, ((m && m.airMs) || 1500) / 1000));
+    const secs = Math.min(5, Math.max(0.4, (m?.airMs || 1500) / 1000));
     const scale = [C5, 587.33, E5, G5, 880, C6, 1174.66, 1318.51];
     const n = Math.max(3, Math.round(secs / 0.18));
     return Array.from({ length: n }, (_, i) => {
@@ -38,7 +36,7 @@ export const RECIPES = {
   found: [['sine', G5, C6, 0, 0.25, 0.3], ['triangle', C6, C6, 0.25, 0.35, 0.25]],
   finished: tune('triangle', [C5, E5, G5, C6, E5 * 2, G5 * 2], 0.14, 0.26, 0.12),
   achievement: tune('sine', [G5, C6, G5 * 2], 0.14, 0.25, 0.09),
-  // the hunt's background tune on the board: a soft shanty, 8 bars, repeated while the hunt runs
+  // the board's background tune during a hunt
   tune: (() => {
     const D = [293.66, 349.23, 440, 349.23, 293.66, 440, 392, 349.23, 329.63, 392, 466.16, 392, 349.23, 329.63, 293.66,
       220];
@@ -51,25 +49,27 @@ export const RECIPES = {
       ['triangle', 196, 196, 0.8, 0.55, 0.2]]),
 };
 
-/** The steps of a sound for a message (null when the name is unknown). */
 export function steps(name, msg) {
   const r = RECIPES[name];
   if (!r) return null;
   return typeof r === 'function' ? r(msg) : r;
 }
 
-/**
- * The sound of an event, or null. `game` is the running game's wire name, `who` {role, team, name} the page's
- * seat (a board hears the room), `memo` an object kept between calls (what a board saw before).
- */
+// The sounds every seat hears for an event, whoever it concerns.
+const ALWAYS = { 'shaky:question': 'next', 'shaky:hint': 'shake', 'shaky:reveal': 'reveal', 'queen:order': 'next',
+  'queen:revealed': 'reveal', 'outsider:puzzle': 'next', 'words:bingo': 'bingo', 'fly:round': 'next',
+  'hunt:puzzle': 'found', 'hunt:question': 'found', 'hunt:hint': 'shake', 'hunt:wrong': 'wrong' };
+
+/** The sound of an event, or null; `who` {role, team, name} is the seat (a board hears the room), `memo` kept. */
 export function soundFor(game, m, who, memo = {}) {
   if (!m || typeof m.type !== 'string') return null;
   const board = !who || who.role !== 'player';
   const mine = (team) => board || (who && team === who.team);
   const me = (name) => !board && who && name === who.name;
   if (m.type === 'scoreboard') return m.final ? 'fanfare' : null;
-  switch (`${game}:${m.type}`) {
-    case 'shaky:question': return 'next';
+  const key = `${game}:${m.type}`;
+  if (Object.hasOwn(ALWAYS, key)) return ALWAYS[key];
+  switch (key) {
     case 'shaky:buzzed': {
       const n = (m.order || []).length;
       const grew = n > (memo.buzzN || 0);
@@ -77,13 +77,8 @@ export function soundFor(game, m, who, memo = {}) {
       return board && grew ? 'buzz' : null; // a player hears the buzz at the press
     }
     case 'shaky:turn': return mine(m.team) ? 'turn' : null;
-    case 'shaky:hint': return 'shake';
     case 'shaky:result': return m.correct ? 'right' : 'wrong';
-    case 'shaky:reveal': return 'reveal';
     case 'queen:round': return m.chooseMs != null && me(m.queen) ? 'turn' : 'next';
-    case 'queen:order': return 'next';
-    case 'queen:revealed': return 'reveal';
-    case 'outsider:puzzle': return 'next';
     case 'outsider:lockedIn': {
       const n = (m.teams || []).length;
       const grew = n > (memo.lockN || 0);
@@ -96,17 +91,11 @@ export function soundFor(game, m, who, memo = {}) {
       return !r || r.choice == null ? 'reveal' : r.correct ? 'right' : 'wrong';
     }
     case 'words:result': return mine(m.team) ? (m.correct ? 'right' : board ? null : 'wrong') : null;
-    case 'words:bingo': return 'bingo';
     case 'words:rolled': return mine(m.team) ? 'roll' : null;
     case 'words:progress': return m.place != null && mine(m.team) && !board ? 'finished' : null;
-    case 'fly:round': return 'next';
     case 'fly:thrown': return board || me(m.player) ? 'flight' : null;
     case 'fly:caught': return board || me(m.player) ? (m.quality === 'dropped' ? 'crash' : 'catch') : null;
     case 'fly:achievement': return board || me(m.player) ? 'achievement' : null;
-    case 'hunt:puzzle':
-    case 'hunt:question': return 'found';
-    case 'hunt:hint': return 'shake';
-    case 'hunt:wrong': return 'wrong';
     case 'hunt:solved': return m.last ? 'finished' : 'right';
     case 'hunt:progress': {
       if (!board) return null;
@@ -126,7 +115,7 @@ export function soundFor(game, m, who, memo = {}) {
   }
 }
 
-/** The speech-synthesis language of a word list's language code (`sv` → `sv-SE`), or null when unknown. */
+/** The speech-synthesis language of a word list's language code (`sv` → `sv-SE`), or null. */
 export function speechLang(code) {
   if (typeof code !== 'string') return null;
   const c = code.trim();
@@ -136,10 +125,7 @@ export function speechLang(code) {
   return /^[a-z]{2,3}-[A-Za-z]{2,4}$/.test(c) ? c : null;
 }
 
-/**
- * The page's sound player. `makeContext()` builds an AudioContext (called only from `unlock()`, i.e. a tap);
- * `storage` {get(key), set(key, value)}; `win` holds the test hooks and speech.
- */
+/** The page's sound player; `makeContext()` builds an AudioContext, only from `unlock()` (a tap). */
 export function createSound({ win = globalThis, storage = null, makeContext = null } = {}) {
   const started = (win.partylineSounds = win.partylineSounds || {});
   const silenced = (win.partylineMuted = win.partylineMuted || {});
@@ -164,30 +150,33 @@ export function createSound({ win = globalThis, storage = null, makeContext = nu
     return noise;
   }
 
-  function stopFlight() {
-    for (const n of flight) {
-      try {
-        n.stop();
-      } catch {
-        /* already over */
-      }
+  const quietly = (f) => {
+    try {
+      f();
+    } catch {
+      /* already over, or not there */
     }
+  };
+  function stopFlight() {
+    for (const n of flight) quietly(() => n.stop());
     flight = [];
   }
+  const changed = () => listeners.forEach((f) => f());
+  const count = (hooks, name) => (hooks[name] = (hooks[name] || 0) + 1);
+  const hush = (name) => !count(silenced, name);
 
   const api = {
     /** Creates or resumes the audio context; call from a tap (a browser starts sound only after one). */
     unlock() {
       try {
         if (!ac) ac = make();
-        if (ac && ac.state === 'suspended' && ac.resume) ac.resume().catch(() => {});
+        if (ac?.state === 'suspended' && ac.resume) ac.resume().catch(() => {});
       } catch {
         ac = null;
       }
-      for (const f of listeners) f();
+      changed();
       return !!ac;
     },
-    /** True once an audio context exists (after the first tap). */
     get ready() {
       return !!ac;
     },
@@ -200,15 +189,10 @@ export function createSound({ win = globalThis, storage = null, makeContext = nu
       if (storage) storage.set('pl:muted', muted || null);
       if (muted) {
         stopFlight();
-        try {
-          if (win.speechSynthesis) win.speechSynthesis.cancel();
-        } catch {
-          /* no speech */
-        }
+        quietly(() => win.speechSynthesis?.cancel());
       }
-      for (const f of listeners) f();
+      changed();
     },
-    /** Plays the background tune again and again while `on` (the board during a hunt); off stops it. */
     music(on) {
       if (!!on === !!musicTimer) return;
       clearTimeout(musicTimer);
@@ -220,18 +204,14 @@ export function createSound({ win = globalThis, storage = null, makeContext = nu
       };
       loop();
     },
-    /** Calls `f` when the mute or the unlock changes. */
     onChange(f) {
       listeners.add(f);
     },
-    /** Plays a sound by name (`msg`: the message that caused it); true when an audio node was started. */
+    /** Plays a sound by name for `msg`; true when an audio node was started. */
     play(name, msg) {
       const list = steps(name, msg);
       if (!list) return false;
-      if (muted) {
-        silenced[name] = (silenced[name] || 0) + 1;
-        return false;
-      }
+      if (muted) return hush(name);
       if (!ac || ac.state === 'closed') return false;
       if (name === 'catch' || name === 'crash' || name === 'flight') stopFlight();
       const t0 = ac.currentTime + 0.01;
@@ -243,23 +223,19 @@ export function createSound({ win = globalThis, storage = null, makeContext = nu
           g.gain.exponentialRampToValueAtTime(gain, t0 + at + Math.min(0.02, len / 4));
           g.gain.exponentialRampToValueAtTime(0.0001, t0 + at + len);
           let src;
-          let tone;
+          let tone; // what the frequencies apply to: the oscillator, or noise's band-pass filter
           if (wave === 'noise') {
             src = ac.createBufferSource();
             src.buffer = noiseBuffer();
-            tone = ac.createBiquadFilter();
+            tone = src.connect(ac.createBiquadFilter());
             tone.type = 'bandpass';
-            tone.frequency.setValueAtTime(f1, t0 + at);
-            tone.frequency.exponentialRampToValueAtTime(f2, t0 + at + len);
-            src.connect(tone).connect(g);
           } else {
-            src = ac.createOscillator();
+            src = tone = ac.createOscillator();
             src.type = wave;
-            src.frequency.setValueAtTime(f1, t0 + at);
-            if (f2 !== f1) src.frequency.exponentialRampToValueAtTime(f2, t0 + at + len);
-            src.connect(g);
           }
-          g.connect(ac.destination);
+          tone.frequency.setValueAtTime(f1, t0 + at);
+          if (f2 !== f1) tone.frequency.exponentialRampToValueAtTime(f2, t0 + at + len);
+          tone.connect(g).connect(ac.destination);
           src.start(t0 + at);
           src.stop(t0 + at + len + 0.05);
           nodes.push(src);
@@ -268,33 +244,25 @@ export function createSound({ win = globalThis, storage = null, makeContext = nu
         return false;
       }
       if (name === 'flight') flight = nodes;
-      started[name] = (started[name] || 0) + 1;
-      return true;
+      return !!count(started, name);
     },
-    /**
-     * Says a word: the recorded file at `audioURL` when given (falling back to speech if it cannot play), else
-     * speech synthesis in `lang` (a BCP 47 tag such as sv-SE); nothing, and no error, when neither is possible.
-     */
+    /** Says a word: the file at `audioURL` (speech if it cannot play), else speech in `lang`, else nothing. */
     speak(word, { lang = null, audioURL = null } = {}) {
       if (!word) return false;
-      if (muted) {
-        silenced.speak = (silenced.speak || 0) + 1;
-        return false;
-      }
+      if (muted) return hush('speak');
       const synth = () => {
         try {
           if (!lang || !win.speechSynthesis || !win.SpeechSynthesisUtterance) return false;
           const u = new win.SpeechSynthesisUtterance(word);
           u.lang = lang;
           u.rate = 0.85;
-          const voice = (win.speechSynthesis.getVoices() || []).find((v) => v.lang === lang)
-            || (win.speechSynthesis.getVoices() || []).find((v) => v.lang && v.lang.startsWith(lang.slice(0, 2)));
+          const voices = win.speechSynthesis.getVoices() || [];
+          const voice = voices.find((v) => v.lang === lang) || voices.find((v) => v.lang?.startsWith(lang.slice(0, 2)));
           if (voice) u.voice = voice;
           win.speechSynthesis.cancel();
           win.speechSynthesis.speak(u);
           spoken.push({ text: word, lang, via: 'speech' });
-          started.speak = (started.speak || 0) + 1;
-          return true;
+          return !!count(started, 'speak');
         } catch {
           return false;
         }
@@ -303,9 +271,9 @@ export function createSound({ win = globalThis, storage = null, makeContext = nu
         try {
           const a = new win.Audio(audioURL);
           spoken.push({ text: word, lang, via: 'audio', url: audioURL });
-          started.speak = (started.speak || 0) + 1;
+          count(started, 'speak');
           const p = a.play();
-          if (p && p.catch) p.catch(synth);
+          if (p?.catch) p.catch(synth);
           return true;
         } catch {
           return synth();

@@ -182,11 +182,15 @@ public enum FlyWire: GameWire {
         public var player: String
         /// The phone's id.
         public var phone: String
+        /// True in a catch-up once the player has thrown: the phone is theirs for the rest of the game (a pick is
+        /// refused with `phone_locked`); absent otherwise.
+        public var locked: Bool?
 
         /// Creates the message.
-        public init(player: String, phone: String) {
+        public init(player: String, phone: String, locked: Bool? = nil) {
             self.player = player
             self.phone = phone
+            self.locked = locked
         }
 
         public func line(for reader: Perspective) -> String? {
