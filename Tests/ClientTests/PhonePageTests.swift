@@ -92,7 +92,7 @@ final class PhoneRig {
     /// A person at `nc` who joined with the plain-text `join` line.
     func ncPlayer(_ name: String, team: String) throws -> TestClient {
         let client = try host.connect()
-        _ = try client.waitForText("join ROOM NAME TEAM")
+        // From the browser's own address the banner waits for the first line (PROTOCOL.md §13a), so type at once.
         try client.send(line: "join \(host.room) \(name) \(team)")
         _ = try client.waitForText("Welcome, \(name)")
         return client

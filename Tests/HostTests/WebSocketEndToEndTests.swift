@@ -206,6 +206,31 @@ struct WebSocketEndToEndTests {
         host.stop()
     }
 
+    @Test func aBrowsersSpareConnectionGetsItsAnswerAndATypistFromTheSameAddressItsBanner() throws {
+        let host = try HostProcess()
+        // A stranger's silent connection gets the banner by itself, as nc users expect.
+        let before = try host.connect()
+        _ = try before.waitForText("join ROOM NAME TEAM")
+        // The page's first request: 127.0.0.1 is a browser's address from now on.
+        let page = try host.connect()
+        try page.send(raw: Array(Self.get("/").utf8))
+        #expect(page.waitForClose(timeout: Patience.generous))
+        #expect(Self.answers(in: page.transcript).first?.status == 200)
+        // A connection the browser opened ahead of a request says nothing for longer than the banner's 250 ms...
+        let spare = try host.connect()
+        spare.pump(timeout: 1)
+        #expect(spare.transcript.isEmpty, "\(spare.transcriptText)")
+        // ...then asks: its answer is the first byte it reads (a banner ahead of it would break the page).
+        try spare.send(raw: Array(Self.get("/app.js").utf8))
+        #expect(spare.waitForClose(timeout: Patience.generous))
+        #expect(spare.transcriptText.hasPrefix("HTTP/1.1 200 "), "\(spare.transcriptText.prefix(200))")
+        // Someone at nc on that same machine gets the banner with their first line.
+        let typist = try host.connect()
+        try typist.send(line: "help")
+        _ = try typist.waitForText("join ROOM NAME TEAM")
+        host.stop()
+    }
+
     // MARK: Upgrade and play
 
     @Test func aWebSocketPlayerJoinsAndSeesATCPPlayerInTheLobby() throws {

@@ -37,6 +37,11 @@ extension Transport {
     static let requestPrefixes: [[UInt8]] = [Array("GET ".utf8), Array("HEAD ".utf8)]
     /// The most requests one kept-alive HTTP connection is answered before it is closed.
     static let maximumRequestsPerConnection = 100
+    /// How long an address counts as a browser's after its last HTTP request.
+    static let browserMemoryMilliseconds: Int64 = 60_000
+    /// How long a silent connection from a browser's address waits for its first bytes before it gets the banner:
+    /// longer than a browser keeps an unused speculative connection (Chromium closes one after 10 s).
+    static let browserBannerHoldMilliseconds: Int64 = 15_000
 
     /// Bytes read from a connection that is not a line connection.
     func feedWeb(_ link: Link, _ bytes: ArraySlice<UInt8>, at now: Int64) {
@@ -51,6 +56,11 @@ extension Transport {
 
     /// Decides what the connection speaks once its first bytes allow it.
     private func sniff(_ link: Link, _ bytes: ArraySlice<UInt8>, at now: Int64) {
+        if link.holdsBanner {
+            link.holdsBanner = false
+            link.requestDeadline = .max
+            timedLinks[link.socket.fd] = nil
+        }
         link.sniffed.append(contentsOf: bytes)
         let sniffed = link.sniffed
         if Self.requestPrefixes.contains(where: { sniffed.starts(with: $0) }) {
@@ -68,7 +78,19 @@ extension Transport {
         }
     }
 
+    /// Holds the banner of a silent connection from an address that spoke HTTP a moment ago (PROTOCOL.md §13a): a
+    /// browser opens connections ahead of its requests, and one that read the banner first could not read its answer.
+    /// The banner goes out with the connection's first line, or once the hold is over.
+    func holdBanner(of link: Link, at now: Int64) {
+        link.holdsBanner = true
+        watchRequest(link, until: now + Self.browserBannerHoldMilliseconds)
+    }
+
     private func becomeHTTP(_ link: Link, at now: Int64) {
+        browserAddresses[link.peer] = now
+        if browserAddresses.count > 1000 {
+            browserAddresses = browserAddresses.filter { now - $0.value < Self.browserMemoryMilliseconds }
+        }
         link.kind = .http
         link.sniffed = []
         link.http = HTTPRequestParser()
@@ -193,6 +215,13 @@ extension Transport {
                 continue
             }
             timedLinks[link.socket.fd] = nil
+            if link.kind == .sniffing && link.holdsBanner {
+                // Silent all along: not a browser's after all, or one that let it go. The banner is its own.
+                link.holdsBanner = false
+                link.requestDeadline = .max
+                writeNow(link)
+                continue
+            }
             let hasBegun = link.kind == .sniffing || link.http?.hasPartialHead == true
             if link.kind == .sniffing { becomeHTTP(link, at: now) }
             if hasBegun {

@@ -62,6 +62,9 @@ final class Transport: Outlet {
         var requestsServed = 0
         /// Whether a WebSocket close frame was queued (nothing follows it).
         var hasSentClose = false
+        /// Whether the banner waits for the first bytes: the connection came from an address that spoke HTTP a
+        /// moment ago, so it may be a browser's speculative one, which must read nothing before its answer.
+        var holdsBanner = false
         /// Why the connection closes, once a polite close is under way, for the log.
         var closeReason: String?
 
@@ -160,6 +163,8 @@ final class Transport: Outlet {
     var timedLinks: [Int32: Link] = [:]
     /// When the request timeouts are next checked.
     var nextTimeoutSweepAt: Int64 = .max
+    /// When each address last sent an HTTP request: a new silent connection from it may be a browser's.
+    var browserAddresses: [String: Int64] = [:]
     private var closures: [(SessionID, String)] = []
     private var connectionRates: [String: (windowStart: Int64, count: Int)] = [:]
     private var readBuffer = [UInt8](repeating: 0, count: 64 * 1024)
@@ -266,6 +271,9 @@ final class Transport: Outlet {
             }
             links[socket.fd] = link
             descriptors[link.id] = socket.fd
+            if let spoke = browserAddresses[peer], now - spoke < Self.browserMemoryMilliseconds {
+                holdBanner(of: link, at: now)
+            }
             events?.opened(link.id, peer: peer)
         }
     }
@@ -360,7 +368,9 @@ final class Transport: Outlet {
     func closeAfterFlush(_ link: Link) {
         guard !link.isClosed, !link.isClosingAfterFlush else { return }
         // Output held back from bytes that may begin an HTTP request would never be written: close now.
-        if link.kind == .sniffing && !link.sniffed.isEmpty { return drop(link, reason: "closed by the host") }
+        if link.kind == .sniffing && (!link.sniffed.isEmpty || link.holdsBanner) {
+            return drop(link, reason: "closed by the host")
+        }
         link.isClosingAfterFlush = true
         if link.pendingOutputCount == 0 {
             finishClosing(link)
@@ -422,7 +432,7 @@ final class Transport: Outlet {
 
     private func write(_ link: Link) {
         // Bytes that may begin an HTTP request hold back the banner: a browser must get nothing but its answer.
-        guard link.kind != .sniffing || link.sniffed.isEmpty else { return }
+        guard link.kind != .sniffing || (link.sniffed.isEmpty && !link.holdsBanner) else { return }
         do {
             try link.flush()
             if link.isWatchingWrites {
