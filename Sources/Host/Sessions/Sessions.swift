@@ -55,8 +55,10 @@ protocol SessionHandler: AnyObject {
 /// It knows no game: lines become `ClientMessage`s (game actions stay `PlayRequest`s) for the handler.
 final class Sessions {
     private(set) var sessions: [SessionID: Session] = [:]
-    /// The session of each connected player, by player id.
+    /// The session of each connected player, by player id (each counted in `allowances` while it is here).
     private(set) var playerSessions: [String: SessionID] = [:]
+    /// The backdate allowances of the sessions in `playerSessions`: the settle window without a walk over them.
+    private let allowances = AllowanceTally()
     /// The sessions admitted as boards or operators: a hall's lobby and feed find them without walking every
     /// connection (issue 29: a join must not cost the loop a walk over 5,000 players).
     private var spectatorIDs: Set<SessionID> = []
@@ -103,6 +105,7 @@ final class Sessions {
     func closed(_ id: SessionID, reason: String) {
         guard let session = sessions.removeValue(forKey: id) else { return }
         spectatorIDs.remove(id)
+        session.allowances = nil
         let membership = session.membership
         if session.state != .closed { session.moveState(.closed) }
         // The console names whom the connection was for (a player, a board, the operator), not only its number.
@@ -129,6 +132,7 @@ final class Sessions {
         session.moveState(.startClosing)
         if case .player(let player)? = membership, playerSessions[player.id] == session.id {
             playerSessions[player.id] = nil
+            session.allowances = nil
         }
         log.debug("Closing connection \(session.id): \(reason).")
         outlet.close(session.id, afterFlush: true)
@@ -142,6 +146,8 @@ final class Sessions {
             // The new session is the player's before the old one closes, so the player is never away meanwhile
             // (a running game would stop waiting for them).
             playerSessions[player.id] = session.id
+            if let oldID = previous { sessions[oldID]?.allowances = nil }
+            session.allowances = allowances
             if let oldID = previous, oldID != session.id, let old = sessions[oldID] {
                 send(Closing(.replaced, "You joined again from another connection."), to: old)
                 close(old, reason: "replaced by a new connection")
@@ -523,13 +529,10 @@ final class Sessions {
 
     /// How long the head of a press queue waits for a fairer, slower press: the largest backdate allowance among
     /// connected players, 10…150 ms; no press that arrives later can have been pressed before the head's.
+    ///
+    /// The allowances are counted as they change (`AllowanceTally`), so a press costs no walk over the players.
     func settleWindow() -> Int64 {
-        var widest: Int64 = 0
-        for id in playerSessions.values {
-            guard let session = sessions[id] else { continue }
-            widest = max(widest, session.clock.backdateAllowance ?? 0)
-        }
-        return min(PressEstimate.maximumBackdate, max(10, widest))
+        min(PressEstimate.maximumBackdate, max(10, allowances.widest))
     }
 }
 

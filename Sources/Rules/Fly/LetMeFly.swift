@@ -274,7 +274,7 @@ public struct LetMeFly: SteeredMode, Codable, Sendable, Equatable {
     /// The phones on offer.
     public let phones: [FlyPhone]
     /// Everyone who plays, in the order they came.
-    public private(set) var players: [FlyPlayer]
+    public private(set) var players: FlyRoster
     /// Where the game stands.
     public private(set) var phase = Phase.notStarted
     /// The current (or last) round, from 1.
@@ -310,7 +310,7 @@ public struct LetMeFly: SteeredMode, Codable, Sendable, Equatable {
         }
         self.settings = settings
         self.phones = phones
-        players = entrants.map { FlyPlayer(name: $0.name, team: $0.team, earned: Set($0.earned)) }
+        players = FlyRoster(entrants.map { FlyPlayer(name: $0.name, team: $0.team, earned: Set($0.earned)) })
     }
 
     // MARK: Reading
@@ -343,10 +343,7 @@ public struct LetMeFly: SteeredMode, Codable, Sendable, Equatable {
     /// The player called `name` (any case).
     public func player(named name: String) -> FlyPlayer? { index(of: name).map { players[$0] } }
 
-    private func index(of name: String) -> Int? {
-        let key = name.lowercased()
-        return players.firstIndex { $0.name.lowercased() == key }
-    }
+    private func index(of name: String) -> Int? { players.index(named: name) }
 
     /// The players by points (then best height, then name), ranked 1, 1, 3 by points.
     public var standings: [FlyStanding] {
@@ -416,10 +413,30 @@ public struct LetMeFly: SteeredMode, Codable, Sendable, Equatable {
     /// only when accepted.
     public mutating func play(_ event: Event, at now: Instant) throws(RuleError) -> [Effect] {
         guard phase != .finished else { throw RuleError(.gameOver, "This game of Let Me Fly is over.") }
+        // The copy is kept without the players and results, the parts that grow with a hall: they change in place
+        // (a copy of 1,100 players per event was most of a hall's rules work) and are put back from what the roster
+        // recorded and the count of results.
         var copy = self
-        let effects = try copy.applying(event, at: now)
-        self = copy
-        return effects
+        copy.players = FlyRoster()
+        copy.results = []
+        let resultCount = results.count
+        players.beginChanges()
+        do {
+            let effects = try applying(event, at: now)
+            players.keepChanges()
+            return effects
+        } catch {
+            var players = self.players
+            var results = self.results
+            self.players = FlyRoster()
+            self.results = []
+            players.revertChanges()
+            results.removeSubrange(resultCount...)
+            copy.players = players
+            copy.results = results
+            self = copy
+            throw error
+        }
     }
 
     private mutating func applying(_ event: Event, at now: Instant) throws(RuleError) -> [Effect] {
