@@ -391,20 +391,22 @@ public struct LetMeFly: SteeredMode, Codable, Sendable, Equatable {
     /// The earliest instant the game wants a tick: a drop to call, the round's clock, the next round.
     public var nextDeadline: Instant? {
         guard phase != .finished else { return nil }
-        var due: [Instant] = players.compactMap { player in
+        // One pass without a list: the host asks after every event of a hall's 1,100 players.
+        var due: Instant?
+        for player in players {
             if let hangsSince = player.hangsSince {
-                return hangsSince.advanced(byMilliseconds: FlyPhysics.restartHoldMs)
+                let at = hangsSince.advanced(byMilliseconds: FlyPhysics.restartHoldMs)
+                due = min(due ?? at, at)
+            } else if case .inAir(let thrown) = player.turn {
+                let at = thrown.landsAt.advanced(byMilliseconds: FlyPhysics.catchGraceMs)
+                due = min(due ?? at, at)
             }
-            if case .inAir(let thrown) = player.turn {
-                return thrown.landsAt.advanced(byMilliseconds: FlyPhysics.catchGraceMs)
-            }
-            return nil
         }
         if !isPaused {
-            if phase == .throwing, let roundDeadline { due.append(roundDeadline) }
-            if phase == .between, let nextRoundAt { due.append(nextRoundAt) }
+            if phase == .throwing, let roundDeadline { due = min(due ?? roundDeadline, roundDeadline) }
+            if phase == .between, let nextRoundAt { due = min(due ?? nextRoundAt, nextRoundAt) }
         }
-        return due.min()
+        return due
     }
 
     // MARK: Events
@@ -753,9 +755,20 @@ public struct LetMeFly: SteeredMode, Codable, Sendable, Equatable {
         if phase == .throwing, let roundDeadline, now >= roundDeadline { effects += closeThrows() }
         if phase == .throwing || phase == .landing {
             // The round waits for the players who are here; when everyone is away, the clock decides.
-            let isAnyoneHere = players.contains { $0.isActive && !$0.isAway }
-            let isWaiting = players.contains { $0.isActive && $0.turn == .waiting && (!$0.isAway || !isAnyoneHere) }
-            let isInAir = players.contains { if case .inAir = $0.turn { true } else { false } }
+            // One pass (after every catch of a hall's 1,100 players): who is here, who may still throw, what is up.
+            var isAnyoneHere = false
+            var isWaitingHere = false
+            var isWaitingAway = false
+            var isInAir = false
+            for player in players {
+                if case .inAir = player.turn { isInAir = true }
+                guard player.isActive else { continue }
+                if !player.isAway { isAnyoneHere = true }
+                if player.turn == .waiting {
+                    if player.isAway { isWaitingAway = true } else { isWaitingHere = true }
+                }
+            }
+            let isWaiting = isWaitingHere || (isWaitingAway && !isAnyoneHere)
             if !isWaiting && !isInAir { effects += endRound(at: now) }
         }
         if phase == .between, let nextRoundAt, now >= nextRoundAt { effects += openRound(at: now) }
