@@ -67,6 +67,9 @@ final class Sessions {
     let log: Logger
     let settings: Settings
     private var pendingBanners: [(due: Int64, id: SessionID)] = []
+    /// Press stamps set aside since the last line that said so, and when that line was written (host ms).
+    private var setAsideStamps = 0
+    private var setAsideWarnedAt: Int64 = .min
     private var nextSyncSweepAt: Int64 = .max
     private var keepaliveSequence = 0
 
@@ -525,6 +528,20 @@ final class Sessions {
                 rtt: clock.isMeasured ? clock.medianRoundTrip : nil,
                 uncertainty: clock.isMeasured ? clock.uncertainty : nil),
             to: session)
+    }
+
+    /// Logs a press stamp that lay outside what the network allows: the first of each second in full, the others
+    /// counted in the next such line (a busy hall sets aside thousands a round, and a formatted line each was about a
+    /// tenth of the host's work for the round).
+    func noteSetAsideStamp(_ line: @autoclosure () -> String, at now: Int64) {
+        guard now >= setAsideWarnedAt &+ 1000 else {
+            setAsideStamps += 1
+            return
+        }
+        let more = setAsideStamps > 0 ? " (\(Wording.count(setAsideStamps, "more stamp")) set aside before it)" : ""
+        log.warning(line() + more)
+        setAsideWarnedAt = now
+        setAsideStamps = 0
     }
 
     /// How long the head of a press queue waits for a fairer, slower press: the largest backdate allowance among
