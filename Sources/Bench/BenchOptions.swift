@@ -12,6 +12,8 @@ enum Section: String, CaseIterable {
     case idle, clock, fairness
     /// The phone page's first render in headless Chromium (PageRender.swift).
     case page
+    /// A prober's pings while big rooms start, reveal and end games and take joins (issue 29).
+    case loop
 }
 
 /// One buzz storm: `players` in `teams` press within `windowMs` (written `N/T/W`, such as `1000/100/200`).
@@ -75,6 +77,10 @@ struct BenchOptions {
     var outsiderStorm = StormSpec(players: 1000, teams: 100, windowMs: 200)
     /// The station hunt's busiest moment: every team of N players in T solves its station within W ms.
     var huntStorm = StormSpec(players: 1000, teams: 100, windowMs: 200)
+    /// The loop probe's rooms: players in teams (1,000 one-player teams, and 10,000 players in 1,000 teams).
+    var loopRooms = [RoomSpec(players: 1000, teams: 1000), RoomSpec(players: 10_000, teams: 1000)]
+    /// Players who join each loop probe room at its last step.
+    var loopJoins = 100
     /// Players joining one at a time (each waits for its welcome), in teams of `teamSize`.
     var joinsOneByOne = 1000
     var idleClients = 10_000
@@ -168,6 +174,13 @@ struct BenchOptions {
                     "--hunt-storm", \.huntStorm, StormSpec.option,
                     help: "the station hunt's busiest moment: players/teams/milliseconds within which every team "
                         + "solves a station", section: what),
+                .value(
+                    "--loop-rooms", \.loopRooms, .list(of: RoomSpec.option),
+                    help: "loop probe: rooms of players/teams in which a prober pings every 10 ms while games start, "
+                        + "reveal and end (not part of --quick unless named in --only)", section: what),
+                .value(
+                    "--loop-joins", \.loopJoins, count(1...10_000),
+                    help: "loop probe: players who join each room at its last step", section: what),
                 .value(
                     "--join-storm", \.joinStormClients, count(1...20_000), help: "clients in the join storm",
                     section: what),
@@ -263,6 +276,10 @@ struct BenchOptions {
             }
             if !explicit.contains("--hunt-storm") { options.huntStorm = StormSpec(players: 40, teams: 8, windowMs: 50) }
             if !explicit.contains("--joins") { options.joinsOneByOne = 60 }
+            // The loop probe holds a debug host to 100 ms per ping: not a smoke test on a busy machine.
+            if !explicit.contains("--only") { options.sections.remove(.loop) }
+            if !explicit.contains("--loop-rooms") { options.loopRooms = [RoomSpec(players: 60, teams: 60)] }
+            if !explicit.contains("--loop-joins") { options.loopJoins = 10 }
             if !explicit.contains("--idle") { options.idleClients = 200 }
             if !explicit.contains("--idle-seconds") { options.idleSeconds = 1 }
             if !explicit.contains("--player-join-budget") { options.playerJoinBudgetSeconds = 0.5 }

@@ -46,7 +46,9 @@ let needed =
         parsedOptions.storms.map(\.players).max() ?? 0, parsedOptions.flyStorm.players * 11 / 10,
         parsedOptions.wordsStorm.players + parsedOptions.wordsStorm.teams / 10 + 1,
         parsedOptions.outsiderStorm.players + 1, parsedOptions.huntStorm.players,
-        4 * (parsedOptions.sizes.max() ?? 0)) + 200
+        4 * (parsedOptions.sizes.max() ?? 0),
+        (parsedOptions.loopRooms.map(\.players).max() ?? 0) + parsedOptions.loopJoins)
+    + 200
 if openFiles < needed {
     FileHandle.standardError.write(
         Data("partyline-bench: only \(openFiles) open files allowed, \(needed) needed; raise `ulimit -n`.\n".utf8))
@@ -95,6 +97,7 @@ if parsedOptions.sections.contains(.idle) { ScaleRuns(context: context).idleScal
 
 if parsedOptions.sections.contains(.fairness) { FairnessRun(context: context).run(report: report) }
 if parsedOptions.sections.contains(.page) { PageRenderRun(context: context).run(report: report) }
+if parsedOptions.sections.contains(.loop) { LoopProbeRun(context: context).run(report: report) }
 
 // MARK: Output
 

@@ -223,16 +223,16 @@ extension HostCore {
         let isFair = options.isFairnessEnabled
         session.clock.notePathRoundTrip(sessions.outlet.pathRoundTrip(of: session.id))
         let clock = session.clock
-        let log = self.log
+        let sessions = self.sessions
         let context = PlayContext(
             player: member, now: Instant(milliseconds: arrival),
             estimatePress: { stamp in
                 guard isFair else { return PressEstimate(pressedAt: arrival, uncertainty: 0, wasClamped: false) }
                 let estimate = PressEstimate.estimate(arrival: arrival, stamp: stamp, clock: clock)
                 if estimate.wasClamped, let stamp {
-                    log.warning(
+                    sessions.noteSetAsideStamp(
                         "\(member.name)'s press stamp \(stamp) (client clock) was outside what the network allows; "
-                            + "set aside: pressed at \(estimate.pressedAt) ± \(estimate.uncertainty).")
+                            + "set aside: pressed at \(estimate.pressedAt) ± \(estimate.uncertainty).", at: arrival)
                 }
                 return estimate
             }, settleMilliseconds: isFair ? settleWindow(at: arrival) : 0)

@@ -42,9 +42,16 @@ struct BenchOptionsTests {
         #expect(quick40.wordsStorm.text == "200/20/100", "given, so not shrunk")
         #expect(try #require(try BenchOptions.parse([])).flyStorm.text == "1000/100/200")
         #expect(throws: UsageError.self) { try BenchOptions.parse(["--storms", "10/11/5"]) }
+        // The loop probe holds the host to 100 ms a ping: part of a full run, of a quick one only when named.
+        #expect(!quick.sections.contains(.loop) && quick.loopRooms.map(\.text) == ["60/60"] && quick.loopJoins == 10)
+        let loop = try #require(try BenchOptions.parse(["--quick", "--only", "loop", "--loop-rooms", "300/30"]))
+        #expect(loop.sections == [.loop] && loop.loopRooms.map(\.text) == ["300/30"])
+        let everything = try #require(try BenchOptions.parse([]))
+        #expect(everything.sections.contains(.loop) && everything.loopRooms.map(\.text) == ["1000/1000", "10000/1000"])
+        #expect(throws: UsageError.self) { try BenchOptions.parse(["--loop-rooms", "10/11"]) }
         #expect(
             throws: UsageError(
-                "--only must be a comma-separated list, each fanout, storm, join, idle, clock, fairness or page, "
+                "--only must be a comma-separated list, each fanout, storm, join, idle, clock, fairness, page or loop, "
                     + #"not "fanout,x". See partyline-bench --help."#)
         ) {
             try BenchOptions.parse(["--only", "fanout,x"])

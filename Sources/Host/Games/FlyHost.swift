@@ -99,6 +99,8 @@ final class FlyHost: GameAdapter {
     /// `nextDeadline` as last worked out (read every turn of the loop: a hall's thousand players are not walked
     /// each time), forgotten whenever the game, the cues sent or the counts sent change.
     private var deadlineCache: Instant??
+    /// The last records' time stamp and its second (`recordStamp()`).
+    private var stampCache: (second: Int64, text: String)?
     /// Whether the game is laid out for a hall.
     var isHall: Bool { record.hall == true }
     /// The hall's live board as last worked out, with how many results it counts.
@@ -350,6 +352,20 @@ final class FlyHost: GameAdapter {
         return .announcing(opening) + ((try? apply(.start, at: now)) ?? Step())
     }
 
+    /// Applies `event` to the game in place, journaled as the step's event: the rules put back whatever a refused
+    /// event changed (`LetMeFly.play`), so a hall's 1,100 players are not copied per event as a copy of the game
+    /// (the adapters' `apply`) would do.
+    func apply(_ event: LetMeFly.Event, at now: Instant) throws(RuleError) -> Step {
+        let encoded: [UInt8]
+        do {
+            encoded = try JSONCoding.bytes(event)
+        } catch {
+            throw RuleError(.storage, "The game could not record that event (\(error)); nothing changed.")
+        }
+        let effects = try game.apply(event, at: now)
+        return Step(events: [encoded], messages: messages(for: effects, at: now))
+    }
+
     func perform(_ action: FlyWire.Action, context: PlayContext) throws(RuleError) -> Step {
         let name = context.player.name
         switch action {
@@ -509,10 +525,21 @@ final class FlyHost: GameAdapter {
             + names.joined(separator: ", ") + "."
     }
 
+    /// The records' time stamp of now (whole seconds), formatted at most once a second: a hall's catches come a
+    /// thousand a second, and an `ISO8601DateFormatter` is costly to make.
+    private func recordStamp() -> String {
+        let date = Date()
+        let second = Int64(date.timeIntervalSince1970.rounded(.down))
+        if let stampCache, stampCache.second == second { return stampCache.text }
+        let text = FlyRecordStore.date(date)
+        stampCache = (second, text)
+        return text
+    }
+
     func messages(for effects: [LetMeFly.Effect], at now: Instant) -> [Outgoing] {
         var outgoing: [Outgoing] = []
-        // Formatted once a call (a formatter per catch was a fair share of a hall's work).
-        lazy var today = FlyRecordStore.date(Date())
+        // Formatted at most once a second (a formatter per call was a sixth of a hall round's work).
+        lazy var today = recordStamp()
         var shouldSave = false
         for effect in effects {
             followCues(effect)

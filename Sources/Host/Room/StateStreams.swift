@@ -153,8 +153,15 @@ final class StateStreams {
         return Set(keys).sorted { made[$0] ?? 0 < made[$1] ?? 0 }.compactMap { streams[$0] }
     }
 
-    /// Every stream, oldest first.
-    var all: [StateStream] { order.compactMap { streams[$0] } }
+    /// Every stream, oldest first: kept until a stream is made or forgotten (it was built on every call, and a
+    /// hall's catch-ups and game states read it for every join).
+    var all: [StateStream] {
+        if let cachedAll { return cachedAll }
+        let list = order.compactMap { streams[$0] }
+        cachedAll = list
+        return list
+    }
+    private var cachedAll: [StateStream]?
 
     /// The stream of `type` to `audience`, if there is one.
     func stream(_ type: String, to audience: Audience) -> StateStream? { streams[StateStreams.key(type, audience)] }
@@ -174,6 +181,7 @@ final class StateStreams {
             stream = StateStream(type: type, audience: audience, owner: owner)
             streams[key] = stream
             order.append(key)
+            cachedAll = nil
             made[key] = madeCount
             madeCount += 1
             keysByAudience[StateStreams.audienceKey(audience), default: []].insert(key)
@@ -189,6 +197,7 @@ final class StateStreams {
         guard streams[key] === stream else { return }
         streams[key] = nil
         order.removeAll { $0 == key }
+        cachedAll = nil
         made[key] = nil
         pendingKeys.remove(key)
         keysByAudience[StateStreams.audienceKey(stream.audience)]?.remove(key)

@@ -94,8 +94,25 @@ final class Session {
     var rateWindowStart: Int64 = 0
     var rateCount = 0
     var rateStrikes = 0
-    /// Clock sync for fair presses.
-    var clock = ClockEstimator()
+    /// Clock sync for fair presses; a change of its backdate allowance is counted in `allowances` at once.
+    var clock = ClockEstimator() {
+        didSet {
+            let allowance = clock.backdateAllowance ?? 0
+            guard allowance != backdateAllowance else { return }
+            allowances?.move(from: backdateAllowance, to: allowance)
+            backdateAllowance = allowance
+        }
+    }
+    /// `clock.backdateAllowance` (0 when unknown), kept as the clock changes so that nobody sorts round trips again.
+    private(set) var backdateAllowance: Int64 = 0
+    /// The tally that counts this session's allowance while it is a connected player's session (else nil).
+    var allowances: AllowanceTally? {
+        didSet {
+            guard allowances !== oldValue else { return }
+            oldValue?.remove(backdateAllowance)
+            allowances?.add(backdateAllowance)
+        }
+    }
     var isSyncing = false
     var nextSyncAt: Int64 = 0
     var syncSequence: Int64 = 0
@@ -162,3 +179,41 @@ final class Session {
 
 @available(*, unavailable)
 extension Session: Sendable {}
+
+/// How many connected players' sessions have each backdate allowance (0…`PressEstimate.maximumBackdate` ms), so that
+/// the widest is found without walking every session on each press (a 1,100-player Let Me Fly round walked them all).
+final class AllowanceTally {
+    /// Sessions counted per allowance in ms; the last bucket also holds any larger value.
+    private var counts = [Int](repeating: 0, count: Int(PressEstimate.maximumBackdate) + 1)
+    /// The sessions counted.
+    private(set) var total = 0
+
+    /// Counts one session with `allowance`.
+    func add(_ allowance: Int64) {
+        counts[bucket(allowance)] += 1
+        total += 1
+    }
+
+    /// Stops counting one session with `allowance`.
+    func remove(_ allowance: Int64) {
+        counts[bucket(allowance)] -= 1
+        total -= 1
+    }
+
+    /// One counted session's allowance changed.
+    func move(from old: Int64, to new: Int64) {
+        counts[bucket(old)] -= 1
+        counts[bucket(new)] += 1
+    }
+
+    /// The widest allowance counted (0 when none), capped at `PressEstimate.maximumBackdate`: at most 151 steps.
+    var widest: Int64 {
+        guard total > 0, let index = counts.lastIndex(where: { $0 > 0 }) else { return 0 }
+        return Int64(index)
+    }
+
+    private func bucket(_ allowance: Int64) -> Int { Int(min(max(allowance, 0), PressEstimate.maximumBackdate)) }
+}
+
+@available(*, unavailable)
+extension AllowanceTally: Sendable {}

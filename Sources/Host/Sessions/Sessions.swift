@@ -55,8 +55,10 @@ protocol SessionHandler: AnyObject {
 /// It knows no game: lines become `ClientMessage`s (game actions stay `PlayRequest`s) for the handler.
 final class Sessions {
     private(set) var sessions: [SessionID: Session] = [:]
-    /// The session of each connected player, by player id.
+    /// The session of each connected player, by player id (each counted in `allowances` while it is here).
     private(set) var playerSessions: [String: SessionID] = [:]
+    /// The backdate allowances of the sessions in `playerSessions`: the settle window without a walk over them.
+    private let allowances = AllowanceTally()
     /// The sessions admitted as boards or operators: a hall's lobby and feed find them without walking every
     /// connection (issue 29: a join must not cost the loop a walk over 5,000 players).
     private var spectatorIDs: Set<SessionID> = []
@@ -65,6 +67,9 @@ final class Sessions {
     let log: Logger
     let settings: Settings
     private var pendingBanners: [(due: Int64, id: SessionID)] = []
+    /// Press stamps set aside since the last line that said so, and when that line was written (host ms).
+    private var setAsideStamps = 0
+    private var setAsideWarnedAt: Int64 = .min
     private var nextSyncSweepAt: Int64 = .max
     private var keepaliveSequence = 0
 
@@ -103,6 +108,7 @@ final class Sessions {
     func closed(_ id: SessionID, reason: String) {
         guard let session = sessions.removeValue(forKey: id) else { return }
         spectatorIDs.remove(id)
+        session.allowances = nil
         let membership = session.membership
         if session.state != .closed { session.moveState(.closed) }
         // The console names whom the connection was for (a player, a board, the operator), not only its number.
@@ -129,6 +135,7 @@ final class Sessions {
         session.moveState(.startClosing)
         if case .player(let player)? = membership, playerSessions[player.id] == session.id {
             playerSessions[player.id] = nil
+            session.allowances = nil
         }
         log.debug("Closing connection \(session.id): \(reason).")
         outlet.close(session.id, afterFlush: true)
@@ -142,6 +149,8 @@ final class Sessions {
             // The new session is the player's before the old one closes, so the player is never away meanwhile
             // (a running game would stop waiting for them).
             playerSessions[player.id] = session.id
+            if let oldID = previous { sessions[oldID]?.allowances = nil }
+            session.allowances = allowances
             if let oldID = previous, oldID != session.id, let old = sessions[oldID] {
                 send(Closing(.replaced, "You joined again from another connection."), to: old)
                 close(old, reason: "replaced by a new connection")
@@ -521,15 +530,26 @@ final class Sessions {
             to: session)
     }
 
+    /// Logs a press stamp that lay outside what the network allows: the first of each second in full, the others
+    /// counted in the next such line (a busy hall sets aside thousands a round, and a formatted line each was about a
+    /// tenth of the host's work for the round).
+    func noteSetAsideStamp(_ line: @autoclosure () -> String, at now: Int64) {
+        guard now >= setAsideWarnedAt &+ 1000 else {
+            setAsideStamps += 1
+            return
+        }
+        let more = setAsideStamps > 0 ? " (\(Wording.count(setAsideStamps, "more stamp")) set aside before it)" : ""
+        log.warning(line() + more)
+        setAsideWarnedAt = now
+        setAsideStamps = 0
+    }
+
     /// How long the head of a press queue waits for a fairer, slower press: the largest backdate allowance among
     /// connected players, 10…150 ms; no press that arrives later can have been pressed before the head's.
+    ///
+    /// The allowances are counted as they change (`AllowanceTally`), so a press costs no walk over the players.
     func settleWindow() -> Int64 {
-        var widest: Int64 = 0
-        for id in playerSessions.values {
-            guard let session = sessions[id] else { continue }
-            widest = max(widest, session.clock.backdateAllowance ?? 0)
-        }
-        return min(PressEstimate.maximumBackdate, max(10, widest))
+        min(PressEstimate.maximumBackdate, max(10, allowances.widest))
     }
 }
 

@@ -274,7 +274,7 @@ public struct LetMeFly: SteeredMode, Codable, Sendable, Equatable {
     /// The phones on offer.
     public let phones: [FlyPhone]
     /// Everyone who plays, in the order they came.
-    public private(set) var players: [FlyPlayer]
+    public private(set) var players: FlyRoster
     /// Where the game stands.
     public private(set) var phase = Phase.notStarted
     /// The current (or last) round, from 1.
@@ -310,7 +310,7 @@ public struct LetMeFly: SteeredMode, Codable, Sendable, Equatable {
         }
         self.settings = settings
         self.phones = phones
-        players = entrants.map { FlyPlayer(name: $0.name, team: $0.team, earned: Set($0.earned)) }
+        players = FlyRoster(entrants.map { FlyPlayer(name: $0.name, team: $0.team, earned: Set($0.earned)) })
     }
 
     // MARK: Reading
@@ -343,10 +343,7 @@ public struct LetMeFly: SteeredMode, Codable, Sendable, Equatable {
     /// The player called `name` (any case).
     public func player(named name: String) -> FlyPlayer? { index(of: name).map { players[$0] } }
 
-    private func index(of name: String) -> Int? {
-        let key = name.lowercased()
-        return players.firstIndex { $0.name.lowercased() == key }
-    }
+    private func index(of name: String) -> Int? { players.index(named: name) }
 
     /// The players by points (then best height, then name), ranked 1, 1, 3 by points.
     public var standings: [FlyStanding] {
@@ -394,20 +391,22 @@ public struct LetMeFly: SteeredMode, Codable, Sendable, Equatable {
     /// The earliest instant the game wants a tick: a drop to call, the round's clock, the next round.
     public var nextDeadline: Instant? {
         guard phase != .finished else { return nil }
-        var due: [Instant] = players.compactMap { player in
+        // One pass without a list: the host asks after every event of a hall's 1,100 players.
+        var due: Instant?
+        for player in players {
             if let hangsSince = player.hangsSince {
-                return hangsSince.advanced(byMilliseconds: FlyPhysics.restartHoldMs)
+                let at = hangsSince.advanced(byMilliseconds: FlyPhysics.restartHoldMs)
+                due = min(due ?? at, at)
+            } else if case .inAir(let thrown) = player.turn {
+                let at = thrown.landsAt.advanced(byMilliseconds: FlyPhysics.catchGraceMs)
+                due = min(due ?? at, at)
             }
-            if case .inAir(let thrown) = player.turn {
-                return thrown.landsAt.advanced(byMilliseconds: FlyPhysics.catchGraceMs)
-            }
-            return nil
         }
         if !isPaused {
-            if phase == .throwing, let roundDeadline { due.append(roundDeadline) }
-            if phase == .between, let nextRoundAt { due.append(nextRoundAt) }
+            if phase == .throwing, let roundDeadline { due = min(due ?? roundDeadline, roundDeadline) }
+            if phase == .between, let nextRoundAt { due = min(due ?? nextRoundAt, nextRoundAt) }
         }
-        return due.min()
+        return due
     }
 
     // MARK: Events
@@ -416,10 +415,30 @@ public struct LetMeFly: SteeredMode, Codable, Sendable, Equatable {
     /// only when accepted.
     public mutating func play(_ event: Event, at now: Instant) throws(RuleError) -> [Effect] {
         guard phase != .finished else { throw RuleError(.gameOver, "This game of Let Me Fly is over.") }
+        // The copy is kept without the players and results, the parts that grow with a hall: they change in place
+        // (a copy of 1,100 players per event was most of a hall's rules work) and are put back from what the roster
+        // recorded and the count of results.
         var copy = self
-        let effects = try copy.applying(event, at: now)
-        self = copy
-        return effects
+        copy.players = FlyRoster()
+        copy.results = []
+        let resultCount = results.count
+        players.beginChanges()
+        do {
+            let effects = try applying(event, at: now)
+            players.keepChanges()
+            return effects
+        } catch {
+            var players = self.players
+            var results = self.results
+            self.players = FlyRoster()
+            self.results = []
+            players.revertChanges()
+            results.removeSubrange(resultCount...)
+            copy.players = players
+            copy.results = results
+            self = copy
+            throw error
+        }
     }
 
     private mutating func applying(_ event: Event, at now: Instant) throws(RuleError) -> [Effect] {
@@ -736,9 +755,20 @@ public struct LetMeFly: SteeredMode, Codable, Sendable, Equatable {
         if phase == .throwing, let roundDeadline, now >= roundDeadline { effects += closeThrows() }
         if phase == .throwing || phase == .landing {
             // The round waits for the players who are here; when everyone is away, the clock decides.
-            let isAnyoneHere = players.contains { $0.isActive && !$0.isAway }
-            let isWaiting = players.contains { $0.isActive && $0.turn == .waiting && (!$0.isAway || !isAnyoneHere) }
-            let isInAir = players.contains { if case .inAir = $0.turn { true } else { false } }
+            // One pass (after every catch of a hall's 1,100 players): who is here, who may still throw, what is up.
+            var isAnyoneHere = false
+            var isWaitingHere = false
+            var isWaitingAway = false
+            var isInAir = false
+            for player in players {
+                if case .inAir = player.turn { isInAir = true }
+                guard player.isActive else { continue }
+                if !player.isAway { isAnyoneHere = true }
+                if player.turn == .waiting {
+                    if player.isAway { isWaitingAway = true } else { isWaitingHere = true }
+                }
+            }
+            let isWaiting = isWaitingHere || (isWaitingAway && !isAnyoneHere)
             if !isWaiting && !isInAir { effects += endRound(at: now) }
         }
         if phase == .between, let nextRoundAt, now >= nextRoundAt { effects += openRound(at: now) }
