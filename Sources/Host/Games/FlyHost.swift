@@ -352,20 +352,6 @@ final class FlyHost: GameAdapter {
         return .announcing(opening) + ((try? apply(.start, at: now)) ?? Step())
     }
 
-    /// Applies `event` to the game in place, journaled as the step's event: the rules put back whatever a refused
-    /// event changed (`LetMeFly.play`), so a hall's 1,100 players are not copied per event as a copy of the game
-    /// (the adapters' `apply`) would do.
-    func apply(_ event: LetMeFly.Event, at now: Instant) throws(RuleError) -> Step {
-        let encoded: [UInt8]
-        do {
-            encoded = try JSONCoding.bytes(event)
-        } catch {
-            throw RuleError(.storage, "The game could not record that event (\(error)); nothing changed.")
-        }
-        let effects = try game.apply(event, at: now)
-        return Step(events: [encoded], messages: messages(for: effects, at: now))
-    }
-
     func perform(_ action: FlyWire.Action, context: PlayContext) throws(RuleError) -> Step {
         let name = context.player.name
         switch action {
@@ -695,7 +681,7 @@ final class FlyHost: GameAdapter {
     }
 
     /// A catch-up's picks: each phone picked, and the phone of each player who has thrown, marked locked.
-    static func picks(of players: [FlyPlayer], in game: LetMeFly) -> [FlyWire.Picked] {
+    static func picks(of players: some Sequence<FlyPlayer>, in game: LetMeFly) -> [FlyWire.Picked] {
         players.compactMap { player in
             let locked = player.throwCount > 0
             guard locked || player.pickedPhone != nil else { return nil }

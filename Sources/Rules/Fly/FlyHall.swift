@@ -22,7 +22,7 @@ public enum FlyHall {
     }
 
     /// This game's highest catches, one per player, highest first (earlier first on a tie), at most `limit`.
-    public static func board(_ results: [FlyCatch], limit: Int = boardSize) -> [BoardRow] {
+    public static func board(_ results: some Sequence<FlyCatch>, limit: Int = boardSize) -> [BoardRow] {
         var best: [String: (row: BoardRow, order: Int)] = [:]
         for (order, result) in results.enumerated() where result.quality != .dropped {
             let key = result.thrown.player.lowercased()

@@ -292,7 +292,7 @@ public struct LetMeFly: SteeredMode, Codable, Sendable, Equatable {
     /// Challenges not yet settled.
     public private(set) var challenges: [FlyChallenge] = []
     /// Every throw that came down, in order.
-    public private(set) var results: [FlyCatch] = []
+    public private(set) var results = ChunkedList<FlyCatch>()
     /// How the last round ended (between rounds and after the game).
     public private(set) var lastSummary: FlyRoundSummary?
 
@@ -415,30 +415,11 @@ public struct LetMeFly: SteeredMode, Codable, Sendable, Equatable {
     /// only when accepted.
     public mutating func play(_ event: Event, at now: Instant) throws(RuleError) -> [Effect] {
         guard phase != .finished else { throw RuleError(.gameOver, "This game of Let Me Fly is over.") }
-        // The copy is kept without the players and results, the parts that grow with a hall: they change in place
-        // (a copy of 1,100 players per event was most of a hall's rules work) and are put back from what the roster
-        // recorded and the count of results.
+        // A hall's players and results are chunked lists, so this copy costs the chunks the event changes.
         var copy = self
-        copy.players = FlyRoster()
-        copy.results = []
-        let resultCount = results.count
-        players.beginChanges()
-        do {
-            let effects = try applying(event, at: now)
-            players.keepChanges()
-            return effects
-        } catch {
-            var players = self.players
-            var results = self.results
-            self.players = FlyRoster()
-            self.results = []
-            players.revertChanges()
-            results.removeSubrange(resultCount...)
-            copy.players = players
-            copy.results = results
-            self = copy
-            throw error
-        }
+        let effects = try copy.applying(event, at: now)
+        self = copy
+        return effects
     }
 
     private mutating func applying(_ event: Event, at now: Instant) throws(RuleError) -> [Effect] {
