@@ -2,7 +2,8 @@ import Foundation
 import Protocol
 import Rules
 
-/// The things the host reads from the outside world, built once in `main.swift` (or by a test) and passed down.
+/// The things the host reads from the outside world, built once in `HostProgram.run` (or by a test) and passed
+/// down.
 package struct HostEnvironment {
     /// The game clock, in milliseconds (monotonic; continued from the journal after a resume).
     var now: () -> Int64
