@@ -315,7 +315,8 @@ package enum HostProgram {
             consoleThread.start()
         }
 
-        server.run()
+        // The signal sources live as long as the loop: a released source would take its handler with it.
+        withExtendedLifetime(signalSources) { server.run() }
         statusBar.release()
         terminal.drain(timeout: 2)  // what the terminal will take in a moment; a stalled one does not hold the exit up
         exit(0)
