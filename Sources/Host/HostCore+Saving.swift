@@ -6,7 +6,7 @@ import Rules
 ///
 /// The transport (and the in-process tests' recording outlet) keeps each connection's bytes in three parts —
 /// written, held, this turn's — and the core settles each turn with one of these three calls.
-protocol TurnOutput: AnyObject {
+package protocol TurnOutput: AnyObject {
     /// Whether anything queued this turn, or held, waits for the core's word.
     var hasPendingOutput: Bool { get }
     /// Everything queued and held may be written: the journal saved it.
@@ -77,7 +77,7 @@ extension HostCore {
     ///
     /// Output carries `hostTime`s, so it also needs the clock lease to cover it (`JournalRecord.clock`): a turn
     /// that syncs anyway renews a lease about to run out, and only output past the lease waits for a new one.
-    func settleTurn(_ output: any TurnOutput) {
+    package func settleTurn(_ output: any TurnOutput) {
         defer { recordsSettled = storage.queuedRecordCount }
         guard case .saving = savingState else {
             // Nothing is journaled while blocked, so this turn's replies tell of nothing unsaved; were anything
@@ -104,7 +104,7 @@ extension HostCore {
 
     /// Renews the clock lease before it runs out while anyone is connected, after the turn's output was written:
     /// its flush delays no message already stamped with the time (sync probes above all).
-    func renewClockLeaseIfDue() {
+    package func renewClockLeaseIfDue() {
         guard case .saving = savingState, !sessions.sessions.isEmpty else { return }
         let current = now
         guard (clockLease ?? .min / 2) - current < JournalRecord.clockInterval / 2 else { return }

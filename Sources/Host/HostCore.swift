@@ -2,8 +2,9 @@ import Foundation
 import Protocol
 import Rules
 
-/// The things the host reads from the outside world, built once in `main.swift` (or by a test) and passed down.
-struct HostEnvironment {
+/// The things the host reads from the outside world, built once in `HostProgram.run` (or by a test) and passed
+/// down.
+package struct HostEnvironment {
     /// The game clock, in milliseconds (monotonic; continued from the journal after a resume).
     var now: () -> Int64
     /// Cryptographic randomness for tokens, keys, room codes and game seeds.
@@ -25,6 +26,21 @@ struct HostEnvironment {
     var consoleDrawing: ((String) -> Void)? = nil
 }
 
+extension HostEnvironment {
+    /// An environment of `now`, `random`, `log`, `consoleOutput` and `showStatus`, with the defaults for the rest
+    /// (the console's feed as replies, the computer's addresses, no terminal size, no drawing).
+    package init(
+        now: @escaping () -> Int64, random: @escaping () -> UInt64, log: Logger,
+        consoleOutput: @escaping (String) -> Void, showStatus: @escaping (String) -> Void
+    ) {
+        self.now = now
+        self.random = random
+        self.log = log
+        self.consoleOutput = consoleOutput
+        self.showStatus = showStatus
+    }
+}
+
 /// The randomness source `HostEnvironment.random` wraps as a generator.
 struct EnvironmentRandom: RandomNumberGenerator {
     let source: () -> UInt64
@@ -36,7 +52,7 @@ struct EnvironmentRandom: RandomNumberGenerator {
 /// The event loop (`Server`) feeds it accepted connections, complete lines, closes, console lines and the
 /// passing of time; everything it writes goes to an `Outlet`. Tests drive it in-process the same way with a
 /// recording outlet and a hand-moved clock (like swift-nio's `EmbeddedChannel`).
-final class HostCore: SessionHandler {
+package final class HostCore: SessionHandler {
     let sessions: Sessions
     let room: GameRoom
     let operators: OperatorService
@@ -81,7 +97,7 @@ final class HostCore: SessionHandler {
     /// `JournalRecord.clock`); nil before the first.
     var clockLease: Int64?
 
-    init(
+    package init(
         options: HostOptions, environment: HostEnvironment, storage: Storage, outlet: any Outlet, roomCode: String,
         adminKey: String, port: UInt16, catalog: ModeCatalog = .standard
     ) throws {
@@ -114,13 +130,13 @@ final class HostCore: SessionHandler {
     // MARK: Input from the loop
 
     /// A connection was accepted.
-    func opened(_ id: SessionID, peer: String) {
+    package func opened(_ id: SessionID, peer: String) {
         sessions.open(id, peer: peer, at: now)
         log.debug("Connection \(id) from \(peer).")
     }
 
     /// A complete line arrived on a connection.
-    func received(_ line: [UInt8], from id: SessionID) { sessions.receive(line, from: id, at: now) }
+    package func received(_ line: [UInt8], from id: SessionID) { sessions.receive(line, from: id, at: now) }
 
     /// A line over the framing limit was discarded.
     func lineTooLong(from id: SessionID, limit: Int) { sessions.lineTooLong(from: id, limit: limit, at: now) }
@@ -129,13 +145,13 @@ final class HostCore: SessionHandler {
     func unfinishedSubnegotiation(from id: SessionID) { sessions.unfinishedSubnegotiation(from: id, at: now) }
 
     /// A connection is gone.
-    func closed(_ id: SessionID, reason: String) { sessions.closed(id, reason: reason) }
+    package func closed(_ id: SessionID, reason: String) { sessions.closed(id, reason: reason) }
 
     /// A line typed on the host's console.
-    func console(_ line: String) { runConsole(line, replyTo: .console) }
+    package func console(_ line: String) { runConsole(line, replyTo: .console) }
 
     /// When the core next has work to do, on the game clock.
-    var nextDeadline: Int64 {
+    package var nextDeadline: Int64 {
         if case .blocked(let blockage) = savingState {  // the game's clocks stand still until the host can save
             return min(nextHousekeepingAt, blockage.nextTryAt, sessions.nextDeadline ?? .max)
         }
@@ -147,7 +163,7 @@ final class HostCore: SessionHandler {
     }
 
     /// Runs whatever is due: game clocks, banners and sync probes, housekeeping, the coalesced states (lobby, game).
-    func runDueWork() {
+    package func runDueWork() {
         let current = now
         sessions.runDueWork(at: current)
         retrySavingIfDue()

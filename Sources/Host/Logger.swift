@@ -1,10 +1,10 @@
 import Foundation
 
 /// How much the host says on stderr.
-enum LogLevel: Int, Comparable, CaseIterable {
+package enum LogLevel: Int, Comparable, CaseIterable {
     case debug, info, warning, error
 
-    static func < (lhs: LogLevel, rhs: LogLevel) -> Bool { lhs.rawValue < rhs.rawValue }
+    package static func < (lhs: LogLevel, rhs: LogLevel) -> Bool { lhs.rawValue < rhs.rawValue }
 
     /// Parses `debug`, `info`, `warning` (or `warn`), `error`.
     init?(name: String) {
@@ -19,7 +19,7 @@ enum LogLevel: Int, Comparable, CaseIterable {
 }
 
 /// Timestamped log lines to a sink (stderr in the host), filtered by level.
-struct Logger {
+package struct Logger {
     /// The lowest level written.
     var level: LogLevel
     /// Where lines go.
@@ -68,4 +68,12 @@ struct Logger {
     func info(_ message: @autoclosure () -> String) { log(.info, message()) }
     func warning(_ message: @autoclosure () -> String) { log(.warning, message()) }
     func error(_ message: @autoclosure () -> String) { log(.error, message()) }
+}
+
+extension Logger {
+    /// A logger of `level` writing to `write`, with lines for a log file (what tests and tools outside the host use).
+    package init(level: LogLevel, write: @escaping (String) -> Void) {
+        self.level = level
+        self.write = write
+    }
 }

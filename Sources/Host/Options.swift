@@ -3,7 +3,10 @@ import Protocol
 import Rules
 
 /// Everything the host can be told on its command line, with the defaults a party needs.
-struct HostOptions {
+package struct HostOptions {
+    /// The defaults a party needs (what the command line starts from).
+    package init() {}
+
     var port: UInt16 = 4747
     var bindAddress = "0.0.0.0"
     var room: String?
@@ -12,7 +15,7 @@ struct HostOptions {
     var maxClients = 2000
     var logLevel = LogLevel.info
     var hostName: String?
-    var isDiscoveryEnabled = true
+    package var isDiscoveryEnabled = true
     var isConsoleEnabled = true
     /// `nil`: ask on the console when a journal exists (resume when there is no console); true: resume; false: start fresh.
     var resume: Bool?
@@ -21,7 +24,7 @@ struct HostOptions {
     var houseRules: [String: JSONValue] = [:]
     /// `history GAME --csv`: one row per answer instead of the readable account.
     var isCSV = false
-    var isFairnessEnabled = true
+    package var isFairnessEnabled = true
     var messagesPerSecond = 40
     var connectionsPerSecond = 50
     var idleTimeoutSeconds = 90
@@ -71,7 +74,7 @@ struct HostOptions {
         set { self[houseRule: "--answer-seconds"] = .int(Int64(newValue)) }
     }
     /// `--reveal-seconds`.
-    var revealSeconds: Int {
+    package var revealSeconds: Int {
         get { Int(self[houseRule: "--reveal-seconds"].intValue ?? 0) }
         set { self[houseRule: "--reveal-seconds"] = .int(Int64(newValue)) }
     }

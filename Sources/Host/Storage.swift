@@ -11,7 +11,7 @@ import Rules
 /// Files in the data folder: the content stores, the command library, atomic writes, the journal and the game log.
 ///
 /// A final class so the games' journal hooks and the server share one journal buffer; it lives on the loop's thread.
-final class Storage {
+package final class Storage {
     /// The data folder.
     let directory: String
     /// The quiz packs, one file each in `packs/`.
@@ -56,7 +56,7 @@ final class Storage {
     var commandsPath: String { directory + "/commands.json" }
     var gamesDirectory: String { directory + "/games" }
 
-    init(directory: String, log: Logger) throws {
+    package init(directory: String, log: Logger) throws {
         self.directory = directory
         self.log = log
         commands = CommandLibrary()
@@ -124,7 +124,7 @@ final class Storage {
     // MARK: Journal
 
     /// Starts a new journal (a fresh room), replacing any old one.
-    func startJournal(room: String, adminKey: String, at clock: Int64) throws {
+    package func startJournal(room: String, adminKey: String, at clock: Int64) throws {
         if journalHandle >= 0 { close(journalHandle) }
         if FileManager.default.fileExists(atPath: journalPath) {
             let stamp = Int(Date().timeIntervalSince1970)

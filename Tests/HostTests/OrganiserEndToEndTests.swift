@@ -63,9 +63,8 @@ struct OrganiserEndToEndTests {
     }
 
     @Test func acceptChangesTheScoreEveryoneSeesAndSurvivesAKill() throws {
-        let data = NSTemporaryDirectory() + "partyline-organiser-" + UUID().uuidString
-        defer { try? FileManager.default.removeItem(atPath: data) }
-        let first = try HostProcess(["--reveal-seconds", "0"], data: data)
+        let data = TemporaryDirectory(prefix: "partyline-organiser-")
+        let first = try HostProcess(["--reveal-seconds", "0"], data: data.path)
         let ann = try first.join("Ann", team: "Red")
         let bob = try first.join("Bob", team: "Blue")
         first.console("start shaky 2 easy")
@@ -83,7 +82,7 @@ struct OrganiserEndToEndTests {
         _ = try ann.waitFor("overruled")
         first.stop(signal: SIGKILL)
 
-        let second = try HostProcess(["--resume", "--reveal-seconds", "0"], data: data)
+        let second = try HostProcess(["--resume", "--reveal-seconds", "0"], data: data.path)
         let back = try second.connect()
         try back.send(["type": "hello", "room": .string(second.room), "resume": .string(bob.token ?? ""), "id": 1])
         _ = try back.waitFor("welcome")

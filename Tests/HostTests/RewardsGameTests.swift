@@ -23,9 +23,8 @@ struct RewardsGameTests {
     }
 
     @Test func aCharacterGrowsWithRightAnswersAndOutlivesTheHost() throws {
-        let data = NSTemporaryDirectory() + "partyline-rewards-" + UUID().uuidString
-        defer { try? FileManager.default.removeItem(atPath: data) }
-        let host = try HostProcess(["--rate", "10000", "--fresh"], data: data)
+        let data = TemporaryDirectory(prefix: "partyline-rewards-")
+        let host = try HostProcess(["--rate", "10000", "--fresh"], data: data.path)
         let (admin, ann, bob, board) = try WordsGameTests.twoTeams(host)
 
         // Ann asks where she stands (nothing picked), is refused a character that does not exist, picks the fox.
@@ -83,7 +82,7 @@ struct RewardsGameTests {
         host.stop()
 
         // The next evening: a fresh room on the same data folder still knows Ann's fox.
-        let again = try HostProcess(["--fresh"], data: data)
+        let again = try HostProcess(["--fresh"], data: data.path)
         let ann2 = try again.join("Ann", team: "Green")
         try ann2.send(["type": "character"])
         let kept = try ann2.waitFor("character")
@@ -93,20 +92,20 @@ struct RewardsGameTests {
 
         // The teacher's history: the game's rewards, every player's character, and the spreadsheet.
         let tool = BuiltProducts.path("partyline-host")
-        let list = try ChildProcess.run(tool, ["history", "--data", data])
+        let list = try ChildProcess.run(tool, ["history", "--data", data.path])
         // (The test ends its card race with `end`, so the line also says the organiser ended it.)
         #expect(
             list.output.contains(" · grew: Ann's fox (stage 2), Bob's owl (stage 2)  (ended by the organiser)  ["),
             "\(list.output)")
-        let game = try ChildProcess.run(tool, ["history", "1", "--data", data])
+        let game = try ChildProcess.run(tool, ["history", "1", "--data", data.path])
         #expect(game.output.contains("Rewards (characters grown by right answers):"), "\(game.output)")
         #expect(game.output.contains("Ann: fox, 3 right answers, stage 2 of 4 (reached stage 2)"), "\(game.output)")
         #expect(game.output.contains("Bob: owl, 3 right answers, stage 2 of 4 (reached stage 2)"), "\(game.output)")
-        let all = try ChildProcess.run(tool, ["history", "--rewards", "--data", data])
+        let all = try ChildProcess.run(tool, ["history", "--rewards", "--data", data.path])
         #expect(all.terminationStatus == 0, "\(all.errors)")
         #expect(all.output.contains("Ann: fox, stage 2 of 4, 3 right answers; 7 more to grow"), "\(all.output)")
         #expect(all.output.contains("stage 2 (a scarf)") && all.output.contains("in words"), "\(all.output)")
-        let csv = try ChildProcess.run(tool, ["history", "--rewards", "--csv", "--data", data])
+        let csv = try ChildProcess.run(tool, ["history", "--rewards", "--csv", "--data", data.path])
         let rows = csv.output.split(whereSeparator: \.isNewline).map(String.init)
         #expect(rows.first == "player,character,stage,upgrade,afterRightAnswers,date,game", "\(csv.output)")
         #expect(rows.contains { $0.hasPrefix("Ann,fox,1,a little one,0,") })
@@ -115,9 +114,8 @@ struct RewardsGameTests {
     }
 
     @Test func theCountGoesOnWhenTheHostIsStoppedAndResumedMidGame() throws {
-        let data = NSTemporaryDirectory() + "partyline-rewards-" + UUID().uuidString
-        defer { try? FileManager.default.removeItem(atPath: data) }
-        let host = try HostProcess(["--rate", "10000", "--fresh"], data: data)
+        let data = TemporaryDirectory(prefix: "partyline-rewards-")
+        let host = try HostProcess(["--rate", "10000", "--fresh"], data: data.path)
         let admin = try host.admin()
         let ann = try host.join("Ann", team: "Red")
         try ann.send(["type": "character", "character": "bear"])
@@ -133,7 +131,7 @@ struct RewardsGameTests {
         host.stop()
 
         // The same game, resumed: the count (not a growth, so written when the host stopped) goes on to the growth.
-        let again = try HostProcess(["--rate", "10000", "--resume"], data: data)
+        let again = try HostProcess(["--rate", "10000", "--resume"], data: data.path)
         #expect(again.room == room)
         let back = try again.connect()
         try back.send(["type": "hello", "room": .string(room), "resume": .string(token)])
@@ -145,20 +143,20 @@ struct RewardsGameTests {
     }
 
     @Test func aRewardsFileThatCannotBeReadIsKeptBesideAndTheEveningGoesOn() throws {
-        let data = NSTemporaryDirectory() + "partyline-rewards-" + UUID().uuidString
-        defer { try? FileManager.default.removeItem(atPath: data) }
-        try FileManager.default.createDirectory(atPath: data + "/rewards", withIntermediateDirectories: true)
-        try Data("{ not json".utf8).write(to: URL(fileURLWithPath: data + "/rewards/players.json"))
-        let host = try HostProcess(["--fresh"], data: data)
+        let data = TemporaryDirectory(prefix: "partyline-rewards-")
+        try FileManager.default.createDirectory(atPath: data.path + "/rewards", withIntermediateDirectories: true)
+        try Data("{ not json".utf8).write(to: URL(fileURLWithPath: data.path + "/rewards/players.json"))
+        let host = try HostProcess(["--fresh"], data: data.path)
         let ann = try host.join("Ann", team: "Red")
         try ann.send(["type": "character", "character": "bear", "id": 1])
         _ = try ann.waitFor("ok") { $0["re"] == 1 }
         #expect(try ann.waitFor("character")["character"] == "bear")
         host.stop()
         #expect(host.errorOutput().contains("could not be read"), "the operator is told")
-        #expect(FileManager.default.fileExists(atPath: data + "/rewards/players.json.broken-1"))
+        #expect(FileManager.default.fileExists(atPath: data.path + "/rewards/players.json.broken-1"))
         let book = try JSONCoding.decode(
-            RewardBook.self, from: Array(try Data(contentsOf: URL(fileURLWithPath: data + "/rewards/players.json"))))
+            RewardBook.self,
+            from: Array(try Data(contentsOf: URL(fileURLWithPath: data.path + "/rewards/players.json"))))
         #expect(book.players["ann"]?.character == "bear")
     }
 }

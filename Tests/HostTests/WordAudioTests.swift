@@ -14,13 +14,6 @@ struct WordAudioTests {
     /// A tiny file that starts as an Ogg file does.
     static let ogg: [UInt8] = Array("OggS".utf8) + [0, 2] + [UInt8](repeating: 7, count: 58)
 
-    /// A fresh folder, removed by the caller.
-    static func folder() throws -> String {
-        let path = NSTemporaryDirectory() + "partyline-audio-" + UUID().uuidString
-        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-        return path
-    }
-
     /// Writes `bytes` to `path`.
     static func write(_ bytes: [UInt8], to path: String) throws {
         try FileManager.default.createDirectory(
@@ -52,21 +45,20 @@ struct WordAudioTests {
     }
 
     @Test func aRecordingIsImportedForAWordOfTheListAndAnythingElseIsRefused() throws {
-        let folder = try Self.folder()
-        defer { try? FileManager.default.removeItem(atPath: folder) }
-        let tool = try ContentTool<WordLists>(folder: folder + "/words", log: Logger(level: .error) { _ in })
-        let file = folder + "/in/Sunflower.ogg"
+        let data = TemporaryDirectory(prefix: "partyline-audio-")
+        let tool = try ContentTool<WordLists>(folder: data.path + "/words", log: Logger(level: .error) { _ in })
+        let file = data.path + "/in/Sunflower.ogg"
         try Self.write(Self.ogg, to: file)
 
         let reply = Self.run(tool, "words audio en SunFlower \(file)")
         #expect(reply.contains("Recorded sunflower for en"), "\(reply)")
-        let stored = folder + "/words/audio/en/sunflower.ogg"
+        let stored = data.path + "/words/audio/en/sunflower.ogg"
         #expect(FileManager.default.contents(atPath: stored).map(Array.init) == Self.ogg)
         #expect(Self.run(tool, "words audio en").contains("sunflower (.ogg)"))
 
         // Served only by looking the word up among the list's words.
         let list = try #require(tool.library.list(id: "en"))
-        let audio = WordAudio(wordsFolder: folder + "/words")
+        let audio = WordAudio(wordsFolder: data.path + "/words")
         let served = try #require(audio.served(list: list, file: "sunflower.ogg"))
         #expect(served.bytes == Self.ogg && served.contentType == "audio/ogg")
         #expect(audio.served(list: list, file: "SUNFLOWER.ogg")?.bytes == Self.ogg)
@@ -75,70 +67,68 @@ struct WordAudioTests {
         }
 
         // A file that is no audio, one too big, one misnamed, a word the list does not have, a client's import.
-        let page = folder + "/in/page.ogg"
+        let page = data.path + "/in/page.ogg"
         try Self.write(Array("<!doctype html><p>hello".utf8), to: page)
         #expect(Self.run(tool, "words audio en sun \(page)").contains("is not an audio file"))
-        let big = folder + "/in/big.ogg"
+        let big = data.path + "/in/big.ogg"
         try Self.write(Self.ogg + [UInt8](repeating: 1, count: WordAudio.maximumBytes), to: big)
         #expect(Self.run(tool, "words audio en sun \(big)").contains("at most 512 KiB"))
-        let misnamed = folder + "/in/sun.mp3"
+        let misnamed = data.path + "/in/sun.mp3"
         try Self.write(Self.ogg, to: misnamed)
         #expect(Self.run(tool, "words audio en sun \(misnamed)").contains("holds OGG audio"))
-        let text = folder + "/in/sun.txt"
+        let text = data.path + "/in/sun.txt"
         try Self.write(Array("sun".utf8), to: text)
         #expect(Self.run(tool, "words audio en sun \(text)").contains("recordings are .ogg"))
         #expect(Self.run(tool, "words audio en sunchair \(file)").contains("neither a question word nor a compound"))
         #expect(Self.run(tool, "words audio nolist sun \(file)").hasPrefix("refused"))
         #expect(Self.run(tool, "words audio en sun \(file)", caller: .client).contains("at its console"))
-        #expect(Self.run(tool, "words audio en sun \(folder)/in/none.ogg").contains("no such file"))
-        #expect(!FileManager.default.fileExists(atPath: folder + "/words/audio/en/sun.ogg"))
+        #expect(Self.run(tool, "words audio en sun \(data.path)/in/none.ogg").contains("no such file"))
+        #expect(!FileManager.default.fileExists(atPath: data.path + "/words/audio/en/sun.ogg"))
 
         #expect(Self.run(tool, "words audio en sunflower --remove").contains("Removed"))
         #expect(!FileManager.default.fileExists(atPath: stored))
     }
 
     @Test func anExportTakesTheRecordingsAlongAndAnImportBringsThemBack() throws {
-        let folder = try Self.folder()
-        defer { try? FileManager.default.removeItem(atPath: folder) }
-        let tool = try ContentTool<WordLists>(folder: folder + "/words", log: Logger(level: .error) { _ in })
-        try Self.write(Self.ogg, to: folder + "/in/sunflower.ogg")
-        _ = Self.run(tool, "words audio en sunflower \(folder)/in/sunflower.ogg")
+        let data = TemporaryDirectory(prefix: "partyline-audio-")
+        let tool = try ContentTool<WordLists>(folder: data.path + "/words", log: Logger(level: .error) { _ in })
+        try Self.write(Self.ogg, to: data.path + "/in/sunflower.ogg")
+        _ = Self.run(tool, "words audio en sunflower \(data.path)/in/sunflower.ogg")
 
-        try FileManager.default.createDirectory(atPath: folder + "/out", withIntermediateDirectories: true)
-        let exported = Self.run(tool, "words export en \(folder)/out/garden.txt")
+        try FileManager.default.createDirectory(atPath: data.path + "/out", withIntermediateDirectories: true)
+        let exported = Self.run(tool, "words export en \(data.path)/out/garden.txt")
         #expect(exported.contains("1 recording went to"), "\(exported)")
-        let bundled = FileManager.default.contents(atPath: folder + "/out/garden.audio/sunflower.ogg")
+        let bundled = FileManager.default.contents(atPath: data.path + "/out/garden.audio/sunflower.ogg")
         #expect(bundled.map(Array.init) == Self.ogg)
         // Imported as a list of its own (names are unique), with a stray file in the bundle that is skipped with its
         // reason; the list and the good recording still come in.
-        let text = try String(contentsOfFile: folder + "/out/garden.txt", encoding: .utf8)
+        let text = try String(contentsOfFile: data.path + "/out/garden.txt", encoding: .utf8)
         try Self.write(
             Array(text.replacingOccurrences(of: "English compound words", with: "Garden").utf8),
-            to: folder + "/out/garden.txt")
-        try Self.write(Array("not sound".utf8), to: folder + "/out/garden.audio/sunglasses.ogg")
+            to: data.path + "/out/garden.txt")
+        try Self.write(Array("not sound".utf8), to: data.path + "/out/garden.audio/sunglasses.ogg")
 
-        let imported = Self.run(tool, "words import \(folder)/out/garden.txt")
+        let imported = Self.run(tool, "words import \(data.path)/out/garden.txt")
         #expect(imported.contains("Imported 1 recording") && imported.contains("is not an audio file"), "\(imported)")
         let found = tool.library.list(id: "garden")
         let garden = try #require(found, "the list garden was not imported")
-        #expect(WordAudio(wordsFolder: folder + "/words").recordings(list: garden) == ["sunflower": .ogg])
+        #expect(WordAudio(wordsFolder: data.path + "/words").recordings(list: garden) == ["sunflower": .ogg])
 
         _ = Self.run(tool, "words delete garden")
-        #expect(!FileManager.default.fileExists(atPath: folder + "/words/audio/garden"))
+        #expect(!FileManager.default.fileExists(atPath: data.path + "/words/audio/garden"))
     }
 
     /// A list of one word, its recordings beside it, imported at a running host's console: the host serves them
     /// over HTTP, and the game names them on `hand` and `result`, with the list's language on `game`.
     @Test func theHostServesTheRecordingsAndTheGameNamesThem() throws {
-        let folder = try Self.folder()
-        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let data = TemporaryDirectory(prefix: "partyline-audio-")
         try Self.write(
             Array("# name: Trädgård\n# language: sv\n# level 1\nsol: ros* stol sked gris\n".utf8),
-            to: folder + "/tradgard.txt")
-        try Self.write(Self.ogg, to: folder + "/tradgard.audio/sol.ogg")
-        try Self.write(Self.ogg, to: folder + "/tradgard.audio/solros.ogg")
+            to: data.path + "/tradgard.txt")
+        try Self.write(Self.ogg, to: data.path + "/tradgard.audio/sol.ogg")
+        try Self.write(Self.ogg, to: data.path + "/tradgard.audio/solros.ogg")
         let host = try HostProcess(["--rate", "10000"])
-        host.console("words import \(folder)/tradgard.txt")
+        host.console("words import \(data.path)/tradgard.txt")
 
         var answer = WebSocketEndToEndTests.Answer(status: 0, headers: [:], body: [])
         let deadline = Date().addingTimeInterval(Patience.generous)

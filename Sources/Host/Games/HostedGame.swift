@@ -566,12 +566,12 @@ protocol HostedWire: GameWire {
 }
 
 /// The modes the host can start: `GameModes.wires`, each with its `HostedWire` entry.
-struct ModeCatalog: Sendable {
+package struct ModeCatalog: Sendable {
     /// The registered modes, in the order help lists them.
     let entries: [ModeEntry]
 
     /// Every mode this build of the host plays: `GameModes.wires`, each through its `HostedWire` conformance.
-    static let standard = GameModes.complete(built(from: GameModes.wires), "host's modes")
+    package static let standard = GameModes.complete(built(from: GameModes.wires), "host's modes")
 
     /// The catalog of `wires` and what is wrong with it (empty when nothing is).
     static func built(from wires: [any GameWire.Type]) -> (catalog: ModeCatalog, problems: [String]) {

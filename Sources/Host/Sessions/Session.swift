@@ -1,12 +1,15 @@
 import Protocol
 
 /// A connection's number for the life of the host (never reused, unlike a file descriptor).
-struct SessionID: Hashable, Comparable, CustomStringConvertible {
+package struct SessionID: Hashable, Comparable, CustomStringConvertible {
     let value: Int
 
-    static func < (lhs: SessionID, rhs: SessionID) -> Bool { lhs.value < rhs.value }
+    /// The connection numbered `value`.
+    package init(value: Int) { self.value = value }
 
-    var description: String { "#\(value)" }
+    package static func < (lhs: SessionID, rhs: SessionID) -> Bool { lhs.value < rhs.value }
+
+    package var description: String { "#\(value)" }
 }
 
 /// How a connection talks: decided by its first line.

@@ -2,7 +2,7 @@ import Foundation
 import Protocol
 
 /// Where a session's bytes go: the transport in the host, a recorder in in-process tests.
-protocol Outlet: AnyObject {
+package protocol Outlet: AnyObject {
     /// Queues bytes for a connection.
     func send(_ bytes: [UInt8], to id: SessionID)
     /// Closes a connection: at once, or after its queued output has been written.
@@ -16,9 +16,9 @@ protocol Outlet: AnyObject {
 
 extension Outlet {
     /// An outlet without sockets knows no path.
-    func pathRoundTrip(of id: SessionID) -> Int64? { nil }
+    package func pathRoundTrip(of id: SessionID) -> Int64? { nil }
     /// An outlet without sockets has no WebSockets.
-    func pingWebSocket(_ id: SessionID) {}
+    package func pingWebSocket(_ id: SessionID) {}
 }
 
 /// What the session layer hands on once it has decoded a line and checked who may do it.
