@@ -41,7 +41,10 @@ package struct Logger {
         var now = time(nil)
         var parts = tm()
         localtime_r(&now, &parts)
-        return String(format: "%02d:%02d:%02d", Int(parts.tm_hour), Int(parts.tm_min), Int(parts.tm_sec))
+        // Not `String(format:)`: its variadic arguments go through dynamic casts, and the console stamps every
+        // feed line of a game with this.
+        func twoDigits(_ value: Int32) -> String { value < 10 ? "0\(value)" : "\(value)" }
+        return "\(twoDigits(parts.tm_hour)):\(twoDigits(parts.tm_min)):\(twoDigits(parts.tm_sec))"
     }
 
     private static func timestamp() -> String {

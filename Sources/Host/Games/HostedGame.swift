@@ -3,7 +3,7 @@ import Protocol
 import Rules
 
 /// Who a message from a game is for. The room routes each message; secrets are addressed narrowly.
-enum Audience: Equatable {
+enum Audience: Hashable {
     /// Every joined connection: players, boards and operators.
     case everyone
     /// Every terminal of one team.
@@ -569,6 +569,15 @@ protocol HostedWire: GameWire {
 package struct ModeCatalog: Sendable {
     /// The registered modes, in the order help lists them.
     let entries: [ModeEntry]
+    /// Every player action and operator command type of every mode (for decoding and the `unknown_type` error),
+    /// gathered once: every line a client sends is read against it.
+    let actionTypes: Set<String>
+
+    /// A catalog of `entries`.
+    init(entries: [ModeEntry]) {
+        self.entries = entries
+        actionTypes = Set(entries.flatMap { $0.actionTypes + $0.commandTypes })
+    }
 
     /// Every mode this build of the host plays: `GameModes.wires`, each through its `HostedWire` conformance.
     package static let standard = GameModes.complete(built(from: GameModes.wires), "host's modes")
@@ -588,9 +597,6 @@ package struct ModeCatalog: Sendable {
 
     /// The mode whose player actions include `type`.
     func entry(forAction type: String) -> ModeEntry? { entries.first { $0.actionTypes.contains(type) } }
-
-    /// Every player action and operator command type of every mode (for decoding and the `unknown_type` error).
-    var actionTypes: Set<String> { Set(entries.flatMap { $0.actionTypes + $0.commandTypes }) }
 
     /// How `start` reads each game's words, by name and alias.
     var startGrammars: StartGrammars {

@@ -128,28 +128,27 @@ extension StateStream: Sendable {}
 
 /// The room's growing states, one stream per state type and audience.
 final class StateStreams {
-    private var streams: [String: StateStream] = [:]
+    /// A stream's state type and audience.
+    private struct Key: Hashable {
+        var type: String
+        var audience: Audience
+    }
+
+    private var streams: [Key: StateStream] = [:]
     /// Stream keys in the order they were made, so sends happen in a fixed order.
-    private var order: [String] = []
+    private var order: [Key] = []
     /// When each stream was made (its place in `order`, which only grows).
-    private var made: [String: Int] = [:]
+    private var made: [Key: Int] = [:]
     private var madeCount = 0
     /// The streams that may have a value waiting: a hall has a lobby stream per team, and a turn must not look at
     /// thousands of them (issue 29).
-    private var pendingKeys: Set<String> = []
+    private var pendingKeys: Set<Key> = []
     /// Stream keys by audience: a joiner's catch-up finds its own streams without looking at every team's.
-    private var keysByAudience: [String: Set<String>] = [:]
-
-    private static func key(_ type: String, _ audience: Audience) -> String {
-        type + "|" + audienceKey(audience)
-    }
-
-    /// An audience as a dictionary key.
-    private static func audienceKey(_ audience: Audience) -> String { String(describing: audience) }
+    private var keysByAudience: [Audience: Set<Key>] = [:]
 
     /// The streams to any of `audiences`, oldest first.
     func streams(to audiences: [Audience]) -> [StateStream] {
-        let keys = audiences.flatMap { keysByAudience[StateStreams.audienceKey($0)] ?? [] }
+        let keys = audiences.flatMap { keysByAudience[$0] ?? [] }
         return Set(keys).sorted { made[$0] ?? 0 < made[$1] ?? 0 }.compactMap { streams[$0] }
     }
 
@@ -164,7 +163,7 @@ final class StateStreams {
     private var cachedAll: [StateStream]?
 
     /// The stream of `type` to `audience`, if there is one.
-    func stream(_ type: String, to audience: Audience) -> StateStream? { streams[StateStreams.key(type, audience)] }
+    func stream(_ type: String, to audience: Audience) -> StateStream? { streams[Key(type: type, audience: audience)] }
 
     /// Notes a new value of a state for `audience` at `now` (see `StateStream.note`), making its stream when needed.
     @discardableResult
@@ -173,7 +172,7 @@ final class StateStreams {
         staleness: Int64 = 0
     ) -> StateStream {
         let type = Swift.type(of: state).type
-        let key = StateStreams.key(type, audience)
+        let key = Key(type: type, audience: audience)
         let stream: StateStream
         if let existing = streams[key] {
             stream = existing
@@ -184,7 +183,7 @@ final class StateStreams {
             cachedAll = nil
             made[key] = madeCount
             madeCount += 1
-            keysByAudience[StateStreams.audienceKey(audience), default: []].insert(key)
+            keysByAudience[audience, default: []].insert(key)
         }
         stream.note(state, whole: whole, at: now, staleness: staleness)
         pendingKeys.insert(key)
@@ -193,14 +192,14 @@ final class StateStreams {
 
     /// Forgets a stream: the next value of that state goes out whole.
     func remove(_ stream: StateStream) {
-        let key = StateStreams.key(stream.type, stream.audience)
+        let key = Key(type: stream.type, audience: stream.audience)
         guard streams[key] === stream else { return }
         streams[key] = nil
         order.removeAll { $0 == key }
         cachedAll = nil
         made[key] = nil
         pendingKeys.remove(key)
-        keysByAudience[StateStreams.audienceKey(stream.audience)]?.remove(key)
+        keysByAudience[stream.audience]?.remove(key)
     }
 
     /// The streams with a value waiting, oldest first (looking only at those noted since they last had none).
