@@ -101,3 +101,44 @@ extension HuntWire.Intro: RankingRows {
     public static var rows: WritableKeyPath<Self, [String]> { \.teams }
     public static var team: KeyPath<String, String> { \.self }
 }
+
+/// A growing list with a row per team that a hall's players get cut (PROTOCOL.md §6.0.1): the top rows and their
+/// own team's row, with the whole list's length in `total`, whole and in each delta.
+public protocol HallList: KeptList {
+    /// How many rows the whole list has, in a hall's cut copy; nil in a copy that lists every row.
+    var total: Int? { get set }
+}
+
+extension HallList {
+    /// This list cut to its first `top` rows and the row at `own` (when at or beyond `top`), with `total` set.
+    public func cut(top: Int, own: Int?) -> Self {
+        var rows = Array(items.prefix(top))
+        if let own, own >= top, own < items.count { rows.append(items[own]) }
+        var copy = holding(rows)
+        copy.seq = seq
+        copy.total = items.count
+        return copy
+    }
+
+    /// The index of `team`'s row below the first `top` rows (the team spelled as the list spells it), if any.
+    public func ownRow(of team: String?, top: Int) -> Int? {
+        guard let team, items.count > top else { return nil }
+        return items.indices.dropFirst(top).first { items[$0].key == team }
+    }
+
+    /// What brings a hall player's cut copy from `before` (the version they hold) to this one, for the team whose
+    /// row is at `ownBefore` and `ownNow`: a delta with `total`, or the whole cut when a row left their copy.
+    public func hallChange(from before: Self?, ownBefore: Int?, ownNow: Int?, top: Int) -> any HostMessage {
+        let now = cut(top: top, own: ownNow)
+        guard let before, let seq else { return now }
+        let held = before.cut(top: top, own: ownBefore)
+        guard let (changed, removed) = ListDiff.changes(from: held.items, to: now.items), removed.isEmpty else {
+            return now
+        }
+        var delta = now.delta(seq: seq, changed: changed, removed: [])
+        delta.total = items.count
+        return delta
+    }
+}
+
+extension HuntWire.Progress: HallList {}
