@@ -548,6 +548,17 @@ final class GameRoom {
                 ownChanged[team, default: []].append(session)
             }
         }
+        if whole {
+            // Whole copies differ by their last row only: the top is encoded once and each team's row spliced in.
+            let head = after.cut(top: top, own: nil)
+            sessions.deliver(head, to: headOnly)
+            let splice = HallSplice(head: head, rows: head.items)
+            for (team, members) in ownChanged {
+                guard let own = belowNow[team] else { continue }
+                splice.deliver(after.items[own], to: members, through: sessions) { after.cut(top: top, own: own) }
+            }
+            return
+        }
         sessions.deliver(after.hallChange(from: before, ownBefore: nil, ownNow: nil, top: top), to: headOnly)
         if let representative {
             // Every such copy changes alike: only the top rows changed in it, its own row stays last.
