@@ -141,4 +141,11 @@ extension HallList {
     }
 }
 
-extension HuntWire.Progress: HallList {}
+extension HuntWire.Progress: HallList {
+    /// This progress holding `items`, with the `total` the delta carries (a hall's copy says it in every delta).
+    public func updated(items: [HuntWire.TeamProgress], by delta: Delta) -> Self {
+        var copy = holding(items)
+        copy.total = delta.total
+        return copy
+    }
+}
