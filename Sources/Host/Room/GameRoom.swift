@@ -435,6 +435,9 @@ final class GameRoom {
         }
         let total = tables.map(\.count).max() ?? 0
         let head = tables.map { Array(0..<min(top, $0.count)) }
+        // Each team's copy is the shared top with its own rows spliced in: encoded once, not once per team.
+        let shared = message.keeping(head, total: total)
+        let splice = HallSplice(head: shared, tables: shared.hallTableBytes())
         var headOnly: [Session] = []
         for team in room.teams {
             let members = recipients(of: .team(TeamName(team)))
@@ -445,10 +448,12 @@ final class GameRoom {
                 headOnly += members
                 continue
             }
-            let kept = tables.indices.map { head[$0] + (own[$0].map { [$0] } ?? []) }
-            sessions.deliver(message.keeping(kept, total: total), to: members)
+            let rows = tables.indices.map { table in own[table].flatMap { message.hallRowBytes(table: table, row: $0) } }
+            splice.deliver(rows, to: members, through: sessions) {
+                message.keeping(tables.indices.map { head[$0] + (own[$0].map { [$0] } ?? []) }, total: total)
+            }
         }
-        sessions.deliver(message.keeping(head, total: total), to: headOnly)
+        sessions.deliver(shared, to: headOnly)
     }
 
     /// `message` as `session` may see it: in a hall, a player gets a table's cut for their team (PROTOCOL.md §6.0.1).
@@ -552,10 +557,11 @@ final class GameRoom {
             // Whole copies differ by their last row only: the top is encoded once and each team's row spliced in.
             let head = after.cut(top: top, own: nil)
             sessions.deliver(head, to: headOnly)
-            let splice = HallSplice(head: head, rows: head.items)
+            let splice = HallSplice(head: head, tables: [(try? JSONCoding.bytes(head.items)) ?? []])
             for (team, members) in ownChanged {
                 guard let own = belowNow[team] else { continue }
-                splice.deliver(after.items[own], to: members, through: sessions) { after.cut(top: top, own: own) }
+                let row = try? JSONCoding.bytes(after.items[own])
+                splice.deliver([row], to: members, through: sessions) { after.cut(top: top, own: own) }
             }
             return
         }

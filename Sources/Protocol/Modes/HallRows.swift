@@ -5,6 +5,10 @@ public protocol HallRows: HostMessage {
     var hallTables: [[String]] { get }
     /// This message with table `t` cut to the rows at `kept[t]` (ascending indices) and `total` set to `total`.
     func keeping(_ kept: [[Int]], total: Int) -> Self
+    /// Each table's rows as their JSON array (`[{…},{…}]`), in the order of `hallTables`.
+    func hallTableBytes() -> [[UInt8]]
+    /// The JSON of row `row` of table `table`.
+    func hallRowBytes(table: Int, row: Int) -> [UInt8]?
 }
 
 extension HallRows {
@@ -39,6 +43,14 @@ extension Wording {
 extension OutsiderWire.Reveal: HallRows {
     public var hallTables: [[String]] { [results.map(\.team), scores.map(\.team)] }
 
+    public func hallTableBytes() -> [[UInt8]] {
+        [(try? JSONCoding.bytes(results)) ?? [], (try? JSONCoding.bytes(scores)) ?? []]
+    }
+
+    public func hallRowBytes(table: Int, row: Int) -> [UInt8]? {
+        table == 0 ? try? JSONCoding.bytes(results[row]) : try? JSONCoding.bytes(scores[row])
+    }
+
     public func keeping(_ kept: [[Int]], total: Int) -> Self {
         var copy = self
         copy.results = results.picking(kept[0])
@@ -52,7 +64,7 @@ extension OutsiderWire.Reveal: HallRows {
 /// key path.
 public protocol RankingRows: HallRows {
     /// The row type, which names its team.
-    associatedtype Row
+    associatedtype Row: Encodable
     /// The table.
     static var rows: WritableKeyPath<Self, [Row]> { get }
     /// A row's team.
@@ -63,6 +75,10 @@ public protocol RankingRows: HallRows {
 
 extension RankingRows {
     public var hallTables: [[String]] { [self[keyPath: Self.rows].map { $0[keyPath: Self.team] }] }
+
+    public func hallTableBytes() -> [[UInt8]] { [(try? JSONCoding.bytes(self[keyPath: Self.rows])) ?? []] }
+
+    public func hallRowBytes(table: Int, row: Int) -> [UInt8]? { try? JSONCoding.bytes(self[keyPath: Self.rows][row]) }
 
     public func keeping(_ kept: [[Int]], total: Int) -> Self {
         var copy = self
