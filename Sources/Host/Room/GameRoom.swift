@@ -448,7 +448,8 @@ final class GameRoom {
                 headOnly += members
                 continue
             }
-            let rows = tables.indices.map { table in own[table].flatMap { message.hallRowBytes(table: table, row: $0) } }
+            let rows = tables.indices.map { table in own[table].flatMap { message.hallRowBytes(table: table, row: $0) }
+            }
             splice.deliver(rows, to: members, through: sessions) {
                 message.keeping(tables.indices.map { head[$0] + (own[$0].map { [$0] } ?? []) }, total: total)
             }
