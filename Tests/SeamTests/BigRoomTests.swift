@@ -203,6 +203,36 @@ struct BigRoomTests {
         #expect(caught["total"] == .number(teams))
     }
 
+    /// A hall's team sizes (issue 29): each player holds the first 10 teams and their own with `total`, and the
+    /// change after a join says the new total; a newcomer's catch-up lists its own team.
+    @Test func aHallsTeamSizesSendEachPlayerTheirTeamAndTheFirst() throws {
+        let host = try EmbeddedHost()
+        let teams = 1_000
+        joinOnePlayerTeams(host, teams)
+        host.advance(by: 3_000)
+        /// The teams of a `teams` message.
+        func rows(_ message: JSONValue) -> [String] {
+            (message["teams"]?.arrayValue ?? []).compactMap { $0["team"]?.stringValue }
+        }
+        /// The last message of `type` written to player `index`.
+        func last(_ type: String, to index: Int) -> JSONValue? {
+            messages(in: bytesTaken(host, SessionID(value: 10_000 + index))).last { $0["type"] == .string(type) }
+        }
+        let sizes = try #require(last("teams", to: 654))
+        #expect(rows(sizes).count == GameRoom.hallTopRows + 1 && rows(sizes).last == "T654", "\(rows(sizes))")
+        #expect(sizes["total"] == .number(teams) && sizes["count"] == .number(teams))
+        for index in 0..<teams { _ = bytesTaken(host, SessionID(value: 10_000 + index)) }
+        let late = try host.player("Lou", team: "Late")
+        let caught = try late.expect("teams")
+        #expect(rows(caught).count <= GameRoom.hallTopRows + 1 && caught["total"] != nil, "\(caught)")
+        host.advance(by: 3_000)
+        let update = try #require(last("teamsUpdate", to: 654))
+        #expect(update["total"] == .number(teams + 1) && rows(update).isEmpty, "\(update)")
+        #expect(update["count"] == .number(teams + 1))
+        let first = try #require(last("teamsUpdate", to: 3))
+        #expect(first["total"] == .number(teams + 1))
+    }
+
     /// Joins one at a time into a hall after a game (issue 29: 5,000 joins after a few games took 100 s, the first
     /// 1,000 1.5 s): the 3,000th join costs the loop what the 1,001st did — the same lines encoded, the final
     /// scoreboard cut to the top for the newcomer, no walk over every connection.

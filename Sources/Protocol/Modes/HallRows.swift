@@ -120,10 +120,22 @@ extension HuntWire.Intro: RankingRows {
 
 /// A growing list with a row per team that a hall's players get cut (PROTOCOL.md §6.0.1): the top rows and their
 /// own team's row, with the whole list's length in `total`, whole and in each delta.
-public protocol HallList: KeptList {
+public protocol HallList: GrowingState where Delta: HallDelta {
     /// How many rows the whole list has, in a hall's cut copy; nil in a copy that lists every row.
     var total: Int? { get set }
+    /// Whether a delta of this list can remove rows (a kept list's cannot: its copy then comes whole).
+    static var canRemove: Bool { get }
+    /// This list holding `items` instead, every other field as it is.
+    func holding(_ items: [Item]) -> Self
 }
+
+/// The delta of a `HallList`, which says the whole list's length in a hall's cut copy.
+public protocol HallDelta: StateDelta {
+    /// How many rows the whole list has after this change, in a hall's cut copy; nil otherwise.
+    var total: Int? { get set }
+}
+
+extension KeptListDelta: HallDelta {}
 
 extension HallList {
     /// This list cut to its first `top` rows and the row at `own` (when at or beyond `top`), with `total` set.
@@ -148,16 +160,31 @@ extension HallList {
         let now = cut(top: top, own: ownNow)
         guard let before, let seq else { return now }
         let held = before.cut(top: top, own: ownBefore)
-        guard let (changed, removed) = ListDiff.changes(from: held.items, to: now.items), removed.isEmpty else {
-            return now
-        }
-        var delta = now.delta(seq: seq, changed: changed, removed: [])
+        guard let (changed, removed) = ListDiff.changes(from: held.items, to: now.items),
+            removed.isEmpty || Self.canRemove
+        else { return now }
+        var delta = now.delta(seq: seq, changed: changed, removed: removed)
         delta.total = items.count
         return delta
     }
 }
 
+extension TeamSizes: HallList {
+    /// A team with nobody left leaves the team sizes.
+    public static var canRemove: Bool { true }
+
+    /// These sizes holding `items`.
+    public func holding(_ items: [TeamSize]) -> TeamSizes {
+        TeamSizes(room: room, count: count, teams: items, seq: seq, total: total)
+    }
+}
+
+extension TeamSizesUpdate: HallDelta {}
+
 extension HuntWire.Progress: HallList {
+    /// No team leaves a hunt.
+    public static var canRemove: Bool { false }
+
     /// This progress holding `items`, with the `total` the delta carries (a hall's copy says it in every delta).
     public func updated(items: [HuntWire.TeamProgress], by delta: Delta) -> Self {
         var copy = holding(items)
