@@ -291,9 +291,13 @@ enum ScreenRenderer {
         }
         if state.isLobbyTruncated, let sizes = state.teamSizes {
             // A hall: this player sees its own team by name and every team by its size.
-            let others = sizes.teams.map { "\($0.team) \($0.players)" }.joined(separator: " · ")
+            // In a hall's copy (PROTOCOL.md §6.0.1) the first teams and ours, and how many there are.
+            let others =
+                sizes.teams.map { "\($0.team) \($0.players)" }.joined(separator: " · ")
+                + Wording.moreTeams(shown: sizes.teams.count, total: sizes.total)
             rows.append([])
-            let total = "\(Wording.count(sizes.count, "player")) in \(Wording.count(sizes.teams.count, "team"))"
+            let total =
+                "\(Wording.count(sizes.count, "player")) in \(Wording.count(sizes.total ?? sizes.teams.count, "team"))"
             rows.append(indent(total, .bold))
             rows.append(indent(ScreenText.truncate(others, to: max(10, width - 4)), .dim))
         }

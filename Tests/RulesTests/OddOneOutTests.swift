@@ -137,6 +137,7 @@ struct OddOneOutTests {
             return
         }
         #expect(ranking.first?.team == "Red")
+        #expect(ranking.map(\.rank) == [1, 2, 2], "equal scores share a rank")
         #expect(game.phase == .finished)
         #expect(game.nextDeadline == nil)
     }
@@ -206,6 +207,7 @@ struct OddOneOutTests {
             return
         }
         #expect(ranking.map(\.score) == [0, 0, 0], "an unfinished round scores nothing")
+        #expect(ranking.map(\.rank) == [1, 1, 1])
         #expect(refusal(&game, .steer(.end), at: s(5)) == "game_over")
     }
 

@@ -57,7 +57,7 @@ struct BigRoomTests {
         #expect(answered.contains { $0["type"] == "game" }, "the start went out in that turn too")
         let encoded = host.core.sessions.linesEncoded - encodedBefore
         let walked = host.core.room.connectionsWalked - walkedBefore
-        #expect(encoded <= 3 * teams + 50, "lines encoded for the start: \(encoded)")
+        #expect(encoded <= 2 * teams + 50, "lines encoded for the start: \(encoded)")
         #expect(walked <= 10 * (teams + 3), "connections walked for the start: \(walked)")
         // A player's intro lists the top teams and their own, with the whole count; boards get every team.
         let last = messages(in: bytesTaken(host, SessionID(value: 10_000 + teams - 1)))
@@ -88,7 +88,11 @@ struct BigRoomTests {
         }
         host.turn()
         for index in 0..<teams { _ = bytesTaken(host, SessionID(value: 10_000 + index)) }
+        let encodedBefore = host.core.sessions.linesEncoded
         host.advance(by: 21_000)  // the round times out: the reveal
+        // Each team's copy is the shared top with its rows spliced in: a few lines encoded, not one per team.
+        let encoded = host.core.sessions.linesEncoded - encodedBefore
+        #expect(encoded <= 50, "lines encoded for a 1,000-team reveal: \(encoded)")
         let reveal = try board.expect("reveal")
         #expect(reveal["results"]?.arrayValue?.count == teams)
         #expect(reveal["scores"]?.arrayValue?.count == teams)
@@ -140,6 +144,93 @@ struct BigRoomTests {
         #expect(ranking.count == GameRoom.hallTopRows + 1 && ranking.contains("T654"), "\(ranking)")
         #expect(cut["total"] == .number(teams))
         #expect(bytes.count <= 4_000, "bytes to a player for the end of a 1,000-team hunt: \(bytes.count)")
+    }
+
+    /// A hall's hunt progress (issue 29): each player holds the top rows and their own team's with `total`, and a
+    /// solve costs the loop a few encoded lines (not one per team): the solver's team gets its row, everyone else
+    /// the new version without it, boards every row; a late joiner's catch-up and a `resync` are cut alike.
+    @Test func aHallsHuntProgressSendsEachPlayerTheirRowAndTheTop() throws {
+        let host = try EmbeddedHost()
+        try host.addOfficeHunt()
+        let teams = 1_000
+        joinOnePlayerTeams(host, teams)
+        let board = try host.watcher(.board)
+        for index in 0..<teams { _ = bytesTaken(host, SessionID(value: 10_000 + index)) }
+        #expect(host.console("start hunt office fixed 45").first == "Started Station hunt.")
+        #expect(try board.expect("progress")["teams"]?.arrayValue?.count == teams)
+        /// The rows' teams of a progress message.
+        func rows(_ message: JSONValue) -> [String] {
+            (message["teams"]?.arrayValue ?? []).compactMap { $0["team"]?.stringValue }
+        }
+        var seq: [Int: JSONValue] = [:]
+        for index in [0, 654, 999] {
+            let bytes = bytesTaken(host, SessionID(value: 10_000 + index))
+            let progress = try #require(messages(in: bytes).first { $0["type"] == "progress" })
+            #expect(rows(progress).count <= GameRoom.hallTopRows + 1 && rows(progress).contains("T\(index)"))
+            #expect(progress["total"] == .number(teams))
+            #expect(bytes.count <= 4_000, "bytes to a player for a 1,000-team hunt's start: \(bytes.count)")
+            seq[index] = progress["seq"]
+        }
+        for index in 0..<teams { _ = bytesTaken(host, SessionID(value: 10_000 + index)) }
+        _ = board.drain()
+        host.core.received(Array(#"{"type":"checkin","code":"FRDG"}"#.utf8), from: SessionID(value: 10_000 + 654))
+        host.turn()
+        _ = bytesTaken(host, SessionID(value: 10_000 + 654))
+        let encodedBefore = host.core.sessions.linesEncoded
+        host.core.received(Array(#"{"type":"answer","text":"dog"}"#.utf8), from: SessionID(value: 10_000 + 654))
+        host.turn()
+        let encoded = host.core.sessions.linesEncoded - encodedBefore
+        let solver = messages(in: bytesTaken(host, SessionID(value: 10_000 + 654)))
+        #expect(encoded <= 12, "lines encoded for one team's solve in a 1,000-team hall: \(encoded)")
+        let full = try board.expect("progressUpdate")
+        #expect(rows(full) == ["T654"] && full["total"] == nil)
+        let own = try #require(solver.first { $0["type"] == "progressUpdate" })
+        #expect(rows(own) == ["T654"] && own["total"] == .number(teams) && own["count"] == .number(11))
+        #expect(own["seq"]?.intValue == (seq[654]?.intValue ?? 0) + 1)
+        let other = try #require(
+            messages(in: bytesTaken(host, SessionID(value: 10_000 + 999))).first { $0["type"] == "progressUpdate" })
+        #expect(rows(other).isEmpty && other["total"] == .number(teams))
+        #expect(other["seq"]?.intValue == (seq[999]?.intValue ?? 0) + 1)
+        // A resync and a late joiner's catch-up: the same cut, numbered as the others hold it.
+        let player = EmbeddedConnection(id: SessionID(value: 10_000 + 654), host: host)
+        player.send(["type": "resync", "state": "progress"])
+        let again = try player.expect("progress")
+        #expect(rows(again).count == GameRoom.hallTopRows + 1 && rows(again).last == "T654")
+        #expect(again["seq"] == own["seq"])
+        let late = try host.player("Lou", team: "T42")
+        let caught = try late.expect("progress")
+        #expect(rows(caught).count == GameRoom.hallTopRows + 1 && rows(caught).last == "T42", "\(rows(caught))")
+        #expect(caught["total"] == .number(teams))
+    }
+
+    /// A hall's team sizes (issue 29): each player holds the first 10 teams and their own with `total`, and the
+    /// change after a join says the new total; a newcomer's catch-up lists its own team.
+    @Test func aHallsTeamSizesSendEachPlayerTheirTeamAndTheFirst() throws {
+        let host = try EmbeddedHost()
+        let teams = 1_000
+        joinOnePlayerTeams(host, teams)
+        host.advance(by: 3_000)
+        /// The teams of a `teams` message.
+        func rows(_ message: JSONValue) -> [String] {
+            (message["teams"]?.arrayValue ?? []).compactMap { $0["team"]?.stringValue }
+        }
+        /// The last message of `type` written to player `index`.
+        func last(_ type: String, to index: Int) -> JSONValue? {
+            messages(in: bytesTaken(host, SessionID(value: 10_000 + index))).last { $0["type"] == .string(type) }
+        }
+        let sizes = try #require(last("teams", to: 654))
+        #expect(rows(sizes).count == GameRoom.hallTopRows + 1 && rows(sizes).last == "T654", "\(rows(sizes))")
+        #expect(sizes["total"] == .number(teams) && sizes["count"] == .number(teams))
+        for index in 0..<teams { _ = bytesTaken(host, SessionID(value: 10_000 + index)) }
+        let late = try host.player("Lou", team: "Late")
+        let caught = try late.expect("teams")
+        #expect(rows(caught).count <= GameRoom.hallTopRows + 1 && caught["total"] != nil, "\(caught)")
+        host.advance(by: 3_000)
+        let update = try #require(last("teamsUpdate", to: 654))
+        #expect(update["total"] == .number(teams + 1) && rows(update).isEmpty, "\(update)")
+        #expect(update["count"] == .number(teams + 1))
+        let first = try #require(last("teamsUpdate", to: 3))
+        #expect(first["total"] == .number(teams + 1))
     }
 
     /// Joins one at a time into a hall after a game (issue 29: 5,000 joins after a few games took 100 s, the first

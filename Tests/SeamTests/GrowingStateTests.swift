@@ -243,7 +243,11 @@ struct GrowingStateTests {
             let state = players[index].state
             #expect(state.lobby.allSatisfy { $0.team == state.team }, "a player lists its own team")
             #expect(state.lobby.count == count / teams)
-            #expect(state.teamSizes?.teams.count == teams)
+            // The first 10 teams and its own (PROTOCOL.md §6.0.1), followed through every delta, with the total.
+            let own = index % teams
+            let expected = (0..<GameRoom.hallTopRows).map { "Team\($0)" } + (own >= 10 ? ["Team\(own)"] : [])
+            #expect(state.teamSizes?.teams.map(\.team) == expected)
+            #expect(state.teamSizes?.total == teams)
             #expect(state.teamSizes?.count == count)
             #expect(state.teamSizes?.teams.allSatisfy { $0.players == count / teams } == true)
             #expect(state.awaitingResync.isEmpty)

@@ -389,6 +389,9 @@ struct HuntView: GameScreen {
             if row.penaltiesMs > 0 { spans.append(Span(" +\(DurationText.clock(row.penaltiesMs))", .colored(.red))) }
             rows.append(spans)
         }
+        // A hall's copy (PROTOCOL.md §6.0.1): the first teams and ours, and how many more there are.
+        let more = Wording.moreTeams(shown: progress.count, total: progressState?.total)
+        if !more.isEmpty { rows.append(ScreenRenderer.indent(" " + more, .dim)) }
         return rows
     }
 

@@ -435,6 +435,9 @@ final class GameRoom {
         }
         let total = tables.map(\.count).max() ?? 0
         let head = tables.map { Array(0..<min(top, $0.count)) }
+        // Each team's copy is the shared top with its own rows spliced in: encoded once, not once per team.
+        let shared = message.keeping(head, total: total)
+        let splice = HallSplice(head: shared, tables: shared.hallTableBytes())
         var headOnly: [Session] = []
         for team in room.teams {
             let members = recipients(of: .team(TeamName(team)))
@@ -445,10 +448,13 @@ final class GameRoom {
                 headOnly += members
                 continue
             }
-            let kept = tables.indices.map { head[$0] + (own[$0].map { [$0] } ?? []) }
-            sessions.deliver(message.keeping(kept, total: total), to: members)
+            let rows = tables.indices.map { table in own[table].flatMap { message.hallRowBytes(table: table, row: $0) }
+            }
+            splice.deliver(rows, to: members, through: sessions) {
+                message.keeping(tables.indices.map { head[$0] + (own[$0].map { [$0] } ?? []) }, total: total)
+            }
         }
-        sessions.deliver(message.keeping(head, total: total), to: headOnly)
+        sessions.deliver(shared, to: headOnly)
     }
 
     /// `message` as `session` may see it: in a hall, a player gets a table's cut for their team (PROTOCOL.md §6.0.1).
@@ -487,13 +493,103 @@ final class GameRoom {
 
     /// Sends a stream's pending value to its audience (but `session`, which gets the whole state instead).
     private func send(_ stream: StateStream, except session: Session? = nil) {
+        let before = stream.sentWhole
         guard let message = stream.take() else { return }
         var recipients = recipients(of: stream.audience)
         if let session { recipients.removeAll { $0 === session } }
         // A text player in a game reads the game's lines, not who came and went in the lobby (a JSON client keeps
         // every change, since it numbers them); the lobby's lines come back with the game's end.
         if stream.owner == .room, isGameRunning { recipients.removeAll { $0.dialect == .text } }
-        sessions.deliver(message, to: recipients)
+        if isHall, let after = stream.sentWhole as? any HallList {
+            // A hall's players get the top rows and their own (PROTOCOL.md §6.0.1), boards and operators every row.
+            let players = recipients.filter { $0.role == .player }
+            sessions.deliver(message, to: recipients.filter { $0.role != .player })
+            deliverHallList(after, before: before, whole: !(message is any StateDelta), to: players)
+        } else {
+            sessions.deliver(message, to: recipients)
+        }
+    }
+
+    /// Sends a hall's `players` their cut of a list's new version `after` (PROTOCOL.md §6.0.1), following `before`
+    /// (the version they hold): one message for the players with no row below the top, one for those whose own
+    /// row there did not change, and one per team whose own row changed or moved: O(rows + connections) work, and
+    /// each distinct message encoded once.
+    private func deliverHallList<State: HallList>(
+        _ after: State, before: (any HostMessage)?, whole: Bool, to players: [Session]
+    ) {
+        let top = GameRoom.hallTopRows
+        let before = whole ? nil : before as? State
+        guard after.items.count > top + 1 || (before?.items.count ?? 0) > top + 1 else {
+            let message: any HostMessage =
+                if let before, let seq = after.seq, let delta = after.delta(from: before, seq: seq) { delta } else {
+                    after
+                }
+            return sessions.deliver(message, to: players)
+        }
+        /// Each team's row below the top, by the team as the list spells it.
+        func below(_ state: State?) -> [String: Int] {
+            guard let state else { return [:] }
+            var found: [String: Int] = [:]
+            for index in state.items.indices.dropFirst(top) where found[state.items[index].key] == nil {
+                found[state.items[index].key] = index
+            }
+            return found
+        }
+        let belowNow = below(after)
+        let belowBefore = below(before)
+        var headOnly: [Session] = []
+        var unchangedOwn: [Session] = []
+        var representative: (before: Int, now: Int)?
+        var ownChanged: [String: [Session]] = [:]
+        for session in players {
+            let team = session.player?.team ?? ""
+            let now = belowNow[team]
+            let held = belowBefore[team]
+            if now == nil && held == nil {
+                headOnly.append(session)
+            } else if !whole, let now, let held, let before, before.items[held] == after.items[now] {
+                unchangedOwn.append(session)
+                representative = representative ?? (held, now)
+            } else {
+                ownChanged[team, default: []].append(session)
+            }
+        }
+        if whole {
+            // Whole copies differ by their last row only: the top is encoded once and each team's row spliced in.
+            let head = after.cut(top: top, own: nil)
+            sessions.deliver(head, to: headOnly)
+            let splice = HallSplice(head: head, tables: [(try? JSONCoding.bytes(head.items)) ?? []])
+            for (team, members) in ownChanged {
+                guard let own = belowNow[team] else { continue }
+                let row = try? JSONCoding.bytes(after.items[own])
+                splice.deliver([row], to: members, through: sessions) { after.cut(top: top, own: own) }
+            }
+            return
+        }
+        sessions.deliver(after.hallChange(from: before, ownBefore: nil, ownNow: nil, top: top), to: headOnly)
+        if let representative {
+            // Every such copy changes alike: only the top rows changed in it, its own row stays last.
+            let change = after.hallChange(
+                from: before, ownBefore: representative.before, ownNow: representative.now, top: top)
+            sessions.deliver(change, to: unchangedOwn)
+        }
+        for (team, members) in ownChanged {
+            let change = after.hallChange(from: before, ownBefore: belowBefore[team], ownNow: belowNow[team], top: top)
+            sessions.deliver(change, to: members)
+        }
+    }
+
+    /// A hall player's copy of a list state: the top rows and their own team's (PROTOCOL.md §6.0.1).
+    private func hallView(of state: any GrowingState, for session: Session) -> any HostMessage {
+        guard isHall, session.role == .player, let list = state as? any HallList else { return state }
+        return hallCut(of: list, for: session)
+    }
+
+    /// `list` cut for `session`'s team, or whole when it is short.
+    private func hallCut<State: HallList>(of list: State, for session: Session) -> any HostMessage {
+        let top = GameRoom.hallTopRows
+        guard list.items.count > top + 1 else { return list }
+        return list.cut(top: top, own: list.ownRow(of: session.player?.team, top: top))
     }
 
     /// Whether a game is being played (started and not over).
@@ -502,6 +598,9 @@ final class GameRoom {
     /// Sends `session` the whole state of `stream` as its audience holds it (JSON encoded once per version).
     private func sendWhole(of stream: StateStream, to session: Session) {
         guard let whole = stream.sentWhole else { return }
+        if isHall, session.role == .player, let list = whole as? any HallList {
+            return sessions.send(hallCut(of: list, for: session), to: session)
+        }
         if session.dialect == .json, session.isLive, let line = stream.sentWholeLine {
             sessions.outlet.send(line, to: session.id)
         } else {
@@ -711,7 +810,7 @@ final class GameRoom {
                 role: session.role ?? .board)
             for message in game.snapshot(for: viewer, at: now) {
                 if let state = message as? any GrowingState {
-                    sessions.send(numbered(state, for: session), to: session)
+                    sessions.send(hallView(of: numbered(state, for: session), for: session), to: session)
                 } else {
                     sessions.send(view(of: message, for: session), to: session)
                 }

@@ -574,8 +574,11 @@ function lobbyList(mine) {
         el('span', { text: p.name }),
         p.connected ? null : el('span', { class: 'away', text: '(away)' }))))));
   }
-  const hallLine = hall ? el('p', { class: 'muted',
-    text: `${hall.count} players in ${hall.teams.length} teams: ${hall.teams.map((t) => `${t.team} ${t.players}`).join(' · ')}` })
+  // A hall's copy (§6.0.1) lists the first teams and yours; `total` says how many there are.
+  const more = hall ? (hall.total || 0) - hall.teams.length : 0;
+  const rest = more > 0 ? ` … and ${more} more team${more === 1 ? '' : 's'}` : '';
+  const hallLine = hall ? el('p', { class: 'muted', text: `${hall.count} players in ${hall.total || hall.teams.length} `
+    + `teams: ${hall.teams.map((t) => `${t.team} ${t.players}`).join(' · ')}${rest}` })
     : null;
   return [el('p', { text: `${lobby.count} ${lobby.count === 1 ? 'player' : 'players'} in room ${lobby.room}.` }),
     hallLine, blocks];

@@ -77,11 +77,14 @@ function create(ctx) {
     window.partylineCheckIn = { code, reply: r.type === 'error' ? r.code : r.type };
   }
 
-  function drawProgress(rows) {
+  // A hall's copy (§6.0.1) has the first rows and yours, and `total`: say how many it leaves out.
+  function drawProgress(rows, total) {
+    const more = (total || 0) - rows.length;
     fill(progress, rows.map((r) => el('li', { class: r.team === team ? 'good' : null },
       el('span', { text: `${r.team}${r.team === team ? ' (you)' : ''}` }),
       el('span', { text: `${r.station}/${r.of}${r.penaltiesMs ? ` · +${mmss(r.penaltiesMs)}` : ''}${r.finished
-        ? ` · done ${mmss(r.elapsedMs + r.penaltiesMs)}` : ''}` }))));
+        ? ` · done ${mmss(r.elapsedMs + r.penaltiesMs)}` : ''}` }))),
+    more > 0 ? el('li', { class: 'muted', text: `… and ${more} more team${more === 1 ? '' : 's'}` }) : null);
   }
 
   function handle(m) {
@@ -127,7 +130,7 @@ function create(ctx) {
           }
         }
         s.seen = Object.fromEntries((m.teams || []).map((r) => [r.team, !!r.finished]));
-        drawProgress(m.teams || []);
+        drawProgress(m.teams || [], m.total);
         return true;
       case 'paused':
         timer.pause();

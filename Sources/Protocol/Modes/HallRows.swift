@@ -5,6 +5,10 @@ public protocol HallRows: HostMessage {
     var hallTables: [[String]] { get }
     /// This message with table `t` cut to the rows at `kept[t]` (ascending indices) and `total` set to `total`.
     func keeping(_ kept: [[Int]], total: Int) -> Self
+    /// Each table's rows as their JSON array (`[{…},{…}]`), in the order of `hallTables`.
+    func hallTableBytes() -> [[UInt8]]
+    /// The JSON of row `row` of table `table`.
+    func hallRowBytes(table: Int, row: Int) -> [UInt8]?
 }
 
 extension HallRows {
@@ -39,6 +43,14 @@ extension Wording {
 extension OutsiderWire.Reveal: HallRows {
     public var hallTables: [[String]] { [results.map(\.team), scores.map(\.team)] }
 
+    public func hallTableBytes() -> [[UInt8]] {
+        [(try? JSONCoding.bytes(results)) ?? [], (try? JSONCoding.bytes(scores)) ?? []]
+    }
+
+    public func hallRowBytes(table: Int, row: Int) -> [UInt8]? {
+        table == 0 ? try? JSONCoding.bytes(results[row]) : try? JSONCoding.bytes(scores[row])
+    }
+
     public func keeping(_ kept: [[Int]], total: Int) -> Self {
         var copy = self
         copy.results = results.picking(kept[0])
@@ -52,7 +64,7 @@ extension OutsiderWire.Reveal: HallRows {
 /// key path.
 public protocol RankingRows: HallRows {
     /// The row type, which names its team.
-    associatedtype Row
+    associatedtype Row: Encodable
     /// The table.
     static var rows: WritableKeyPath<Self, [Row]> { get }
     /// A row's team.
@@ -63,6 +75,10 @@ public protocol RankingRows: HallRows {
 
 extension RankingRows {
     public var hallTables: [[String]] { [self[keyPath: Self.rows].map { $0[keyPath: Self.team] }] }
+
+    public func hallTableBytes() -> [[UInt8]] { [(try? JSONCoding.bytes(self[keyPath: Self.rows])) ?? []] }
+
+    public func hallRowBytes(table: Int, row: Int) -> [UInt8]? { try? JSONCoding.bytes(self[keyPath: Self.rows][row]) }
 
     public func keeping(_ kept: [[Int]], total: Int) -> Self {
         var copy = self
@@ -100,4 +116,79 @@ extension OutsiderWire.Intro: RankingRows {
 extension HuntWire.Intro: RankingRows {
     public static var rows: WritableKeyPath<Self, [String]> { \.teams }
     public static var team: KeyPath<String, String> { \.self }
+}
+
+/// A growing list with a row per team that a hall's players get cut (PROTOCOL.md §6.0.1): the top rows and their
+/// own team's row, with the whole list's length in `total`, whole and in each delta.
+public protocol HallList: GrowingState where Delta: HallDelta {
+    /// How many rows the whole list has, in a hall's cut copy; nil in a copy that lists every row.
+    var total: Int? { get set }
+    /// Whether a delta of this list can remove rows (a kept list's cannot: its copy then comes whole).
+    static var canRemove: Bool { get }
+    /// This list holding `items` instead, every other field as it is.
+    func holding(_ items: [Item]) -> Self
+}
+
+/// The delta of a `HallList`, which says the whole list's length in a hall's cut copy.
+public protocol HallDelta: StateDelta {
+    /// How many rows the whole list has after this change, in a hall's cut copy; nil otherwise.
+    var total: Int? { get set }
+}
+
+extension KeptListDelta: HallDelta {}
+
+extension HallList {
+    /// This list cut to its first `top` rows and the row at `own` (when at or beyond `top`), with `total` set.
+    public func cut(top: Int, own: Int?) -> Self {
+        var rows = Array(items.prefix(top))
+        if let own, own >= top, own < items.count { rows.append(items[own]) }
+        var copy = holding(rows)
+        copy.seq = seq
+        copy.total = items.count
+        return copy
+    }
+
+    /// The index of `team`'s row below the first `top` rows (the team spelled as the list spells it), if any.
+    public func ownRow(of team: String?, top: Int) -> Int? {
+        guard let team, items.count > top else { return nil }
+        return items.indices.dropFirst(top).first { items[$0].key == team }
+    }
+
+    /// What brings a hall player's cut copy from `before` (the version they hold) to this one, for the team whose
+    /// row is at `ownBefore` and `ownNow`: a delta with `total`, or the whole cut when a row left their copy.
+    public func hallChange(from before: Self?, ownBefore: Int?, ownNow: Int?, top: Int) -> any HostMessage {
+        let now = cut(top: top, own: ownNow)
+        guard let before, let seq else { return now }
+        let held = before.cut(top: top, own: ownBefore)
+        guard let (changed, removed) = ListDiff.changes(from: held.items, to: now.items),
+            removed.isEmpty || Self.canRemove
+        else { return now }
+        var delta = now.delta(seq: seq, changed: changed, removed: removed)
+        delta.total = items.count
+        return delta
+    }
+}
+
+extension TeamSizes: HallList {
+    /// A team with nobody left leaves the team sizes.
+    public static var canRemove: Bool { true }
+
+    /// These sizes holding `items`.
+    public func holding(_ items: [TeamSize]) -> TeamSizes {
+        TeamSizes(room: room, count: count, teams: items, seq: seq, total: total)
+    }
+}
+
+extension TeamSizesUpdate: HallDelta {}
+
+extension HuntWire.Progress: HallList {
+    /// No team leaves a hunt.
+    public static var canRemove: Bool { false }
+
+    /// This progress holding `items`, with the `total` the delta carries (a hall's copy says it in every delta).
+    public func updated(items: [HuntWire.TeamProgress], by delta: Delta) -> Self {
+        var copy = holding(items)
+        copy.total = delta.total
+        return copy
+    }
 }

@@ -263,15 +263,19 @@ public enum HuntWire: GameWire {
         public var teams: [TeamProgress]
         /// The version of these rows, which the `progressUpdate`s that follow continue (PROTOCOL.md §6.0).
         public var seq: Int?
+        /// In a hall's cut copy only (PROTOCOL.md §6.0.1): how many teams the whole progress has.
+        public var total: Int?
 
         /// Creates the message.
-        public init(teams: [TeamProgress], seq: Int? = nil) {
+        public init(teams: [TeamProgress], seq: Int? = nil, total: Int? = nil) {
             self.teams = teams
             self.seq = seq
+            self.total = total
         }
 
         public func line(for reader: Perspective) -> String? {
             "Progress: " + teams.map(\.summary).joined(separator: " · ")
+                + Wording.moreTeams(shown: teams.count, total: total)
         }
     }
 
@@ -576,7 +580,7 @@ extension HuntWire.Progress: KeptList {
 
     /// This progress with `items` as its rows.
     public func holding(_ items: [HuntWire.TeamProgress]) -> HuntWire.Progress {
-        HuntWire.Progress(teams: items, seq: seq)
+        HuntWire.Progress(teams: items, seq: seq, total: total)
     }
 
     /// `Progress: Red 2/5 (+0:30)`. No team leaves a hunt.

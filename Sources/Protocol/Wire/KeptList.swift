@@ -46,12 +46,15 @@ public struct KeptListDelta<State: KeptListWording>: StateDelta {
     public var count: Int
     /// The new and changed items (with `at` where needed).
     public var items: [State.Item]
+    /// In a hall's cut copy only (PROTOCOL.md §6.0.1): how many rows the whole list has (`count` is the copy's).
+    public var total: Int?
 
     /// Creates the delta.
-    public init(seq: Int?, count: Int, items: [State.Item]) {
+    public init(seq: Int?, count: Int, items: [State.Item], total: Int? = nil) {
         self.seq = seq
         self.count = count
         self.items = items
+        self.total = total
     }
 
     /// The new and changed items.
@@ -74,6 +77,7 @@ public struct KeptListDelta<State: KeptListWording>: StateDelta {
         static var seq: Key { Key(stringValue: "seq") }
         static var count: Key { Key(stringValue: "count") }
         static var items: Key { Key(stringValue: State.deltaItemsKey) }
+        static var total: Key { Key(stringValue: "total") }
     }
 
     /// Reads `seq`, `count` and the items under the list's key.
@@ -82,13 +86,15 @@ public struct KeptListDelta<State: KeptListWording>: StateDelta {
         seq = try container.decodeIfPresent(Int.self, forKey: .seq)
         count = try container.decode(Int.self, forKey: .count)
         items = try container.decode([State.Item].self, forKey: .items)
+        total = try container.decodeIfPresent(Int.self, forKey: .total)
     }
 
-    /// Writes `seq` (when numbered), `count` and the items under the list's key, in that order.
+    /// Writes `seq` (when numbered), `count`, the items under the list's key and `total` (in a hall), in that order.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: Key.self)
         try container.encodeIfPresent(seq, forKey: .seq)
         try container.encode(count, forKey: .count)
         try container.encode(items, forKey: .items)
+        try container.encodeIfPresent(total, forKey: .total)
     }
 }

@@ -151,13 +151,16 @@ public struct TeamSizes: GrowingState {
     public var teams: [TeamSize]
     /// The version of this list, which the `teamsUpdate`s that follow continue.
     public var seq: Int?
+    /// In a hall player's copy (PROTOCOL.md §6.0.1): how many teams the room has (`teams` lists the first and yours).
+    public var total: Int?
 
     /// Creates the message.
-    public init(room: String, count: Int, teams: [TeamSize], seq: Int? = nil) {
+    public init(room: String, count: Int, teams: [TeamSize], seq: Int? = nil, total: Int? = nil) {
         self.room = room
         self.count = count
         self.teams = teams
         self.seq = seq
+        self.total = total
     }
 
     public var items: [TeamSize] { teams }
@@ -167,13 +170,14 @@ public struct TeamSizes: GrowingState {
     }
 
     public func updated(items: [TeamSize], by delta: TeamSizesUpdate) -> TeamSizes {
-        TeamSizes(room: room, count: delta.count, teams: items, seq: seq)
+        TeamSizes(room: room, count: delta.count, teams: items, seq: seq, total: delta.total)
     }
 
-    /// `1204 players in 100 teams: Red 12 · Blue 9 · …`.
+    /// `1204 players in 100 teams: Red 12 · Blue 9 · …` (` … and 90 more teams` in a hall player's copy).
     public func line(for reader: Perspective) -> String? {
-        "\(Wording.count(count, "player")) in \(Wording.count(teams.count, "team")): "
+        "\(Wording.count(count, "player")) in \(Wording.count(total ?? teams.count, "team")): "
             + teams.map { "\($0.team) \($0.players)" }.joined(separator: " · ")
+            + Wording.moreTeams(shown: teams.count, total: total)
     }
 }
 
@@ -191,14 +195,19 @@ public struct TeamSizesUpdate: StateDelta {
     public var removed: [String]
     /// The version after this change.
     public var seq: Int?
+    /// In a hall player's copy (PROTOCOL.md §6.0.1): how many teams the room has after this change.
+    public var total: Int?
 
     /// Creates the delta.
-    public init(room: String, count: Int, teams: [TeamSize], removed: [String], seq: Int? = nil) {
+    public init(
+        room: String, count: Int, teams: [TeamSize], removed: [String], seq: Int? = nil, total: Int? = nil
+    ) {
         self.room = room
         self.count = count
         self.teams = teams
         self.removed = removed
         self.seq = seq
+        self.total = total
     }
 
     public var changed: [TeamSize] { teams }

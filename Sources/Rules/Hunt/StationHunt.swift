@@ -139,13 +139,15 @@ public struct StationHunt: SteeredMode, Codable, Sendable, Equatable {
             if left.totalMs != right.totalMs { return left.totalMs < right.totalMs }
             return lhs.offset < rhs.offset
         }.map(\.element)
-        return ordered.map { row in
-            var row = row
-            row.rank =
-                1
-                + rows.count { $0.stations > row.stations || ($0.stations == row.stations && $0.totalMs < row.totalMs) }
-            return row
+        // A rank is one more than the teams strictly ahead, all before it in this order: read off the order in one
+        // pass (issue 29: counting over every team per team was a million comparisons at 1,000 teams).
+        var ranked = ordered
+        for index in ranked.indices {
+            let previous = index > 0 ? ranked[index - 1] : nil
+            let isTied = previous.map { $0.stations == ranked[index].stations && $0.totalMs == ranked[index].totalMs }
+            ranked[index].rank = isTied == true ? previous!.rank : index + 1
         }
+        return ranked
     }
 
     // MARK: - Applying events

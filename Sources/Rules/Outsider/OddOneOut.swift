@@ -132,16 +132,21 @@ public struct OddOneOut: ClockedPlay, Codable, Sendable, Equatable {
 
     /// The standings, best first; equal scores share a rank (1, 1, 3), then join order.
     public var standings: [ShakyWords.Standing] {
-        let ordered = teams.enumerated().sorted { lhs, rhs in
-            let (left, right) = (scoreByTeam[lhs.element]!, scoreByTeam[rhs.element]!)
-            return left != right ? left > right : lhs.offset < rhs.offset
-        }.map(\.element)
-        return ordered.map { team in
-            let score = scoreByTeam[team]!
-            return ShakyWords.Standing(
-                rank: 1 + teams.count { scoreByTeam[$0]! > score }, team: team, score: score,
-                correctCount: correctByTeam[team]!)
+        // Each team's score looked up once, and ranks read off the sorted order (a rank is one more than the
+        // teams with a higher score, all of them before it): O(teams · log teams), not a count over every team per
+        // team (issue 29: a 1,000-team reveal's standings were a million lookups).
+        let scored = teams.enumerated().map { (offset: $0.offset, team: $0.element, score: scoreByTeam[$0.element]!) }
+        let ordered = scored.sorted { $0.score != $1.score ? $0.score > $1.score : $0.offset < $1.offset }
+        var standings: [ShakyWords.Standing] = []
+        standings.reserveCapacity(ordered.count)
+        var rank = 1
+        for (index, entry) in ordered.enumerated() {
+            if index > 0 && entry.score != ordered[index - 1].score { rank = index + 1 }
+            standings.append(
+                ShakyWords.Standing(
+                    rank: rank, team: entry.team, score: entry.score, correctCount: correctByTeam[entry.team]!))
         }
+        return standings
     }
 
     private var currentPuzzle: DrawnPuzzle? { round.index >= 0 ? puzzles[round.index] : nil }
