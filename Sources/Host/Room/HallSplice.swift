@@ -19,7 +19,12 @@ struct HallSplice {
         var found: [Int] = []
         var from = 0
         for table in tables {
-            guard table.count >= 2, let start = HallSplice.find(table, in: line, from: from) else {
+            // A table is found by its bytes, so they must not be able to stand inside a JSON string: a table with a
+            // string in it holds an unescaped `"`, which a string's bytes never do; `[]` or `[1,2]` could (a team
+            // called "[]"), and such copies are encoded whole.
+            guard table.count >= 2, table.contains(UInt8(ascii: "\"")),
+                let start = HallSplice.find(table, in: line, from: from)
+            else {
                 insertions = nil
                 return
             }
