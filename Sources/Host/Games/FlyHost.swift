@@ -680,6 +680,23 @@ final class FlyHost: GameAdapter {
         return outgoing
     }
 
+    /// This round's throws of `players` as they went up and came down, in the order they were pressed (catch-ups).
+    static func turns(of players: some Sequence<FlyPlayer>) -> [any HostMessage] {
+        let turns = players.compactMap { player -> (FlyThrow, FlyCatch?)? in
+            switch player.turn {
+            case .inAir(let thrown): (thrown, nil)
+            case .done(let result): (result.thrown, result)
+            case .waiting, .missed: nil
+            }
+        }
+        var messages: [any HostMessage] = []
+        for (thrown, result) in turns.sorted(by: { $0.0.pressedAt < $1.0.pressedAt }) {
+            messages.append(FlyHost.thrown(thrown))
+            if let result { messages.append(FlyHost.caught(result)) }
+        }
+        return messages
+    }
+
     /// A catch-up's picks: each phone picked, and the phone of each player who has thrown, marked locked.
     static func picks(of players: some Sequence<FlyPlayer>, in game: LetMeFly) -> [FlyWire.Picked] {
         players.compactMap { player in
@@ -698,18 +715,7 @@ final class FlyHost: GameAdapter {
         case .throwing, .landing, .between:
             messages.append(FlyWire.Scores(final: false, ranking: FlyHost.standings(game.standings), teams: []))
             if let opened = game.latestRound { messages.append(round(opened, at: now)) }
-            // This round's throws as they went up and came down.
-            let turns = game.players.compactMap { player -> (FlyThrow, FlyCatch?)? in
-                switch player.turn {
-                case .inAir(let thrown): (thrown, nil)
-                case .done(let result): (result.thrown, result)
-                case .waiting, .missed: nil
-                }
-            }
-            for (thrown, result) in turns.sorted(by: { $0.0.pressedAt < $1.0.pressedAt }) {
-                messages.append(FlyHost.thrown(thrown))
-                if let result { messages.append(FlyHost.caught(result)) }
-            }
+            messages += FlyHost.turns(of: game.players)
             if let notice = stillInAir(for: viewer, at: now) { messages.append(notice) }
             if game.phase != .throwing {
                 let missed = game.players.filter { $0.turn == .missed }.map(\.name)
@@ -744,17 +750,7 @@ final class FlyHost: GameAdapter {
                     count: standings.count))
             if let opened = game.latestRound { messages.append(round(opened, at: now)) }
             messages.append(FlyHost.tally(FlyHall.tally(game)))
-            let turns = mates.compactMap { player -> (FlyThrow, FlyCatch?)? in
-                switch player.turn {
-                case .inAir(let thrown): (thrown, nil)
-                case .done(let result): (result.thrown, result)
-                case .waiting, .missed: nil
-                }
-            }
-            for (thrown, result) in turns.sorted(by: { $0.0.pressedAt < $1.0.pressedAt }) {
-                messages.append(FlyHost.thrown(thrown))
-                if let result { messages.append(FlyHost.caught(result)) }
-            }
+            messages += FlyHost.turns(of: mates)
             let missed = game.players.filter { $0.turn == .missed }.map(\.name)
             let grouped = byTeam(missed)
             if game.phase != .throwing {
