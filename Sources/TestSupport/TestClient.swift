@@ -169,7 +169,8 @@ public final class TestClient {
                 if line.contains(fragment) { return line }
             }
             guard Date() < deadline else {
-                throw HarnessError("no line containing \"\(fragment)\" within \(timeout) s")
+                let tail = transcriptText.split(separator: "\n").suffix(6).joined(separator: " ⏎ ")
+                throw HarnessError("no line containing \"\(fragment)\" within \(timeout) s; the last lines: \(tail)")
             }
             if !pump(timeout: deadline.timeIntervalSinceNow) && pending.isEmpty {
                 throw HarnessError("connection closed while waiting for \"\(fragment)\"")

@@ -32,7 +32,18 @@ struct PartyReadyTests {
         _ = try nc.waitForText("join ROOM NAME TEAM")
         try nc.send(line: "join \(host.room) Nia Red")
         _ = try nc.waitForText("Welcome, Nia!")
-        try admin.send(["type": "start", "game": "shaky", "questions": 1, "questionSeconds": 30, "answerSeconds": 30])
+        // A pack of one question whose answer is not "pack": the built-in packs ask for a group of wolves, and a
+        // right answer would be a pass of this test for the wrong reason and a failure of its "wrong." line.
+        try admin.send(["type": "packs", "action": "create", "name": "Herds", "id": 1])
+        _ = try admin.waitFor("ok") { $0["re"] == 1 }
+        let question: JSONValue = ["difficulty": "easy", "text": "What do we call a group of cows?", "answer": "Herd"]
+        try admin.send(["type": "packs", "action": "add", "pack": "herds", "question": question, "id": 2])
+        _ = try admin.waitFor("ok") { $0["re"] == 2 }
+        try admin.send([
+            "type": "start", "game": "shaky", "packs": ["herds"], "difficulty": "mixed", "questions": 1,
+            "questionSeconds": 30,
+            "answerSeconds": 30,
+        ])
         _ = try nc.waitForText("Question 1/1")
         try nc.send(line: "b")
         let turn = try nc.waitForText(">>> Your turn, team Red!")
