@@ -119,6 +119,7 @@ final class Server {
     }
 
     private func nextTimeout() -> Int32 {
+        if transport.hasWriteBacklog { return 0 }  // look at input, then write on
         var due = core.nextDeadline
         if let resume = transport.listenerResumesAt { due = min(due, resume) }
         if let request = transport.nextRequestDeadline { due = min(due, request) }

@@ -67,6 +67,10 @@ final class Transport: Outlet {
         var holdsBanner = false
         /// Why the connection closes, once a polite close is under way, for the log.
         var closeReason: String?
+        /// Whether the link waits in the transport's write queue.
+        var isQueuedForWrite = false
+        /// Whether the link was read this turn (its answers are written first).
+        var isAnswering = false
 
         init(id: SessionID, socket: Socket, peer: String) {
             self.id = id
@@ -156,7 +160,15 @@ final class Transport: Outlet {
     private var links: [Int32: Link] = [:]
     private var descriptors: [SessionID: Int32] = [:]
     private var nextID = 1
+    /// Links with committed output to write, oldest first; from `dirtyStart` on, the backlog a spread fan-out left.
     private var dirty: [Link] = []
+    private var dirtyStart = 0
+    /// Links read this turn: whatever they are answered is written first, ahead of any backlog.
+    private var answering: [Link] = []
+    /// How long one turn may spend writing a backlog before the loop reads its input again (nanoseconds).
+    var writeBudgetNanoseconds: Int64 = 10_000_000
+    /// The clock the write budget is measured on (monotonic nanoseconds; a test seam).
+    var writeClock: () -> Int64 = MonotonicClock.nanoseconds
     /// Links with bytes queued this turn or held, not yet committed.
     private var uncommitted: [Link] = []
     /// HTTP connections (and ones whose first bytes may begin a request), watched for the request timeout.
@@ -286,6 +298,10 @@ final class Transport: Outlet {
     }
 
     private func read(_ link: Link, at now: Int64) {
+        if !link.isAnswering {
+            link.isAnswering = true
+            answering.append(link)
+        }
         var reads = 0
         while !link.isClosed && reads < 8 {
             reads += 1
@@ -375,7 +391,7 @@ final class Transport: Outlet {
         if link.pendingOutputCount == 0 {
             finishClosing(link)
         } else if !link.hasUncommitted {
-            dirty.append(link)
+            queueForWrite(link)
         }
     }
 
@@ -398,7 +414,7 @@ final class Transport: Outlet {
     func commitOutput() {
         for link in uncommitted where !link.isClosed {
             link.commit()
-            dirty.append(link)
+            queueForWrite(link)
         }
         uncommitted.removeAll(keepingCapacity: true)
     }
@@ -413,18 +429,52 @@ final class Transport: Outlet {
         var stillHeld: [Link] = []
         for link in uncommitted where !link.isClosed {
             link.commitAheadOfHeld()
-            dirty.append(link)
+            queueForWrite(link)
             if link.hasUncommitted { stillHeld.append(link) }
         }
         uncommitted = stillHeld
     }
 
-    /// Writes what was committed (the caller has settled the turn with the journal first).
+    private func queueForWrite(_ link: Link) {
+        guard !link.isQueuedForWrite else { return }
+        link.isQueuedForWrite = true
+        dirty.append(link)
+    }
+
+    /// Whether committed output is still queued for connections this turn had no time to write.
+    var hasWriteBacklog: Bool { dirtyStart < dirty.count }
+
+    /// Writes what was committed (the caller has settled the turn with the journal first): first the answers to
+    /// connections read this turn, then the queue in order for at most `writeBudgetNanoseconds`.
+    ///
+    /// A fan-out to thousands of connections thus spreads over several turns, and input read between them (a ping,
+    /// a buzz) is answered at once instead of after the last of them. Everything written was committed: the
+    /// journal rule holds however late a byte goes out.
     func flushDirty() {
-        guard !dirty.isEmpty else { return }
-        let pending = dirty
-        dirty.removeAll(keepingCapacity: true)
-        for link in pending where !link.isClosed { write(link) }
+        for link in answering {
+            link.isAnswering = false
+            if !link.isClosed && link.outputOffset < link.committedEnd { write(link) }
+        }
+        answering.removeAll(keepingCapacity: true)
+        guard hasWriteBacklog else { return }
+        let deadline = writeClock() + writeBudgetNanoseconds
+        var written = 0
+        while dirtyStart < dirty.count {
+            let link = dirty[dirtyStart]
+            dirtyStart += 1
+            link.isQueuedForWrite = false
+            guard !link.isClosed else { continue }
+            write(link)
+            written += 1
+            if written % 32 == 0 && writeClock() >= deadline { break }
+        }
+        if dirtyStart == dirty.count {
+            dirty.removeAll(keepingCapacity: true)
+            dirtyStart = 0
+        } else if dirtyStart >= 4096 && dirtyStart * 2 >= dirty.count {
+            dirty.removeFirst(dirtyStart)
+            dirtyStart = 0
+        }
     }
 
     /// Writes a connection's committed output now (output held back while its first bytes were unclear).
