@@ -42,6 +42,9 @@ final class ConsoleOutput: @unchecked Sendable {
     private var status: String?
     private var isWriting = false
     private var isStarted = false
+    /// Whether the loop is in a turn: the writer is woken when it ends, so the turn's replies go out first.
+    private var isInTurn = false
+    private var isWakeDue = false
 
     /// Output to `fd` holding at most `capacity` bytes of lines while the terminal does not take them.
     init(fd: Int32 = STDERR_FILENO, capacity: Int = 256 * 1024) {
@@ -82,7 +85,7 @@ final class ConsoleOutput: @unchecked Sendable {
         lines.append(.line(line))
         queuedBytes += line.utf8.count
         startIfNeeded()
-        condition.broadcast()
+        wakeWriter()
     }
 
     /// Queues terminal control text as it is (the status bar's scroll region): never dropped, never sanitized.
@@ -93,7 +96,7 @@ final class ConsoleOutput: @unchecked Sendable {
         lines.append(.control(text))
         queuedBytes += text.utf8.count
         startIfNeeded()
-        condition.broadcast()
+        wakeWriter()
     }
 
     /// From now on writes each run of lines between `before` and `after`, every line starting with a newline
@@ -103,7 +106,7 @@ final class ConsoleOutput: @unchecked Sendable {
         defer { condition.unlock() }
         lines.append(.frame(frame))
         startIfNeeded()
-        condition.broadcast()
+        wakeWriter()
     }
 
     /// Queues a status drawing (already-built terminal text, escapes included), replacing one not yet written.
@@ -112,7 +115,30 @@ final class ConsoleOutput: @unchecked Sendable {
         defer { condition.unlock() }
         status = drawing
         startIfNeeded()
-        condition.broadcast()
+        wakeWriter()
+    }
+
+    /// The loop's turn begins: lines queued from now on wake the writer when it ends (`endTurn`), after the turn's
+    /// output to the players was written, so a feed line never competes with a buzz for the CPU.
+    func beginTurn() { condition.withLock { isInTurn = true } }
+
+    /// The loop's turn ended: the writer takes the lines it queued.
+    func endTurn() {
+        condition.withLock {
+            isInTurn = false
+            guard isWakeDue else { return }
+            isWakeDue = false
+            condition.broadcast()
+        }
+    }
+
+    /// Wakes the writer now, or when the loop's turn ends (the lock is held).
+    private func wakeWriter() {
+        if isInTurn {
+            isWakeDue = true
+        } else {
+            condition.broadcast()
+        }
     }
 
     /// Waits up to `timeout` seconds for everything queued to be written (the host is stopping, or is about to ask
@@ -124,6 +150,8 @@ final class ConsoleOutput: @unchecked Sendable {
         defer { condition.unlock() }
         noteDroppedLines()
         if !lines.isEmpty || status != nil { startIfNeeded() }
+        isWakeDue = false
+        condition.broadcast()
         while !lines.isEmpty || status != nil || isWriting {
             guard condition.wait(until: deadline) else { return false }
         }

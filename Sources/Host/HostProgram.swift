@@ -223,6 +223,7 @@ package enum HostProgram {
         }
         let server = Server(
             transport: transport, core: core, clock: clock, storage: storage, inbox: inbox, options: options)
+        server.console = terminal
         do {
             if let resumed {
                 if let cut = try storage.openJournal(keepingFirst: resumed.wholeLength) { log.warning(cut) }

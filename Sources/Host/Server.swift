@@ -65,6 +65,8 @@ final class Server {
     let inbox: Inbox
     let options: HostOptions
     var discovery: Discovery?
+    /// The host's terminal output, told when each turn begins and ends (it writes a turn's lines after its output).
+    var console: ConsoleOutput?
     /// Called with each line typed on the console, before the host reads it (the status bar shows it).
     var onConsoleLine: (String) -> Void = { _ in }
     /// Called when the host's terminal changed size.
@@ -95,6 +97,8 @@ final class Server {
                 log.error("The event loop failed: \(error). Stopping.")
                 break
             }
+            console?.beginTurn()
+            defer { console?.endTurn() }
             let now = clock.now
             for readiness in ready { handle(readiness, at: now) }
             transport.expireRequests(at: clock.now)

@@ -103,6 +103,30 @@ extension ConsoleOutputTests {
         let text = String(decoding: pipe.readAvailable(), as: UTF8.self).replacingOccurrences(of: "><", with: "")
         #expect(text == "before\n<\none\ntwo>C<\nthree>four\n", "\(text.debugDescription)")
     }
+
+    @Test func aTurnsLinesAreWrittenWhenTheTurnEndsAndADrainDoesNotWaitForIt() throws {
+        let pipe = try StalledPipe()
+        _ = pipe.readAvailable()
+        let output = ConsoleOutput(fd: pipe.writer)
+        output.write(line: "between turns")
+        #expect(output.drain(timeout: 5))
+        #expect(String(decoding: pipe.readAvailable(), as: UTF8.self) == "between turns\n")
+
+        output.beginTurn()
+        output.write(line: "Buzz order: Red")
+        output.show(status: "status")
+        usleep(100_000)
+        #expect(pipe.readAvailable().isEmpty, "the writer sleeps until the turn's output went out")
+        output.endTurn()
+        #expect(output.drain(timeout: 5))
+        #expect(String(decoding: pipe.readAvailable(), as: UTF8.self) == "Buzz order: Red\nstatus")
+
+        output.beginTurn()
+        output.write(line: "asked mid-turn")
+        #expect(output.drain(timeout: 5), "a drain wakes the writer itself")
+        #expect(String(decoding: pipe.readAvailable(), as: UTF8.self) == "asked mid-turn\n")
+        output.endTurn()
+    }
 }
 
 #if os(Linux)

@@ -323,6 +323,9 @@ final class Transport: Outlet {
             } else {
                 feedWeb(link, readBuffer[0..<count], at: now)
             }
+            // A read that did not fill the buffer took everything there was; the poller (level-triggered) says
+            // when more comes, so no read is spent only to learn that nothing is left.
+            if count < readBuffer.count { return }
         }
     }
 
