@@ -15,8 +15,8 @@ import Protocol
 /// once the terminal takes text again ("… 37 lines were dropped …"). The status line is a single slot: a newer one
 /// replaces one not yet written, so it is skipped, not waited for.
 ///
-/// Every line is made safe to show first (`TerminalText.sanitized`): no text from a player reaches the operator's
-/// terminal as an escape sequence.
+/// Every line is made safe to show before it is written (`TerminalText.sanitized`, by the writer thread, off the
+/// loop's): no text from a player reaches the operator's terminal as an escape sequence.
 final class ConsoleOutput: @unchecked Sendable {
     /// The descriptor written to.
     let fd: Int32
@@ -32,6 +32,8 @@ final class ConsoleOutput: @unchecked Sendable {
     private enum Entry {
         /// A line, ending in a newline.
         case line(String)
+        /// A line as given, made safe to show (and dimmed) by the writer, off the loop's thread.
+        case unsafeLine(String, isDim: Bool)
         /// Terminal control text, written as it is.
         case control(String)
         /// A new line frame for the lines after it.
@@ -50,19 +52,17 @@ final class ConsoleOutput: @unchecked Sendable {
     init(fd: Int32 = STDERR_FILENO, capacity: Int = 256 * 1024) {
         self.fd = fd
         self.capacity = capacity
+        let environment = ProcessInfo.processInfo.environment
+        isStyled = isatty(fd) == 1 && environment["NO_COLOR"] == nil && (environment["TERM"] ?? "dumb") != "dumb"
     }
 
     /// Whether lines may be styled (a terminal, `NO_COLOR` not set).
-    private lazy var isStyled: Bool = {
-        let environment = ProcessInfo.processInfo.environment
-        return isatty(fd) == 1 && environment["NO_COLOR"] == nil && (environment["TERM"] ?? "dumb") != "dumb"
-    }()
+    private let isStyled: Bool
 
     /// Queues `text` (one or more lines) to be written, dimmed when `isDim` and the terminal shows styles; dropped
     /// and counted when the queue is full. Never waits.
     func write(line text: String, isDim: Bool = false) {
-        let safe = TerminalText.sanitized(text)
-        enqueue((isDim && isStyled ? "\u{1B}[2m" + safe + "\u{1B}[0m" : safe) + "\n")
+        enqueue(.unsafeLine(text, isDim: isDim), bytes: text.utf8.count + 1)
     }
 
     /// Whether the terminal shows styles and colours (`write(drawing:)` keeps its escapes).
@@ -71,19 +71,19 @@ final class ConsoleOutput: @unchecked Sendable {
     /// Queues lines the host drew itself with their escape sequences (a QR code in black on white), kept as they
     /// are; dropped and counted like lines when the queue is full. Only host-built text may be given here: nothing
     /// a player typed.
-    func write(drawing text: String) { enqueue(text + "\n") }
+    func write(drawing text: String) { enqueue(.line(text + "\n"), bytes: text.utf8.count + 1) }
 
-    /// Queues one finished line (ending in a newline), or drops and counts it when the queue is full.
-    private func enqueue(_ line: String) {
+    /// Queues one line of `bytes` bytes, or drops and counts it when the queue is full.
+    private func enqueue(_ line: Entry, bytes: Int) {
         condition.lock()
         defer { condition.unlock() }
-        guard queuedBytes + line.utf8.count <= capacity else {
+        guard queuedBytes + bytes <= capacity else {
             droppedLines += 1
             return
         }
         noteDroppedLines()
-        lines.append(.line(line))
-        queuedBytes += line.utf8.count
+        lines.append(line)
+        queuedBytes += bytes
         startIfNeeded()
         wakeWriter()
     }
@@ -188,14 +188,15 @@ final class ConsoleOutput: @unchecked Sendable {
             condition.lock()
             while lines.isEmpty && status == nil && droppedLines == 0 { condition.wait() }
             noteDroppedLines()
-            let batch = framed(lines) + (status ?? "")
+            let taken = lines
+            let takenStatus = status
             let batchBytes = queuedBytes  // still counted while written, so the bound holds the text in flight too
             lines.removeAll(keepingCapacity: true)
             status = nil
             isWriting = true
             condition.unlock()
 
-            writeAll(Array(batch.utf8))
+            writeAll(Array((framed(taken) + (takenStatus ?? "")).utf8))
 
             condition.lock()
             queuedBytes -= batchBytes
@@ -205,7 +206,7 @@ final class ConsoleOutput: @unchecked Sendable {
         }
     }
 
-    /// The text of `entries`, each run of lines inside the line frame of its moment (the lock is held).
+    /// The text of `entries`, each run of lines inside the line frame of its moment (only the writer calls it).
     private func framed(_ entries: [Entry]) -> String {
         var text = ""
         var openFrame: (before: String, after: String)?  // the frame whose `before` was written last
@@ -213,18 +214,24 @@ final class ConsoleOutput: @unchecked Sendable {
             if let frame = openFrame { text += frame.after }
             openFrame = nil
         }
+        func append(line: String) {
+            guard let frame = lineFrame else {
+                text += line
+                return
+            }
+            if openFrame == nil {
+                text += frame.before
+                openFrame = frame
+            }
+            text += "\n" + line.dropLast()
+        }
         for entry in entries {
             switch entry {
             case .line(let line):
-                guard let frame = lineFrame else {
-                    text += line
-                    continue
-                }
-                if openFrame == nil {
-                    text += frame.before
-                    openFrame = frame
-                }
-                text += "\n" + line.dropLast()
+                append(line: line)
+            case .unsafeLine(let line, let isDim):
+                let safe = TerminalText.sanitized(line)
+                append(line: (isDim && isStyled ? "\u{1B}[2m" + safe + "\u{1B}[0m" : safe) + "\n")
             case .control(let control):
                 close()
                 text += control

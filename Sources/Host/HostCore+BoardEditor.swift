@@ -13,7 +13,7 @@ extension Sessions {
 extension HostCore {
     /// The editor's request type when this host plays Compound words (whose tools keep the boards), else none.
     var boardEditorTypes: Set<String> {
-        operators.tools.tool(ContentTool<DiceBoards>.self) == nil ? [] : [Sessions.boardEditorType]
+        operators.tools.requestTypes.contains(Sessions.boardEditorType) ? [Sessions.boardEditorType] : []
     }
 
     /// Whether console words ask for the board code: `board code` (false) or `board code new` (true); nil otherwise.

@@ -7,7 +7,7 @@ import Rules
 extension HostCore {
     var actionTypes: Set<String> { room.catalog.actionTypes }
 
-    var toolTypes: Set<String> { operators.tools.requestTypes.union(boardEditorTypes) }
+    var toolTypes: Set<String> { operators.tools.requestTypes }
 
     var startGrammars: StartGrammars { room.catalog.startGrammars }
 

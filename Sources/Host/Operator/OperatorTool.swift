@@ -49,6 +49,9 @@ extension OperatorTool {
 /// The operator tools of every registered mode, made once per data folder.
 struct ToolShelf {
     let tools: [any OperatorTool]
+    /// Every request type for the tools, for decoding (asked for every line a connection sends): the tools' own,
+    /// and the board editor's when a tool keeps the dice boards.
+    let requestTypes: Set<String>
 
     /// Makes each mode's tools on `storage`'s data folder.
     init(catalog: ModeCatalog, storage: Storage) throws {
@@ -58,6 +61,9 @@ struct ToolShelf {
         }
         tools.append(RewardsTool(storage: storage))  // the players' characters, whatever the game
         self.tools = tools
+        var types = Set(tools.map(\.requestType))
+        if tools.contains(where: { $0 is ContentTool<DiceBoards> }) { types.insert(Sessions.boardEditorType) }
+        requestTypes = types
     }
 
     /// The tool a typed noun (or one of its aliases) names (any case).
@@ -68,9 +74,6 @@ struct ToolShelf {
 
     /// The tool an admin request's type names.
     func tool(requestType: String) -> (any OperatorTool)? { tools.first { $0.requestType == requestType } }
-
-    /// Every request type, for decoding.
-    var requestTypes: Set<String> { Set(tools.map(\.requestType)) }
 
     /// The tool of type `T`, for a game that reads its content at start.
     func tool<T: OperatorTool>(_ type: T.Type) -> T? { tools.lazy.compactMap { $0 as? T }.first }
