@@ -12,9 +12,26 @@ public enum JSONCoding {
         return slot.finish()
     }
 
-    /// The compact JSON text of `value`.
+    /// The compact JSON text of `value`: written in one pass when it encodes in order (every synthesized
+    /// conformance does), else through its `JSONValue`; the same text either way.
     public static func bytes(_ value: some Encodable) throws -> [UInt8] {
-        JSONEncoding.encode(try encode(value))
+        if let (bytes, _) = streamed(value) { return bytes }
+        return JSONEncoding.encode(try encode(value))
+    }
+
+    /// `value`'s compact JSON written in one pass, with the keys of its outermost object; nil when the value does
+    /// not encode in order, or fails (the tree's path then says why).
+    public static func streamed(_ value: some Encodable) -> (bytes: [UInt8], rootKeys: [String])? {
+        let writer = StreamWriter()
+        let position = StreamPosition(codingPath: [])
+        do {
+            try writer.write(value, at: position)
+        } catch {
+            return nil
+        }
+        writer.finish(position)
+        guard !writer.isFailed else { return nil }
+        return (writer.bytes, writer.rootKeys)
     }
 
     /// Decodes a `T` from `json`.
@@ -90,6 +107,7 @@ extension JSONValue: Codable {
             encoder.slot.content = .value(self)
             return
         }
+        if let encoder = encoder as? StreamEncoder { return encoder.write(json: self) }
         var container = encoder.singleValueContainer()
         switch self {
         case .null: try container.encodeNil()

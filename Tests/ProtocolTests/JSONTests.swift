@@ -292,3 +292,115 @@ private func roundTrip(_ value: JSONValue) throws -> JSONValue {
         #expect(!JSONEncoding.encodeLine(.string("a\nb\rc")).dropLast().contains { $0 == 0x0A || $0 == 0x0D })
     }
 }
+
+/// The one-pass writer against the tree: the same text for every shape, and a fall back for what it cannot follow.
+@Suite struct JSONStreamEncodingTests {
+    struct Inner: Codable, Equatable {
+        var name: String
+        var tags: [String]
+        var score: Double
+    }
+
+    enum Move: Codable, Equatable {
+        case buzz
+        case answer(text: String, at: Int64)
+    }
+
+    struct Everything: Codable, Equatable {
+        var text = "Ann \"the\" \u{1}\n"
+        var flag = true
+        var count = 3
+        var small: UInt8 = 7
+        var ratio: Float = 0.5
+        var big: Int64 = -9_007_199_254_740_993
+        var missing: String? = nil
+        var present: Int? = 4
+        @Nullable var none: String? = nil
+        var inner = Inner(name: "Red", tags: ["a", "b"], score: 1.25)
+        var inners: [Inner] = [Inner(name: "x", tags: [], score: 2), Inner(name: "y", tags: ["z"], score: -0.1)]
+        var holes: [Int?] = [1, nil, 3]
+        var json: JSONValue = ["b": 1, "a": [true, .null]]
+        var object: JSONObject = ["z": 1, "y": "two"]
+        var counts: [String: Int] = ["one": 1]
+        var moves: [Move] = [.buzz, .answer(text: "pack", at: 12)]
+        var empty = Empty()
+        var nested: [[Int]] = [[], [1, 2]]
+    }
+
+    struct Empty: Codable, Equatable {}
+
+    /// Encodes the same key twice: the tree keeps the last value at the first place.
+    struct TwiceKeyed: Encodable {
+        enum Key: String, CodingKey { case a, b }
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: Key.self)
+            try container.encode(1, forKey: .a)
+            try container.encode(2, forKey: .b)
+            try container.encode(3, forKey: .a)
+        }
+    }
+
+    /// Goes back to a nested container after writing a sibling.
+    struct BackToNested: Encodable {
+        enum Key: String, CodingKey { case inner, after }
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: Key.self)
+            var inner = container.nestedUnkeyedContainer(forKey: .inner)
+            try inner.encode(1)
+            try container.encode("x", forKey: .after)
+            try inner.encode(2)
+        }
+    }
+
+    /// Asks for its container twice, in order: the same object either way.
+    struct TwoContainers: Encodable {
+        enum Key: String, CodingKey { case a, b }
+        func encode(to encoder: any Encoder) throws {
+            var first = encoder.container(keyedBy: Key.self)
+            try first.encode(1, forKey: .a)
+            var second = encoder.container(keyedBy: Key.self)
+            try second.encode(2, forKey: .b)
+        }
+    }
+
+    struct WithSuper: Encodable {
+        enum Key: String, CodingKey { case a }
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: Key.self)
+            try container.encode(1, forKey: .a)
+            try "up".encode(to: container.superEncoder())
+        }
+    }
+
+    static func tree(_ value: some Encodable) throws -> [UInt8] { JSONEncoding.encode(try JSONCoding.encode(value)) }
+
+    /// The one-pass text of `value`, or nil when it fell back.
+    static func onePass(_ value: some Encodable) -> [UInt8]? { JSONCoding.streamed(value)?.bytes }
+
+    @Test func inOrderValuesAreWrittenInOnePassAsTheTreeWritesThem() throws {
+        let values: [any Encodable] = [
+            Everything(), Inner(name: "", tags: [], score: 0), Empty(), [Move.buzz], "root", 42, [1.5, 2],
+            ["k": JSONValue.null], Nullable<Int>(wrappedValue: nil), TwoContainers(),
+        ]
+        for value in values {
+            let written = Self.onePass(value)
+            #expect(written != nil, "\(value) fell back")
+            #expect(written == (try Self.tree(value)), "\(String(decoding: written ?? [], as: UTF8.self))")
+            #expect(try JSONCoding.bytes(value) == (try Self.tree(value)))
+        }
+        #expect(JSONCoding.streamed(Everything())?.rootKeys.first == "text")
+        #expect(JSONCoding.streamed(Everything())?.rootKeys.contains("missing") == false)
+    }
+
+    @Test func whatOnePassCannotFollowFallsBackToTheTree() throws {
+        let values: [any Encodable] = [TwiceKeyed(), BackToNested(), WithSuper(), [TwiceKeyed()], Everything()]
+        for value in values.dropLast() {
+            #expect(Self.onePass(value) == nil, "\(value) was written in one pass")
+            #expect(try JSONCoding.bytes(value) == (try Self.tree(value)))
+        }
+        #expect(String(decoding: try JSONCoding.bytes(TwiceKeyed()), as: UTF8.self) == #"{"a":3,"b":2}"#)
+        #expect(
+            String(decoding: try JSONCoding.bytes(BackToNested()), as: UTF8.self) == #"{"inner":[1,2],"after":"x"}"#)
+        #expect(throws: EncodingError.self) { try JSONCoding.bytes([UInt64.max]) }
+    }
+}

@@ -123,6 +123,39 @@ struct ProtocolDocumentTests {
         }
     }
 
+    /// Decodes a host message of any family, typed.
+    static func hostMessage(_ object: JSONObject) -> (any HostMessage)? {
+        if let message = SessionMessage.decode(object)?.message { return message }
+        for wire in GameModes.wires {
+            if let message = message(object, of: wire) { return message }
+        }
+        return nil
+    }
+
+    static func message<Wire: GameWire>(_ object: JSONObject, of wire: Wire.Type) -> (any HostMessage)? {
+        Wire.Message.decode(object)?.message
+    }
+
+    /// The one-pass writer gives every example the tree's bytes, with and without `re`.
+    @Test func everyHostExampleIsWrittenInOnePassAsTheTreeWritesIt() throws {
+        var written = 0
+        for (line, object) in Self.examples {
+            var withoutRe = object
+            withoutRe["re"] = nil
+            guard let message = Self.hostMessage(withoutRe) else { continue }
+            let isOnePass = JSONCoding.streamed(message) != nil
+            #expect(isOnePass, "PROTOCOL.md line \(line): not written in one pass")
+            for re: JSONValue? in [nil, 7, "a\"b"] {
+                let tree = JSONEncoding.encodeLine(.object(message.object(re: re)))
+                #expect(
+                    message.encodedLine(re: re) == tree,
+                    "PROTOCOL.md line \(line): \(String(decoding: message.encodedLine(re: re), as: UTF8.self))")
+            }
+            written += 1
+        }
+        #expect(written > 60, "only \(written) host examples")
+    }
+
     @Test func everyHostMessageTypeHasAnExample() {
         let shown = Set(Self.examples.compactMap { $0.object["type"]?.stringValue })
         for type in SessionMessage.types + GameModes.wires.flatMap({ Self.messageTypes(of: $0) }) {

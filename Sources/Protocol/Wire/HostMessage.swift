@@ -48,8 +48,28 @@ extension HostMessage {
     /// The wire value of this message.
     public var json: JSONValue { .object(object()) }
 
-    /// One wire line (JSON and a newline), with `re` when this replies to a request with an `id`.
-    public func encodedLine(re: JSONValue? = nil) -> [UInt8] { JSONEncoding.encodeLine(.object(object(re: re))) }
+    /// One wire line (JSON and a newline), with `re` when this replies to a request with an `id`: the text of
+    /// `object(re:)`, written in one pass when the message encodes in order (every synthesized one does).
+    public func encodedLine(re: JSONValue? = nil) -> [UInt8] {
+        guard let (fields, keys) = JSONCoding.streamed(self), fields.first == UInt8(ascii: "{"),
+            !keys.contains("type"), re == nil || !keys.contains("re")
+        else { return JSONEncoding.encodeLine(.object(object(re: re))) }
+        var line: [UInt8] = []
+        line.reserveCapacity(fields.count + 40)
+        line.append(contentsOf: #"{"type":"#.utf8)
+        JSONEncoding.writeString(Self.type, to: &line)
+        if fields.count > 2 {
+            line.append(UInt8(ascii: ","))
+            line.append(contentsOf: fields[1..<(fields.count - 1)])
+        }
+        if let re {
+            line.append(contentsOf: #","re":"#.utf8)
+            JSONEncoding.write(re, to: &line)
+        }
+        line.append(UInt8(ascii: "}"))
+        line.append(0x0A)
+        return line
+    }
 
     /// Decodes this message from a wire object whose `type` is `Self.type`; nil when it does not fit.
     public static func decode(_ object: JSONObject) -> Self? {
