@@ -274,4 +274,29 @@ struct BigRoomTests {
         #expect(costs[1].walked <= costs[0].walked, "connections walked for a join: \(costs)")
         #expect(costs[1].bytes > 0 && costs[1].bytes <= 1_500, "the scoreboard's bytes to a newcomer: \(costs)")
     }
+
+    /// A hall that went quiet together is pinged over a few seconds, at most a fifth of it a second (plus 200),
+    /// not in one turn of 1,500 pings; everyone is pinged long before the idle timeout closes anyone.
+    @Test func keepalivePingsOfAQuietHallAreSpreadOverSeconds() throws {
+        let host = try EmbeddedHost()
+        let players = 1_500
+        joinOnePlayerTeams(host, players)
+        func pinged() -> Int {
+            (0..<players).filter { index in
+                messages(in: bytesTaken(host, SessionID(value: 10_000 + index))).contains { $0["type"] == "ping" }
+            }.count
+        }
+        _ = pinged()
+        host.advance(by: 30_000)  // a third of the 90 s idle timeout: everyone is due
+        host.advance(by: 1_000)
+        var counts = [pinged()]
+        for _ in 0..<5 {
+            host.advance(by: 1_000)
+            counts.append(pinged())
+        }
+        #expect(counts.allSatisfy { $0 <= 400 }, "pings a second: \(counts)")
+        #expect(counts.reduce(0, +) == players, "every player pinged once: \(counts)")
+        #expect(host.core.sessions.sessions.count >= players, "nobody was closed")
+    }
+
 }

@@ -474,9 +474,11 @@ final class Sessions {
         }
     }
 
-    /// Once a second: idle timeouts and keepalive pings.
+    /// Once a second: idle timeouts and keepalive pings (at most a fifth of the sessions' worth a second, so a hall
+    /// that went quiet together is pinged over a few seconds, not in one turn).
     func housekeeping(at now: Int64) {
         let idleLimit = Int64(settings.idleTimeoutSeconds) * 1000
+        var pings = max(200, sessions.count / 5)
         for session in sessions.values.sorted(by: { $0.id < $1.id }) where session.isLive {
             let silence = now - session.lastHeardAt
             guard session.dialect == .json || (session.dialect == .undecided && silence > idleLimit) else { continue }
@@ -487,12 +489,14 @@ final class Sessions {
                 close(session, reason: "silent for \(silence / 1000) s (idle timeout)")
                 continue
             }
-            guard silence > idleLimit / 3 && now - session.lastPingAt > idleLimit / 3 else { continue }
+            guard silence > idleLimit / 3 && now - session.lastPingAt > idleLimit / 3, pings > 0 else { continue }
             if session.isWebSocket {
                 // A browser answers a WebSocket ping by itself, even while its page is busy or hidden.
+                pings -= 1
                 session.lastPingAt = now
                 outlet.pingWebSocket(session.id)
             } else if session.membership != nil {
+                pings -= 1
                 session.lastPingAt = now
                 keepaliveSequence += 1
                 send(KeepalivePing(id: "k\(keepaliveSequence)", hostTime: now), to: session)
