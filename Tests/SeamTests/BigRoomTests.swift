@@ -275,6 +275,58 @@ struct BigRoomTests {
         #expect(costs[1].bytes > 0 && costs[1].bytes <= 1_500, "the scoreboard's bytes to a newcomer: \(costs)")
     }
 
+    /// A hunt whose room crosses the hall's size mid-game (199 → 205 players): every player's progress, followed
+    /// message by message as a client does, is what a `resync` gives them, with no gap to ask about — the first
+    /// change after the crossing comes in the new shape whole, since a delta follows the shape a player holds.
+    @Test func aHuntWhoseRoomBecomesAHallKeepsEveryPlayersProgressRight() throws {
+        let host = try EmbeddedHost()
+        try host.addOfficeHunt()
+        let teams = 195
+        joinOnePlayerTeams(host, teams)
+        #expect(host.console("start hunt office fixed 45").first == "Started Station hunt.")
+        var held: [Int: HuntWire.Progress] = [:]
+        /// Reads what player `index` was sent, as a client follows it.
+        func follow(_ index: Int) {
+            for message in messages(in: bytesTaken(host, SessionID(value: 10_000 + index))) {
+                guard let object = message.objectValue else { continue }
+                if let whole = HuntWire.Progress.decode(object) {
+                    held[index] = whole
+                } else if let delta = HuntWire.ProgressUpdate.decode(object) {
+                    switch HuntWire.Progress.follow(held[index], with: delta) {
+                    case .updated(let state): held[index] = state
+                    case .stale: break
+                    case .gap: Issue.record("player \(index) missed a change: \(message)")
+                    }
+                }
+            }
+        }
+        for index in 0..<teams { follow(index) }
+        #expect(held.count == teams && held[0]?.teams.count == teams, "the room's players hold every row")
+        // Ten newcomers join teams already playing: 205 players, a hall.
+        for index in 0..<10 {
+            let id = SessionID(value: 20_000 + index)
+            host.core.opened(id, peer: "10.9.0.\(index)")
+            host.core.received(
+                Array(#"{"type":"hello","room":"ROOM","name":"Q\#(index)","team":"T\#(index)"}"#.utf8), from: id)
+        }
+        host.turn()
+        #expect(host.core.room.isHall)
+        for index in 0..<teams { follow(index) }
+        // A team solves a station: the first change after the crossing.
+        host.core.received(Array(#"{"type":"checkin","code":"FRDG"}"#.utf8), from: SessionID(value: 10_000 + 150))
+        host.turn()
+        host.core.received(Array(#"{"type":"answer","text":"dog"}"#.utf8), from: SessionID(value: 10_000 + 150))
+        host.turn()
+        for index in 0..<teams { follow(index) }
+        for index in [0, 9, 150, 194] {
+            let player = EmbeddedConnection(id: SessionID(value: 10_000 + index), host: host)
+            player.send(["type": "resync", "state": "progress"])
+            let fresh = try #require(HuntWire.Progress.decode(try player.expect("progress").objectValue ?? [:]))
+            #expect(held[index]?.teams == fresh.teams, "player \(index) holds \(held[index]?.teams.count ?? 0) rows")
+            #expect(held[index]?.seq == fresh.seq)
+        }
+    }
+
     /// A hall that went quiet together is pinged over a few seconds, at most a fifth of it a second (plus 200),
     /// not in one turn of 1,500 pings; everyone is pinged long before the idle timeout closes anyone.
     @Test func keepalivePingsOfAQuietHallAreSpreadOverSeconds() throws {

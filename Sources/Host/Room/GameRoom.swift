@@ -500,11 +500,18 @@ final class GameRoom {
         // A text player in a game reads the game's lines, not who came and went in the lobby (a JSON client keeps
         // every change, since it numbers them); the lobby's lines come back with the game's end.
         if stream.owner == .room, isGameRunning { recipients.removeAll { $0.dialect == .text } }
+        let wasHall = stream.wasSentAsHall
+        let isHall = self.isHall
+        stream.wasSentAsHall = isHall
         if isHall, let after = stream.sentWhole as? any HallList {
             // A hall's players get the top rows and their own (PROTOCOL.md §6.0.1), boards and operators every row.
             let players = recipients.filter { $0.role == .player }
             sessions.deliver(message, to: recipients.filter { $0.role != .player })
-            deliverHallList(after, before: before, whole: !(message is any StateDelta), to: players)
+            deliverHallList(after, before: before, whole: !(message is any StateDelta) || !wasHall, to: players)
+        } else if wasHall, message is any StateDelta, let whole = stream.sentWhole as? any HallList {
+            // The room is no hall any more: players holding a cut get the whole list, the others its change.
+            sessions.deliver(message, to: recipients.filter { $0.role != .player })
+            sessions.deliver(whole, to: recipients.filter { $0.role == .player })
         } else {
             sessions.deliver(message, to: recipients)
         }

@@ -35,6 +35,9 @@ final class StateStream {
     private(set) var dueAt: Int64?
     /// When the pending value goes out even while the host is behind: its first unsent change plus the bound.
     private(set) var staleAt: Int64?
+    /// Whether a hall's players last got their cut of this list (top rows and their own) rather than all of it: a
+    /// room crossing the hall's size sends them the new shape whole, since a delta follows the shape they hold.
+    var wasSentAsHall = false
 
     init(type: String, audience: Audience, owner: StreamOwner) {
         self.type = type
