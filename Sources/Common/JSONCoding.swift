@@ -296,7 +296,8 @@ private struct KeyedEncoder<Key: CodingKey>: KeyedEncodingContainerProtocol {
     }
 }
 
-private struct IndexKey: CodingKey {
+/// An array element's place in a coding path.
+struct IndexKey: CodingKey {
     var stringValue: String { String(intValue ?? 0) }
     var intValue: Int?
     init(_ index: Int) { intValue = index }

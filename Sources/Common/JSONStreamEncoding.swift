@@ -260,15 +260,6 @@ private struct StreamKeyedEncoder<Key: CodingKey>: KeyedEncodingContainerProtoco
     }
 }
 
-/// An array element's place in a coding path.
-private struct StreamIndexKey: CodingKey {
-    var stringValue: String { String(intValue ?? 0) }
-    var intValue: Int?
-    init(_ index: Int) { intValue = index }
-    init?(stringValue: String) { intValue = Int(stringValue) }
-    init?(intValue: Int) { self.intValue = intValue }
-}
-
 private struct StreamUnkeyedEncoder: UnkeyedEncodingContainer {
     let writer: StreamWriter
     let frame: Int
@@ -290,7 +281,7 @@ private struct StreamUnkeyedEncoder: UnkeyedEncodingContainer {
         if begin() { writer.bytes.append(contentsOf: [0x6E, 0x75, 0x6C, 0x6C]) }
     }
     mutating func encode(_ value: some Encodable) throws {
-        let path = codingPath + [StreamIndexKey(count)]
+        let path = codingPath + [IndexKey(count)]
         guard begin() else { return }
         try writer.write(value, at: StreamPosition(codingPath: path))
     }
