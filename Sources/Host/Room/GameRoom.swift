@@ -407,7 +407,7 @@ final class GameRoom {
         case .playerNamed(let name):
             return room.player(named: name).flatMap { sessions.session(ofPlayer: $0.playerID) }.map { [$0] } ?? []
         case .team(let team):
-            return room.members(of: team).compactMap { sessions.session(ofPlayer: $0.playerID) }
+            return room.memberIDs(of: team).compactMap { sessions.session(ofPlayer: $0) }
         }
     }
 

@@ -71,7 +71,10 @@ struct Room {
     }
 
     /// A team's players, in join order.
-    func members(of team: String) -> [Player] { (idsByTeam[Room.key(team)] ?? []).compactMap(player(id:)) }
+    func members(of team: String) -> [Player] { memberIDs(of: team).compactMap(player(id:)) }
+
+    /// The ids of a team's players, in join order (without copying the players: a hall's start asks per team).
+    func memberIDs(of team: String) -> [String] { idsByTeam[Room.key(team)] ?? [] }
 
     /// What makes two names the same name: case, accents, spaces and punctuation don't count ("Équipe" is "equipe"),
     /// and neither do look-alike letters of other scripts (the Cyrillic "Аnn" is "Ann"; `TextFolding.lookalikeKey`).

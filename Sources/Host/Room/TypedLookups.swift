@@ -10,6 +10,8 @@ extension Room {
     func player(named name: PlayerName) -> Player? { player(named: name.value) }
     /// The players of the team called `team` (any case).
     func members(of team: TeamName) -> [Player] { members(of: team.value) }
+    /// The ids of the players of the team called `team` (any case).
+    func memberIDs(of team: TeamName) -> [PlayerID] { memberIDs(of: team.value).map { PlayerID($0) } }
 }
 
 extension Sessions {

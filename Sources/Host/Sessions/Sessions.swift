@@ -54,7 +54,11 @@ protocol SessionHandler: AnyObject {
 ///
 /// It knows no game: lines become `ClientMessage`s (game actions stay `PlayRequest`s) for the handler.
 final class Sessions {
-    private(set) var sessions: [SessionID: Session] = [:]
+    private(set) var sessions: [SessionID: Session] = [:] {
+        didSet { joinedCache = nil }
+    }
+    /// `joined`, kept until a session opens, joins, closes or leaves (a hall's start asks for it several times).
+    private var joinedCache: [Session]?
     /// The session of each connected player, by player id (each counted in `allowances` while it is here).
     private(set) var playerSessions: [String: SessionID] = [:]
     /// The backdate allowances of the sessions in `playerSessions`: the settle window without a walk over them.
@@ -133,6 +137,7 @@ final class Sessions {
         guard session.isLive else { return }
         let membership = session.membership
         session.moveState(.startClosing)
+        joinedCache = nil
         if case .player(let player)? = membership, playerSessions[player.id] == session.id {
             playerSessions[player.id] = nil
             session.allowances = nil
@@ -157,6 +162,7 @@ final class Sessions {
             }
         }
         session.moveState(.joined(membership))
+        joinedCache = nil
         if membership.role != .player { spectatorIDs.insert(session.id) }
     }
 
@@ -169,7 +175,12 @@ final class Sessions {
     func session(ofPlayer playerID: String) -> Session? { playerSessions[playerID].flatMap { sessions[$0] } }
 
     /// Every joined session.
-    var joined: [Session] { sessions.values.filter { $0.membership != nil }.sorted { $0.id < $1.id } }
+    var joined: [Session] {
+        if let joinedCache { return joinedCache }
+        let list = sessions.values.filter { $0.membership != nil }.sorted { $0.id < $1.id }
+        joinedCache = list
+        return list
+    }
 
     // MARK: Lines
 
