@@ -235,6 +235,9 @@ protocol HostedGame: AnyObject {
     var statusLine: String { get }
     /// What the host keeps of the game.
     var record: GameRecord { get }
+    /// What the journal's start record holds (the settings and content a resumed host starts the game again with),
+    /// without the game log `record` builds too.
+    var startRecord: JSONValue { get }
 
     /// Announces the start.
     func start(at now: Instant) -> Step

@@ -219,7 +219,7 @@ final class GameRoom {
 
     /// Starts `newGame` (made by the catalog from a `start` request): journals its start record and announces it.
     func begin(_ newGame: any HostedGame, at now: Instant) {
-        journal(.start(game: newGame.mode.name, record: newGame.record.start, at: now.milliseconds))
+        journal(.start(game: newGame.mode.name, record: newGame.startRecord, at: now.milliseconds))
         heldForNextGame = []
         endGameStates()
         game = newGame
