@@ -327,6 +327,24 @@ struct BigRoomTests {
         }
     }
 
+    /// The operator's status line names the teams and players that fit a line and counts the rest: a 1,000-team
+    /// room's line stays short (it was every name, rebuilt each second while people joined).
+    @Test func theStatusLineOfAHallListsWhatFitsAndCountsTheRest() throws {
+        let host = try EmbeddedHost()
+        joinOnePlayerTeams(host, 1_000)
+        let line = host.core.room.statusSummary
+        #expect(line.utf8.count < GameRoom.statusRosterLimit + 200, "\(line.utf8.count) bytes")
+        #expect(line.contains("1000 players") || line.contains("1,000 players"), "\(line)")
+        #expect(line.contains(" · T0: P0 | T1: P1"), "\(line)")
+        #expect(line.hasSuffix("more teams"), "\(line.suffix(60))")
+        let small = try EmbeddedHost()
+        _ = try small.player("Ann", team: "Red")
+        _ = try small.player("Bob", team: "Red")
+        _ = try small.player("Cy", team: "Blue")
+        #expect(
+            small.core.room.statusSummary.hasSuffix(" · Red: Ann, Bob | Blue: Cy"), "\(small.core.room.statusSummary)")
+    }
+
     /// A hall that went quiet together is pinged over a few seconds, at most a fifth of it a second (plus 200),
     /// not in one turn of 1,500 pings; everyone is pinged long before the idle timeout closes anyone.
     @Test func keepalivePingsOfAQuietHallAreSpreadOverSeconds() throws {

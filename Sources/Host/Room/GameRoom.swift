@@ -836,11 +836,6 @@ final class GameRoom {
 
     /// One line for the operator: room, players by team, what is being played.
     var statusSummary: String {
-        let teams = room.teams.map { team in
-            "\(team): "
-                + room.members(of: team).map { $0.name + ($0.isConnected ? "" : " (away)") }
-                .joined(separator: ", ")
-        }
         let people = room.players.count
         let boards = sessions.joined.filter { $0.role == .board }.count
         // A game held for the players after a restart waits for them, not for the operator.
@@ -858,8 +853,36 @@ final class GameRoom {
         // The phase first: a narrow terminal cuts the player list, not what the game is doing.
         return waiting + gamePart + locked + " · room \(room.code) · \(Wording.count(people, "player"))"
             + (boards > 0 ? " · \(Wording.count(boards, "board"))" : "")
-            + (teams.isEmpty ? "" : " · " + teams.joined(separator: " | "))
+            + statusRoster
     }
+
+    /// The status line's roster, each team with its players, cut after about `statusRosterLimit` characters with
+    /// how many teams were left out: a terminal shows one line, and a hall's 10,000 names made the loop build a
+    /// 150 KB line every second while people joined.
+    private var statusRoster: String {
+        var text = ""
+        var shown = 0
+        let teams = room.teams
+        for team in teams {
+            guard text.utf8.count < GameRoom.statusRosterLimit else { break }
+            text += (shown == 0 ? " · " : " | ") + team + ": "
+            var first = true
+            for player in room.members(of: team) {
+                guard text.utf8.count < GameRoom.statusRosterLimit else {
+                    text += ", …"
+                    break
+                }
+                text += (first ? "" : ", ") + player.name + (player.isConnected ? "" : " (away)")
+                first = false
+            }
+            shown += 1
+        }
+        if shown < teams.count { text += " | … " + Wording.count(teams.count - shown, "more team") }
+        return text
+    }
+
+    /// About how long the status line's roster may grow (in bytes) before the rest is counted, not listed.
+    static let statusRosterLimit = 600
 
     /// Players whose resume window ended.
     func expiredPlayers(at now: Int64, windowSeconds: Int) -> [Player] {
