@@ -158,7 +158,8 @@ final class Transport: Outlet {
     let log: Logger
     weak var events: (any TransportEvents)?
     private var links: [Int32: Link] = [:]
-    private var descriptors: [SessionID: Int32] = [:]
+    /// The open connections by session, for sending (one lookup per message and connection).
+    private var linksByID: [SessionID: Link] = [:]
     private var nextID = 1
     /// Links with committed output to write, oldest first; from `dirtyStart` on, the backlog a spread fan-out left.
     private var dirty: [Link] = []
@@ -282,7 +283,7 @@ final class Transport: Outlet {
                 continue
             }
             links[socket.fd] = link
-            descriptors[link.id] = socket.fd
+            linksByID[link.id] = link
             if let spoke = browserAddresses[peer], now - spoke < Self.browserMemoryMilliseconds {
                 holdBanner(of: link, at: now)
             }
@@ -342,14 +343,14 @@ final class Transport: Outlet {
 
     /// The open connection of a session.
     func link(of id: SessionID) -> Link? {
-        guard let fd = descriptors[id], let link = links[fd], !link.isClosed else { return nil }
+        guard let link = linksByID[id], !link.isClosed else { return nil }
         return link
     }
 
     // MARK: Outlet
 
     func send(_ bytes: [UInt8], to id: SessionID) {
-        guard let fd = descriptors[id], let link = links[fd], !link.isClosed else { return }
+        guard let link = linksByID[id], !link.isClosed else { return }
         switch link.kind {
         case .lines, .sniffing:
             if !link.hasUncommitted { uncommitted.append(link) }
@@ -369,7 +370,7 @@ final class Transport: Outlet {
     }
 
     func close(_ id: SessionID, afterFlush: Bool) {
-        guard let fd = descriptors[id], let link = links[fd], !link.isClosed else { return }
+        guard let link = linksByID[id], !link.isClosed else { return }
         guard afterFlush else { return drop(link, reason: "closed by the host") }
         if link.kind == .webSocket { queueClose(on: link, code: WebSocketCloseCode.normal, reason: "") }
         closeAfterFlush(link)
@@ -399,7 +400,7 @@ final class Transport: Outlet {
     }
 
     func pathRoundTrip(of id: SessionID) -> Int64? {
-        guard let fd = descriptors[id], let link = links[fd], !link.isClosed else { return nil }
+        guard let link = linksByID[id], !link.isClosed else { return nil }
         return link.socket.kernelRoundTrip()?.cleanMilliseconds
     }
 
@@ -523,7 +524,7 @@ final class Transport: Outlet {
         poller.remove(link.socket.fd)
         link.socket.close()
         links[link.socket.fd] = nil
-        descriptors[link.id] = nil
+        linksByID[link.id] = nil
         closures.append((link.id, reason))
     }
 
