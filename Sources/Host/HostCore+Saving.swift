@@ -102,6 +102,19 @@ extension HostCore {
         output.commitOutputAheadOfHeld()
     }
 
+    /// Lets the output of the turn's input go out before the turn's due work (states, clocks) when that input
+    /// journaled nothing and the clock lease covers now (a ping, a refusal, a reply): true when it was committed.
+    ///
+    /// Such output tells of nothing the journal could lose, and no time stamp beyond the lease, so it is what
+    /// `settleTurn` would commit ahead of held output anyway; it only stops waiting for the rest of the turn.
+    package func settleAnswersEarly(_ output: any TurnOutput) -> Bool {
+        guard output.hasPendingOutput, storage.queuedRecordCount == recordsSettled, now <= clockLease ?? .min else {
+            return false
+        }
+        output.commitOutputAheadOfHeld()
+        return true
+    }
+
     /// Renews the clock lease before it runs out while anyone is connected, after the turn's output was written:
     /// its flush delays no message already stamped with the time (sync probes above all).
     package func renewClockLeaseIfDue() {

@@ -100,7 +100,10 @@ final class Server {
             console?.beginTurn()
             defer { console?.endTurn() }
             let now = clock.now
+            core.room.turnStartedAt = now
             for readiness in ready { handle(readiness, at: now) }
+            // Answers that journaled nothing (a pong) go out now, not after the states and clocks below.
+            if core.settleAnswersEarly(transport) { transport.flushAnswers() }
             transport.expireRequests(at: clock.now)
             transport.reportClosures()
             transport.resumeListeningIfDue(at: clock.now)

@@ -56,7 +56,7 @@ package final class RecordingOutlet: Outlet, TurnOutput {
 ///
 /// Each call is one turn of the host's loop: the input, then whatever is due, then closes are reported.
 package final class EmbeddedHost {
-    package private(set) var now: Int64 = 1_000
+    package var now: Int64 = 1_000
     package let outlet = RecordingOutlet()
     package let core: HostCore
     package let data = TemporaryDirectory()

@@ -77,6 +77,29 @@ struct NaturalBatchingTests {
         #expect((board.state.game as? ShakyView)?.buzzOrder.map(\.team) == (try GrowingStateTests.hostOrder(host)))
     }
 
+    /// A turn that took longer than the bound (a hall's start) does not make its own states stale: while input
+    /// waits, they go out in the next turn, after that input; states noted in an earlier turn keep the bound.
+    @Test func aLongTurnsStatesWaitOneTurnForTheInputBehindIt() throws {
+        let (host, players, watcher) = try Self.crowdedQuestion(teams: 5, idle: 0)
+        var board = watcher
+        for player in players[0..<3] { player.send(["type": "buzz"]) }
+        _ = Self.orderMessages(&board)
+        host.core.room.isBehind = { true }
+        // One turn that began now and lasted 100 ms: a buzz read at its start, the due work at its end.
+        host.core.room.turnStartedAt = host.now
+        host.core.received(Array(#"{"type":"buzz"}"#.utf8), from: players[3].id)
+        host.now += 100
+        host.turn()
+        #expect(Self.orderMessages(&board).isEmpty, "noted in this turn: it waits for the input behind it")
+        // The next turn: the state is older than the turn, and staler than the bound, so it goes out although the
+        // host is still behind.
+        host.core.room.turnStartedAt = host.now + 1
+        host.now += 1
+        host.turn()
+        let sent = Self.orderMessages(&board)
+        #expect(sent.count == 1 && sent.first?.message["entries"]?.arrayValue?.count == 1, "\(sent.map(\.type))")
+    }
+
     @Test func aHostThatIsBehindSendsAGatheredChangeAsSoonAsItCatchesUp() throws {
         let (host, players, watcher) = try Self.crowdedQuestion(teams: 5, idle: 0)
         var board = watcher

@@ -88,6 +88,30 @@ struct SavingTests {
         #expect(!replayedGame.game.isPaused)
     }
 
+    /// The answer to input that journaled nothing (a ping) goes out before the turn's due work; input the journal
+    /// must hold first (a buzz) waits for the turn's group commit, and so does anything once the clock lease ran out.
+    @Test func onlyAnswersThatTellOfNothingUnsavedGoOutEarly() throws {
+        let host = try EmbeddedHost()
+        let ann = try host.player("Ann", team: "Red")
+        host.console("start shaky 2 easy")
+        _ = ann.drain()
+        host.core.received(Array(#"{"type":"ping","id":1}"#.utf8), from: ann.id)
+        #expect(host.core.settleAnswersEarly(host.outlet))
+        #expect(ann.drain().contains { $0["type"] == "pong" && $0["re"] == 1 }, "the pong is let out at once")
+        host.turn()
+        host.core.received(Array(#"{"type":"buzz"}"#.utf8), from: ann.id)
+        #expect(!host.core.settleAnswersEarly(host.outlet), "a buzz is journaled: its answer waits for the disk")
+        #expect(!ann.drain().contains { $0["type"] == "buzzed" })
+        host.turn()
+        #expect(ann.drain().contains { $0["type"] == "buzzed" })
+        // Past the clock lease, even a pong waits: it carries a host time no record covers yet.
+        host.now += JournalRecord.clockInterval * 2
+        host.core.received(Array(#"{"type":"ping","id":2}"#.utf8), from: ann.id)
+        #expect(!host.core.settleAnswersEarly(host.outlet))
+        host.turn()
+        #expect(ann.drain().contains { $0["type"] == "pong" && $0["re"] == 2 })
+    }
+
     @Test func aFailedWriteLeavesNoPartialRecordBehind() throws {
         let host = try EmbeddedHost()
         _ = try host.player("Ann", team: "Red")

@@ -46,6 +46,9 @@ final class GameRoom {
     /// Whether the host is behind: input waiting to be read, or an earlier turn's output still queued. The loop
     /// asks its transport; while it is behind, changed states gather (natural batching, PROTOCOL.md §6.0).
     var isBehind: () -> Bool = { false }
+    /// When the loop's current turn began (host ms; the loop sets it): states noted since wait for a turn when the
+    /// host is behind, however long this turn took.
+    var turnStartedAt: Int64 = .max
 
     /// Rooms up to this size show every player the whole list; in larger ones (halls) players get their own team's
     /// list and every team's size, boards and operators the whole list.
@@ -698,7 +701,10 @@ final class GameRoom {
             send(states.note(teamSizes(), to: .players, owner: .room, whole: false, at: now))
         }
         for stream in states.pending() {
-            if now >= (stream.staleAt ?? now) || !isHostBehind() {
+            // A state first noted in this turn is not stale because the turn was long (a 10,000-player start): when
+            // the host is behind, it waits for the next turn, so the input waiting is read before it goes out.
+            let isNotedThisTurn = (stream.firstNotedAt ?? .min) >= turnStartedAt
+            if now >= (stream.staleAt ?? now) && !isNotedThisTurn || !isHostBehind() {
                 send(stream)
             } else {
                 stream.holdBack()

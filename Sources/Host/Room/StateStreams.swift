@@ -35,6 +35,8 @@ final class StateStream {
     private(set) var dueAt: Int64?
     /// When the pending value goes out even while the host is behind: its first unsent change plus the bound.
     private(set) var staleAt: Int64?
+    /// When the pending value's first unsent change was noted.
+    private(set) var firstNotedAt: Int64?
     /// Whether a hall's players last got their cut of this list (top rows and their own) rather than all of it: a
     /// room crossing the hall's size sends them the new shape whole, since a delta follows the shape they hold.
     var wasSentAsHall = false
@@ -48,6 +50,7 @@ final class StateStream {
     /// Notes the state's latest value at `now`, due at the end of this turn and at `now + staleness` at the latest;
     /// `whole` asks for it to go out whole (a phase change, a committed order).
     func note(_ state: any GrowingState, whole: Bool, at now: Int64, staleness: Int64) {
+        if pending == nil { firstNotedAt = now }
         pending = state
         isWholeRequested = isWholeRequested || whole
         dueAt = now
@@ -66,6 +69,7 @@ final class StateStream {
         pending = nil
         dueAt = nil
         staleAt = nil
+        firstNotedAt = nil
         let wantsWhole = isWholeRequested
         isWholeRequested = false
         return message(for: latest, wantsWhole: wantsWhole)

@@ -439,6 +439,11 @@ final class Transport: Outlet {
         uncommitted = stillHeld
     }
 
+    /// Writes what is committed for the connections read this turn (the rest of the queue waits its turn).
+    func flushAnswers() {
+        for link in answering where !link.isClosed && link.outputOffset < link.committedEnd { write(link) }
+    }
+
     private func queueForWrite(_ link: Link) {
         guard !link.isQueuedForWrite else { return }
         link.isQueuedForWrite = true
@@ -455,10 +460,8 @@ final class Transport: Outlet {
     /// a buzz) is answered at once instead of after the last of them. Everything written was committed: the
     /// journal rule holds however late a byte goes out.
     func flushDirty() {
-        for link in answering {
-            link.isAnswering = false
-            if !link.isClosed && link.outputOffset < link.committedEnd { write(link) }
-        }
+        flushAnswers()
+        for link in answering { link.isAnswering = false }
         answering.removeAll(keepingCapacity: true)
         guard hasWriteBacklog else { return }
         let deadline = writeClock() + writeBudgetNanoseconds
