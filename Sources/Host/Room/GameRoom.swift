@@ -384,12 +384,6 @@ final class GameRoom {
 
     /// The sessions an audience names.
     func recipients(of audience: Audience) -> [Session] {
-        /// The joined sessions that pass `test`, in id order (filtered before sorting: the feed goes to a few
-        /// operators of a 1,000-connection room at every buzz).
-        func joined(where test: (Session) -> Bool) -> [Session] {
-            connectionsWalked += sessions.sessions.count
-            return sessions.sessions.values.filter { $0.membership != nil && test($0) }.sorted { $0.id < $1.id }
-        }
         switch audience {
         case .everyone:
             connectionsWalked += sessions.sessions.count
@@ -402,7 +396,9 @@ final class GameRoom {
             let spectators = sessions.spectators
             connectionsWalked += spectators.count
             return spectators.filter { $0.role == .admin }
-        case .players: return joined { $0.role == .player }
+        case .players:
+            connectionsWalked += sessions.sessions.count
+            return sessions.joined.filter { $0.role == .player }
         case .everyoneExcept(let playerID):
             connectionsWalked += sessions.sessions.count
             return sessions.joined.filter { $0.player?.playerID != playerID }
